@@ -1,0 +1,104 @@
+// Package cluster owns drydock's picture of the clusters a render targets:
+// the inventory (Karmada cluster.karmada.io Cluster objects, plus the hub
+// `local` that always exists) and the in-memory fake clusters that hold the
+// objects applied to them.
+//
+// It does not render, place or override anything; it stores what it is
+// given with API-server apply semantics (a later write of the same key
+// replaces the earlier one) and reports the final state.
+package cluster
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Local is the name of the hub cluster, which always exists.
+const Local = "local"
+
+// Cluster is one entry of the inventory.
+type Cluster struct {
+	Name     string
+	Labels   map[string]string
+	Provider string
+	Region   string
+	Zones    []string
+	// KubernetesVersion is status.kubernetesVersion, e.g. "v1.29.4" ("" if unknown).
+	KubernetesVersion string
+	// Source is where the Cluster object was authored (zero for `local`).
+	Source manifest.Pos
+}
+
+// Inventory is the set of known clusters.
+type Inventory struct {
+	clusters map[string]*Cluster
+}
+
+// NewInventory returns an inventory holding only `local`.
+func NewInventory() *Inventory {
+	return &Inventory{clusters: map[string]*Cluster{Local: {Name: Local}}}
+}
+
+// IsClusterObject reports whether obj is a cluster.karmada.io Cluster.
+func IsClusterObject(obj *manifest.Object) bool {
+	return manifest.Group(obj.APIVersion()) == "cluster.karmada.io" && obj.Kind() == "Cluster"
+}
+
+// Add records a Cluster object. A Cluster named `local` only sets the hub's
+// version: the hub has no labels.
+func (inv *Inventory) Add(obj *manifest.Object) error {
+	name := obj.Name()
+	if name == "" {
+		return fmt.Errorf("%s: Cluster without metadata.name", obj.Pos)
+	}
+	c := &Cluster{
+		Name:              name,
+		Labels:            obj.Labels(),
+		Provider:          manifest.String(obj.Data, "spec", "provider"),
+		Region:            manifest.String(obj.Data, "spec", "region"),
+		KubernetesVersion: manifest.String(obj.Data, "status", "kubernetesVersion"),
+		Source:            obj.Pos,
+	}
+	if zones, ok := manifest.Lookup(obj.Data, "spec", "zones"); ok {
+		l, _ := zones.([]any)
+		for _, z := range l {
+			if s, ok := z.(string); ok {
+				c.Zones = append(c.Zones, s)
+			}
+		}
+	}
+	if name == Local {
+		c.Labels = nil
+	}
+	inv.clusters[name] = c
+	return nil
+}
+
+// Get returns the named cluster.
+func (inv *Inventory) Get(name string) (*Cluster, bool) {
+	c, ok := inv.clusters[name]
+	return c, ok
+}
+
+// Names returns every cluster name, `local` first, then in byte order.
+func (inv *Inventory) Names() []string {
+	names := make([]string, 0, len(inv.clusters))
+	for n := range inv.clusters {
+		if n != Local {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return append([]string{Local}, names...)
+}
+
+// Clusters returns every cluster in Names order.
+func (inv *Inventory) Clusters() []*Cluster {
+	var out []*Cluster
+	for _, n := range inv.Names() {
+		out = append(out, inv.clusters[n])
+	}
+	return out
+}

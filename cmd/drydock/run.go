@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/render"
+)
+
+// Exit codes, like diff and grep.
+const (
+	exitOK       = 0
+	exitCheck    = 1
+	exitUsage    = 2
+	exitInternal = 3
+)
+
+const usage = `drydock renders KubeVela Applications (and what they need) into the exact
+objects each cluster would hold, without a cluster.
+
+Usage:
+  drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR]
+  drydock version
+
+Run 'drydock render --help' for the flags.
+`
+
+// run is the whole CLI; it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "drydock: internal error: %v\nplease report this with the inputs that caused it\n", r)
+			code = exitInternal
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "render":
+		return runRender(args[1:], stdin, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "drydock", version)
+		return exitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "drydock: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+const version = "v0.1.0-dev"
+
+func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var in pipeline.Inputs
+	var outDir string
+	fs.StringArrayVarP(&in.DefinitionPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
+	fs.StringArrayVar(&in.ClusterPaths, "clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
+	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
+	fs.BoolVar(&in.NoBuiltins, "no-builtins", false, "do not use drydock's built-in definitions")
+	fs.IntVar(&in.Workers, "workers", 0, "applications rendered in parallel (default: number of CPUs)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	in.Paths = fs.Args()
+	in.Stdin = stdin
+	if len(in.Paths) == 0 {
+		fmt.Fprintln(stderr, "drydock render: no inputs (give files, directories or - for stdin)")
+		return exitUsage
+	}
+	res, err := pipeline.Run(context.Background(), in)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return errorCode(err)
+	}
+	for _, w := range res.SortedWarnings() {
+		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+	}
+	tree, err := outputTree(res.Clusters)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitInternal
+	}
+	if outDir != "" {
+		if err := golden.Write(outDir, tree); err != nil {
+			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	writeStream(stdout, res.Clusters, tree)
+	return exitOK
+}
+
+func outputTree(store *cluster.Store) (golden.Tree, error) {
+	tree := golden.Tree{}
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			if err := tree.Add(c, e.Object); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tree, nil
+}
+
+// writeStream prints every object as one YAML stream, each document
+// preceded by a comment naming where it lands and what produced it.
+func writeStream(w io.Writer, store *cluster.Store, tree golden.Tree) {
+	first := true
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			if !first {
+				fmt.Fprintln(w, "---")
+			}
+			first = false
+			ns := e.Object.Namespace()
+			if ns == "" {
+				ns = "(cluster-scoped)"
+			}
+			fmt.Fprintf(w, "# Source: cluster %s, namespace %s, %s\n", c, ns, e.Source)
+			fmt.Fprint(w, string(tree[golden.ObjectPath(c, e.Object)]))
+		}
+	}
+}
+
+// errorCode maps an error to the exit code contract: bad input is 2,
+// anything else is a bug (3).
+func errorCode(err error) int {
+	var re *render.Error
+	var te *render.TemplateError
+	switch {
+	case errors.Is(err, pipeline.ErrInput), errors.Is(err, manifest.ErrInvalidYAML),
+		errors.As(err, &re), errors.As(err, &te), errors.Is(err, render.ErrUnknownDefinition):
+		return exitUsage
+	}
+	if strings.Contains(err.Error(), "internal") {
+		return exitInternal
+	}
+	return exitInternal
+}

@@ -1,0 +1,247 @@
+// Package manifest owns drydock's in-memory form of a Kubernetes object: its
+// decoded content, the place in the authored input it came from, its identity
+// (Key), and the YAML stream decoding and canonical encoding around it.
+//
+// It is the leaf of drydock's package graph: it knows nothing about KubeVela,
+// Karmada, clusters or checks. Values inside an Object use the JSON data model
+// with one refinement: whole numbers are int64 and other numbers float64, so
+// that integers reach CUE as integers.
+package manifest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a place in an authored input file. Line and Col are 1-based; a zero
+// Line means the position is unknown.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String formats the position as file:line:col, leaving out unknown parts.
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// IsValid reports whether the position names a file.
+func (p Pos) IsValid() bool { return p.File != "" }
+
+// Object is one Kubernetes object with the place it was authored.
+type Object struct {
+	// Data is the object's content in the JSON data model.
+	Data map[string]any
+	// Pos is where the object's document starts.
+	Pos Pos
+	// fields maps a field path (see Path) to the position of its value.
+	fields map[string]Pos
+}
+
+// New returns an Object for data without source positions.
+func New(data map[string]any) *Object { return &Object{Data: data} }
+
+// FieldPos returns the position of the value at path (as built by Path), or
+// the object's own position when the field has no recorded position.
+func (o *Object) FieldPos(path string) Pos {
+	for {
+		if p, ok := o.fields[path]; ok {
+			return p
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			return o.Pos
+		}
+		path = path[:i]
+	}
+}
+
+// BlockStart returns where the content of the block scalar (| or >) at path
+// starts in the authored file.
+func (o *Object) BlockStart(path string) (Pos, bool) {
+	p, ok := o.fields[path+blockSuffix]
+	return p, ok
+}
+
+// Path joins field names and list indexes into the form FieldPos takes:
+// Path("spec", "components", 0, "name") is "spec.components[0].name".
+func Path(elems ...any) string {
+	var b strings.Builder
+	for _, e := range elems {
+		switch v := e.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", v)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			fmt.Fprint(&b, v)
+		}
+	}
+	return b.String()
+}
+
+// APIVersion returns apiVersion, or "".
+func (o *Object) APIVersion() string { return String(o.Data, "apiVersion") }
+
+// Kind returns kind, or "".
+func (o *Object) Kind() string { return String(o.Data, "kind") }
+
+// Name returns metadata.name, or "".
+func (o *Object) Name() string { return String(o.Data, "metadata", "name") }
+
+// Namespace returns metadata.namespace, or "".
+func (o *Object) Namespace() string { return String(o.Data, "metadata", "namespace") }
+
+// Labels returns metadata.labels as strings (non-string values are skipped).
+func (o *Object) Labels() map[string]string { return StringMap(o.Data, "metadata", "labels") }
+
+// Annotations returns metadata.annotations as strings.
+func (o *Object) Annotations() map[string]string {
+	return StringMap(o.Data, "metadata", "annotations")
+}
+
+// Key returns the object's identity within one cluster.
+func (o *Object) Key() Key {
+	return Key{Group: Group(o.APIVersion()), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()}
+}
+
+// Key identifies an object within one cluster: API group (not version),
+// kind, namespace and name, the way an API server keys its storage.
+type Key struct {
+	Group     string
+	Kind      string
+	Namespace string
+	Name      string
+}
+
+// String formats the key as group/kind namespace/name.
+func (k Key) String() string {
+	gk := k.Kind
+	if k.Group != "" {
+		gk = k.Kind + "." + k.Group
+	}
+	if k.Namespace == "" {
+		return gk + " " + k.Name
+	}
+	return gk + " " + k.Namespace + "/" + k.Name
+}
+
+// Less orders keys by namespace, group, kind and name.
+func (k Key) Less(o Key) bool {
+	if k.Namespace != o.Namespace {
+		return k.Namespace < o.Namespace
+	}
+	if k.Group != o.Group {
+		return k.Group < o.Group
+	}
+	if k.Kind != o.Kind {
+		return k.Kind < o.Kind
+	}
+	return k.Name < o.Name
+}
+
+// Group returns the API group of an apiVersion ("" for the core group).
+func Group(apiVersion string) string {
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
+}
+
+// Lookup walks nested maps along keys and returns the value found.
+func Lookup(m map[string]any, keys ...string) (any, bool) {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur, ok = mm[k]
+		if !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// String returns the string at keys, or "".
+func String(m map[string]any, keys ...string) string {
+	v, _ := Lookup(m, keys...)
+	s, _ := v.(string)
+	return s
+}
+
+// Map returns the map at keys, or nil.
+func Map(m map[string]any, keys ...string) map[string]any {
+	v, _ := Lookup(m, keys...)
+	mm, _ := v.(map[string]any)
+	return mm
+}
+
+// StringMap returns the string values of the map at keys, or nil.
+func StringMap(m map[string]any, keys ...string) map[string]string {
+	mm := Map(m, keys...)
+	if mm == nil {
+		return nil
+	}
+	out := make(map[string]string, len(mm))
+	for k, v := range mm {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// SetNested sets value at keys, creating intermediate maps.
+func SetNested(m map[string]any, value any, keys ...string) {
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[keys[len(keys)-1]] = value
+}
+
+// DeepCopy copies a JSON-model value.
+func DeepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = DeepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = DeepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// SortedKeys returns the keys of m in byte order.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

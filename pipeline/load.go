@@ -1,0 +1,146 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+)
+
+// loaded is everything read from the inputs, by kind.
+type loaded struct {
+	apps      []*manifest.Object
+	defs      []*render.Definition
+	clusters  []*manifest.Object
+	resources []*manifest.Object
+}
+
+// readPaths reads files and directories (recursively, in byte order of
+// names); "-" reads stdin once.
+func readPaths(paths []string, stdin io.Reader, into *loaded) error {
+	for _, p := range paths {
+		if p == "-" {
+			if stdin == nil {
+				return fmt.Errorf("-: %w: no standard input", ErrInput)
+			}
+			data, err := io.ReadAll(io.LimitReader(stdin, manifest.MaxInputBytes+1))
+			if err != nil {
+				return fmt.Errorf("-: %w: %v", ErrInput, err)
+			}
+			if err := into.addFile("<stdin>", data); err != nil {
+				return err
+			}
+			stdin = nil
+			continue
+		}
+		if err := readPath(p, into); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readPath(root string, into *loaded) error {
+	info, err := os.Stat(root)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	if !info.IsDir() {
+		return into.readFile(root)
+	}
+	var files []string
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && isInputFile(path) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		if err := into.readFile(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isInputFile(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json", ".cue":
+		return true
+	}
+	return false
+}
+
+func (l *loaded) readFile(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	if info.Size() > manifest.MaxInputBytes {
+		return fmt.Errorf("%s: %w: larger than %d bytes", path, ErrInput, manifest.MaxInputBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	return l.addFile(path, data)
+}
+
+func (l *loaded) addFile(name string, data []byte) error {
+	if strings.HasSuffix(name, ".cue") {
+		defs, err := render.ParseCUEDefinitions(name, data)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrInput, err)
+		}
+		l.defs = append(l.defs, defs...)
+		return nil
+	}
+	objs, err := manifest.Decode(name, data, manifest.DecodeOptions{})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	for _, o := range objs {
+		if err := l.add(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loaded) add(o *manifest.Object) error {
+	group := manifest.Group(o.APIVersion())
+	switch {
+	case group == "core.oam.dev" && o.Kind() == "Application":
+		l.apps = append(l.apps, o)
+	case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
+		d, err := render.DefinitionFromObject(o)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrInput, err)
+		}
+		l.defs = append(l.defs, d)
+	case cluster.IsClusterObject(o):
+		l.clusters = append(l.clusters, o)
+	case o.Kind() == "":
+		return fmt.Errorf("%s: %w: document has no kind", o.Pos, ErrInput)
+	default:
+		l.resources = append(l.resources, o)
+	}
+	return nil
+}

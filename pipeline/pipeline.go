@@ -1,0 +1,222 @@
+// Package pipeline runs drydock's main job: load the inputs, render every
+// Application through the workflow emulation, reconcile the writes into the
+// fake clusters, and return their final state.
+//
+// It is the only package that knows the order of the stages; each stage's
+// logic lives in its own package.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/builtin"
+)
+
+// ErrInput is wrapped by every error about unreadable or invalid input.
+var ErrInput = errors.New("bad input")
+
+// Inputs are what a render reads.
+type Inputs struct {
+	// Paths are files or directories (recursive) of inputs; "-" is Stdin.
+	Paths []string
+	Stdin io.Reader
+	// DefinitionPaths supply definitions (-d); they replace built-ins of
+	// the same kind and name.
+	DefinitionPaths []string
+	// ClusterPaths supply the cluster inventory (--clusters).
+	ClusterPaths []string
+	// NoBuiltins leaves drydock's embedded definitions out.
+	NoBuiltins bool
+	// Workers bounds parallel application renders (0: GOMAXPROCS).
+	Workers int
+}
+
+// Result is the final state of every fake cluster and how it came about.
+type Result struct {
+	Clusters *cluster.Store
+	Apps     []*render.AppResult
+	// Warnings are notes about inputs that produced nothing.
+	Warnings []string
+}
+
+// Run renders inputs.
+func Run(ctx context.Context, in Inputs) (*Result, error) {
+	var l loaded
+	if err := readPaths(in.Paths, in.Stdin, &l); err != nil {
+		return nil, err
+	}
+	var extra loaded
+	if err := readPaths(in.DefinitionPaths, nil, &extra); err != nil {
+		return nil, err
+	}
+	if err := readPaths(in.ClusterPaths, nil, &extra); err != nil {
+		return nil, err
+	}
+	defs, err := definitions(in.NoBuiltins, extra.defs, l.defs)
+	if err != nil {
+		return nil, err
+	}
+	inv := cluster.NewInventory()
+	for _, o := range append(extra.clusters, l.clusters...) {
+		if err := inv.Add(o); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInput, err)
+		}
+	}
+	apps := make([]*render.Application, len(l.apps))
+	for i, o := range l.apps {
+		if apps[i], err = render.ParseApplication(o); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInput, err)
+		}
+	}
+	results, err := renderAll(ctx, defs, inv, apps, in.Workers)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Clusters: cluster.NewStore(), Apps: results}
+	for _, r := range results {
+		reconcile(res.Clusters, r)
+	}
+	if len(apps) == 0 {
+		res.Warnings = append(res.Warnings, "no Application among the inputs: nothing rendered")
+	}
+	return res, nil
+}
+
+// definitions merges built-ins, -d definitions and input definitions, each
+// later set replacing same-named earlier ones.
+func definitions(noBuiltins bool, sets ...[]*render.Definition) (*render.Definitions, error) {
+	defs := render.NewDefinitions()
+	if !noBuiltins {
+		b, err := Builtins()
+		if err != nil {
+			return nil, err
+		}
+		defs = b.Clone()
+	}
+	for _, set := range sets {
+		for _, d := range set {
+			defs.Add(d)
+		}
+	}
+	return defs, nil
+}
+
+var (
+	builtinOnce sync.Once
+	builtinDefs *render.Definitions
+	builtinErr  error
+)
+
+// Builtins returns drydock's embedded definitions (parsed once).
+func Builtins() (*render.Definitions, error) {
+	builtinOnce.Do(func() {
+		builtinDefs = render.NewDefinitions()
+		entries, err := fs.ReadDir(builtin.FS, ".")
+		if err != nil {
+			builtinErr = err
+			return
+		}
+		for _, e := range entries {
+			data, err := fs.ReadFile(builtin.FS, e.Name())
+			if err != nil {
+				builtinErr = err
+				return
+			}
+			ds, err := render.ParseCUEDefinitions("builtin/"+e.Name(), data)
+			if err != nil {
+				builtinErr = fmt.Errorf("built-in definition: %w", err)
+				return
+			}
+			for _, d := range ds {
+				d.Builtin = true
+				builtinDefs.Add(d)
+			}
+		}
+	})
+	return builtinDefs, builtinErr
+}
+
+// renderAll renders applications in parallel, one engine (one cue.Context)
+// per worker, and returns results in input order.
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int) ([]*render.AppResult, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(apps))
+	results := make([]*render.AppResult, len(apps))
+	errs := make([]error, len(apps))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := render.NewEngine(defs)
+			for i := range next {
+				results[i], errs[i] = e.RenderApplication(apps[i], inv)
+			}
+		}()
+	}
+	for i := range apps {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// reconcile applies an application's writes, in workflow order, to the
+// fake clusters.
+func reconcile(store *cluster.Store, r *render.AppResult) {
+	for _, w := range r.Writes {
+		store.Apply(w.Cluster, cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w)})
+	}
+}
+
+func source(app *render.Application, w render.Write) string {
+	parts := []string{"application " + app.Name, "component " + w.Resource.Component}
+	if w.Resource.Trait != "" {
+		t := "trait " + w.Resource.Trait
+		if w.Resource.Output != "" {
+			t += " (" + w.Resource.Output + ")"
+		}
+		parts = append(parts, t)
+	}
+	if w.Step != "" {
+		parts = append(parts, "step "+w.Step)
+	}
+	if len(w.Policies) > 0 {
+		ps := append([]string(nil), w.Policies...)
+		parts = append(parts, "policies "+strings.Join(ps, ","))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SortedWarnings returns the result's warnings in a stable order.
+func (r *Result) SortedWarnings() []string {
+	out := append([]string(nil), r.Warnings...)
+	sort.Strings(out)
+	return out
+}

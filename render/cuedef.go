@@ -1,0 +1,115 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
+)
+
+var defTypeKinds = map[string]string{
+	"component":     KindComponent,
+	"trait":         KindTrait,
+	"policy":        KindPolicy,
+	"workflow-step": KindWorkflowStep,
+}
+
+// ParseCUEDefinitions reads a definition file in the `vela def` format: one
+// top-level field naming the definition (type, attributes, ...) and a
+// `template` field. The template keeps the file's own line numbers.
+func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
+	f, err := parser.ParseFile(file, src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	var tmpl, meta *ast.Field
+	for _, d := range f.Decls {
+		fld, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		if labelString(fld.Label) == "template" {
+			tmpl = fld
+		} else if meta == nil {
+			meta = fld
+		} else {
+			return nil, fmt.Errorf("%s: definition files hold one definition and a template; found a second field %s", fld.Pos(), labelString(fld.Label))
+		}
+	}
+	if tmpl == nil || meta == nil {
+		return nil, fmt.Errorf("%s: not a definition file: need a top-level definition field and a template field", file)
+	}
+	body, ok := tmpl.Value.(*ast.StructLit)
+	if !ok {
+		return nil, fmt.Errorf("%s: template must be a struct", tmpl.Pos())
+	}
+	d := &Definition{Name: strings.Trim(labelString(meta.Label), `"`), TemplateFile: file}
+	d.Source.File, d.Source.Line, d.Source.Col = file, meta.Pos().Line(), meta.Pos().Column()
+	if err := readDefMeta(file, src, f, tmpl, d); err != nil {
+		return nil, err
+	}
+	d.Template = templateSource(src, f, body)
+	return []*Definition{d}, nil
+}
+
+// readDefMeta evaluates the definition's own field (without the template).
+func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Definition) error {
+	keep := []span{}
+	for _, decl := range f.Decls {
+		if decl == ast.Decl(tmpl) {
+			continue
+		}
+		keep = append(keep, span{decl.Pos().Offset(), decl.End().Offset()})
+	}
+	v := cuecontext.New().CompileString(blankExcept(src, keep), cue.Filename(file))
+	if err := v.Err(); err != nil {
+		return err
+	}
+	m := v.LookupPath(cue.MakePath(cue.Str(d.Name)))
+	typ, _ := m.LookupPath(cue.ParsePath("type")).String()
+	kind, ok := defTypeKinds[typ]
+	if !ok {
+		return fmt.Errorf("%s: definition %q: unknown type %q (want component, trait, policy or workflow-step)", d.Source, d.Name, typ)
+	}
+	d.Kind = kind
+	d.Stage, _ = m.LookupPath(cue.ParsePath("attributes.stage")).String()
+	d.WorkloadType, _ = m.LookupPath(cue.ParsePath("attributes.workload.type")).String()
+	return nil
+}
+
+// templateSource keeps the imports and the template body at their places
+// and blanks the rest, so the template compiles with the file's positions.
+func templateSource(src []byte, f *ast.File, body *ast.StructLit) string {
+	keep := []span{{body.Lbrace.Offset() + 1, body.Rbrace.Offset()}}
+	for _, decl := range f.Decls {
+		if _, ok := decl.(*ast.ImportDecl); ok {
+			keep = append(keep, span{decl.Pos().Offset(), decl.End().Offset()})
+		}
+	}
+	return blankExcept(src, keep)
+}
+
+type span struct{ from, to int }
+
+// blankExcept replaces every byte outside the spans by a space, keeping
+// newlines, so that line and column numbers stay valid.
+func blankExcept(src []byte, keep []span) string {
+	out := make([]byte, len(src))
+	for i, b := range src {
+		if b == '\n' {
+			out[i] = '\n'
+		} else {
+			out[i] = ' '
+		}
+	}
+	for _, s := range keep {
+		if s.from < 0 || s.to > len(src) || s.from > s.to {
+			continue
+		}
+		copy(out[s.from:s.to], src[s.from:s.to])
+	}
+	return string(out)
+}

@@ -1,0 +1,205 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Definition kinds KubeVela knows.
+const (
+	KindComponent    = "ComponentDefinition"
+	KindTrait        = "TraitDefinition"
+	KindPolicy       = "PolicyDefinition"
+	KindWorkflowStep = "WorkflowStepDefinition"
+	KindWorkload     = "WorkloadDefinition"
+)
+
+// StagePostDispatch marks traits KubeVela dispatches once components are healthy.
+const StagePostDispatch = "PostDispatch"
+
+// ErrUnknownDefinition is wrapped when an application names a type that no
+// definition provides.
+var ErrUnknownDefinition = errors.New("no definition")
+
+// Definition is a KubeVela X-Definition: its CUE template (or kube
+// schematic) and the spec fields the render path reads.
+type Definition struct {
+	Kind      string
+	Name      string
+	Namespace string
+	// Template is the CUE template text. It is laid out so that CUE positions
+	// name lines of the authored file (see TemplateFile).
+	Template string
+	// TemplateFile is the file CUE errors in the template point at.
+	TemplateFile string
+	// Kube is set for a component with a kube schematic instead of CUE.
+	Kube *KubeSchematic
+	// Stage is the trait's dispatch stage ("" or PostDispatch).
+	Stage string
+	// WorkloadType is spec.workload.type of a ComponentDefinition.
+	WorkloadType string
+	// Source is where the definition was authored.
+	Source manifest.Pos
+	// Builtin marks drydock's own embedded definitions.
+	Builtin bool
+}
+
+// KubeSchematic is a ComponentDefinition's `schematic.kube`: a fixed object
+// whose fields are set from parameters.
+type KubeSchematic struct {
+	Template   map[string]any
+	Parameters []KubeParameter
+}
+
+// KubeParameter maps one parameter to field paths of a kube template.
+type KubeParameter struct {
+	Name       string
+	Required   bool
+	Type       string
+	FieldPaths []string
+}
+
+// IsDefinitionKind reports whether kind (core.oam.dev) is a definition kind.
+func IsDefinitionKind(kind string) bool {
+	switch kind {
+	case KindComponent, KindTrait, KindPolicy, KindWorkflowStep, KindWorkload:
+		return true
+	}
+	return false
+}
+
+// Definitions is a set of definitions keyed by kind and name. A later Add of
+// the same kind and name replaces the earlier one.
+type Definitions struct {
+	byKind map[string]map[string]*Definition
+}
+
+// NewDefinitions returns an empty set.
+func NewDefinitions() *Definitions {
+	return &Definitions{byKind: map[string]map[string]*Definition{}}
+}
+
+// Add inserts or replaces d.
+func (s *Definitions) Add(d *Definition) {
+	m := s.byKind[d.Kind]
+	if m == nil {
+		m = map[string]*Definition{}
+		s.byKind[d.Kind] = m
+	}
+	m[d.Name] = d
+}
+
+// Get returns the definition of kind and name, or nil.
+func (s *Definitions) Get(kind, name string) *Definition {
+	return s.byKind[kind][name]
+}
+
+// All returns every definition, sorted by kind and name.
+func (s *Definitions) All() []*Definition {
+	var out []*Definition
+	for _, m := range s.byKind {
+		for _, d := range m {
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind < out[j].Kind
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Clone returns a copy that can be extended without touching s.
+func (s *Definitions) Clone() *Definitions {
+	c := NewDefinitions()
+	for _, m := range s.byKind {
+		for _, d := range m {
+			c.Add(d)
+		}
+	}
+	return c
+}
+
+// DefinitionFromObject reads a definition authored as a Kubernetes object.
+func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
+	d := &Definition{
+		Kind:      obj.Kind(),
+		Name:      obj.Name(),
+		Namespace: obj.Namespace(),
+		Source:    obj.Pos,
+	}
+	if d.Name == "" {
+		return nil, fmt.Errorf("%s: %s without metadata.name", obj.Pos, d.Kind)
+	}
+	spec := manifest.Map(obj.Data, "spec")
+	d.Stage = manifest.String(spec, "stage")
+	d.WorkloadType = manifest.String(spec, "workload", "type")
+	if kube := manifest.Map(spec, "schematic", "kube"); kube != nil {
+		k, err := kubeSchematic(obj, kube)
+		if err != nil {
+			return nil, err
+		}
+		d.Kube = k
+		return d, nil
+	}
+	tmpl, ok := manifest.Lookup(spec, "schematic", "cue", "template")
+	if !ok {
+		return nil, fmt.Errorf("%s: %s %q: spec.schematic has neither cue.template nor kube", obj.Pos, d.Kind, d.Name)
+	}
+	text, ok := tmpl.(string)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s %q: spec.schematic.cue.template must be a string", obj.FieldPos("spec.schematic.cue.template"), d.Kind, d.Name)
+	}
+	d.Template, d.TemplateFile = placeTemplate(obj, "spec.schematic.cue.template", text)
+	return d, nil
+}
+
+// placeTemplate pads a template embedded in YAML so that CUE positions
+// match the authored file: the text starts on its line and column.
+func placeTemplate(obj *manifest.Object, path, text string) (string, string) {
+	start, ok := obj.BlockStart(path)
+	if !ok {
+		return text, obj.Pos.File
+	}
+	indent := strings.Repeat(" ", start.Col-1)
+	var b strings.Builder
+	b.Grow(len(text) + start.Line + len(indent)*strings.Count(text, "\n"))
+	b.WriteString(strings.Repeat("\n", start.Line-1))
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if i > 0 && line != "" && line != "\n" {
+			b.WriteString(indent)
+		} else if i == 0 && line != "" {
+			b.WriteString(indent)
+		}
+		b.WriteString(line)
+	}
+	return b.String(), start.File
+}
+
+func kubeSchematic(obj *manifest.Object, kube map[string]any) (*KubeSchematic, error) {
+	tmpl, ok := kube["template"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s %q: schematic.kube.template must be an object", obj.FieldPos("spec.schematic.kube"), obj.Kind(), obj.Name())
+	}
+	k := &KubeSchematic{Template: tmpl}
+	params, _ := kube["parameters"].([]any)
+	for _, p := range params {
+		pm, _ := p.(map[string]any)
+		kp := KubeParameter{Name: manifest.String(pm, "name"), Type: manifest.String(pm, "type")}
+		kp.Required, _ = pm["required"].(bool)
+		paths, _ := pm["fieldPaths"].([]any)
+		for _, fp := range paths {
+			if s, ok := fp.(string); ok {
+				kp.FieldPaths = append(kp.FieldPaths, s)
+			}
+		}
+		k.Parameters = append(k.Parameters, kp)
+	}
+	return k, nil
+}

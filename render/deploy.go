@@ -1,0 +1,395 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// placement is one deploy target of a topology policy.
+type placement struct {
+	cluster, namespace string
+}
+
+// deploy emulates KubeVela's deploy step: placements from topology
+// policies, components patched by override policies and replicated by
+// replication policies, each component applied to each placement.
+func (w *workflowRun) deploy(s *WorkflowStep) error {
+	pols, err := w.selectPolicies(s)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, p := range pols {
+		names = append(names, p.Name)
+	}
+	pls, err := w.placements(pols)
+	if err != nil {
+		return err
+	}
+	comps, err := w.overrideComponents(pols)
+	if err != nil {
+		return err
+	}
+	comps, keys, err := w.replicate(pols, comps)
+	if err != nil {
+		return err
+	}
+	for i := range comps {
+		for _, pl := range pls {
+			p := Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
+			if err := w.apply(&comps[i], p, s.Name, names); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *workflowRun) selectPolicies(s *WorkflowStep) ([]*Policy, error) {
+	var out []*Policy
+	raw, _ := s.Properties["policies"].([]any)
+	for i, r := range raw {
+		name, _ := r.(string)
+		p := w.app.policy(name)
+		if p == nil {
+			return nil, &Error{Pos: w.app.Object.FieldPos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
+				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func (w *workflowRun) placements(pols []*Policy) ([]placement, error) {
+	var out []placement
+	seen := map[placement]bool{}
+	found := false
+	for _, p := range pols {
+		if p.Type != "topology" {
+			continue
+		}
+		found = true
+		pl, err := w.topology(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range pl {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	if !found {
+		out = []placement{{cluster: cluster.Local}}
+	}
+	return out, nil
+}
+
+var topologyFields = map[string]bool{"clusters": true, "clusterLabelSelector": true, "clusterSelector": true, "allowEmpty": true, "namespace": true}
+
+func (w *workflowRun) topology(p *Policy) ([]placement, error) {
+	if p.Properties == nil {
+		return nil, w.policyErr(p, "", "topology policy must not have empty properties")
+	}
+	for _, k := range manifest.SortedKeys(p.Properties) {
+		if !topologyFields[k] {
+			return nil, w.policyErr(p, k, "unknown field %q", k)
+		}
+	}
+	ns := manifest.String(p.Properties, "namespace")
+	var names []string
+	if raw, ok := p.Properties["clusters"]; ok && raw != nil {
+		list, _ := raw.([]any)
+		for i, c := range list {
+			name, _ := c.(string)
+			if _, ok := w.inv.Get(name); !ok {
+				return nil, w.policyErr(p, manifest.Path("clusters", i), "cluster %q is not in the cluster inventory", name)
+			}
+			names = append(names, name)
+		}
+	} else if sel := selector(p.Properties); sel != nil {
+		names = w.matchClusters(sel)
+		allow, _ := p.Properties["allowEmpty"].(bool)
+		if len(names) == 0 && !allow {
+			return nil, w.policyErr(p, "clusterLabelSelector", "failed to find any cluster matches given labels")
+		}
+	} else {
+		names = []string{cluster.Local}
+	}
+	out := make([]placement, 0, len(names))
+	for _, n := range names {
+		out = append(out, placement{cluster: n, namespace: ns})
+	}
+	return out, nil
+}
+
+func selector(props map[string]any) map[string]string {
+	for _, k := range []string{"clusterLabelSelector", "clusterSelector"} {
+		if raw, ok := props[k]; ok && raw != nil {
+			m, _ := raw.(map[string]any)
+			out := map[string]string{}
+			for k, v := range m {
+				out[k] = fmt.Sprint(v)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// matchClusters lists clusters whose labels include sel, `local` first.
+func (w *workflowRun) matchClusters(sel map[string]string) []string {
+	var out []string
+	for _, c := range w.inv.Clusters() {
+		ok := true
+		for k, v := range sel {
+			if c.Labels[k] != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func (w *workflowRun) policyErr(p *Policy, field, format string, args ...any) error {
+	path := p.Path + ".properties"
+	if field != "" {
+		path += "." + field
+	}
+	if p.Properties == nil {
+		path = p.Path
+	}
+	return &Error{Pos: w.app.Object.FieldPos(path), App: w.app.Name,
+		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))}
+}
+
+// overrideComponents applies the override policies to copies of the
+// application's components.
+func (w *workflowRun) overrideComponents(pols []*Policy) ([]Component, error) {
+	comps := make([]Component, len(w.app.Components))
+	for i, c := range w.app.Components {
+		comps[i] = c.clone()
+	}
+	for _, p := range pols {
+		if p.Type != "override" {
+			continue
+		}
+		if p.Properties == nil {
+			return nil, w.policyErr(p, "", "override policy must not have empty properties")
+		}
+		var err error
+		if comps, err = w.override(p, comps); err != nil {
+			return nil, err
+		}
+	}
+	return comps, nil
+}
+
+var componentNamePattern = regexp.MustCompile(`[a-z]([a-z-]{0,61}[a-z])?`)
+
+func (w *workflowRun) override(p *Policy, comps []Component) ([]Component, error) {
+	patches, _ := p.Properties["components"].([]any)
+	for i, raw := range patches {
+		patch, ok := raw.(map[string]any)
+		if !ok {
+			return nil, w.policyErr(p, manifest.Path("components", i), "component patch must be a mapping")
+		}
+		name, typ := manifest.String(patch, "name"), manifest.String(patch, "type")
+		if name == "" {
+			for j := range comps {
+				if typ == "" || comps[j].Type == typ {
+					mergeComponent(&comps[j], patch)
+				}
+			}
+			continue
+		}
+		re, err := regexp.Compile(regexpFromWildcard(name))
+		if err != nil {
+			return nil, w.policyErr(p, manifest.Path("components", i, "name"), "invalid component name pattern %q: %v", name, err)
+		}
+		matched := false
+		for j := range comps {
+			if !re.MatchString(comps[j].Name) {
+				continue
+			}
+			matched = true
+			if typ != "" && typ != comps[j].Type {
+				comps[j] = componentFromPatch(patch, comps[j].Path)
+			} else {
+				mergeComponent(&comps[j], patch)
+			}
+		}
+		if !matched && componentNamePattern.MatchString(name) {
+			comps = append(comps, componentFromPatch(patch, p.Path))
+		}
+	}
+	if sel, ok := p.Properties["selector"].([]any); ok {
+		keep := map[string]bool{}
+		for _, s := range sel {
+			if n, ok := s.(string); ok {
+				keep[n] = true
+			}
+		}
+		var out []Component
+		for _, c := range comps {
+			if keep[c.Name] {
+				out = append(out, c)
+			}
+		}
+		comps = out
+	}
+	return comps, nil
+}
+
+func regexpFromWildcard(name string) string {
+	out := ""
+	for _, r := range name {
+		if r == '*' {
+			out += ".*"
+		} else {
+			out += string(r)
+		}
+	}
+	return out
+}
+
+// mergeComponent merges an override patch into c: properties deep-merged
+// (lists replaced, zero values override), traits matched by type.
+func mergeComponent(c *Component, patch map[string]any) {
+	if props, ok := patch["properties"].(map[string]any); ok {
+		if c.Properties == nil {
+			c.Properties = map[string]any{}
+		}
+		mergeMaps(c.Properties, props)
+	}
+	traits, _ := patch["traits"].([]any)
+	for _, raw := range traits {
+		t, _ := raw.(map[string]any)
+		typ := manifest.String(t, "type")
+		disable, _ := t["disable"].(bool)
+		idx := -1
+		for j := range c.Traits {
+			if c.Traits[j].Type == typ {
+				idx = j
+				break
+			}
+		}
+		props, _ := t["properties"].(map[string]any)
+		switch {
+		case idx >= 0 && disable:
+			c.Traits = append(c.Traits[:idx:idx], c.Traits[idx+1:]...)
+		case idx >= 0:
+			if c.Traits[idx].Properties == nil {
+				c.Traits[idx].Properties = map[string]any{}
+			}
+			mergeMaps(c.Traits[idx].Properties, manifest.DeepCopy(props).(map[string]any))
+		case !disable:
+			var p map[string]any
+			if props != nil {
+				p = manifest.DeepCopy(props).(map[string]any)
+			}
+			c.Traits = append(c.Traits, Trait{Type: typ, Properties: p, Path: c.Path})
+		}
+	}
+}
+
+func mergeMaps(dst, src map[string]any) {
+	for _, k := range manifest.SortedKeys(src) {
+		sv := src[k]
+		if sm, ok := sv.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeMaps(dm, sm)
+				continue
+			}
+		}
+		dst[k] = manifest.DeepCopy(sv)
+	}
+}
+
+func componentFromPatch(patch map[string]any, path string) Component {
+	c := Component{Name: manifest.String(patch, "name"), Type: manifest.String(patch, "type"), Raw: patch, Path: path}
+	if props, ok := patch["properties"].(map[string]any); ok {
+		c.Properties = manifest.DeepCopy(props).(map[string]any)
+	}
+	traits, _ := patch["traits"].([]any)
+	for _, raw := range traits {
+		t, _ := raw.(map[string]any)
+		if d, _ := t["disable"].(bool); d {
+			continue
+		}
+		tr := Trait{Type: manifest.String(t, "type"), Path: path}
+		if props, ok := t["properties"].(map[string]any); ok {
+			tr.Properties = manifest.DeepCopy(props).(map[string]any)
+		}
+		c.Traits = append(c.Traits, tr)
+	}
+	return c
+}
+
+// replicate applies replication policies: selected components are copied
+// once per key, their context.replicaKey set.
+func (w *workflowRun) replicate(pols []*Policy, comps []Component) ([]Component, []string, error) {
+	keys := make([]string, len(comps))
+	for _, p := range pols {
+		if p.Type != "replication" || p.Properties == nil {
+			continue
+		}
+		sel := map[string]bool{}
+		for _, s := range strs(p.Properties["selector"]) {
+			sel[s] = true
+		}
+		var kept, replicas []Component
+		var keptKeys, replicaKeys []string
+		for i, c := range comps {
+			if !sel[c.Name] {
+				kept, keptKeys = append(kept, c), append(keptKeys, keys[i])
+				continue
+			}
+			for _, k := range strs(p.Properties["keys"]) {
+				replicas, replicaKeys = append(replicas, c.clone()), append(replicaKeys, k)
+			}
+		}
+		if len(kept) == len(comps) {
+			return nil, nil, w.policyErr(p, "selector", "no component selected to replicate")
+		}
+		comps, keys = append(kept, replicas...), append(keptKeys, replicaKeys...)
+	}
+	return comps, keys, nil
+}
+
+func (c Component) clone() Component {
+	out := c
+	if c.Properties != nil {
+		out.Properties = manifest.DeepCopy(c.Properties).(map[string]any)
+	}
+	out.Traits = make([]Trait, len(c.Traits))
+	for i, t := range c.Traits {
+		out.Traits[i] = t
+		if t.Properties != nil {
+			out.Traits[i].Properties = manifest.DeepCopy(t.Properties).(map[string]any)
+		}
+	}
+	return out
+}
+
+func (a *Application) policy(name string) *Policy {
+	for i := range a.Policies {
+		p := &a.Policies[i]
+		n := p.Name
+		if n == "" {
+			n = fmt.Sprintf("%s:auto-gen:%d", p.Type, i)
+		}
+		if n == name {
+			return p
+		}
+	}
+	return nil
+}

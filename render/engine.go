@@ -1,0 +1,179 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+)
+
+// Engine evaluates definition templates. It owns one cue.Context and
+// compiles each template once into it. An Engine is not safe for concurrent
+// use: give each goroutine its own.
+type Engine struct {
+	defs      *Definitions
+	ctx       *cue.Context
+	templates map[*Definition]cue.Value
+	uses      int
+}
+
+// recycleAfter bounds how many components one cue.Context evaluates before
+// it is replaced: values built into a context are never freed with it alive.
+const recycleAfter = 500
+
+// NewEngine returns an engine for the given definitions.
+func NewEngine(defs *Definitions) *Engine {
+	e := &Engine{defs: defs}
+	e.reset()
+	return e
+}
+
+func (e *Engine) reset() {
+	e.ctx = cuecontext.New()
+	e.templates = map[*Definition]cue.Value{}
+	e.uses = 0
+}
+
+// Definitions returns the definitions the engine renders with.
+func (e *Engine) Definitions() *Definitions { return e.defs }
+
+// template returns d's compiled template, compiling it on first use.
+func (e *Engine) template(d *Definition) (cue.Value, error) {
+	if v, ok := e.templates[d]; ok {
+		return v, nil
+	}
+	if err := checkImports(d); err != nil {
+		return cue.Value{}, err
+	}
+	src := d.Template + "\ncontext: _\nparameter: _\n"
+	v := e.ctx.CompileString(src, cue.Filename(d.TemplateFile))
+	if err := v.Err(); err != nil {
+		return cue.Value{}, &TemplateError{Def: d, Err: err}
+	}
+	e.templates[d] = v
+	return v, nil
+}
+
+// TemplateError is a definition template that does not compile.
+type TemplateError struct {
+	Def *Definition
+	Err error
+}
+
+func (e *TemplateError) Error() string {
+	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, cueMessage(e.Err))
+}
+
+func (e *TemplateError) Unwrap() error { return e.Err }
+
+// checkImports rejects imports that only mean something under `cue cmd`.
+func checkImports(d *Definition) error {
+	for _, line := range strings.Split(d.Template, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.Contains(t, `"tool/`) && (strings.HasPrefix(t, "import") || strings.HasPrefix(t, `"tool/`) || strings.Contains(t, ` "tool/`)) {
+			return fmt.Errorf("%s %q: template imports %s: tool/* packages are not allowed in definitions", d.Kind, d.Name, strings.TrimPrefix(t, "import "))
+		}
+	}
+	return nil
+}
+
+// evaluate unifies a compiled template with parameter and context values.
+func (e *Engine) evaluate(d *Definition, params map[string]any, context map[string]any) (cue.Value, error) {
+	tmpl, err := e.template(d)
+	if err != nil {
+		return cue.Value{}, err
+	}
+	e.uses++
+	fill := map[string]any{"context": context}
+	if params != nil {
+		fill["parameter"] = normalizeNumbers(params)
+	}
+	v := tmpl.Unify(e.ctx.Encode(fill))
+	if err := v.Validate(); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// maybeRecycle drops the cue.Context once it has served enough renders.
+// Call it only between renders (no cue.Value of the old context in use).
+func (e *Engine) maybeRecycle() {
+	if e.uses >= recycleAfter {
+		e.reset()
+	}
+}
+
+// normalizeNumbers turns whole floats into ints, as a trip through JSON
+// does in KubeVela (1.0 in YAML is 1 in the stored Application).
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normalizeNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalizeNumbers(e)
+		}
+		return out
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x)
+		}
+	}
+	return v
+}
+
+// toGo converts a concrete CUE value to the JSON data model (ints as int64).
+func toGo(v cue.Value) (map[string]any, error) {
+	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
+		return nil, err
+	}
+	data, err := v.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return decodeJSONObject(data)
+}
+
+func decodeJSONObject(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	m, ok := fromJSONNumbers(raw).(map[string]any)
+	if !ok {
+		return nil, errors.New("not an object")
+	}
+	return m, nil
+}
+
+func fromJSONNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = fromJSONNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = fromJSONNumbers(e)
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}

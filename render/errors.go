@@ -1,0 +1,104 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Error is a render failure located in the authored input: the place in the
+// Application (or in a definition template) and what was being rendered.
+type Error struct {
+	Pos       manifest.Pos
+	App       string
+	Component string
+	Trait     string
+	// Template is the position in a definition template, when known.
+	Template manifest.Pos
+	Err      error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Pos.IsValid() {
+		b.WriteString(e.Pos.String())
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "application %q", e.App)
+	if e.Component != "" {
+		fmt.Fprintf(&b, " component %q", e.Component)
+	}
+	if e.Trait != "" {
+		fmt.Fprintf(&b, " trait %q", e.Trait)
+	}
+	b.WriteString(": ")
+	b.WriteString(cueMessage(e.Err))
+	if e.Template.IsValid() && e.Template != e.Pos {
+		fmt.Fprintf(&b, " (template %s)", e.Template)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func (r *componentRun) errAt(path, trait string, err error) error {
+	return &Error{Pos: r.app.Object.FieldPos(path), App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
+}
+
+// cueErr locates a CUE evaluation error: a parameter error points at the
+// property in the Application, anything else at the template line.
+func (r *componentRun) cueErr(def *Definition, path, trait string, err error) error {
+	e := &Error{Pos: r.app.Object.FieldPos(path), App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
+	for _, ce := range cueerrors.Errors(err) {
+		if p := templatePos(def, cueerrors.Positions(ce)); p.IsValid() && !e.Template.IsValid() {
+			e.Template = p
+		}
+		cpath := ce.Path()
+		if len(cpath) > 1 && cpath[0] == "parameter" {
+			elems := []any{path, "properties"}
+			for _, s := range cpath[1:] {
+				elems = append(elems, s)
+			}
+			e.Pos = r.app.Object.FieldPos(manifest.Path(elems...))
+			return e
+		}
+	}
+	if e.Template.IsValid() {
+		e.Pos = e.Template
+	}
+	return e
+}
+
+func templatePos(def *Definition, ps []token.Pos) manifest.Pos {
+	for _, p := range ps {
+		if p.IsValid() && p.Filename() == def.TemplateFile && def.TemplateFile != "" {
+			return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		}
+	}
+	return manifest.Pos{}
+}
+
+// cueMessage formats a (possibly multiple) CUE error without positions.
+func cueMessage(err error) string {
+	errs := cueerrors.Errors(err)
+	if len(errs) == 0 {
+		return err.Error()
+	}
+	seen := map[string]bool{}
+	var msgs []string
+	for _, e := range errs {
+		m := e.Error()
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) > 5 {
+		msgs = append(msgs[:5], fmt.Sprintf("and %d more errors", len(msgs)-5))
+	}
+	return strings.Join(msgs, "; ")
+}

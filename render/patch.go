@@ -1,0 +1,433 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/parser"
+	jsonpatch "github.com/evanphx/json-patch/v5"
+)
+
+// Patch strategies a trait selects with `// +patchStrategy=...` comments.
+const (
+	tagPatchKey            = "patchKey"
+	tagPatchStrategy       = "patchStrategy"
+	strategyRetainKeys     = "retainKeys"
+	strategyReplace        = "replace"
+	strategyJSONPatch      = "jsonPatch"
+	strategyJSONMergePatch = "jsonMergePatch"
+)
+
+// patchInto applies patch to base the way KubeVela's trait patcher does:
+// RFC 7396 or RFC 6902 when the patch is tagged so, otherwise CUE
+// unification after rewriting lists by +patchKey / +patchStrategy tags.
+func (e *Engine) patchInto(base, patch cue.Value) (cue.Value, error) {
+	switch commentTags(patch.Doc())[tagPatchStrategy] {
+	case strategyJSONMergePatch:
+		return e.jsonMerge(base, patch)
+	case strategyJSONPatch:
+		return e.jsonPatch(base, patch.LookupPath(cue.ParsePath("operations")))
+	}
+	return e.strategicUnify(base, patch)
+}
+
+// strategicUnify is unification where the patch's lists are first aligned
+// with the base's lists by their patch keys.
+func (e *Engine) strategicUnify(base, patch cue.Value) (cue.Value, error) {
+	baseFile := syntaxFile(base)
+	openFieldLists(baseFile)
+	patchFile := syntaxFile(patch)
+	w := &patchWalker{base: baseFile}
+	w.walk(patchFile, nil, map[string]string{})
+	b := e.ctx.BuildFile(baseFile)
+	p := e.ctx.BuildFile(patchFile)
+	ret := b.Unify(p)
+	if err := ret.Err(); err != nil {
+		return ret, err
+	}
+	if err := ret.Validate(cue.All()); err != nil {
+		return ret, err
+	}
+	return ret, nil
+}
+
+func (e *Engine) jsonMerge(base, patch cue.Value) (cue.Value, error) {
+	baseJSON, err := base.MarshalJSON()
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json merge patch: base: %w", err)
+	}
+	patchJSON, err := patch.MarshalJSON()
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json merge patch: %w", err)
+	}
+	merged, err := jsonpatch.MergePatch(baseJSON, patchJSON)
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json merge patch: %w", err)
+	}
+	return e.openJSON(merged)
+}
+
+func (e *Engine) jsonPatch(base, ops cue.Value) (cue.Value, error) {
+	baseJSON, err := base.MarshalJSON()
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json patch: base: %w", err)
+	}
+	opsJSON, err := ops.MarshalJSON()
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json patch: operations: %w", err)
+	}
+	p, err := jsonpatch.DecodePatch(opsJSON)
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json patch: decode: %w", err)
+	}
+	out, err := p.Apply(baseJSON)
+	if err != nil {
+		return cue.Value{}, fmt.Errorf("json patch: apply: %w", err)
+	}
+	return e.openJSON(out)
+}
+
+// openJSON builds a CUE value from JSON whose structs and lists stay open,
+// so that later patches may extend them.
+func (e *Engine) openJSON(data []byte) (cue.Value, error) {
+	var probe any
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return cue.Value{}, err
+	}
+	f, err := parser.ParseFile("patched.json", data)
+	if err != nil {
+		return cue.Value{}, err
+	}
+	ast.Walk(f, func(n ast.Node) bool {
+		fld, ok := n.(*ast.Field)
+		if !ok {
+			return true
+		}
+		switch lit := fld.Value.(type) {
+		case *ast.StructLit:
+			if !endsWithEllipsis(lit.Elts) {
+				lit.Elts = append(lit.Elts, &ast.Ellipsis{})
+			}
+		case *ast.ListLit:
+			if !endsWithEllipsisExpr(lit.Elts) {
+				lit.Elts = append(lit.Elts, &ast.Ellipsis{})
+			}
+		}
+		return true
+	}, nil)
+	if len(f.Decls) > 0 {
+		if emb, ok := f.Decls[0].(*ast.EmbedDecl); ok {
+			if s, ok := emb.Expr.(*ast.StructLit); ok {
+				f.Decls = s.Elts
+			}
+		}
+	}
+	v := e.ctx.BuildFile(f)
+	return v, v.Err()
+}
+
+// syntaxFile exports v (references resolved, docs kept) as a file.
+func syntaxFile(v cue.Value) *ast.File {
+	//nolint:staticcheck // the reference-resolving export is what KubeVela's patcher sees.
+	n := v.Syntax(cue.Docs(true), cue.ResolveReferences(true))
+	switch x := n.(type) {
+	case *ast.File:
+		return x
+	case *ast.StructLit:
+		var decls []ast.Decl
+		for _, d := range x.Elts {
+			if _, ok := d.(*ast.Ellipsis); !ok {
+				decls = append(decls, d)
+			}
+		}
+		return &ast.File{Decls: decls}
+	case ast.Expr:
+		return &ast.File{Decls: []ast.Decl{&ast.EmbedDecl{Expr: x}}}
+	}
+	return &ast.File{}
+}
+
+// openFieldLists makes every list that is a field's value open, so a patch
+// may append to it.
+func openFieldLists(f *ast.File) {
+	ast.Walk(f, func(n ast.Node) bool {
+		fld, ok := n.(*ast.Field)
+		if !ok {
+			return true
+		}
+		if lit, ok := fld.Value.(*ast.ListLit); ok && !endsWithEllipsisExpr(lit.Elts) {
+			elts := append(lit.Elts[:len(lit.Elts):len(lit.Elts)], &ast.Ellipsis{})
+			fld.Value = ast.NewList(elts...)
+		}
+		return true
+	}, nil)
+}
+
+func endsWithEllipsis(elts []ast.Decl) bool {
+	if len(elts) == 0 {
+		return false
+	}
+	_, ok := elts[len(elts)-1].(*ast.Ellipsis)
+	return ok
+}
+
+func endsWithEllipsisExpr(elts []ast.Expr) bool {
+	if len(elts) == 0 {
+		return false
+	}
+	_, ok := elts[len(elts)-1].(*ast.Ellipsis)
+	return ok
+}
+
+// patchWalker rewrites a patch's lists against the base before unification.
+// Tags (+patchKey) are inherited from enclosing fields; +patchStrategy
+// applies to the field it annotates.
+type patchWalker struct {
+	base *ast.File
+}
+
+func (w *patchWalker) walk(n ast.Node, pos []string, tags map[string]string) {
+	switch x := n.(type) {
+	case *ast.Field:
+		w.visitField(x, pos, tags)
+		label := labelString(x.Label)
+		if label == "" || strings.HasPrefix(label, "#") || x.Value == nil {
+			return
+		}
+		inner := make(map[string]string, len(tags))
+		for k, v := range tags {
+			inner[k] = v
+		}
+		for k, v := range commentTags(x.Comments()) {
+			inner[k] = v
+		}
+		w.walk(x.Value, appendPath(pos, label), inner)
+	case *ast.File:
+		for _, d := range x.Decls {
+			w.walk(d, pos, tags)
+		}
+	case *ast.StructLit:
+		for _, d := range x.Elts {
+			w.walk(d, pos, tags)
+		}
+	case *ast.ListLit:
+		for i, e := range x.Elts {
+			w.walk(e, appendPath(pos, strconv.Itoa(i)), tags)
+		}
+	case *ast.BinaryExpr:
+		w.walk(x.X, pos, tags)
+		w.walk(x.Y, pos, tags)
+	case *ast.EmbedDecl:
+		w.walk(x.Expr, pos, tags)
+	case *ast.Comprehension:
+		w.walk(x.Value, pos, tags)
+	case *ast.CallExpr:
+		if isClose(x) {
+			w.walk(x.Args[0], pos, tags)
+			return
+		}
+		for i, a := range x.Args {
+			w.walk(a, appendPath(pos, strconv.Itoa(i)), tags)
+		}
+	}
+}
+
+func appendPath(pos []string, elem string) []string {
+	out := make([]string, len(pos)+1)
+	copy(out, pos)
+	out[len(pos)] = elem
+	return out
+}
+
+func (w *patchWalker) visitField(f *ast.Field, pos []string, inherited map[string]string) {
+	own := commentTags(f.Comments())
+	list, isList := peelClose(f.Value).(*ast.ListLit)
+	if !isList {
+		if own[tagPatchStrategy] == strategyRetainKeys {
+			w.retainKeys(f, pos)
+		}
+		return
+	}
+	key := inherited[tagPatchKey]
+	if k, ok := own[tagPatchKey]; ok {
+		key = k
+	}
+	node, found := lookupNode(w.base, appendPath(pos, labelString(f.Label)))
+	if !found {
+		return
+	}
+	baseList, ok := node.(*ast.ListLit)
+	if !ok {
+		return
+	}
+	switch {
+	case own[tagPatchStrategy] == strategyReplace:
+		baseList.Elts = list.Elts
+	case key != "":
+		mergeListByKey(own[tagPatchStrategy] == strategyRetainKeys, key, baseList, list)
+	}
+}
+
+// retainKeys makes the patch's value replace the base's for field f.
+func (w *patchWalker) retainKeys(f *ast.Field, pos []string) {
+	parent, _ := lookupNode(w.base, pos)
+	var decls []ast.Decl
+	switch p := parent.(type) {
+	case *ast.StructLit:
+		decls = p.Elts
+	case *ast.File:
+		decls = p.Decls
+	}
+	for _, d := range decls {
+		if bf, ok := d.(*ast.Field); ok && labelString(bf.Label) == labelString(f.Label) {
+			bf.Value = f.Value
+		}
+	}
+}
+
+// mergeListByKey reorders the patch list so that each element lines up with
+// the base element carrying the same key value; unmatched patch elements go
+// after, and the list is left open.
+func mergeListByKey(retain bool, keys string, baseList, patchList *ast.ListLit) {
+	byKey := map[string]ast.Expr{}
+	var out []ast.Expr
+	for _, key := range strings.Split(keys, ",") {
+		path := strings.Split(key, ".")
+		found := false
+		for _, elt := range patchList.Elts {
+			if _, ok := elt.(*ast.Ellipsis); ok {
+				continue
+			}
+			n, ok := lookupNode(elt, path)
+			if !ok {
+				continue
+			}
+			found = true
+			lit, ok := n.(*ast.BasicLit)
+			if !ok {
+				return
+			}
+			byKey[key+"="+lit.Value] = elt
+		}
+		if !found {
+			if len(patchList.Elts) == 0 {
+				continue
+			}
+			return
+		}
+		for i, elt := range baseList.Elts {
+			if _, ok := elt.(*ast.Ellipsis); ok {
+				continue
+			}
+			n, ok := lookupNode(elt, path)
+			if !ok {
+				continue
+			}
+			lit, ok := n.(*ast.BasicLit)
+			if !ok {
+				return
+			}
+			k := key + "=" + lit.Value
+			if v, ok := byKey[k]; ok {
+				if retain {
+					baseList.Elts[i] = ast.NewStruct()
+				}
+				out = append(out, v)
+				delete(byKey, k)
+			} else {
+				out = append(out, ast.NewStruct())
+			}
+		}
+	}
+	for _, elt := range patchList.Elts {
+		for _, v := range byKey {
+			if elt == v {
+				out = append(out, v)
+				break
+			}
+		}
+	}
+	patchList.Elts = append(out, &ast.Ellipsis{})
+}
+
+// lookupNode finds the node at path (field labels and list indexes).
+func lookupNode(n ast.Node, path []string) (ast.Node, bool) {
+	n = peelClose(n)
+	if len(path) == 0 {
+		return n, true
+	}
+	key := path[0]
+	var decls []ast.Decl
+	switch x := n.(type) {
+	case *ast.File:
+		decls = x.Decls
+	case *ast.StructLit:
+		decls = x.Elts
+	case *ast.ListLit:
+		for i, e := range x.Elts {
+			if strconv.Itoa(i) == key {
+				return lookupNode(e, path[1:])
+			}
+		}
+		return nil, false
+	default:
+		return nil, false
+	}
+	for _, d := range decls {
+		if f, ok := d.(*ast.Field); ok && strings.Trim(labelString(f.Label), `"`) == strings.Trim(key, `"`) {
+			return lookupNode(f.Value, path[1:])
+		}
+	}
+	return nil, false
+}
+
+func peelClose(n ast.Node) ast.Node {
+	if c, ok := n.(*ast.CallExpr); ok && isClose(c) {
+		return c.Args[0]
+	}
+	return n
+}
+
+func isClose(c *ast.CallExpr) bool {
+	id, ok := c.Fun.(*ast.Ident)
+	return ok && id.Name == "close" && len(c.Args) == 1
+}
+
+func labelString(l ast.Label) string {
+	switch x := l.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BasicLit:
+		return x.Value
+	}
+	return ""
+}
+
+// commentTags reads `// +key=value` tags from comment groups. A value with
+// spaces in it is not a tag.
+func commentTags(groups []*ast.CommentGroup) map[string]string {
+	tags := map[string]string{}
+	for _, g := range groups {
+		for _, c := range g.List {
+			line := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+			rest, ok := strings.CutPrefix(line, "+")
+			if !ok {
+				continue
+			}
+			k, v, ok := strings.Cut(rest, "=")
+			if !ok {
+				continue
+			}
+			v = strings.TrimSpace(v)
+			if len(strings.Fields(v)) > 1 {
+				continue
+			}
+			tags[strings.TrimSpace(k)] = v
+		}
+	}
+	return tags
+}

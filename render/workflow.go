@@ -1,0 +1,223 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
+// cannot emulate offline.
+var ErrUnsupportedStep = errors.New("unsupported workflow step")
+
+// Write is one object a workflow step writes to a cluster: the desired
+// state a reconcile applies to the fake cluster.
+type Write struct {
+	// Cluster is the inventory name of the target ("local" for the hub).
+	Cluster  string
+	Resource *Resource
+	// Step is the workflow step that wrote the object ("" after the
+	// workflow: PostDispatch traits).
+	Step string
+	// Policies are the deploy policies that placed it, in order.
+	Policies []string
+}
+
+// AppResult is everything an application's workflow writes, in order.
+type AppResult struct {
+	App    *Application
+	Writes []Write
+	// Trace records the workflow step by step.
+	Trace []string
+}
+
+// service is a component applied somewhere: PostDispatch traits follow it.
+type service struct {
+	comp *Component
+	pl   Placement
+	step string
+}
+
+type workflowRun struct {
+	e        *Engine
+	app      *Application
+	inv      *cluster.Inventory
+	res      *AppResult
+	services []service
+}
+
+// RenderApplication emulates the application's workflow (its own, or the
+// one KubeVela generates) and returns every write it makes.
+func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory) (*AppResult, error) {
+	run := &workflowRun{e: e, app: app, inv: inv, res: &AppResult{App: app}}
+	steps := app.Workflow
+	if !app.HasWorkflow || len(steps) == 0 {
+		steps = generateSteps(app)
+	}
+	for i := range steps {
+		if err := run.step(&steps[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := run.postDispatch(); err != nil {
+		return nil, err
+	}
+	return run.res, nil
+}
+
+// generateSteps is KubeVela's generated workflow: one deploy per topology
+// policy (with every override), a single deploy for overrides only, or one
+// apply-component step per component.
+func generateSteps(app *Application) []WorkflowStep {
+	var topologies, overrides []any
+	for i, p := range app.Policies {
+		name := p.Name
+		if name == "" {
+			name = fmt.Sprintf("%s:auto-gen:%d", p.Type, i)
+		}
+		switch p.Type {
+		case "topology":
+			topologies = append(topologies, name)
+		case "override":
+			overrides = append(overrides, name)
+		}
+	}
+	var steps []WorkflowStep
+	for _, t := range topologies {
+		pols := append(append([]any{}, overrides...), t)
+		steps = append(steps, WorkflowStep{Name: "deploy-" + t.(string), Type: "deploy", Properties: map[string]any{"policies": pols}})
+	}
+	hasRef := false
+	for _, c := range app.Components {
+		hasRef = hasRef || c.Type == "ref-objects"
+	}
+	if len(topologies) == 0 && (len(overrides) > 0 || hasRef) {
+		steps = append(steps, WorkflowStep{Name: "deploy", Type: "deploy", Properties: map[string]any{"policies": overrides}})
+	}
+	if len(steps) > 0 {
+		return steps
+	}
+	for _, c := range app.Components {
+		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", Properties: map[string]any{"component": c.Name}})
+	}
+	return steps
+}
+
+func (w *workflowRun) step(s *WorkflowStep) error {
+	w.res.Trace = append(w.res.Trace, fmt.Sprintf("step %s (%s)", s.Name, s.Type))
+	switch s.Type {
+	case "step-group":
+		for i := range s.SubSteps {
+			if err := w.step(&s.SubSteps[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "suspend":
+		return nil
+	case "apply-component":
+		return w.applyComponent(s)
+	case "deploy":
+		return w.deploy(s)
+	}
+	return &Error{Pos: w.app.Object.FieldPos(s.Path + ".type"), App: w.app.Name,
+		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
+}
+
+func (w *workflowRun) applyComponent(s *WorkflowStep) error {
+	name := manifest.String(s.Properties, "component")
+	comp := w.app.component(name)
+	if comp == nil {
+		return &Error{Pos: w.app.Object.FieldPos(s.Path), App: w.app.Name,
+			Err: fmt.Errorf("step %q: component %q not found", s.Name, name)}
+	}
+	pl := Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
+	if pl.Cluster != "" {
+		if err := w.checkCluster(pl.Cluster, s.Path, fmt.Sprintf("step %q", s.Name)); err != nil {
+			return err
+		}
+	}
+	return w.apply(comp, pl, s.Name, nil)
+}
+
+func (w *workflowRun) checkCluster(name, path, who string) error {
+	if _, ok := w.inv.Get(name); !ok {
+		return &Error{Pos: w.app.Object.FieldPos(path), App: w.app.Name,
+			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)}
+	}
+	return nil
+}
+
+// apply renders comp for a placement and records the writes.
+func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies []string) error {
+	pl.ClusterVersion = w.clusterVersion(contextCluster(pl.Cluster))
+	m, err := w.e.RenderComponent(w.app, comp, pl)
+	if err != nil {
+		return err
+	}
+	for _, r := range m.Objects() {
+		w.write(r, step, policies)
+	}
+	if w.e.HasPostDispatch(comp) {
+		w.services = append(w.services, service{comp: comp, pl: pl, step: step})
+	}
+	return nil
+}
+
+func (w *workflowRun) write(r *Resource, step string, policies []string) {
+	target := manifest.String(r.Object, "metadata", "labels", LabelAppCluster)
+	if target == "" {
+		target = cluster.Local
+	}
+	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
+}
+
+// postDispatch renders PostDispatch traits of every applied component, as
+// KubeVela does once the workflow has succeeded and components are healthy.
+func (w *workflowRun) postDispatch() error {
+	for _, s := range w.services {
+		orig := w.app.component(s.comp.Name)
+		rs, err := w.e.RenderPostDispatch(w.app, orig, s.pl)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			w.write(r, "", nil)
+		}
+	}
+	return nil
+}
+
+func (w *workflowRun) clusterVersion(name string) ClusterVersion {
+	c, ok := w.inv.Get(name)
+	if !ok {
+		return ClusterVersion{}
+	}
+	return ParseClusterVersion(c.KubernetesVersion)
+}
+
+// ParseClusterVersion reads a gitVersion such as v1.29.4 into the
+// major/minor KubeVela's context.clusterVersion shows.
+func ParseClusterVersion(git string) ClusterVersion {
+	if git == "" {
+		return ClusterVersion{}
+	}
+	v := ClusterVersion{GitVersion: git}
+	var major, minor int
+	if n, _ := fmt.Sscanf(git, "v%d.%d", &major, &minor); n == 2 {
+		v.Major = fmt.Sprint(major)
+		v.Minor = fmt.Sprint(minor)
+	}
+	return v
+}
+
+func (a *Application) component(name string) *Component {
+	for i := range a.Components {
+		if a.Components[i].Name == name {
+			return &a.Components[i]
+		}
+	}
+	return nil
+}
