@@ -148,15 +148,21 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 		d.Kube = k
 		return d, nil
 	}
-	tmpl, ok := manifest.Lookup(spec, "schematic", "cue", "template")
-	if !ok {
-		return nil, fmt.Errorf("%s: %s %q: spec.schematic has neither cue.template nor kube", obj.Pos, d.Kind, d.Name)
+	// A template may also sit in the legacy spec.extension; a definition
+	// with neither (e.g. one that only names a CRD) renders nothing and is
+	// an error only when an application uses it.
+	for _, path := range []string{"spec.schematic.cue.template", "spec.extension.template"} {
+		tmpl, ok := manifest.Lookup(obj.Data, strings.Split(path, ".")...)
+		if !ok {
+			continue
+		}
+		text, ok := tmpl.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s %q: %s must be a string", obj.FieldPos(path), d.Kind, d.Name, path)
+		}
+		d.Template, d.TemplateFile = placeTemplate(obj, path, text)
+		return d, nil
 	}
-	text, ok := tmpl.(string)
-	if !ok {
-		return nil, fmt.Errorf("%s: %s %q: spec.schematic.cue.template must be a string", obj.FieldPos("spec.schematic.cue.template"), d.Kind, d.Name)
-	}
-	d.Template, d.TemplateFile = placeTemplate(obj, "spec.schematic.cue.template", text)
 	return d, nil
 }
 

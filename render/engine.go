@@ -34,7 +34,7 @@ func NewEngine(defs *Definitions) *Engine {
 }
 
 func (e *Engine) reset() {
-	e.ctx = cuecontext.New()
+	e.ctx = cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
 	e.templates = map[*Definition]cue.Value{}
 	e.uses = 0
 }
@@ -46,6 +46,9 @@ func (e *Engine) Definitions() *Definitions { return e.defs }
 func (e *Engine) template(d *Definition) (cue.Value, error) {
 	if v, ok := e.templates[d]; ok {
 		return v, nil
+	}
+	if strings.TrimSpace(d.Template) == "" {
+		return cue.Value{}, fmt.Errorf("%s %q has no CUE template (spec.schematic.cue.template)", d.Kind, d.Name)
 	}
 	if err := checkImports(d); err != nil {
 		return cue.Value{}, err

@@ -29,8 +29,8 @@ const (
 )
 
 // defaultFilterAnnotations never pass from the Application to its objects.
+// (KubeVela v1.11 passes app.oam.dev/rollout-template through.)
 var defaultFilterAnnotations = []string{
-	"app.oam.dev/rollout-template",
 	"app.oam.dev/rolling-components",
 	"app.oam.dev/inplace-upgrade",
 	annotationFilterLabel,

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/render"
+)
+
+// TestBuiltinsMatchKubeVela renders every applicable KubeVela case twice,
+// once with KubeVela's own definitions (-d) and once with drydock's
+// embedded ones, and requires identical trees. A case is applicable when
+// every type its Application uses is built in or defined by the case.
+func TestBuiltinsMatchKubeVela(t *testing.T) {
+	root := filepath.Join(conformanceRoot, "kubevela")
+	defs, _ := filepath.Abs(filepath.Join(root, "definitions"))
+	builtins, err := pipeline.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notApplicable []string
+	for _, c := range corpusCases(t, root) {
+		dir, _ := filepath.Abs(filepath.Join(root, "cases", c))
+		if _, err := os.Stat(filepath.Join(dir, "expected-error")); err == nil {
+			continue
+		}
+		if missing := missingBuiltins(t, dir, builtins); len(missing) > 0 {
+			notApplicable = append(notApplicable, c+" (needs "+strings.Join(missing, ", ")+")")
+			continue
+		}
+		t.Run(c, func(t *testing.T) {
+			withDefs := renderTree(t, dir, "-d", defs, "input")
+			withBuiltins := renderTree(t, dir, "input")
+			compareTrees(t, withDefs, withBuiltins)
+		})
+	}
+	if len(notApplicable) > 0 {
+		t.Logf("not applicable (types drydock has not built in):\n  %s", strings.Join(notApplicable, "\n  "))
+	}
+}
+
+func renderTree(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out := t.TempDir()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	argv := append([]string{"render"}, args...)
+	if code := run(append(argv, "--output-dir", out), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+	}
+	return out
+}
+
+// missingBuiltins lists component/trait types the case's Application uses
+// that neither the built-ins nor the case's own inputs define.
+func missingBuiltins(t *testing.T, dir string, builtins *render.Definitions) []string {
+	local := map[string]bool{}
+	var apps []*render.Application
+	_ = filepath.WalkDir(filepath.Join(dir, "input"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, _ := os.ReadFile(path)
+		objs, _ := manifest.Decode(path, data, manifest.DecodeOptions{})
+		for _, o := range objs {
+			if render.IsDefinitionKind(o.Kind()) {
+				local[o.Kind()+"/"+o.Name()] = true
+			}
+			if o.Kind() == "Application" {
+				if app, err := render.ParseApplication(o); err == nil {
+					apps = append(apps, app)
+				}
+			}
+		}
+		return nil
+	})
+	seen := map[string]bool{}
+	check := func(kind, name string) {
+		if !local[kind+"/"+name] && builtins.Get(kind, name) == nil {
+			seen[name] = true
+		}
+	}
+	for _, app := range apps {
+		for _, c := range app.Components {
+			check(render.KindComponent, c.Type)
+			for _, tr := range c.Traits {
+				check(render.KindTrait, tr.Type)
+			}
+		}
+	}
+	out := manifest.SortedKeys(seen)
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// conformanceRoot is the shared corpus, beside the repository.
+const conformanceRoot = "../../../shared/conformance"
+
+// conformanceSkip lists the cases drydock cannot pass yet, with why. It
+// only shrinks; every entry is printed when the suite runs.
+var conformanceSkip = map[string]string{}
+
+// TestConformanceKubeVela runs every case of the KubeVela corpus in-process
+// and compares the output tree with expected/ under the corpus's masking
+// rules.
+func TestConformanceKubeVela(t *testing.T) {
+	root := filepath.Join(conformanceRoot, "kubevela")
+	cases := corpusCases(t, root)
+	printSkips(t, "kubevela", cases)
+	var passed, failed, skipped int
+	for _, c := range cases {
+		t.Run(c, func(t *testing.T) {
+			if why, ok := conformanceSkip["kubevela/"+c]; ok {
+				skipped++
+				t.Skip(why)
+			}
+			dir := filepath.Join(root, "cases", c)
+			defs, _ := filepath.Abs(filepath.Join(root, "definitions"))
+			runCase(t, dir, defs)
+			if t.Failed() {
+				failed++
+			} else {
+				passed++
+			}
+		})
+	}
+	t.Logf("kubevela conformance: %d passed, %d failed, %d skipped", passed, failed, skipped)
+}
+
+func corpusCases(t *testing.T, root string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(root, "cases"))
+	if err != nil {
+		t.Skipf("conformance corpus not found at %s: %v", root, err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func printSkips(t *testing.T, corpus string, cases []string) {
+	var skips []string
+	for _, c := range cases {
+		if why, ok := conformanceSkip[corpus+"/"+c]; ok {
+			skips = append(skips, fmt.Sprintf("  %s/%s: %s", corpus, c, why))
+		}
+	}
+	sort.Strings(skips)
+	if len(skips) > 0 {
+		fmt.Printf("conformance skip list (%d of %d %s cases):\n%s\n", len(skips), len(cases), corpus, strings.Join(skips, "\n"))
+	}
+}
+
+// runCase runs a case's cmd with the case directory as working directory.
+func runCase(t *testing.T, dir, defs string) {
+	t.Helper()
+	cmdline, err := os.ReadFile(filepath.Join(dir, "cmd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(cmdline)), "{defs}", defs))
+	out := t.TempDir()
+	args = append(args, "--output-dir", out)
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	if want, err := os.ReadFile("expected-error"); err == nil {
+		checkExpectedError(t, code, stderr.String(), string(want))
+		return
+	}
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	compareTrees(t, "expected", out)
+}
+
+func checkExpectedError(t *testing.T, code int, stderr, want string) {
+	t.Helper()
+	if code == 0 {
+		t.Fatalf("exit 0, want an error containing %q", want)
+	}
+	if code == exitInternal {
+		t.Errorf("exit %d (internal), want a bad-input exit", code)
+	}
+	for _, line := range strings.Split(want, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.Contains(strings.ToLower(stderr), strings.ToLower(line)) {
+			t.Errorf("stderr lacks %q:\n%s", line, stderr)
+		}
+	}
+}
+
+// objectKey is how the corpus keys objects.
+type objectKey struct{ cluster, apiVersion, kind, namespace, name string }
+
+func readTree(t *testing.T, dir string) map[objectKey]map[string]any {
+	t.Helper()
+	out := map[objectKey]map[string]any{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		cluster := strings.Split(filepath.ToSlash(rel), "/")[0]
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		objs, err := manifest.Decode(path, data, manifest.DecodeOptions{})
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			k := objectKey{cluster, o.APIVersion(), o.Kind(), o.Namespace(), o.Name()}
+			out[k] = o.Data
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var revisionHash = regexp.MustCompile(`^[0-9a-f]{1,16}$`)
+
+// compareTrees compares like the corpus README says: keys, then objects
+// with volatile values masked.
+func compareTrees(t *testing.T, wantDir, gotDir string) {
+	t.Helper()
+	want, got := readTree(t, wantDir), readTree(t, gotDir)
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("missing %v", k)
+			continue
+		}
+		w, g = manifest.DeepCopy(w).(map[string]any), manifest.DeepCopy(g).(map[string]any)
+		maskVolatile(t, k, w, g)
+		if diff := cmp.Diff(w, g, numberCompare); diff != "" {
+			t.Errorf("%v differs (-want +got):\n%s", k, diff)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("extra %v", k)
+		}
+	}
+}
+
+func maskVolatile(t *testing.T, k objectKey, want, got map[string]any) {
+	wl := manifest.Map(want, "metadata", "labels")
+	gl := manifest.Map(got, "metadata", "labels")
+	const hashKey = "app.oam.dev/app-revision-hash"
+	if _, ok := wl[hashKey]; ok {
+		if h, _ := gl[hashKey].(string); !revisionHash.MatchString(h) {
+			t.Errorf("%v: label %s = %q, want 1-16 hex digits", k, hashKey, h)
+		}
+		delete(wl, hashKey)
+		delete(gl, hashKey)
+	}
+	for _, m := range []map[string]any{want, got} {
+		if a := manifest.Map(m, "metadata", "annotations"); a != nil {
+			delete(a, "oam.dev/kubevela-version")
+		}
+		meta := manifest.Map(m, "metadata")
+		for _, f := range []string{"labels", "annotations"} {
+			if mm, ok := meta[f].(map[string]any); ok && len(mm) == 0 {
+				delete(meta, f)
+			}
+		}
+	}
+}
+
+// numberCompare compares numbers by value (1 equals 1.0).
+var numberCompare = cmp.FilterValues(func(a, b any) bool {
+	_, aok := number(a)
+	_, bok := number(b)
+	return aok && bok
+}, cmp.Comparer(func(a, b any) bool {
+	fa, _ := number(a)
+	fb, _ := number(b)
+	return fa == fb
+}))
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
