@@ -196,7 +196,12 @@ func reconcile(store *cluster.Store, r *render.AppResult) {
 }
 
 func source(app *render.Application, w render.Write) string {
-	parts := []string{"application " + app.Name, "component " + w.Resource.Component}
+	parts := []string{"application " + app.Name}
+	if w.Resource.Policy != "" {
+		parts = append(parts, "policy "+w.Resource.Policy)
+	} else {
+		parts = append(parts, "component "+w.Resource.Component)
+	}
 	if w.Resource.Trait != "" {
 		t := "trait " + w.Resource.Trait
 		if w.Resource.Output != "" {
@@ -207,7 +212,7 @@ func source(app *render.Application, w render.Write) string {
 	if w.Step != "" {
 		parts = append(parts, "step "+w.Step)
 	}
-	if len(w.Policies) > 0 {
+	if len(w.Policies) > 0 && w.Resource.Policy == "" {
 		ps := append([]string(nil), w.Policies...)
 		parts = append(parts, "policies "+strings.Join(ps, ","))
 	}

@@ -49,6 +49,8 @@ type Resource struct {
 	Output string
 	// PostDispatch marks objects of PostDispatch-stage traits.
 	PostDispatch bool
+	// Policy names the policy whose definition rendered the object.
+	Policy string
 }
 
 // ComponentManifest is what one component renders into.

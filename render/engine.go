@@ -92,11 +92,12 @@ func (e *Engine) evaluate(d *Definition, params map[string]any, context map[stri
 		return cue.Value{}, err
 	}
 	e.uses++
-	fill := map[string]any{"context": context}
+	v := tmpl.Unify(e.ctx.Encode(map[string]any{"context": context}))
 	if params != nil {
-		fill["parameter"] = normalizeNumbers(params)
+		decl := tmpl.LookupPath(cue.ParsePath("parameter"))
+		p := e.ctx.BuildExpr(paramExpr(decl, normalizeNumbers(params)))
+		v = v.Unify(e.ctx.CompileString("_").FillPath(cue.ParsePath("parameter"), p))
 	}
-	v := tmpl.Unify(e.ctx.Encode(fill))
 	if err := v.Validate(); err != nil {
 		return v, err
 	}

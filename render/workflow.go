@@ -52,6 +52,9 @@ type workflowRun struct {
 // one KubeVela generates) and returns every write it makes.
 func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory) (*AppResult, error) {
 	run := &workflowRun{e: e, app: app, inv: inv, res: &AppResult{App: app}}
+	if err := run.renderPolicies(); err != nil {
+		return nil, err
+	}
 	steps := app.Workflow
 	if !app.HasWorkflow || len(steps) == 0 {
 		steps = generateSteps(app)
