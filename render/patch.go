@@ -132,7 +132,7 @@ func (e *Engine) openJSON(data []byte) (cue.Value, error) {
 
 // syntaxFile exports v (references resolved, docs kept) as a file.
 func syntaxFile(v cue.Value) *ast.File {
-	//nolint:staticcheck // the reference-resolving export is what KubeVela's patcher sees.
+	//lint:ignore SA1019 the reference-resolving export (defaults kept) is what KubeVela's patcher sees; nothing replaces it.
 	n := v.Syntax(cue.Docs(true), cue.ResolveReferences(true))
 	switch x := n.(type) {
 	case *ast.File:

@@ -1,0 +1,29 @@
+# drydock's developer entry points. CI runs .ci/run, which calls `make lint test`.
+GO ?= go
+STATICCHECK_VERSION ?= v0.8.2
+FUZZTIME ?= 60s
+
+.PHONY: build test lint bench fuzz tools
+
+build:
+	$(GO) build -o bin/drydock ./cmd/drydock
+
+test:
+	$(GO) test -count=1 ./...
+
+lint: tools
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$$($(GO) env GOPATH)/bin/staticcheck ./...
+
+tools:
+	@test -x $$($(GO) env GOPATH)/bin/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# Benchmarks: the 1,000-app set and the conformance apps (see the issue notes for figures).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pipeline/ ./render/
+
+# Long fuzzing, one target at a time (go test -fuzz takes one package and one target).
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./manifest/
+	$(GO) test -run '^$$' -fuzz FuzzParseCUEDefinitions -fuzztime $(FUZZTIME) ./render/

@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// generateApps writes n Applications (one webservice with a scaler each)
+// into one file and returns its path.
+func generateApps(b *testing.B, n int) string {
+	b.Helper()
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, `---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: app-%d
+  namespace: team-%d
+spec:
+  components:
+    - name: web-%d
+      type: webservice
+      properties:
+        image: registry.example.com/web:%d
+        ports:
+          - port: 8080
+            expose: true
+        env:
+          - name: INDEX
+            value: "%d"
+      traits:
+        - type: scaler
+          properties:
+            replicas: %d
+`, i, i%10, i, i, i, 1+i%5)
+	}
+	path := filepath.Join(b.TempDir(), "apps.yaml")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkRender1000Apps renders 1,000 generated applications with the
+// built-in definitions; apps/s is the throughput figure of the render
+// engine issue, peak-rss-MiB the process's high-water mark so far.
+func BenchmarkRender1000Apps(b *testing.B) {
+	path := generateApps(b, 1000)
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Run(context.Background(), Inputs{Paths: []string{path}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got := len(res.Apps); got != 1000 {
+			b.Fatalf("rendered %d apps", got)
+		}
+	}
+	b.ReportMetric(float64(1000*b.N)/b.Elapsed().Seconds(), "apps/s")
+	reportPeakRSS(b)
+}
+
+// BenchmarkConformanceApps renders every KubeVela conformance case that
+// renders (with KubeVela's definitions), one pipeline run per case.
+func BenchmarkConformanceApps(b *testing.B) {
+	root := "../../shared/conformance/kubevela"
+	entries, err := os.ReadDir(filepath.Join(root, "cases"))
+	if err != nil {
+		b.Skipf("corpus not found: %v", err)
+	}
+	var inputs []string
+	for _, e := range entries {
+		dir := filepath.Join(root, "cases", e.Name())
+		if _, err := os.Stat(filepath.Join(dir, "expected-error")); err == nil {
+			continue
+		}
+		inputs = append(inputs, filepath.Join(dir, "input"))
+	}
+	defs := filepath.Join(root, "definitions")
+	b.ResetTimer()
+	for b.Loop() {
+		for _, in := range inputs {
+			if _, err := Run(context.Background(), Inputs{Paths: []string{in}, DefinitionPaths: []string{defs}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(inputs)*b.N)/b.Elapsed().Seconds(), "apps/s")
+}
+
+// reportPeakRSS reports VmHWM from /proc (Linux only).
+func reportPeakRSS(b *testing.B) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			b.ReportMetric(float64(kb)/1024, "peak-rss-MiB")
+		}
+	}
+}
