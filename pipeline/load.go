@@ -107,14 +107,14 @@ func (l *loaded) addFile(name string, data []byte) error {
 	if strings.HasSuffix(name, ".cue") {
 		defs, err := render.ParseCUEDefinitions(name, data)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrInput, err)
+			return inputError(err)
 		}
 		l.defs = append(l.defs, defs...)
 		return nil
 	}
 	objs, err := manifest.Decode(name, data, manifest.DecodeOptions{})
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInput, err)
+		return inputError(err)
 	}
 	for _, o := range objs {
 		if err := l.add(o); err != nil {
@@ -132,7 +132,7 @@ func (l *loaded) add(o *manifest.Object) error {
 	case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
 		d, err := render.DefinitionFromObject(o)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrInput, err)
+			return inputError(err)
 		}
 		l.defs = append(l.defs, d)
 	case cluster.IsClusterObject(o):

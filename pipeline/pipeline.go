@@ -26,6 +26,15 @@ import (
 // ErrInput is wrapped by every error about unreadable or invalid input.
 var ErrInput = errors.New("bad input")
 
+// inputError marks err as bad input without changing its message, which
+// starts with the position of the problem.
+func inputError(err error) error { return &inputErr{err} }
+
+type inputErr struct{ err error }
+
+func (e *inputErr) Error() string   { return e.err.Error() }
+func (e *inputErr) Unwrap() []error { return []error{ErrInput, e.err} }
+
 // Inputs are what a render reads.
 type Inputs struct {
 	// Paths are files or directories (recursive) of inputs; "-" is Stdin.
@@ -70,13 +79,13 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	inv := cluster.NewInventory()
 	for _, o := range append(extra.clusters, l.clusters...) {
 		if err := inv.Add(o); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInput, err)
+			return nil, inputError(err)
 		}
 	}
 	apps := make([]*render.Application, len(l.apps))
 	for i, o := range l.apps {
 		if apps[i], err = render.ParseApplication(o); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInput, err)
+			return nil, inputError(err)
 		}
 	}
 	results, err := renderAll(ctx, defs, inv, apps, in.Workers)

@@ -138,7 +138,7 @@ func (e *Engine) renderComponent(app *Application, comp *Component, pl Placement
 func (r *componentRun) workload() error {
 	def := r.e.defs.Get(KindComponent, r.comp.Type)
 	if def == nil {
-		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("%w: no ComponentDefinition %q (component type)", ErrUnknownDefinition, r.comp.Type))
+		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("%w: no ComponentDefinition %q", ErrUnknownDefinition, r.comp.Type))
 	}
 	if r.comp.Properties != nil {
 		r.ctxData["parameter"] = normalizeNumbers(r.comp.Properties)
@@ -181,7 +181,7 @@ func (r *componentRun) collectOutputs(def *Definition, v cue.Value, typ string, 
 func (r *componentRun) trait(t *Trait) error {
 	def := r.e.defs.Get(KindTrait, t.Type)
 	if def == nil {
-		return r.errAt(t.Path+".type", t.Type, fmt.Errorf("%w: no TraitDefinition %q (trait type)", ErrUnknownDefinition, t.Type))
+		return r.errAt(t.Path+".type", t.Type, fmt.Errorf("%w: no TraitDefinition %q", ErrUnknownDefinition, t.Type))
 	}
 	ctxData, err := r.traitContext(def, t)
 	if err != nil {

@@ -23,7 +23,7 @@ var defTypeKinds = map[string]string{
 func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 	f, err := parser.ParseFile(file, src, parser.ParseComments)
 	if err != nil {
-		return nil, err
+		return nil, positioned(err)
 	}
 	var tmpl, meta *ast.Field
 	for _, d := range f.Decls {
@@ -59,14 +59,14 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Definition) error {
 	keep := []span{}
 	for _, decl := range f.Decls {
-		if decl == ast.Decl(tmpl) {
+		if _, isImport := decl.(*ast.ImportDecl); isImport || decl == ast.Decl(tmpl) {
 			continue
 		}
 		keep = append(keep, span{decl.Pos().Offset(), decl.End().Offset()})
 	}
 	v := cuecontext.New().CompileString(blankExcept(src, keep), cue.Filename(file))
 	if err := v.Err(); err != nil {
-		return err
+		return positioned(err)
 	}
 	m := v.LookupPath(cue.MakePath(cue.Str(d.Name)))
 	typ, _ := m.LookupPath(cue.ParsePath("type")).String()

@@ -23,7 +23,7 @@ const StagePostDispatch = "PostDispatch"
 
 // ErrUnknownDefinition is wrapped when an application names a type that no
 // definition provides.
-var ErrUnknownDefinition = errors.New("no definition")
+var ErrUnknownDefinition = errors.New("unknown type")
 
 // Definition is a KubeVela X-Definition: its CUE template (or kube
 // schematic) and the spec fields the render path reads.

@@ -69,7 +69,7 @@ type TemplateError struct {
 }
 
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, cueMessage(e.Err))
+	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, positioned(e.Err))
 }
 
 func (e *TemplateError) Unwrap() error { return e.Err }

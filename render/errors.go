@@ -53,21 +53,23 @@ func (r *componentRun) errAt(path, trait string, err error) error {
 // property in the Application, anything else at the template line.
 func (r *componentRun) cueErr(def *Definition, path, trait string, err error) error {
 	e := &Error{Pos: r.app.Object.FieldPos(path), App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
+	var param []string
 	for _, ce := range cueerrors.Errors(err) {
 		if p := templatePos(def, cueerrors.Positions(ce)); p.IsValid() && !e.Template.IsValid() {
 			e.Template = p
 		}
-		cpath := ce.Path()
-		if len(cpath) > 1 && cpath[0] == "parameter" {
-			elems := []any{path, "properties"}
-			for _, s := range cpath[1:] {
-				elems = append(elems, s)
-			}
-			e.Pos = r.app.Object.FieldPos(manifest.Path(elems...))
-			return e
+		if cpath := ce.Path(); param == nil && len(cpath) > 1 && cpath[0] == "parameter" {
+			param = cpath[1:]
 		}
 	}
-	if e.Template.IsValid() {
+	switch {
+	case param != nil:
+		elems := []any{path, "properties"}
+		for _, s := range param {
+			elems = append(elems, s)
+		}
+		e.Pos = r.app.Object.FieldPos(manifest.Path(elems...))
+	case e.Template.IsValid():
 		e.Pos = e.Template
 	}
 	return e
@@ -92,6 +94,9 @@ func cueMessage(err error) string {
 	var msgs []string
 	for _, e := range errs {
 		m := e.Error()
+		if len(errs) > 1 && strings.HasSuffix(m, "errors in empty disjunction:") {
+			continue
+		}
 		if !seen[m] {
 			seen[m] = true
 			msgs = append(msgs, m)
@@ -101,4 +106,18 @@ func cueMessage(err error) string {
 		msgs = append(msgs[:5], fmt.Sprintf("and %d more errors", len(msgs)-5))
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// positioned formats a CUE error as "file:line:col: message".
+func positioned(err error) error {
+	errs := cueerrors.Errors(err)
+	if len(errs) == 0 {
+		return err
+	}
+	for _, p := range cueerrors.Positions(errs[0]) {
+		if p.IsValid() {
+			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), cueMessage(err))
+		}
+	}
+	return fmt.Errorf("%s", cueMessage(err))
 }

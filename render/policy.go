@@ -31,7 +31,7 @@ func (w *workflowRun) renderPolicies() error {
 		}
 		if def == nil {
 			return &Error{Pos: w.app.Object.FieldPos(p.Path + ".type"), App: w.app.Name,
-				Err: fmt.Errorf("policy %q: %w: no PolicyDefinition %q (policy type)", p.Name, ErrUnknownDefinition, p.Type)}
+				Err: fmt.Errorf("policy %q: %w: no PolicyDefinition %q", p.Name, ErrUnknownDefinition, p.Type)}
 		}
 		if def.Template == "" && runtimePolicies[p.Type] {
 			continue
