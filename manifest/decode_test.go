@@ -1,0 +1,178 @@
+package manifest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecodeValues(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want map[string]any
+	}{
+		{"yaml 1.1 bools", "a: yes\nb: off\nc: 'yes'\nd: !!str on\ne: y", map[string]any{"a": true, "b": false, "c": "yes", "d": "on", "e": true}},
+		{"numbers", "i: 3\nf: 1.5\nw: 1.0\nh: 0x1f\no: 0777\nbig: 99999999999999999999", map[string]any{"i": int64(3), "f": 1.5, "w": 1.0, "h": int64(31), "o": int64(511), "big": 1e20}},
+		{"null and strings", "k: ~\ns: \"80\"\nt: 2001-12-14", map[string]any{"k": nil, "s": "80", "t": "2001-12-14"}},
+		// As in sigs.k8s.io/yaml, the plain keys y and n are YAML 1.1 bools.
+		{"bool keys", "y: 1\nn: 2", map[string]any{"true": int64(1), "false": int64(2)}},
+		{"non-string keys", "80: http\ntrue: x", map[string]any{"80": "http", "true": "x"}},
+		{"merge key", "base: &b {x: 1, z: 2}\nm:\n  <<: *b\n  z: 3", map[string]any{"base": map[string]any{"x": int64(1), "z": int64(2)}, "m": map[string]any{"x": int64(1), "z": int64(3)}}},
+		{"json", `{"a": [1, "b", null]}`, map[string]any{"a": []any{int64(1), "b", nil}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, err := Decode("in.yaml", []byte(tt.in), DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(objs) != 1 {
+				t.Fatalf("got %d objects", len(objs))
+			}
+			if diff := cmp.Diff(tt.want, objs[0].Data); diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDecodeStreamAndLists(t *testing.T) {
+	in := `# comment only
+---
+kind: A
+metadata: {name: a}
+---
+---
+kind: List
+items:
+- kind: B
+  metadata:
+    name: b
+- kind: C
+  metadata: {name: c}
+`
+	objs, err := Decode("s.yaml", []byte(in), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range objs {
+		got = append(got, o.Kind()+"/"+o.Name()+"@"+o.Pos.String())
+	}
+	want := []string{"A/a@s.yaml:3:1", "B/b@s.yaml:9:3", "C/c@s.yaml:12:3"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-want +got:\n%s", diff)
+	}
+	if p := objs[1].FieldPos("metadata.name"); p.String() != "s.yaml:11:11" {
+		t.Errorf("item field position = %s, want s.yaml:11:11", p)
+	}
+}
+
+func TestFieldPos(t *testing.T) {
+	in := "spec:\n  components:\n    - name: api\n      properties:\n        replicas: two\n"
+	objs, err := Decode("app.yaml", []byte(in), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := objs[0]
+	tests := map[string]string{
+		"spec.components[0].properties.replicas": "app.yaml:5:19",
+		"spec.components[0].name":                "app.yaml:3:13",
+		"spec.components[0].properties.missing":  "app.yaml:5:9",
+		"nothing.here":                           "app.yaml:1:1",
+	}
+	for path, want := range tests {
+		if got := o.FieldPos(path).String(); got != want {
+			t.Errorf("FieldPos(%q) = %s, want %s", path, got, want)
+		}
+	}
+}
+
+func TestBlockStart(t *testing.T) {
+	in := "spec:\n  template: |\n    output: {\n    \tx: 1\n    }\n"
+	objs, err := Decode("d.yaml", []byte(in), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := objs[0].BlockStart("spec.template")
+	if !ok || p.String() != "d.yaml:3:5" {
+		t.Errorf("BlockStart = %v %v, want d.yaml:3:5", p, ok)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		opts           DecodeOptions
+	}{
+		{"duplicate key", "a: 1\nb: 2\na: 3\n", `in.yaml:3:1: invalid YAML: duplicate key "a" (first defined at line 1)`, DecodeOptions{}},
+		{"syntax", "a: [1\n", "in.yaml:1: invalid YAML", DecodeOptions{}},
+		{"not a mapping", "- a\n", "in.yaml:1:1: invalid YAML: a document must be a mapping, found a sequence", DecodeOptions{}},
+		{"list items not a list", "kind: List\nitems: 3\n", "in.yaml:2:8: invalid YAML: List items must be a sequence", DecodeOptions{}},
+		{"alias bomb", aliasBomb(), "alias expansion exceeds", DecodeOptions{}},
+		{"too deep", strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "nesting deeper than", DecodeOptions{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Decode("in.yaml", []byte(tt.in), tt.opts)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, ErrInvalidYAML) {
+				t.Errorf("error %v does not wrap ErrInvalidYAML", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q lacks %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeLastKeyWins(t *testing.T) {
+	objs, err := Decode("m.yaml", []byte("name: a\nname: b\n"), DecodeOptions{LastKeyWins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := objs[0].Data["name"]; got != "b" {
+		t.Errorf("name = %v, want b", got)
+	}
+}
+
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 10; i++ {
+		b.WriteString("a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [")
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	return "root:\n" + indent(b.String())
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, seed := range []string{"a: 1", "kind: List\nitems: [{kind: A}]", "{}", "- x", "a: &x [1]\nb: *x", "---\n---\nk: v"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		objs, err := Decode("fuzz.yaml", data, DecodeOptions{})
+		if err != nil {
+			return
+		}
+		for _, o := range objs {
+			_ = o.Key()
+			_ = o.FieldPos("metadata.name")
+		}
+	})
+}
