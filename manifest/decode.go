@@ -124,7 +124,7 @@ func yamlError(file string, err error) error {
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if _, convErr := strconv.Atoi(rest[:i]); convErr == nil {
-				return fmt.Errorf("%s:%s: %w: %s", file, rest[:i], ErrInvalidYAML, strings.TrimSpace(rest[i+1:]))
+				return fmt.Errorf("%s:%s: %w near line %s: %s", file, rest[:i], ErrInvalidYAML, rest[:i], strings.TrimSpace(rest[i+1:]))
 			}
 		}
 	}

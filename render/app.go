@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // ErrInvalidApplication is wrapped by errors about a malformed Application.
@@ -67,6 +68,9 @@ type WorkflowStep struct {
 
 // ParseApplication reads an Application object.
 func ParseApplication(obj *manifest.Object) (*Application, error) {
+	if err := schemas.ValidateApplication(obj); err != nil {
+		return nil, err
+	}
 	app := &Application{
 		Name:        obj.Name(),
 		Namespace:   obj.Namespace(),

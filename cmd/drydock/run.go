@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // Exit codes, like diff and grep.
@@ -150,11 +150,9 @@ func errorCode(err error) int {
 	var te *render.TemplateError
 	switch {
 	case errors.Is(err, pipeline.ErrInput), errors.Is(err, manifest.ErrInvalidYAML),
-		errors.As(err, &re), errors.As(err, &te), errors.Is(err, render.ErrUnknownDefinition):
+		errors.As(err, &re), errors.As(err, &te), errors.Is(err, render.ErrUnknownDefinition),
+		errors.Is(err, schemas.ErrInvalid), errors.Is(err, render.ErrInvalidApplication):
 		return exitUsage
-	}
-	if strings.Contains(err.Error(), "internal") {
-		return exitInternal
 	}
 	return exitInternal
 }

@@ -1,0 +1,160 @@
+// Package schemas owns the shapes drydock accepts: embedded schemas of the
+// input kinds (what the Kubernetes API server's CRD validation would reject
+// before KubeVela ever saw an object) and their validation with positions.
+//
+// It checks structure only (types and required fields); what the objects
+// mean is for render, placement and overrides.
+package schemas
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// ErrInvalid is wrapped by every validation error.
+var ErrInvalid = errors.New("schema violation")
+
+// kind is a JSON type a field must have.
+type kind int
+
+const (
+	kString kind = iota + 1
+	kMap
+	kList
+	kBool
+	kAny
+)
+
+func (k kind) String() string {
+	return [...]string{"", "a string", "a mapping", "a list", "a bool", "any value"}[k]
+}
+
+// field is one schema node: its type, required children, and children.
+type field struct {
+	kind     kind
+	required []string
+	fields   map[string]*field
+	items    *field
+}
+
+var (
+	str   = &field{kind: kString}
+	anyV  = &field{kind: kAny}
+	props = &field{kind: kMap}
+	strs  = &field{kind: kList, items: str}
+)
+
+var step = &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+	"name": str, "type": str, "properties": props, "dependsOn": strs, "if": str, "timeout": str,
+	"inputs": {kind: kList, items: anyV}, "outputs": {kind: kList, items: anyV},
+}}
+
+var application = &field{kind: kMap, required: []string{"spec"}, fields: map[string]*field{
+	"metadata": {kind: kMap, required: []string{"name"}, fields: map[string]*field{
+		"name": str, "namespace": str,
+		"labels":      {kind: kMap, items: str},
+		"annotations": {kind: kMap, items: str},
+	}},
+	"spec": {kind: kMap, required: []string{"components"}, fields: map[string]*field{
+		"components": {kind: kList, items: &field{kind: kMap, required: []string{"name", "type"}, fields: map[string]*field{
+			"name": str, "type": str, "properties": props, "dependsOn": strs, "externalRevision": str,
+			"traits": {kind: kList, items: &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+				"type": str, "properties": props,
+			}}},
+		}}},
+		"policies": {kind: kList, items: &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+			"name": str, "type": str, "properties": props,
+		}}},
+		"workflow": {kind: kMap, fields: map[string]*field{
+			"steps": {kind: kList, items: withSubSteps(step)},
+		}},
+	}},
+}}
+
+func withSubSteps(s *field) *field {
+	cp := *s
+	cp.fields = map[string]*field{}
+	for k, v := range s.fields {
+		cp.fields[k] = v
+	}
+	cp.fields["subSteps"] = &field{kind: kList, items: s}
+	return &cp
+}
+
+// ValidateApplication checks a core.oam.dev Application's structure and
+// reports the first violation at its position.
+func ValidateApplication(obj *manifest.Object) error {
+	return validate(obj, application, obj.Data, "")
+}
+
+func validate(obj *manifest.Object, f *field, v any, path string) error {
+	if !hasKind(f.kind, v) {
+		name := path
+		if name == "" {
+			name = "the document"
+		}
+		return fmt.Errorf("%s: %w: %s %s must be %s", obj.FieldPos(path), ErrInvalid, obj.Kind(), name, f.kind)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, r := range f.required {
+			if _, ok := x[r]; !ok {
+				return fmt.Errorf("%s: %w: %s %s: missing required field %q", obj.FieldPos(path), ErrInvalid, obj.Kind(), orTop(path), r)
+			}
+		}
+		for _, k := range manifest.SortedKeys(x) {
+			child := f.fields[k]
+			if child == nil {
+				child = f.items
+			}
+			if child != nil && x[k] != nil {
+				if err := validate(obj, child, x[k], join(path, k)); err != nil {
+					return err
+				}
+			}
+		}
+	case []any:
+		if f.items != nil {
+			for i, e := range x {
+				if err := validate(obj, f.items, e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func hasKind(k kind, v any) bool {
+	switch k {
+	case kString:
+		_, ok := v.(string)
+		return ok
+	case kMap:
+		_, ok := v.(map[string]any)
+		return ok || v == nil
+	case kList:
+		_, ok := v.([]any)
+		return ok || v == nil
+	case kBool:
+		_, ok := v.(bool)
+		return ok
+	}
+	return true
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+func orTop(path string) string {
+	if path == "" {
+		return "object"
+	}
+	return path
+}
