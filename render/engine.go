@@ -24,7 +24,7 @@ type Engine struct {
 
 // recycleAfter bounds how many components one cue.Context evaluates before
 // it is replaced: values built into a context are never freed with it alive.
-const recycleAfter = 500
+const recycleAfter = 200
 
 // NewEngine returns an engine for the given definitions.
 func NewEngine(defs *Definitions) *Engine {

@@ -1,0 +1,45 @@
+package drydock_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// allowed lists, per package, the drydock packages it may import (the
+// layout in DESIGN.md). Dependencies point one way, toward manifest.
+var allowed = map[string][]string{
+	"manifest":       {},
+	"schemas":        {"manifest"},
+	"cluster":        {"manifest"},
+	"golden":         {"manifest"},
+	"render/builtin": {},
+	"render":         {"manifest", "cluster", "schemas"},
+	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/builtin", "golden"},
+	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "golden", "pipeline"},
+}
+
+const module = "github.com/drydock-dev/drydock"
+
+// TestLayout enforces the package dependency rules with go list -deps.
+func TestLayout(t *testing.T) {
+	for pkg, ok := range allowed {
+		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		permitted := map[string]bool{pkg: true}
+		for _, p := range ok {
+			permitted[p] = true
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			rel, found := strings.CutPrefix(dep, module+"/")
+			if !found || rel == dep {
+				continue
+			}
+			if !permitted[rel] {
+				t.Errorf("%s imports %s, which the layout does not allow", pkg, rel)
+			}
+		}
+	}
+}
