@@ -49,6 +49,12 @@ type Inputs struct {
 	NoBuiltins bool
 	// Workers bounds parallel application renders (0: GOMAXPROCS).
 	Workers int
+	// ObservedPaths preload objects into the fake clusters before the
+	// render (the cluster named by their app.oam.dev/cluster label, else
+	// local): the actual state the render's writes are reconciled onto.
+	ObservedPaths []string
+	// Workflow steers the workflow emulation.
+	Workflow render.Options
 }
 
 // Result is the final state of every fake cluster and how it came about.
@@ -88,11 +94,18 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 			return nil, inputError(err)
 		}
 	}
-	results, err := renderAll(ctx, defs, inv, apps, in.Workers)
+	var observed loaded
+	if err := readPaths(in.ObservedPaths, nil, &observed); err != nil {
+		return nil, err
+	}
+	results, err := renderAll(ctx, defs, inv, apps, in.Workers, in.Workflow)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Clusters: cluster.NewStore(), Apps: results}
+	if err := preload(res.Clusters, inv, observed.resources); err != nil {
+		return nil, err
+	}
 	for _, r := range results {
 		reconcile(res.Clusters, r)
 	}
@@ -158,7 +171,7 @@ func Builtins() (*render.Definitions, error) {
 
 // renderAll renders applications in parallel, one engine (one cue.Context)
 // per worker, and returns results in input order.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int) ([]*render.AppResult, error) {
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts render.Options) ([]*render.AppResult, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -173,7 +186,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 			defer wg.Done()
 			e := render.NewEngine(defs)
 			for i := range next {
-				results[i], errs[i] = e.RenderApplication(apps[i], inv)
+				results[i], errs[i] = e.RenderApplication(apps[i], inv, opts)
 			}
 		}()
 	}
@@ -194,6 +207,21 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 	}
 	return results, nil
+}
+
+// preload writes observed objects into the fake clusters.
+func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Object) error {
+	for _, o := range objs {
+		target := o.Labels()[render.LabelAppCluster]
+		if target == "" {
+			target = cluster.Local
+		}
+		if _, ok := inv.Get(target); !ok {
+			return inputError(fmt.Errorf("%s: observed %s: cluster %q is not in the inventory", o.Pos, o.Key(), target))
+		}
+		store.Apply(target, cluster.Entry{Object: o, Source: "observed " + o.Pos.String()})
+	}
+	return nil
 }
 
 // reconcile applies an application's writes, in workflow order, to the

@@ -17,6 +17,11 @@ type placement struct {
 // policies, components patched by override policies and replicated by
 // replication policies, each component applied to each placement.
 func (w *workflowRun) deploy(s *WorkflowStep) error {
+	if auto, ok := s.Properties["auto"].(bool); ok && !auto {
+		if err := w.suspend(s.Name); err != nil {
+			return err
+		}
+	}
 	pols, err := w.selectPolicies(s)
 	if err != nil {
 		return err

@@ -40,7 +40,18 @@ type service struct {
 	step string
 }
 
+// Options steer the workflow emulation.
+type Options struct {
+	// StopAtSuspend ends the workflow at the first suspend step (or deploy
+	// with auto: false) instead of treating it as resumed.
+	StopAtSuspend bool
+}
+
+// errSuspended ends a workflow at a suspend step.
+var errSuspended = errors.New("workflow suspended")
+
 type workflowRun struct {
+	opts     Options
 	e        *Engine
 	app      *Application
 	inv      *cluster.Inventory
@@ -50,8 +61,8 @@ type workflowRun struct {
 
 // RenderApplication emulates the application's workflow (its own, or the
 // one KubeVela generates) and returns every write it makes.
-func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory) (*AppResult, error) {
-	run := &workflowRun{e: e, app: app, inv: inv, res: &AppResult{App: app}}
+func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
+	run := &workflowRun{opts: opts, e: e, app: app, inv: inv, res: &AppResult{App: app}}
 	if err := run.renderPolicies(); err != nil {
 		return nil, err
 	}
@@ -60,7 +71,11 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory) (*A
 		steps = generateSteps(app)
 	}
 	for i := range steps {
-		if err := run.step(&steps[i]); err != nil {
+		err := run.step(&steps[i])
+		if errors.Is(err, errSuspended) {
+			return run.res, nil
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -109,7 +124,7 @@ func generateSteps(app *Application) []WorkflowStep {
 }
 
 func (w *workflowRun) step(s *WorkflowStep) error {
-	w.res.Trace = append(w.res.Trace, fmt.Sprintf("step %s (%s)", s.Name, s.Type))
+	w.tracef("step %s (%s)", s.Name, s.Type)
 	switch s.Type {
 	case "step-group":
 		for i := range s.SubSteps {
@@ -119,7 +134,7 @@ func (w *workflowRun) step(s *WorkflowStep) error {
 		}
 		return nil
 	case "suspend":
-		return nil
+		return w.suspend(s.Name)
 	case "apply-component":
 		return w.applyComponent(s)
 	case "deploy":
@@ -127,6 +142,20 @@ func (w *workflowRun) step(s *WorkflowStep) error {
 	}
 	return &Error{Pos: w.app.Object.FieldPos(s.Path + ".type"), App: w.app.Name,
 		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
+}
+
+func (w *workflowRun) tracef(format string, args ...any) {
+	w.res.Trace = append(w.res.Trace, fmt.Sprintf(format, args...))
+}
+
+// suspend stops the workflow, or records that it is taken as resumed.
+func (w *workflowRun) suspend(step string) error {
+	if w.opts.StopAtSuspend {
+		w.tracef("  suspended at %s: stopping (--stop-at-suspend)", step)
+		return errSuspended
+	}
+	w.tracef("  suspended at %s: taken as resumed", step)
+	return nil
 }
 
 func (w *workflowRun) applyComponent(s *WorkflowStep) error {
@@ -175,11 +204,19 @@ func (w *workflowRun) write(r *Resource, step string, policies []string) {
 		target = cluster.Local
 	}
 	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
+	ns := manifest.String(r.Object, "metadata", "namespace")
+	if ns == "" {
+		ns = "_cluster"
+	}
+	w.tracef("  write %s/%s %s %s", target, ns, manifest.String(r.Object, "kind"), manifest.String(r.Object, "metadata", "name"))
 }
 
 // postDispatch renders PostDispatch traits of every applied component, as
 // KubeVela does once the workflow has succeeded and components are healthy.
 func (w *workflowRun) postDispatch() error {
+	if len(w.services) > 0 {
+		w.tracef("post-dispatch traits")
+	}
 	for _, s := range w.services {
 		orig := w.app.component(s.comp.Name)
 		rs, err := w.e.RenderPostDispatch(w.app, orig, s.pl)

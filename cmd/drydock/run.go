@@ -72,6 +72,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
 	fs.BoolVar(&in.NoBuiltins, "no-builtins", false, "do not use drydock's built-in definitions")
 	fs.IntVar(&in.Workers, "workers", 0, "applications rendered in parallel (default: number of CPUs)")
+	fs.StringArrayVar(&in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
+	fs.BoolVar(&in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
+	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
 	}
@@ -91,6 +94,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return errorCode(err)
+	}
+	if *trace {
+		for _, a := range res.Apps {
+			fmt.Fprintf(stderr, "application %s/%s:\n", a.App.Namespace, a.App.Name)
+			for _, line := range a.Trace {
+				fmt.Fprintf(stderr, "  %s\n", line)
+			}
+		}
 	}
 	for _, w := range res.SortedWarnings() {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
