@@ -239,7 +239,10 @@ func source(app *render.Application, w render.Write) string {
 	} else {
 		parts = append(parts, "component "+w.Resource.Component)
 	}
-	if w.Resource.Trait != "" {
+	switch {
+	case w.Resource.Trait == render.AuxiliaryWorkload:
+		parts = append(parts, "output "+w.Resource.Output)
+	case w.Resource.Trait != "":
 		t := "trait " + w.Resource.Trait
 		if w.Resource.Output != "" {
 			t += " (" + w.Resource.Output + ")"
