@@ -107,3 +107,66 @@ func reportPeakRSS(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMultiCluster renders 100 applications, each deployed to 3
+// clusters in 2 environments (staging, prod with an override): 6
+// placements per application.
+func BenchmarkMultiCluster(b *testing.B) {
+	dir := b.TempDir()
+	var inv strings.Builder
+	for _, c := range []string{"c1", "c2", "c3"} {
+		fmt.Fprintf(&inv, "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: %s\n  labels: {fleet: web}\nstatus:\n  kubernetesVersion: v1.29.4\n", c)
+	}
+	var apps strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&apps, `---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: shop-%d
+spec:
+  components:
+    - name: web-%d
+      type: webservice
+      properties:
+        image: registry.example.com/shop:%d
+        ports: [{port: 8080, expose: true}]
+      traits:
+        - type: scaler
+          properties: {replicas: 1}
+  policies:
+    - {name: staging, type: topology, properties: {clusterLabelSelector: {fleet: web}, namespace: staging}}
+    - {name: prod, type: topology, properties: {clusterLabelSelector: {fleet: web}, namespace: prod}}
+    - name: ha
+      type: override
+      properties:
+        components:
+          - type: webservice
+            traits: [{type: scaler, properties: {replicas: 3}}]
+  workflow:
+    steps:
+      - {name: to-staging, type: deploy, properties: {policies: [staging]}}
+      - {name: approve, type: suspend}
+      - {name: to-prod, type: deploy, properties: {policies: [prod, ha]}}
+`, i, i, i)
+	}
+	invPath, appsPath := filepath.Join(dir, "clusters.yaml"), filepath.Join(dir, "apps.yaml")
+	if err := os.WriteFile(invPath, []byte(inv.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(appsPath, []byte(apps.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Run(context.Background(), Inputs{Paths: []string{appsPath}, ClusterPaths: []string{invPath}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(res.Clusters.List("c3")); n != 400 {
+			b.Fatalf("c3 holds %d objects, want 400", n)
+		}
+	}
+	b.ReportMetric(float64(100*b.N)/b.Elapsed().Seconds(), "apps/s")
+	b.ReportMetric(float64(600*b.N)/b.Elapsed().Seconds(), "placements/s")
+}
