@@ -10,9 +10,9 @@ import (
 
 // TestMain lets testscript run the CLI in-process as the `drydock` command.
 func TestMain(m *testing.M) {
-	os.Exit(testscript.RunMain(m, map[string]func() int{
-		"drydock": func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
-	}))
+	testscript.Main(m, map[string]func(){
+		"drydock": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
 }
 
 // TestScripts runs the CLI scenarios in testdata/script.
