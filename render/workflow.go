@@ -52,6 +52,7 @@ var errSuspended = errors.New("workflow suspended")
 
 type workflowRun struct {
 	opts     Options
+	ran      map[string]bool
 	e        *Engine
 	app      *Application
 	inv      *cluster.Inventory
@@ -62,7 +63,7 @@ type workflowRun struct {
 // RenderApplication emulates the application's workflow (its own, or the
 // one KubeVela generates) and returns every write it makes.
 func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
-	run := &workflowRun{opts: opts, e: e, app: app, inv: inv, res: &AppResult{App: app}}
+	run := &workflowRun{opts: opts, e: e, app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
 	if err := run.renderPolicies(); err != nil {
 		return nil, err
 	}
@@ -70,14 +71,12 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opt
 	if !app.HasWorkflow || len(steps) == 0 {
 		steps = generateSteps(app)
 	}
-	for i := range steps {
-		err := run.step(&steps[i])
-		if errors.Is(err, errSuspended) {
-			return run.res, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := run.steps(steps)
+	if errors.Is(err, errSuspended) {
+		return run.res, nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	if err := run.postDispatch(); err != nil {
 		return nil, err
@@ -118,21 +117,41 @@ func generateSteps(app *Application) []WorkflowStep {
 		return steps
 	}
 	for _, c := range app.Components {
-		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", Properties: map[string]any{"component": c.Name}})
+		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", DependsOn: c.DependsOn, Path: c.Path,
+			Properties: map[string]any{"component": c.Name}})
 	}
 	return steps
+}
+
+// steps runs a list of steps (or sub-steps) in dependency order.
+func (w *workflowRun) steps(steps []WorkflowStep) error {
+	ordered, err := w.orderSteps(steps)
+	if err != nil {
+		return err
+	}
+	for _, s := range ordered {
+		run, err := w.shouldRun(s)
+		if err != nil {
+			return err
+		}
+		if !run {
+			w.tracef("step %s (%s): skipped (if %s)", s.Name, s.Type, s.If)
+			w.ran[s.Name] = false
+			continue
+		}
+		if err := w.step(s); err != nil {
+			return err
+		}
+		w.ran[s.Name] = true
+	}
+	return nil
 }
 
 func (w *workflowRun) step(s *WorkflowStep) error {
 	w.tracef("step %s (%s)", s.Name, s.Type)
 	switch s.Type {
 	case "step-group":
-		for i := range s.SubSteps {
-			if err := w.step(&s.SubSteps[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return w.steps(s.SubSteps)
 	case "suspend":
 		return w.suspend(s.Name)
 	case "apply-component":

@@ -1,0 +1,74 @@
+package render
+
+import (
+	"fmt"
+
+	"cuelang.org/go/cue"
+)
+
+// orderSteps runs steps in their written order except where dependsOn
+// asks for a step that comes later: a step waits for the steps it depends
+// on. An unknown dependency or a cycle is an error.
+func (w *workflowRun) orderSteps(steps []WorkflowStep) ([]*WorkflowStep, error) {
+	index := map[string]int{}
+	for i, s := range steps {
+		index[s.Name] = i
+	}
+	state := make([]int, len(steps)) // 0 new, 1 visiting, 2 done
+	var out []*WorkflowStep
+	var visit func(i int) error
+	visit = func(i int) error {
+		switch state[i] {
+		case 1:
+			return w.stepErr(&steps[i], "dependsOn forms a cycle")
+		case 2:
+			return nil
+		}
+		state[i] = 1
+		for _, d := range steps[i].DependsOn {
+			j, ok := index[d]
+			if !ok {
+				return w.stepErr(&steps[i], fmt.Sprintf("dependsOn names unknown step %q", d))
+			}
+			if err := visit(j); err != nil {
+				return err
+			}
+		}
+		state[i] = 2
+		out = append(out, &steps[i])
+		return nil
+	}
+	for i := range steps {
+		if err := visit(i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (w *workflowRun) stepErr(s *WorkflowStep, msg string) error {
+	return &Error{Pos: w.app.Object.FieldPos(s.Path), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
+}
+
+// shouldRun evaluates a step's `if`. Every emulated step succeeds, so
+// `status.<step>.phase` is "succeeded" for steps that ran and "skipped"
+// for steps that did not; "always" runs the step regardless.
+func (w *workflowRun) shouldRun(s *WorkflowStep) (bool, error) {
+	if s.If == "" || s.If == "always" {
+		return true, nil
+	}
+	status := map[string]any{}
+	for name, ran := range w.ran {
+		phase := "skipped"
+		if ran {
+			phase = "succeeded"
+		}
+		status[name] = map[string]any{"phase": phase, "succeeded": ran, "failed": false, "skipped": !ran}
+	}
+	v := w.e.ctx.CompileString("status: _\nresult: "+s.If).FillPath(cue.ParsePath("status"), status)
+	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
+	if err != nil {
+		return false, w.stepErr(s, fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
+	}
+	return b, nil
+}
