@@ -19,6 +19,7 @@ type Engine struct {
 	defs      *Definitions
 	ctx       *cue.Context
 	templates map[*Definition]cue.Value
+	orders    map[*Definition]orderCache
 	uses      int
 }
 
@@ -36,6 +37,7 @@ func NewEngine(defs *Definitions) *Engine {
 func (e *Engine) reset() {
 	e.ctx = cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
 	e.templates = map[*Definition]cue.Value{}
+	e.orders = map[*Definition]orderCache{}
 	e.uses = 0
 }
 
@@ -92,12 +94,19 @@ func (e *Engine) evaluate(d *Definition, params map[string]any, context map[stri
 		return cue.Value{}, err
 	}
 	e.uses++
-	v := tmpl.Unify(e.ctx.Encode(map[string]any{"context": context}))
+	// One unification: evaluating the template once with both values is
+	// half the work of unifying them one after the other.
+	fill := e.ctx.Encode(map[string]any{"context": context})
 	if params != nil {
 		decl := tmpl.LookupPath(cue.ParsePath("parameter"))
-		p := e.ctx.BuildExpr(paramExpr(decl, normalizeNumbers(params)))
-		v = v.Unify(e.ctx.CompileString("_").FillPath(cue.ParsePath("parameter"), p))
+		order := e.orders[d]
+		if order == nil {
+			order = orderCache{}
+			e.orders[d] = order
+		}
+		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(paramExpr(decl, normalizeNumbers(params), order, "")))
 	}
+	v := tmpl.Unify(fill)
 	if err := v.Validate(); err != nil {
 		return v, err
 	}

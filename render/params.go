@@ -19,18 +19,18 @@ import (
 // first. (Declared fields the user leaves out still follow the given ones:
 // a placeholder for them would change which branch of a disjunction of
 // closed structs matches.)
-func paramExpr(decl cue.Value, v any) ast.Expr {
+func paramExpr(decl cue.Value, v any, order orderCache, path string) ast.Expr {
 	switch x := v.(type) {
 	case map[string]any:
-		return structExpr(decl, x)
+		return structExpr(decl, x, order, path)
 	case []any:
 		elem := cue.Value{}
-		if decl.Exists() {
+		if decl.Exists() && needsDecl(x) {
 			elem = decl.LookupPath(cue.MakePath(cue.AnyIndex))
 		}
 		elts := make([]ast.Expr, len(x))
 		for i, e := range x {
-			elts[i] = paramExpr(elem, e)
+			elts[i] = paramExpr(elem, e, order, path+"[]")
 		}
 		return ast.NewList(elts...)
 	case string:
@@ -49,21 +49,58 @@ func paramExpr(decl cue.Value, v any) ast.Expr {
 	return ast.NewIdent("_")
 }
 
-func structExpr(decl cue.Value, m map[string]any) ast.Expr {
-	var fields []any
-	done := map[string]bool{}
+// orderCache remembers, per parameter path of one template, the order in
+// which the template declares struct fields (nil: no usable declaration).
+type orderCache map[string][]string
+
+func (c orderCache) declared(decl cue.Value, path string) []string {
+	if names, ok := c[path]; ok {
+		return names
+	}
+	var names []string
 	if decl.Exists() && decl.IncompleteKind() == cue.StructKind && !isDisjunction(decl) {
 		if it, err := decl.Fields(cue.Optional(true)); err == nil {
 			for it.Next() {
-				name := it.Selector().Unquoted()
-				if !it.Selector().IsString() {
-					continue
-				}
-				if v, ok := m[name]; ok {
-					fields = append(fields, label(name), paramExpr(it.Value(), v))
-					done[name] = true
+				if it.Selector().IsString() {
+					names = append(names, it.Selector().Unquoted())
 				}
 			}
+		}
+	}
+	c[path] = names
+	return names
+}
+
+// needsDecl reports whether a value has structs inside, whose field order
+// the declaration decides.
+func needsDecl(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return true
+	case []any:
+		for _, e := range x {
+			if needsDecl(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func structExpr(decl cue.Value, m map[string]any, order orderCache, path string) ast.Expr {
+	fields := make([]any, 0, 2*len(m))
+	done := make(map[string]bool, len(m))
+	emit := func(name string) {
+		var sub cue.Value
+		if decl.Exists() && needsDecl(m[name]) {
+			sub = decl.LookupPath(cue.MakePath(cue.Str(name)))
+		}
+		fields = append(fields, label(name), paramExpr(sub, m[name], order, path+"."+name))
+		done[name] = true
+	}
+	for _, name := range order.declared(decl, path) {
+		if _, ok := m[name]; ok {
+			emit(name)
 		}
 	}
 	keys := make([]string, 0, len(m))
@@ -74,11 +111,7 @@ func structExpr(decl cue.Value, m map[string]any) ast.Expr {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		var sub cue.Value
-		if decl.Exists() && !isDisjunction(decl) {
-			sub = decl.LookupPath(cue.MakePath(cue.Str(k)))
-		}
-		fields = append(fields, label(k), paramExpr(sub, m[k]))
+		emit(k)
 	}
 	return ast.NewStruct(fields...)
 }
