@@ -8,7 +8,10 @@ FUZZTIME ?= 60s
 build:
 	$(GO) build -o bin/drydock ./cmd/drydock
 
+# The conformance counts first (go test hides passing tests' logs), then
+# every test; go test's summary closes the output.
 test:
+	@$(GO) test -count=1 -run 'TestConformance|TestBuiltinsMatch' -v ./cmd/drydock | grep -E 'conformance|built-ins vs' || true
 	$(GO) test -count=1 ./...
 
 lint: tools

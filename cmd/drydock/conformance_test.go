@@ -72,9 +72,11 @@ func printSkips(t *testing.T, corpus string, cases []string) {
 		}
 	}
 	sort.Strings(skips)
-	if len(skips) > 0 {
-		fmt.Printf("conformance skip list (%d of %d %s cases):\n%s\n", len(skips), len(cases), corpus, strings.Join(skips, "\n"))
+	if len(skips) == 0 {
+		fmt.Printf("conformance skip list (%s): empty\n", corpus)
+		return
 	}
+	fmt.Printf("conformance skip list (%d of %d %s cases):\n%s\n", len(skips), len(cases), corpus, strings.Join(skips, "\n"))
 }
 
 // runCase runs a case's cmd with the case directory as working directory.
