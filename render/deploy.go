@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -254,17 +255,9 @@ func (w *workflowRun) override(p *Policy, comps []Component) ([]Component, error
 	return comps, nil
 }
 
-func regexpFromWildcard(name string) string {
-	out := ""
-	for _, r := range name {
-		if r == '*' {
-			out += ".*"
-		} else {
-			out += string(r)
-		}
-	}
-	return out
-}
+// regexpFromWildcard turns a component name pattern into KubeVela's
+// (unanchored) regular expression: `*` matches anything.
+func regexpFromWildcard(name string) string { return strings.ReplaceAll(name, "*", ".*") }
 
 // mergeComponent merges an override patch into c: properties deep-merged
 // (lists replaced, zero values override), traits matched by type.

@@ -10,6 +10,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
 )
 
 // Engine evaluates definition templates. It owns one cue.Context and
@@ -40,9 +41,6 @@ func (e *Engine) reset() {
 	e.orders = map[*Definition]orderCache{}
 	e.uses = 0
 }
-
-// Definitions returns the definitions the engine renders with.
-func (e *Engine) Definitions() *Definitions { return e.defs }
 
 // template returns d's compiled template, compiling it on first use.
 func (e *Engine) template(d *Definition) (cue.Value, error) {
@@ -78,10 +76,14 @@ func (e *TemplateError) Unwrap() error { return e.Err }
 
 // checkImports rejects imports that only mean something under `cue cmd`.
 func checkImports(d *Definition) error {
-	for _, line := range strings.Split(d.Template, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.Contains(t, `"tool/`) && (strings.HasPrefix(t, "import") || strings.HasPrefix(t, `"tool/`) || strings.Contains(t, ` "tool/`)) {
-			return fmt.Errorf("%s %q: template imports %s: tool/* packages are not allowed in definitions", d.Kind, d.Name, strings.TrimPrefix(t, "import "))
+	f, err := parser.ParseFile(d.TemplateFile, d.Template, parser.ImportsOnly)
+	if err != nil {
+		return &TemplateError{Def: d, Err: err}
+	}
+	for _, spec := range f.Imports {
+		path := strings.Trim(spec.Path.Value, `"`)
+		if path == "tool" || strings.HasPrefix(path, "tool/") {
+			return fmt.Errorf("%s: %s %q: template imports %q: tool/* packages only work under `cue cmd`", spec.Pos(), d.Kind, d.Name, path)
 		}
 	}
 	return nil
