@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -47,7 +48,7 @@ func (w *workflowRun) deploy(s *WorkflowStep) error {
 		for _, pl := range pls {
 			p := Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
 			if err := w.apply(&comps[i], p, s.Name, names); err != nil {
-				return err
+				return withDeployContext(err, s.Name, pols)
 			}
 		}
 	}
@@ -390,4 +391,20 @@ func (a *Application) policy(name string) *Policy {
 		}
 	}
 	return nil
+}
+
+// withDeployContext names the deploy step and its override policies in a
+// render error: an override may be what made the properties invalid.
+func withDeployContext(err error, step string, pols []*Policy) error {
+	var re *Error
+	if !errors.As(err, &re) {
+		return err
+	}
+	re.Step = step
+	for _, p := range pols {
+		if p.Type == "override" {
+			re.Overrides = append(re.Overrides, p.Name)
+		}
+	}
+	return err
 }

@@ -19,7 +19,11 @@ type Error struct {
 	Trait     string
 	// Template is the position in a definition template, when known.
 	Template manifest.Pos
-	Err      error
+	// Step and Overrides name the deploy step and the override policies
+	// that shaped the component, when the error arose in a deploy.
+	Step      string
+	Overrides []string
+	Err       error
 }
 
 func (e *Error) Error() string {
@@ -39,6 +43,13 @@ func (e *Error) Error() string {
 	b.WriteString(cueMessage(e.Err))
 	if e.Template.IsValid() && e.Template != e.Pos {
 		fmt.Fprintf(&b, " (template %s)", e.Template)
+	}
+	if e.Step != "" {
+		fmt.Fprintf(&b, " (deploy step %q", e.Step)
+		if len(e.Overrides) > 0 {
+			fmt.Fprintf(&b, ", override policies %s", strings.Join(e.Overrides, ", "))
+		}
+		b.WriteString(")")
 	}
 	return b.String()
 }
