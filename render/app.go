@@ -49,6 +49,8 @@ type Trait struct {
 
 // Policy is one entry of spec.policies.
 type Policy struct {
+	// Name is the authored name, or for a nameless policy the one KubeVela
+	// generates: <type>:auto-gen:<index>.
 	Name       string
 	Type       string
 	Properties map[string]any
@@ -66,7 +68,8 @@ type WorkflowStep struct {
 	Path       string
 }
 
-// ParseApplication reads an Application object.
+// ParseApplication reads an Application object. Its structure is checked
+// by schemas first, so parsing here only reads values and checks meaning.
 func ParseApplication(obj *manifest.Object) (*Application, error) {
 	if err := schemas.ValidateApplication(obj); err != nil {
 		return nil, err
@@ -84,159 +87,70 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	if app.Namespace == "" {
 		app.Namespace = "default"
 	}
-	spec, ok := obj.Data["spec"].(map[string]any)
-	if !ok {
-		return nil, appErr(obj, "spec", "application %q: spec must be a mapping", app.Name)
-	}
-	comps, err := list(obj, spec, "spec", "components")
-	if err != nil {
-		return nil, err
-	}
-	for i, c := range comps {
-		comp, err := parseComponent(obj, c, manifest.Path("spec", "components", i))
+	spec := manifest.Map(obj.Data, "spec")
+	for i, c := range list(spec, "components") {
+		comp, err := parseComponent(obj, c.(map[string]any), manifest.Path("spec", "components", i))
 		if err != nil {
 			return nil, err
 		}
 		app.Components = append(app.Components, comp)
 	}
-	pols, err := list(obj, spec, "spec", "policies")
-	if err != nil {
-		return nil, err
-	}
-	for i, p := range pols {
-		path := manifest.Path("spec", "policies", i)
-		m, err := entry(obj, p, path)
-		if err != nil {
-			return nil, err
-		}
-		pol := Policy{Name: str(m, "name"), Type: str(m, "type"), Path: path}
-		if pol.Properties, err = properties(obj, m, path); err != nil {
-			return nil, err
+	for i, p := range list(spec, "policies") {
+		m := p.(map[string]any)
+		pol := Policy{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
+			Properties: manifest.Map(m, "properties"), Path: manifest.Path("spec", "policies", i)}
+		if pol.Name == "" {
+			pol.Name = fmt.Sprintf("%s:auto-gen:%d", pol.Type, i)
 		}
 		app.Policies = append(app.Policies, pol)
 	}
-	if wf, ok := spec["workflow"].(map[string]any); ok {
-		if _, has := wf["steps"]; has {
-			app.HasWorkflow = true
-		}
-		app.Workflow, err = parseSteps(obj, wf, "spec.workflow")
-		if err != nil {
-			return nil, err
-		}
+	if wf := manifest.Map(spec, "workflow"); wf != nil {
+		_, app.HasWorkflow = wf["steps"]
+		app.Workflow = parseSteps(wf, "steps", "spec.workflow")
 	}
 	return app, nil
 }
 
-func parseComponent(obj *manifest.Object, c any, path string) (Component, error) {
-	m, err := entry(obj, c, path)
-	if err != nil {
-		return Component{}, err
+func parseComponent(obj *manifest.Object, m map[string]any, path string) (Component, error) {
+	comp := Component{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
+		Properties: manifest.Map(m, "properties"), DependsOn: strs(m["dependsOn"]), Raw: m, Path: path}
+	if comp.Name == "" || comp.Type == "" {
+		return comp, appErr(obj, path, "component %q: name and type must not be empty", comp.Name)
 	}
-	comp := Component{Name: str(m, "name"), Type: str(m, "type"), Raw: m, Path: path}
-	if comp.Name == "" {
-		return comp, appErr(obj, path, "component %d has no name", indexOf(path))
-	}
-	if comp.Type == "" {
-		return comp, appErr(obj, path, "component %q has no type", comp.Name)
-	}
-	if comp.Properties, err = properties(obj, m, path); err != nil {
-		return comp, err
-	}
-	comp.DependsOn = strs(m["dependsOn"])
-	traits, err := list(obj, m, path, "traits")
-	if err != nil {
-		return comp, err
-	}
-	for j, t := range traits {
-		tpath := manifest.Path(path, "traits", j)
-		tm, err := entry(obj, t, tpath)
-		if err != nil {
-			return comp, err
-		}
-		tr := Trait{Type: str(tm, "type"), Path: tpath}
+	for j, t := range list(m, "traits") {
+		tm := t.(map[string]any)
+		tr := Trait{Type: manifest.String(tm, "type"), Properties: manifest.Map(tm, "properties"), Path: manifest.Path(path, "traits", j)}
 		if tr.Type == "" {
-			return comp, appErr(obj, tpath, "component %q: trait %d has no type", comp.Name, j)
-		}
-		if tr.Properties, err = properties(obj, tm, tpath); err != nil {
-			return comp, err
+			return comp, appErr(obj, tr.Path, "component %q: trait %d has an empty type", comp.Name, j)
 		}
 		comp.Traits = append(comp.Traits, tr)
 	}
 	return comp, nil
 }
 
-func parseSteps(obj *manifest.Object, parent map[string]any, path string) ([]WorkflowStep, error) {
-	key := "steps"
-	if _, ok := parent["subSteps"]; ok {
-		key = "subSteps"
-	}
-	items, err := list(obj, parent, path, key)
-	if err != nil {
-		return nil, err
-	}
+// parseSteps reads parent[key] (steps or subSteps).
+func parseSteps(parent map[string]any, key, path string) []WorkflowStep {
 	var steps []WorkflowStep
-	for i, s := range items {
+	for i, s := range list(parent, key) {
+		m := s.(map[string]any)
 		spath := manifest.Path(path, key, i)
-		m, err := entry(obj, s, spath)
-		if err != nil {
-			return nil, err
-		}
-		st := WorkflowStep{Name: str(m, "name"), Type: str(m, "type"), If: str(m, "if"), DependsOn: strs(m["dependsOn"]), Path: spath}
-		if st.Type == "" {
-			return nil, appErr(obj, spath, "workflow step %q has no type", st.Name)
-		}
-		if st.Properties, err = properties(obj, m, spath); err != nil {
-			return nil, err
-		}
-		if _, ok := m["subSteps"]; ok {
-			if st.SubSteps, err = parseSteps(obj, m, spath); err != nil {
-				return nil, err
-			}
-		}
-		steps = append(steps, st)
+		steps = append(steps, WorkflowStep{
+			Name: manifest.String(m, "name"), Type: manifest.String(m, "type"), If: manifest.String(m, "if"),
+			DependsOn: strs(m["dependsOn"]), Properties: manifest.Map(m, "properties"),
+			SubSteps: parseSteps(m, "subSteps", spath), Path: spath,
+		})
 	}
-	return steps, nil
+	return steps
 }
 
-func list(obj *manifest.Object, m map[string]any, path, key string) ([]any, error) {
-	v, ok := m[key]
-	if !ok || v == nil {
-		return nil, nil
-	}
-	l, ok := v.([]any)
-	if !ok {
-		return nil, appErr(obj, manifest.Path(path, key), "%s must be a list", key)
-	}
-	return l, nil
-}
-
-func entry(obj *manifest.Object, v any, path string) (map[string]any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, appErr(obj, path, "%s must be a mapping", path)
-	}
-	return m, nil
-}
-
-func properties(obj *manifest.Object, m map[string]any, path string) (map[string]any, error) {
-	v, ok := m["properties"]
-	if !ok || v == nil {
-		return nil, nil
-	}
-	p, ok := v.(map[string]any)
-	if !ok {
-		return nil, appErr(obj, manifest.Path(path, "properties"), "properties must be a mapping")
-	}
-	return p, nil
+// list returns m[key] as a list (schemas has checked the type).
+func list(m map[string]any, key string) []any {
+	l, _ := m[key].([]any)
+	return l
 }
 
 func appErr(obj *manifest.Object, path, format string, args ...any) error {
 	return fmt.Errorf("%s: %w: %s", obj.FieldPos(path), ErrInvalidApplication, fmt.Sprintf(format, args...))
-}
-
-func str(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
 }
 
 func strs(v any) []string {
@@ -248,10 +162,4 @@ func strs(v any) []string {
 		}
 	}
 	return out
-}
-
-func indexOf(path string) int {
-	var i int
-	_, _ = fmt.Sscanf(path[len("spec.components["):], "%d", &i)
-	return i
 }

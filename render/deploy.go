@@ -381,13 +381,8 @@ func (c Component) clone() Component {
 
 func (a *Application) policy(name string) *Policy {
 	for i := range a.Policies {
-		p := &a.Policies[i]
-		n := p.Name
-		if n == "" {
-			n = fmt.Sprintf("%s:auto-gen:%d", p.Type, i)
-		}
-		if n == name {
-			return p
+		if a.Policies[i].Name == name {
+			return &a.Policies[i]
 		}
 	}
 	return nil

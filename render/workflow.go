@@ -89,16 +89,12 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opt
 // apply-component step per component.
 func generateSteps(app *Application) []WorkflowStep {
 	var topologies, overrides []any
-	for i, p := range app.Policies {
-		name := p.Name
-		if name == "" {
-			name = fmt.Sprintf("%s:auto-gen:%d", p.Type, i)
-		}
+	for _, p := range app.Policies {
 		switch p.Type {
 		case "topology":
-			topologies = append(topologies, name)
+			topologies = append(topologies, p.Name)
 		case "override":
-			overrides = append(overrides, name)
+			overrides = append(overrides, p.Name)
 		}
 	}
 	var steps []WorkflowStep
