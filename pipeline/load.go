@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -28,11 +29,11 @@ func readPaths(paths []string, stdin io.Reader, into *loaded) error {
 	for _, p := range paths {
 		if p == "-" {
 			if stdin == nil {
-				return fmt.Errorf("-: %w: no standard input", ErrInput)
+				return inputError(errors.New("-: no standard input"))
 			}
 			data, err := io.ReadAll(io.LimitReader(stdin, manifest.MaxInputBytes+1))
 			if err != nil {
-				return fmt.Errorf("-: %w: %v", ErrInput, err)
+				return inputError(fmt.Errorf("-: %w", err))
 			}
 			if err := into.addFile("<stdin>", data); err != nil {
 				return err
@@ -50,7 +51,7 @@ func readPaths(paths []string, stdin io.Reader, into *loaded) error {
 func readPath(root string, into *loaded) error {
 	info, err := os.Stat(root)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInput, err)
+		return inputError(err)
 	}
 	if !info.IsDir() {
 		return into.readFile(root)
@@ -69,7 +70,7 @@ func readPath(root string, into *loaded) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInput, err)
+		return inputError(err)
 	}
 	sort.Strings(files)
 	for _, f := range files {
@@ -91,14 +92,14 @@ func isInputFile(path string) bool {
 func (l *loaded) readFile(path string) error {
 	info, err := os.Stat(path)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInput, err)
+		return inputError(err)
 	}
 	if info.Size() > manifest.MaxInputBytes {
-		return fmt.Errorf("%s: %w: larger than %d bytes", path, ErrInput, manifest.MaxInputBytes)
+		return inputError(fmt.Errorf("%s: larger than %d bytes", path, manifest.MaxInputBytes))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInput, err)
+		return inputError(err)
 	}
 	return l.addFile(path, data)
 }
@@ -138,7 +139,7 @@ func (l *loaded) add(o *manifest.Object) error {
 	case cluster.IsClusterObject(o):
 		l.clusters = append(l.clusters, o)
 	case o.Kind() == "":
-		return fmt.Errorf("%s: %w: document has no kind", o.Pos, ErrInput)
+		return inputError(fmt.Errorf("%s: document has no kind", o.Pos))
 	default:
 		l.resources = append(l.resources, o)
 	}

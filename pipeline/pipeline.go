@@ -202,6 +202,10 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		return nil, err
 	}
 	for _, err := range errs {
+		var re *render.Error
+		if errors.As(err, &re) {
+			return nil, inputError(err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -10,10 +10,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
-	"github.com/drydock-dev/drydock/render"
-	"github.com/drydock-dev/drydock/schemas"
 )
 
 // Exit codes, like diff and grep.
@@ -154,15 +151,10 @@ func writeStream(w io.Writer, store *cluster.Store, tree golden.Tree) {
 	}
 }
 
-// errorCode maps an error to the exit code contract: bad input is 2,
-// anything else is a bug (3).
+// errorCode maps an error to the exit code contract: bad input (the
+// pipeline marks it) is 2, anything else is a bug (3).
 func errorCode(err error) int {
-	var re *render.Error
-	var te *render.TemplateError
-	switch {
-	case errors.Is(err, pipeline.ErrInput), errors.Is(err, manifest.ErrInvalidYAML),
-		errors.As(err, &re), errors.As(err, &te), errors.Is(err, render.ErrUnknownDefinition),
-		errors.Is(err, schemas.ErrInvalid), errors.Is(err, render.ErrInvalidApplication):
+	if errors.Is(err, pipeline.ErrInput) {
 		return exitUsage
 	}
 	return exitInternal
