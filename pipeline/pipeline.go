@@ -161,7 +161,6 @@ func Builtins() (*render.Definitions, error) {
 				return
 			}
 			for _, d := range ds {
-				d.Builtin = true
 				builtinDefs.Add(d)
 			}
 		}

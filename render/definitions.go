@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -44,8 +43,6 @@ type Definition struct {
 	WorkloadType string
 	// Source is where the definition was authored.
 	Source manifest.Pos
-	// Builtin marks drydock's own embedded definitions.
-	Builtin bool
 }
 
 // KubeSchematic is a ComponentDefinition's `schematic.kube`: a fixed object
@@ -96,23 +93,6 @@ func (s *Definitions) Add(d *Definition) {
 // Get returns the definition of kind and name, or nil.
 func (s *Definitions) Get(kind, name string) *Definition {
 	return s.byKind[kind][name]
-}
-
-// All returns every definition, sorted by kind and name.
-func (s *Definitions) All() []*Definition {
-	var out []*Definition
-	for _, m := range s.byKind {
-		for _, d := range m {
-			out = append(out, d)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Kind != out[j].Kind {
-			return out[i].Kind < out[j].Kind
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
 }
 
 // Clone returns a copy that can be extended without touching s.
@@ -177,10 +157,8 @@ func placeTemplate(obj *manifest.Object, path, text string) (string, string) {
 	var b strings.Builder
 	b.Grow(len(text) + start.Line + len(indent)*strings.Count(text, "\n"))
 	b.WriteString(strings.Repeat("\n", start.Line-1))
-	for i, line := range strings.SplitAfter(text, "\n") {
-		if i > 0 && line != "" && line != "\n" {
-			b.WriteString(indent)
-		} else if i == 0 && line != "" {
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line != "" && line != "\n" {
 			b.WriteString(indent)
 		}
 		b.WriteString(line)

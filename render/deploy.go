@@ -281,7 +281,6 @@ func mergeComponent(c *Component, patch map[string]any) {
 				break
 			}
 		}
-		props, _ := t["properties"].(map[string]any)
 		switch {
 		case idx >= 0 && disable:
 			c.Traits = append(c.Traits[:idx:idx], c.Traits[idx+1:]...)
@@ -289,17 +288,15 @@ func mergeComponent(c *Component, patch map[string]any) {
 			if c.Traits[idx].Properties == nil {
 				c.Traits[idx].Properties = map[string]any{}
 			}
-			mergeMaps(c.Traits[idx].Properties, manifest.DeepCopy(props).(map[string]any))
+			props, _ := t["properties"].(map[string]any)
+			mergeMaps(c.Traits[idx].Properties, props)
 		case !disable:
-			var p map[string]any
-			if props != nil {
-				p = manifest.DeepCopy(props).(map[string]any)
-			}
-			c.Traits = append(c.Traits, Trait{Type: typ, Properties: p, Path: c.Path})
+			c.Traits = append(c.Traits, traitFromPatch(t, c.Path))
 		}
 	}
 }
 
+// mergeMaps merges copies of src's values into dst.
 func mergeMaps(dst, src map[string]any) {
 	for _, k := range manifest.SortedKeys(src) {
 		sv := src[k]
@@ -313,6 +310,8 @@ func mergeMaps(dst, src map[string]any) {
 	}
 }
 
+// componentFromPatch is the component an override patch describes
+// (KubeVela's ToApplicationComponent: every trait not disabled, in order).
 func componentFromPatch(patch map[string]any, path string) Component {
 	c := Component{Name: manifest.String(patch, "name"), Type: manifest.String(patch, "type"), Raw: patch, Path: path}
 	if props, ok := patch["properties"].(map[string]any); ok {
@@ -321,16 +320,19 @@ func componentFromPatch(patch map[string]any, path string) Component {
 	traits, _ := patch["traits"].([]any)
 	for _, raw := range traits {
 		t, _ := raw.(map[string]any)
-		if d, _ := t["disable"].(bool); d {
-			continue
+		if d, _ := t["disable"].(bool); !d {
+			c.Traits = append(c.Traits, traitFromPatch(t, path))
 		}
-		tr := Trait{Type: manifest.String(t, "type"), Path: path}
-		if props, ok := t["properties"].(map[string]any); ok {
-			tr.Properties = manifest.DeepCopy(props).(map[string]any)
-		}
-		c.Traits = append(c.Traits, tr)
 	}
 	return c
+}
+
+func traitFromPatch(t map[string]any, path string) Trait {
+	tr := Trait{Type: manifest.String(t, "type"), Path: path}
+	if props, ok := t["properties"].(map[string]any); ok {
+		tr.Properties = manifest.DeepCopy(props).(map[string]any)
+	}
+	return tr
 }
 
 // replicate applies replication policies: selected components are copied

@@ -23,12 +23,11 @@ const (
 	kString kind = iota + 1
 	kMap
 	kList
-	kBool
 	kAny
 )
 
 func (k kind) String() string {
-	return [...]string{"", "a string", "a mapping", "a list", "a bool", "any value"}[k]
+	return [...]string{"", "a string", "a mapping", "a list", "any value"}[k]
 }
 
 // field is one schema node: its type, required children, and children.
@@ -138,9 +137,6 @@ func hasKind(k kind, v any) bool {
 	case kList:
 		_, ok := v.([]any)
 		return ok || v == nil
-	case kBool:
-		_, ok := v.(bool)
-		return ok
 	}
 	return true
 }
