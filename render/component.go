@@ -68,8 +68,29 @@ func (m *ComponentManifest) Objects() []*Resource {
 
 type auxiliary struct {
 	typ, name    string
-	val          cue.Value
+	obj          rendered
 	postDispatch bool
+}
+
+// rendered is an object's CUE value with its JSON-model form computed at
+// most once: every trait's context needs the objects rendered so far, and
+// most of them do not change between traits.
+type rendered struct {
+	val cue.Value
+	obj map[string]any
+}
+
+func (r *rendered) set(v cue.Value) { r.val, r.obj = v, nil }
+
+func (r *rendered) object() (map[string]any, error) {
+	if r.obj == nil {
+		obj, err := toGo(r.val)
+		if err != nil {
+			return nil, err
+		}
+		r.obj = obj
+	}
+	return r.obj, nil
 }
 
 // componentRun carries one component render through its stages.
@@ -78,7 +99,7 @@ type componentRun struct {
 	app     *Application
 	comp    *Component
 	ctxData map[string]any
-	base    cue.Value
+	base    rendered
 	aux     []auxiliary
 }
 
@@ -159,7 +180,7 @@ func (r *componentRun) workload() error {
 	if !out.Exists() {
 		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
 	}
-	r.base = out
+	r.base.set(out)
 	return r.collectOutputs(def, v, AuxiliaryWorkload, false, r.comp.Path, "")
 }
 
@@ -173,7 +194,7 @@ func (r *componentRun) collectOutputs(def *Definition, v cue.Value, typ string, 
 		return r.cueErr(def, path, trait, err)
 	}
 	for it.Next() {
-		r.aux = append(r.aux, auxiliary{typ: typ, name: it.Selector().Unquoted(), val: it.Value(), postDispatch: post})
+		r.aux = append(r.aux, auxiliary{typ: typ, name: it.Selector().Unquoted(), obj: rendered{val: it.Value()}, postDispatch: post})
 	}
 	return nil
 }
@@ -195,9 +216,11 @@ func (r *componentRun) trait(t *Trait) error {
 		return err
 	}
 	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() {
-		if r.base, err = r.e.patchInto(r.base, p); err != nil {
+		patched, err := r.e.patchInto(r.base.val, p)
+		if err != nil {
 			return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch workload: %w", err))
 		}
+		r.base.set(patched)
 	}
 	if po := v.LookupPath(cue.ParsePath("patchOutputs")); po.Exists() {
 		for i := range r.aux {
@@ -205,9 +228,11 @@ func (r *componentRun) trait(t *Trait) error {
 			if !target.Exists() {
 				continue
 			}
-			if r.aux[i].val, err = r.e.strategicUnify(r.aux[i].val, target); err != nil {
+			patched, err := r.e.strategicUnify(r.aux[i].obj.val, target)
+			if err != nil {
 				return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch outputs.%s: %w", r.aux[i].name, err))
 			}
+			r.aux[i].obj.set(patched)
 		}
 	}
 	return r.traitErrs(def, v, t)
@@ -215,7 +240,7 @@ func (r *componentRun) trait(t *Trait) error {
 
 // traitContext is the component context plus the rendered objects so far.
 func (r *componentRun) traitContext(def *Definition, t *Trait) (map[string]any, error) {
-	out, err := toGo(r.base)
+	out, err := r.base.object()
 	if err != nil {
 		return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.output: %w", err))
 	}
@@ -226,8 +251,9 @@ func (r *componentRun) traitContext(def *Definition, t *Trait) (map[string]any, 
 	ctxData["output"] = out
 	if len(r.aux) > 0 {
 		outs := map[string]any{}
-		for _, a := range r.aux {
-			o, err := toGo(a.val)
+		for i := range r.aux {
+			a := &r.aux[i]
+			o, err := a.obj.object()
 			if err != nil {
 				return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.outputs.%s: %w", a.name, err))
 			}
@@ -259,13 +285,14 @@ func (r *componentRun) traitErrs(def *Definition, v cue.Value, t *Trait) error {
 // manifest turns the final CUE values into objects with KubeVela's labels.
 func (r *componentRun) manifest(pl Placement) (*ComponentManifest, error) {
 	m := &ComponentManifest{Name: r.comp.Name}
-	wl, err := toGo(r.base)
+	wl, err := r.base.object()
 	if err != nil {
 		return nil, r.errAt(r.comp.Path, "", fmt.Errorf("output: %s", cueMessage(err)))
 	}
 	m.Workload = &Resource{Object: wl, Component: r.comp.Name}
-	for _, a := range r.aux {
-		obj, err := toGo(a.val)
+	for i := range r.aux {
+		a := &r.aux[i]
+		obj, err := a.obj.object()
 		if err != nil {
 			return nil, r.errAt(r.comp.Path, traitLabel(a.typ), fmt.Errorf("outputs.%s: %s", a.name, cueMessage(err)))
 		}

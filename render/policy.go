@@ -68,7 +68,7 @@ func (e *Engine) renderPolicy(app *Application, p *Policy, def *Definition) ([]*
 		return nil, err
 	}
 	for _, a := range run.aux {
-		vals = append(vals, a.val)
+		vals = append(vals, a.obj.val)
 	}
 	var out []*Resource
 	for _, val := range vals {
