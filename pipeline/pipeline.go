@@ -98,14 +98,19 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	if err := readPaths(in.ObservedPaths, nil, &observed); err != nil {
 		return nil, err
 	}
-	results, err := renderAll(ctx, defs, inv, apps, in.Workers, in.Workflow)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Clusters: cluster.NewStore(), Apps: results}
+	res := &Result{Clusters: cluster.NewStore()}
 	if err := preload(res.Clusters, inv, observed.resources); err != nil {
 		return nil, err
 	}
+	// Renders only read the observed state; reconcile writes after all of
+	// them have finished.
+	opts := in.Workflow
+	opts.Observed = res.Clusters
+	results, err := renderAll(ctx, defs, inv, apps, in.Workers, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Apps = results
 	for _, r := range results {
 		reconcile(res.Clusters, r)
 	}
@@ -239,7 +244,7 @@ func source(app *render.Application, w render.Write) string {
 	parts := []string{"application " + app.Name}
 	if w.Resource.Policy != "" {
 		parts = append(parts, "policy "+w.Resource.Policy)
-	} else {
+	} else if w.Resource.Component != "" {
 		parts = append(parts, "component "+w.Resource.Component)
 	}
 	switch {

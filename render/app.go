@@ -34,6 +34,8 @@ type Component struct {
 	Properties map[string]any
 	Traits     []Trait
 	DependsOn  []string
+	Inputs     []Input
+	Outputs    []Output
 	// Raw is the authored entry (for context.components).
 	Raw map[string]any
 	// Path is the entry's field path in the Application, for positions.
@@ -64,8 +66,24 @@ type WorkflowStep struct {
 	Properties map[string]any
 	DependsOn  []string
 	If         string
+	Inputs     []Input
+	Outputs    []Output
 	SubSteps   []WorkflowStep
 	Path       string
+}
+
+// Input fills ParameterKey (a dotted path into the step's or component's
+// properties) with the value of the output named From.
+type Input struct {
+	From, ParameterKey string
+}
+
+// Output names the value of the CUE expression ValueFrom, evaluated over
+// the step's or component's result, for later inputs.
+type Output struct {
+	Name, ValueFrom string
+	// Path is the output's field path in the Application.
+	Path string
 }
 
 // ParseApplication reads an Application object. Its structure is checked
@@ -113,7 +131,8 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 
 func parseComponent(obj *manifest.Object, m map[string]any, path string) (Component, error) {
 	comp := Component{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
-		Properties: manifest.Map(m, "properties"), DependsOn: strs(m["dependsOn"]), Raw: m, Path: path}
+		Properties: manifest.Map(m, "properties"), DependsOn: strs(m["dependsOn"]), Raw: m, Path: path,
+		Inputs: parseInputs(m), Outputs: parseOutputs(m, path)}
 	if comp.Name == "" || comp.Type == "" {
 		return comp, appErr(obj, path, "component %q: name and type must not be empty", comp.Name)
 	}
@@ -137,10 +156,30 @@ func parseSteps(parent map[string]any, key, path string) []WorkflowStep {
 		steps = append(steps, WorkflowStep{
 			Name: manifest.String(m, "name"), Type: manifest.String(m, "type"), If: manifest.String(m, "if"),
 			DependsOn: strs(m["dependsOn"]), Properties: manifest.Map(m, "properties"),
+			Inputs: parseInputs(m), Outputs: parseOutputs(m, spath),
 			SubSteps: parseSteps(m, "subSteps", spath), Path: spath,
 		})
 	}
 	return steps
+}
+
+func parseInputs(m map[string]any) []Input {
+	var out []Input
+	for _, e := range list(m, "inputs") {
+		im := e.(map[string]any)
+		out = append(out, Input{From: manifest.String(im, "from"), ParameterKey: manifest.String(im, "parameterKey")})
+	}
+	return out
+}
+
+func parseOutputs(m map[string]any, path string) []Output {
+	var out []Output
+	for i, e := range list(m, "outputs") {
+		om := e.(map[string]any)
+		out = append(out, Output{Name: manifest.String(om, "name"), ValueFrom: manifest.String(om, "valueFrom"),
+			Path: manifest.Path(path, "outputs", i)})
+	}
+	return out
 }
 
 // list returns m[key] as a list (schemas has checked the type).

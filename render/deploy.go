@@ -44,7 +44,7 @@ func (w *workflowRun) deploy(s *WorkflowStep) error {
 	if err != nil {
 		return err
 	}
-	for i := range comps {
+	for _, i := range componentOrder(comps) {
 		for _, pl := range pls {
 			p := Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
 			if err := w.apply(&comps[i], p, s.Name, names); err != nil {
@@ -404,4 +404,46 @@ func withDeployContext(err error, step string, pols []*Policy) error {
 		}
 	}
 	return err
+}
+
+// componentOrder is the order a deploy dispatches components in: as
+// written, except that a component waits for the components it dependsOn
+// and for those producing its inputs (KubeVela dispatches the rest in
+// parallel, so only this order is observable). Cycles keep written order.
+func componentOrder(comps []Component) []int {
+	producer := map[string]int{}
+	byName := map[string]int{}
+	for i, c := range comps {
+		if _, ok := byName[c.Name]; !ok {
+			byName[c.Name] = i
+		}
+		for _, o := range c.Outputs {
+			producer[o.Name] = i
+		}
+	}
+	state := make([]int, len(comps))
+	var out []int
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		for _, d := range comps[i].DependsOn {
+			if j, ok := byName[d]; ok {
+				visit(j)
+			}
+		}
+		for _, in := range comps[i].Inputs {
+			if j, ok := producer[strings.SplitN(in.From, ".", 2)[0]]; ok {
+				visit(j)
+			}
+		}
+		state[i] = 2
+		out = append(out, i)
+	}
+	for i := range comps {
+		visit(i)
+	}
+	return out
 }

@@ -52,8 +52,9 @@ func (w *workflowRun) stepErr(s *WorkflowStep, msg string) error {
 
 // shouldRun evaluates a step's `if`. Every emulated step succeeds, so
 // `status.<step>.phase` is "succeeded" for steps that ran and "skipped"
-// for steps that did not; "always" runs the step regardless.
-func (w *workflowRun) shouldRun(s *WorkflowStep) (bool, error) {
+// for steps that did not; "always" runs the step regardless. The step's
+// inputs are visible as `inputs.<from>`.
+func (w *workflowRun) shouldRun(s *WorkflowStep, inputs map[string]any) (bool, error) {
 	if s.If == "" || s.If == "always" {
 		return true, nil
 	}
@@ -65,7 +66,11 @@ func (w *workflowRun) shouldRun(s *WorkflowStep) (bool, error) {
 		}
 		status[name] = map[string]any{"phase": phase, "succeeded": ran, "failed": false, "skipped": !ran}
 	}
-	v := w.e.ctx.CompileString("status: _\nresult: "+s.If).FillPath(cue.ParsePath("status"), status)
+	if inputs == nil {
+		inputs = map[string]any{}
+	}
+	v := w.e.ctx.CompileString("status: _\ninputs: _\nresult: "+s.If).
+		FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
 	if err != nil {
 		return false, w.stepErr(s, fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))

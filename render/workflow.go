@@ -3,6 +3,8 @@ package render
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -45,6 +47,16 @@ type Options struct {
 	// StopAtSuspend ends the workflow at the first suspend step (or deploy
 	// with auto: false) instead of treating it as resumed.
 	StopAtSuspend bool
+	// Observed is what the clusters already hold (ref-objects components
+	// and read-object steps read it); nil means empty clusters.
+	Observed Observed
+}
+
+// Observed is read access to the clusters' state before the render
+// (*cluster.Store satisfies it).
+type Observed interface {
+	Get(cluster string, key manifest.Key) (cluster.Entry, bool)
+	List(cluster string) []cluster.Entry
 }
 
 // errSuspended ends a workflow at a suspend step.
@@ -52,6 +64,7 @@ var errSuspended = errors.New("workflow suspended")
 
 type workflowRun struct {
 	opts     Options
+	vars     map[string]any
 	ran      map[string]bool
 	e        *Engine
 	app      *Application
@@ -112,8 +125,21 @@ func generateSteps(app *Application) []WorkflowStep {
 	if len(steps) > 0 {
 		return steps
 	}
+	producer := map[string]string{}
 	for _, c := range app.Components {
-		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", DependsOn: c.DependsOn, Path: c.Path,
+		for _, o := range c.Outputs {
+			producer[o.Name] = c.Name
+		}
+	}
+	for _, c := range app.Components {
+		// A step whose inputs are not produced yet waits for them.
+		deps := append([]string(nil), c.DependsOn...)
+		for _, in := range c.Inputs {
+			if p, ok := producer[strings.SplitN(in.From, ".", 2)[0]]; ok && p != c.Name && !slices.Contains(deps, p) {
+				deps = append(deps, p)
+			}
+		}
+		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", DependsOn: deps, Path: c.Path,
 			Properties: map[string]any{"component": c.Name}})
 	}
 	return steps
@@ -125,8 +151,15 @@ func (w *workflowRun) steps(steps []WorkflowStep) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range ordered {
-		run, err := w.shouldRun(s)
+	for _, authored := range ordered {
+		owner := fmt.Sprintf("step %q", authored.Name)
+		props, inputs, err := w.withInputs(authored.Properties, authored.Inputs, owner, authored.Path)
+		if err != nil {
+			return err
+		}
+		s := *authored
+		s.Properties = props
+		run, err := w.shouldRun(&s, inputs)
 		if err != nil {
 			return err
 		}
@@ -135,7 +168,15 @@ func (w *workflowRun) steps(steps []WorkflowStep) error {
 			w.ran[s.Name] = false
 			continue
 		}
-		if err := w.step(s); err != nil {
+		result, err := w.step(&s)
+		if err != nil {
+			return err
+		}
+		if result == nil {
+			result = map[string]any{}
+		}
+		result["parameter"] = s.Properties
+		if err := w.evalOutputs(s.Outputs, result, owner); err != nil {
 			return err
 		}
 		w.ran[s.Name] = true
@@ -143,19 +184,25 @@ func (w *workflowRun) steps(steps []WorkflowStep) error {
 	return nil
 }
 
-func (w *workflowRun) step(s *WorkflowStep) error {
+// step runs one step; the result is the scope its outputs' valueFrom
+// expressions see (besides `parameter`).
+func (w *workflowRun) step(s *WorkflowStep) (map[string]any, error) {
 	w.tracef("step %s (%s)", s.Name, s.Type)
 	switch s.Type {
 	case "step-group":
-		return w.steps(s.SubSteps)
+		return nil, w.steps(s.SubSteps)
 	case "suspend":
-		return w.suspend(s.Name)
+		return nil, w.suspend(s.Name)
 	case "apply-component":
-		return w.applyComponent(s)
+		return nil, w.applyComponent(s)
 	case "deploy":
-		return w.deploy(s)
+		return nil, w.deploy(s)
+	case "apply-object":
+		return w.applyObject(s)
+	case "read-object":
+		return w.readObject(s)
 	}
-	return &Error{Pos: w.app.Object.FieldPos(s.Path + ".type"), App: w.app.Name,
+	return nil, &Error{Pos: w.app.Object.FieldPos(s.Path + ".type"), App: w.app.Name,
 		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
 }
 
@@ -197,8 +244,25 @@ func (w *workflowRun) checkCluster(name, path, who string) error {
 	return nil
 }
 
-// apply renders comp for a placement and records the writes.
+// apply renders comp for a placement and records the writes. The
+// component's inputs are filled first and its outputs evaluated over what
+// it rendered (`output`, `outputs.<name>`).
 func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies []string) error {
+	owner := fmt.Sprintf("component %q", comp.Name)
+	props, _, err := w.withInputs(comp.Properties, comp.Inputs, owner, comp.Path)
+	if err != nil {
+		return err
+	}
+	if len(comp.Inputs) > 0 {
+		c := *comp
+		c.Properties = props
+		comp = &c
+	}
+	if comp.Type == "ref-objects" {
+		if comp, err = w.refObjects(comp); err != nil {
+			return err
+		}
+	}
 	pl.ClusterVersion = w.clusterVersion(contextCluster(pl.Cluster))
 	m, err := w.e.RenderComponent(w.app, comp, pl)
 	if err != nil {
@@ -210,14 +274,32 @@ func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies
 	if w.e.HasPostDispatch(comp) {
 		w.services = append(w.services, service{comp: comp, pl: pl, step: step})
 	}
+	if len(comp.Outputs) > 0 {
+		outs := map[string]any{}
+		for _, a := range m.Auxiliaries {
+			if a.Output != "" {
+				outs[a.Output] = a.Object
+			}
+		}
+		scope := map[string]any{"output": m.Workload.Object, "outputs": outs}
+		if err := w.evalOutputs(comp.Outputs, scope, owner); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
+// write records a rendered object for the cluster its app.oam.dev/cluster
+// label names (the hub when it has none).
 func (w *workflowRun) write(r *Resource, step string, policies []string) {
 	target := manifest.String(r.Object, "metadata", "labels", LabelAppCluster)
 	if target == "" {
 		target = cluster.Local
 	}
+	w.writeTo(target, r, step, policies)
+}
+
+func (w *workflowRun) writeTo(target string, r *Resource, step string, policies []string) {
 	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
 	ns := manifest.String(r.Object, "metadata", "namespace")
 	if ns == "" {

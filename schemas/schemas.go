@@ -40,14 +40,23 @@ type field struct {
 
 var (
 	str   = &field{kind: kString}
-	anyV  = &field{kind: kAny}
 	props = &field{kind: kMap}
 	strs  = &field{kind: kList, items: str}
 )
 
+// inputs and outputs pass values between workflow steps and components.
+var (
+	inputs = &field{kind: kList, items: &field{kind: kMap, required: []string{"from"}, fields: map[string]*field{
+		"from": str, "parameterKey": str,
+	}}}
+	outputs = &field{kind: kList, items: &field{kind: kMap, required: []string{"name", "valueFrom"}, fields: map[string]*field{
+		"name": str, "valueFrom": str,
+	}}}
+)
+
 var step = &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
 	"name": str, "type": str, "properties": props, "dependsOn": strs, "if": str, "timeout": str,
-	"inputs": {kind: kList, items: anyV}, "outputs": {kind: kList, items: anyV},
+	"inputs": inputs, "outputs": outputs,
 }}
 
 var application = &field{kind: kMap, required: []string{"spec"}, fields: map[string]*field{
@@ -59,6 +68,7 @@ var application = &field{kind: kMap, required: []string{"spec"}, fields: map[str
 	"spec": {kind: kMap, required: []string{"components"}, fields: map[string]*field{
 		"components": {kind: kList, items: &field{kind: kMap, required: []string{"name", "type"}, fields: map[string]*field{
 			"name": str, "type": str, "properties": props, "dependsOn": strs, "externalRevision": str,
+			"inputs": inputs, "outputs": outputs,
 			"traits": {kind: kList, items: &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
 				"type": str, "properties": props,
 			}}},

@@ -1,0 +1,271 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Objects the workflow reads and writes directly: the apply-object and
+// read-object steps, and the objects a ref-objects component refers to.
+
+// applyObject emulates the apply-object step: parameter.value is written
+// to parameter.cluster (the hub when empty) as given. A namespaced object
+// without a namespace lands in the application's namespace.
+func (w *workflowRun) applyObject(s *WorkflowStep) (map[string]any, error) {
+	value, _ := s.Properties["value"].(map[string]any)
+	if value == nil {
+		return nil, w.stepErr(s, "apply-object needs properties.value (an object)")
+	}
+	obj, _ := manifest.DeepCopy(value).(map[string]any)
+	target := manifest.String(s.Properties, "cluster")
+	if target == "" {
+		target = cluster.Local
+	} else if err := w.checkCluster(target, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
+		return nil, err
+	}
+	if manifest.String(obj, "kind") == "" || manifest.String(obj, "metadata", "name") == "" {
+		return nil, w.stepErr(s, "apply-object: properties.value needs kind and metadata.name")
+	}
+	if manifest.String(obj, "metadata", "namespace") == "" && !IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
+		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
+	}
+	w.writeTo(target, &Resource{Object: obj}, s.Name, nil)
+	returns := map[string]any{"value": obj}
+	return map[string]any{"apply": map[string]any{"$params": s.Properties, "$returns": returns}}, nil
+}
+
+// readObject emulates the read-object step: the object as the workflow
+// has left it so far, else as observed (--observed); a missing object is
+// an error, as the real step fails.
+func (w *workflowRun) readObject(s *WorkflowStep) (map[string]any, error) {
+	p := s.Properties
+	apiVersion := stringOr(p, "apiVersion", "core.oam.dev/v1beta1")
+	kind := stringOr(p, "kind", "Application")
+	name := manifest.String(p, "name")
+	if name == "" {
+		return nil, w.stepErr(s, "read-object needs properties.name")
+	}
+	ns := stringOr(p, "namespace", "default")
+	if IsClusterScoped(apiVersion, kind) {
+		ns = ""
+	}
+	target := manifest.String(p, "cluster")
+	if target == "" {
+		target = cluster.Local
+	}
+	key := manifest.Key{Group: manifest.Group(apiVersion), Kind: kind, Namespace: ns, Name: name}
+	obj, ok := w.current(target, key)
+	if !ok {
+		return nil, w.stepErr(s, fmt.Sprintf("read-object: %s not found in cluster %q (objects that exist before the workflow come from --observed)", key, target))
+	}
+	params := map[string]any{"cluster": manifest.String(p, "cluster"), "value": map[string]any{
+		"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": stringOr(p, "namespace", "default")}}}
+	return map[string]any{"output": map[string]any{"$params": params, "$returns": map[string]any{"value": obj}}}, nil
+}
+
+// current is the object of key in a cluster as the workflow sees it now:
+// its own latest write, else the observed state.
+func (w *workflowRun) current(target string, key manifest.Key) (map[string]any, bool) {
+	for i := len(w.res.Writes) - 1; i >= 0; i-- {
+		wr := w.res.Writes[i]
+		if wr.Cluster == target && manifest.New(wr.Resource.Object).Key() == key {
+			return wr.Resource.Object, true
+		}
+	}
+	if w.opts.Observed == nil {
+		return nil, false
+	}
+	e, ok := w.opts.Observed.Get(target, key)
+	if !ok {
+		return nil, false
+	}
+	return e.Object.Data, true
+}
+
+func stringOr(m map[string]any, key, def string) string {
+	if s := manifest.String(m, key); s != "" {
+		return s
+	}
+	return def
+}
+
+// refObjects replaces a ref-objects component's properties with the
+// objects it refers to, as KubeVela's LoadDynamicComponent does: each
+// selector picks objects from the observed hub (or its cluster) by name
+// or labels, cleared of server-populated fields.
+func (w *workflowRun) refObjects(comp *Component) (*Component, error) {
+	raw, _ := comp.Properties["objects"].([]any)
+	if urls, _ := comp.Properties["urls"].([]any); len(urls) > 0 {
+		return nil, w.compErr(comp, "properties.urls", "ref-objects urls are not supported offline (drydock never reaches the network); list the objects with --observed and refer to them by name or labels")
+	}
+	var found []map[string]any
+	for i, r := range raw {
+		sel, _ := r.(map[string]any)
+		objs, err := w.selectRefObjects(comp, sel, manifest.Path("properties", "objects", i))
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs {
+			found = appendObject(found, o)
+		}
+	}
+	list := make([]any, len(found))
+	for i, o := range found {
+		list[i] = o
+	}
+	out := *comp
+	out.Properties = map[string]any{"objects": list}
+	return &out, nil
+}
+
+func (w *workflowRun) selectRefObjects(comp *Component, sel map[string]any, path string) ([]map[string]any, error) {
+	name := manifest.String(sel, "name")
+	labels := manifest.StringMap(sel, "labelSelector")
+	if labels == nil {
+		labels = manifest.StringMap(sel, "selector")
+	}
+	if labels != nil && name != "" {
+		return nil, w.compErr(comp, path, "invalid object selector for ref-objects, name and labelSelector cannot be both set")
+	}
+	group, kind, err := refObjectKind(sel)
+	if err != nil {
+		return nil, w.compErr(comp, path, err.Error())
+	}
+	ns := stringOr(sel, "namespace", w.app.Namespace)
+	if clusterScoped[group+"/"+kind] {
+		ns = ""
+	}
+	target := stringOr(sel, "cluster", cluster.Local)
+	if target != cluster.Local {
+		if err := w.checkCluster(target, comp.Path+"."+path+".cluster", fmt.Sprintf("component %q", comp.Name)); err != nil {
+			return nil, err
+		}
+	}
+	var out []map[string]any
+	if name == "" && labels != nil {
+		if w.opts.Observed != nil {
+			for _, e := range w.opts.Observed.List(target) {
+				k := e.Object.Key()
+				if k.Group == group && k.Kind == kind && k.Namespace == ns && hasLabels(e.Object.Labels(), labels) {
+					out = append(out, clearForDispatch(e.Object.Data))
+				}
+			}
+		}
+		return out, nil
+	}
+	if name == "" {
+		name = comp.Name
+	}
+	key := manifest.Key{Group: group, Kind: kind, Namespace: ns, Name: name}
+	var e cluster.Entry
+	ok := false
+	if w.opts.Observed != nil {
+		e, ok = w.opts.Observed.Get(target, key)
+	}
+	if !ok {
+		return nil, w.compErr(comp, path, fmt.Sprintf("failed to load ref object %s %s/%s: not found in cluster %q (give the clusters' objects with --observed)", kind, ns, name, target))
+	}
+	return []map[string]any{clearForDispatch(e.Object.Data)}, nil
+}
+
+func (w *workflowRun) compErr(comp *Component, path, msg string) error {
+	return &Error{Pos: w.app.Object.FieldPos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)}
+}
+
+func hasLabels(have, want map[string]string) bool {
+	for k, v := range want {
+		if hv, ok := have[k]; !ok || hv != v {
+			return false
+		}
+	}
+	return true
+}
+
+// appendObject adds o, replacing an object of the same key.
+func appendObject(list []map[string]any, o map[string]any) []map[string]any {
+	k := manifest.New(o).Key()
+	for i, e := range list {
+		if manifest.New(e).Key() == k {
+			list[i] = o
+			return list
+		}
+	}
+	return append(list, o)
+}
+
+// clearForDispatch drops what the API server populated, as KubeVela's
+// ClearRefObjectForDispatch does.
+func clearForDispatch(obj map[string]any) map[string]any {
+	out, _ := manifest.DeepCopy(obj).(map[string]any)
+	if md, ok := out["metadata"].(map[string]any); ok {
+		for _, k := range []string{"resourceVersion", "generation", "ownerReferences", "deletionTimestamp", "managedFields", "uid", "creationTimestamp"} {
+			delete(md, k)
+		}
+	}
+	delete(out, "status")
+	if manifest.String(out, "apiVersion") == "v1" && manifest.String(out, "kind") == "Service" {
+		if spec, ok := out["spec"].(map[string]any); ok {
+			if ip, ok := spec["clusterIP"].(string); ok && ip != "None" {
+				delete(spec, "clusterIP")
+				delete(spec, "clusterIPs")
+			}
+		}
+	}
+	return out
+}
+
+// refObjectKind resolves a selector's resource (and group) to a kind, as
+// an API server's REST mapper would for the built-in resources, or takes
+// the legacy apiVersion/kind pair.
+func refObjectKind(sel map[string]any) (group, kind string, err error) {
+	if res := manifest.String(sel, "resource"); res != "" {
+		g := manifest.String(sel, "group")
+		for _, r := range builtinResources {
+			if (res == r.plural || res == r.singular) && (g == "" || g == r.group) {
+				return r.group, r.kind, nil
+			}
+		}
+		return "", "", fmt.Errorf("no kind found for resource %s (drydock knows the built-in Kubernetes resources; for others give apiVersion and kind)", res)
+	}
+	if av, k := manifest.String(sel, "apiVersion"), manifest.String(sel, "kind"); av != "" && k != "" {
+		return manifest.Group(av), k, nil
+	}
+	return "", "", fmt.Errorf("neither resource or apiVersion/kind is set for referring objects")
+}
+
+type resourceKind struct{ group, plural, singular, kind string }
+
+// builtinResources maps the built-in resource names to kinds.
+var builtinResources = func() []resourceKind {
+	var out []resourceKind
+	add := func(group string, kinds ...string) {
+		for _, k := range kinds {
+			singular := strings.ToLower(k)
+			plural := singular + "s"
+			switch {
+			case k == "Endpoints":
+				plural = singular
+			case strings.HasSuffix(singular, "s"):
+				plural = singular + "es"
+			case strings.HasSuffix(singular, "y"):
+				plural = strings.TrimSuffix(singular, "y") + "ies"
+			}
+			out = append(out, resourceKind{group, plural, singular, k})
+		}
+	}
+	add("", "ConfigMap", "Secret", "Service", "ServiceAccount", "Pod", "PersistentVolumeClaim", "PersistentVolume",
+		"Namespace", "Endpoints", "Event", "LimitRange", "ResourceQuota", "Node", "ReplicationController", "PodTemplate")
+	add("apps", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ControllerRevision")
+	add("batch", "Job", "CronJob")
+	add("networking.k8s.io", "Ingress", "NetworkPolicy", "IngressClass")
+	add("rbac.authorization.k8s.io", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding")
+	add("policy", "PodDisruptionBudget")
+	add("autoscaling", "HorizontalPodAutoscaler")
+	add("storage.k8s.io", "StorageClass")
+	add("apiextensions.k8s.io", "CustomResourceDefinition")
+	add("core.oam.dev", "Application", "ComponentDefinition", "TraitDefinition", "PolicyDefinition", "WorkflowStepDefinition")
+	return out
+}()
