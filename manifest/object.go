@@ -66,6 +66,13 @@ func (o *Object) FieldPos(path string) Pos {
 	}
 }
 
+// HasField reports whether the value at path was authored (has a
+// recorded position).
+func (o *Object) HasField(path string) bool {
+	_, ok := o.fields[path]
+	return ok
+}
+
 // BlockStart returns where the content of the block scalar (| or >) at path
 // starts in the authored file.
 func (o *Object) BlockStart(path string) (Pos, bool) {

@@ -36,6 +36,9 @@ type Component struct {
 	DependsOn  []string
 	Inputs     []Input
 	Outputs    []Output
+	// Overlays are the override policy entries that patched this copy of
+	// the component, in order (field paths in the Application).
+	Overlays []string
 	// Raw is the authored entry (for context.components).
 	Raw map[string]any
 	// Path is the entry's field path in the Application, for positions.
@@ -47,6 +50,9 @@ type Trait struct {
 	Type       string
 	Properties map[string]any
 	Path       string
+	// Overlays are the override policy entries that added or patched
+	// this trait, in order.
+	Overlays []string
 }
 
 // Policy is one entry of spec.policies.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -210,10 +211,12 @@ func (w *workflowRun) override(p *Policy, comps []Component) ([]Component, error
 			return nil, w.policyErr(p, manifest.Path("components", i), "component patch must be a mapping")
 		}
 		name, typ := manifest.String(patch, "name"), manifest.String(patch, "type")
+		overlay := manifest.Path(p.Path, "properties", "components", i)
 		if name == "" {
 			for j := range comps {
 				if typ == "" || comps[j].Type == typ {
-					mergeComponent(&comps[j], patch)
+					mergeComponent(&comps[j], patch, overlay)
+					comps[j].addOverlay(overlay)
 				}
 			}
 			continue
@@ -229,13 +232,14 @@ func (w *workflowRun) override(p *Policy, comps []Component) ([]Component, error
 			}
 			matched = true
 			if typ != "" && typ != comps[j].Type {
-				comps[j] = componentFromPatch(patch, comps[j].Path)
+				comps[j] = componentFromPatch(patch, comps[j].Path, overlay)
 			} else {
-				mergeComponent(&comps[j], patch)
+				mergeComponent(&comps[j], patch, overlay)
+				comps[j].addOverlay(overlay)
 			}
 		}
 		if !matched && componentNamePattern.MatchString(name) {
-			comps = append(comps, componentFromPatch(patch, p.Path))
+			comps = append(comps, componentFromPatch(patch, p.Path, overlay))
 		}
 	}
 	if sel, ok := p.Properties["selector"].([]any); ok {
@@ -262,7 +266,8 @@ func regexpFromWildcard(name string) string { return strings.ReplaceAll(name, "*
 
 // mergeComponent merges an override patch into c: properties deep-merged
 // (lists replaced, zero values override), traits matched by type.
-func mergeComponent(c *Component, patch map[string]any) {
+// overlay is the patch's field path in the Application.
+func mergeComponent(c *Component, patch map[string]any, overlay string) {
 	if props, ok := patch["properties"].(map[string]any); ok {
 		if c.Properties == nil {
 			c.Properties = map[string]any{}
@@ -270,10 +275,11 @@ func mergeComponent(c *Component, patch map[string]any) {
 		mergeMaps(c.Properties, props)
 	}
 	traits, _ := patch["traits"].([]any)
-	for _, raw := range traits {
+	for k, raw := range traits {
 		t, _ := raw.(map[string]any)
 		typ := manifest.String(t, "type")
 		disable, _ := t["disable"].(bool)
+		tpath := manifest.Path(overlay, "traits", k)
 		idx := -1
 		for j := range c.Traits {
 			if c.Traits[j].Type == typ {
@@ -290,8 +296,9 @@ func mergeComponent(c *Component, patch map[string]any) {
 			}
 			props, _ := t["properties"].(map[string]any)
 			mergeMaps(c.Traits[idx].Properties, props)
+			c.Traits[idx].Overlays = append(slices.Clip(c.Traits[idx].Overlays), tpath)
 		case !disable:
-			c.Traits = append(c.Traits, traitFromPatch(t, c.Path))
+			c.Traits = append(c.Traits, traitFromPatch(t, c.Path, tpath))
 		}
 	}
 }
@@ -312,23 +319,24 @@ func mergeMaps(dst, src map[string]any) {
 
 // componentFromPatch is the component an override patch describes
 // (KubeVela's ToApplicationComponent: every trait not disabled, in order).
-func componentFromPatch(patch map[string]any, path string) Component {
+func componentFromPatch(patch map[string]any, path, overlay string) Component {
 	c := Component{Name: manifest.String(patch, "name"), Type: manifest.String(patch, "type"), Raw: patch, Path: path}
 	if props, ok := patch["properties"].(map[string]any); ok {
 		c.Properties = manifest.DeepCopy(props).(map[string]any)
 	}
 	traits, _ := patch["traits"].([]any)
-	for _, raw := range traits {
+	for k, raw := range traits {
 		t, _ := raw.(map[string]any)
 		if d, _ := t["disable"].(bool); !d {
-			c.Traits = append(c.Traits, traitFromPatch(t, path))
+			c.Traits = append(c.Traits, traitFromPatch(t, path, manifest.Path(overlay, "traits", k)))
 		}
 	}
+	c.addOverlay(overlay)
 	return c
 }
 
-func traitFromPatch(t map[string]any, path string) Trait {
-	tr := Trait{Type: manifest.String(t, "type"), Path: path}
+func traitFromPatch(t map[string]any, path, overlay string) Trait {
+	tr := Trait{Type: manifest.String(t, "type"), Path: path, Overlays: []string{overlay}}
 	if props, ok := t["properties"].(map[string]any); ok {
 		tr.Properties = manifest.DeepCopy(props).(map[string]any)
 	}
@@ -446,4 +454,10 @@ func componentOrder(comps []Component) []int {
 		visit(i)
 	}
 	return out
+}
+
+// addOverlay records that the override at path (an entry of an override
+// policy's components) shaped c, so errors in its properties point there.
+func (c *Component) addOverlay(path string) {
+	c.Overlays = append(slices.Clip(c.Overlays), path)
 }

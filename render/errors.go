@@ -75,15 +75,36 @@ func (r *componentRun) cueErr(def *Definition, path, trait string, err error) er
 	}
 	switch {
 	case param != nil:
-		elems := []any{path, "properties"}
-		for _, s := range param {
-			elems = append(elems, s)
+		e.Pos = r.app.Object.FieldPos(propertyPath(path, param))
+		// A value an override policy wrote is located in the policy.
+		overlays := r.comp.Overlays
+		if trait != "" {
+			overlays = nil
+			for _, t := range r.comp.Traits {
+				if t.Path == path && t.Type == trait {
+					overlays = t.Overlays
+				}
+			}
 		}
-		e.Pos = r.app.Object.FieldPos(manifest.Path(elems...))
+		for k := len(overlays) - 1; k >= 0; k-- {
+			if op := propertyPath(overlays[k], param); r.app.Object.HasField(op) {
+				e.Pos = r.app.Object.FieldPos(op)
+				break
+			}
+		}
 	case e.Template.IsValid():
 		e.Pos = e.Template
 	}
 	return e
+}
+
+// propertyPath is the field path of a parameter under base.properties.
+func propertyPath(base string, param []string) string {
+	elems := []any{base, "properties"}
+	for _, s := range param {
+		elems = append(elems, s)
+	}
+	return manifest.Path(elems...)
 }
 
 func templatePos(def *Definition, ps []token.Pos) manifest.Pos {
