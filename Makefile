@@ -30,3 +30,4 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./manifest/
 	$(GO) test -run '^$$' -fuzz FuzzParseCUEDefinitions -fuzztime $(FUZZTIME) ./render/
+	$(GO) test -run '^$$' -fuzz FuzzDiff -fuzztime $(FUZZTIME) ./golden/

@@ -1,13 +1,8 @@
-// Package golden owns drydock's canonical output tree: one object per file
-// under <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml,
-// keys sorted, LF line ends, byte-identical across runs; and comparing such
-// a tree with a committed one.
 package golden
 
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -58,24 +53,19 @@ func (t Tree) Add(cluster string, obj *manifest.Object) error {
 	return nil
 }
 
-// Write writes the tree under dir, creating directories. It writes nothing
-// outside dir: every path is checked to stay below it.
+// Write writes the tree under dir, creating directories (dir included) and
+// replacing existing files atomically (temporary file, then rename). It
+// leaves files that are not in the tree alone. It writes nothing outside
+// dir: every path must be a clean relative slash path, and a parent
+// directory that resolves outside dir through a symlink is rejected, as is
+// any absolute symlink on the way (os.Root rules); both are checked for
+// every path before the first write, and errors wrap ErrInvalidPath.
 func Write(dir string, t Tree) error {
-	root, err := filepath.Abs(dir)
-	if err != nil {
+	if err := validate(t, false); err != nil {
 		return err
 	}
-	for _, p := range t.Paths() {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if rel, err := filepath.Rel(root, full); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("output path %q escapes %s", p, dir)
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(full, t[p], 0o644); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
-	return nil
+	return writeFiles(dir, t, t.Paths())
 }

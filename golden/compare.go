@@ -1,0 +1,226 @@
+package golden
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ErrInvalidPath is wrapped by every error about a path that golden will
+// not read or write: a tree path that is not a clean relative
+// slash-separated path (absolute, "..", "." or empty elements, a
+// backslash), a tree path of Compare or Update that does not end in
+// ".yaml", a path that is both a file and a directory, and a symlink in
+// the way (a symlinked directory or .yaml file inside the golden
+// directory, or a parent directory that resolves outside it).
+var ErrInvalidPath = errors.New("invalid path")
+
+// Report is the difference between a rendered tree and a golden directory.
+// All path lists are sorted and hold slash paths relative to the directory.
+type Report struct {
+	// Added are rendered but have no golden file.
+	Added []string
+	// Removed have a golden file but are no longer rendered.
+	Removed []string
+	// Changed are in both, with different contents.
+	Changed []string
+	// Unchanged counts the files that are in both and equal.
+	Unchanged int
+	// Diffs holds, for each Changed path, a unified diff from
+	// "golden/<path>" to "rendered/<path>" (3 lines of context).
+	Diffs map[string]string
+	// Pruned is set by Update when it deleted the Removed files.
+	Pruned bool
+}
+
+// OK reports whether the rendered tree matched the golden directory: no
+// file added, removed or changed. For a Report from Update it reports
+// whether there was nothing to do.
+func (r *Report) OK() bool {
+	return len(r.Added) == 0 && len(r.Removed) == 0 && len(r.Changed) == 0
+}
+
+// String is a human summary: one line of counts, one line per drifted
+// file, then the diff of each changed file.
+func (r *Report) String() string {
+	removed := "removed"
+	if r.Pruned {
+		removed = "pruned"
+	}
+	if r.OK() {
+		return fmt.Sprintf("golden: up to date, %d unchanged\n", r.Unchanged)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "golden: %d changed, %d added, %d %s, %d unchanged\n",
+		len(r.Changed), len(r.Added), len(r.Removed), removed, r.Unchanged)
+	for _, l := range []struct {
+		label string
+		paths []string
+	}{{"changed", r.Changed}, {"added", r.Added}, {removed, r.Removed}} {
+		for _, p := range l.paths {
+			fmt.Fprintf(&sb, "%-8s %s\n", l.label, p)
+		}
+	}
+	for _, p := range r.Changed {
+		sb.WriteString("\n")
+		sb.WriteString(r.Diffs[p])
+	}
+	return sb.String()
+}
+
+// Compare reads the golden directory dir and compares it with got. Only
+// files named *.yaml under dir (recursively) take part; other files are
+// ignored. A missing dir is an empty golden tree. Contents are compared
+// byte for byte after normalising CRLF to LF and adding a missing final
+// newline on both sides. Every path of got must be a clean relative slash
+// path ending in .yaml, and dir must not hold symlinked directories or
+// symlinked .yaml files (errors wrap ErrInvalidPath).
+func Compare(dir string, got Tree) (*Report, error) {
+	if err := validate(got, true); err != nil {
+		return nil, err
+	}
+	want, err := readDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return compareTrees(want, got), nil
+}
+
+// compareTrees compares a golden tree with a rendered one.
+func compareTrees(golden, got Tree) *Report {
+	r := &Report{Diffs: map[string]string{}}
+	for _, p := range got.Paths() {
+		old, ok := golden[p]
+		if !ok {
+			r.Added = append(r.Added, p)
+			continue
+		}
+		a, b := normalize(old), normalize(got[p])
+		if bytes.Equal(a, b) {
+			r.Unchanged++
+			continue
+		}
+		r.Changed = append(r.Changed, p)
+		r.Diffs[p] = unified("golden/"+p, "rendered/"+p, a, b)
+	}
+	for _, p := range golden.Paths() {
+		if _, ok := got[p]; !ok {
+			r.Removed = append(r.Removed, p)
+		}
+	}
+	return r
+}
+
+// normalize returns a copy of b with CRLF line ends turned into LF and a
+// final newline added if b is not empty and lacks one.
+func normalize(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// readDir reads every *.yaml file under dir into a tree. A missing dir is
+// an empty tree.
+func readDir(dir string) (Tree, error) {
+	root, err := resolveRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Tree{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
+	t := Tree{}
+	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, full)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		isYAML := strings.HasSuffix(d.Name(), ".yaml")
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return checkSymlink(full, rel, isYAML)
+		case d.IsDir() || !isYAML:
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
+		}
+		data, err := os.ReadFile(full)
+		t[rel] = data
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
+	return t, nil
+}
+
+// checkSymlink rejects a symlink in the golden directory that is a .yaml
+// file or leads to a directory: writing through it could leave the
+// directory, and two paths could name one file. Other symlinks (a README
+// pointing elsewhere) are ignored like any other non-YAML file.
+func checkSymlink(full, rel string, isYAML bool) error {
+	if isYAML {
+		return fmt.Errorf("%q: %w: a golden file must not be a symlink", rel, ErrInvalidPath)
+	}
+	if fi, err := os.Stat(full); err == nil && fi.IsDir() {
+		return fmt.Errorf("%q: %w: symlink to a directory", rel, ErrInvalidPath)
+	}
+	return nil
+}
+
+// resolveRoot is dir made absolute with its symlinks resolved; it must be
+// an existing directory.
+func resolveRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", root)
+	}
+	return root, nil
+}
+
+// validate checks every path of t: a clean, relative, slash-separated
+// path (and, with yamlOnly, one ending in .yaml) that is not also a
+// directory of another path.
+func validate(t Tree, yamlOnly bool) error {
+	paths := t.Paths()
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+			return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
+		}
+		if yamlOnly && !strings.HasSuffix(p, ".yaml") {
+			return fmt.Errorf("path %q: %w: not a .yaml file", p, ErrInvalidPath)
+		}
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	for _, p := range paths {
+		if dirs[p] {
+			return fmt.Errorf("path %q: %w: it is both a file and a directory in the tree", p, ErrInvalidPath)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+// Package golden owns drydock's canonical output tree and its comparison
+// with a committed golden directory: the golden-file half of a CI or
+// pre-commit check.
+//
+// # The tree
+//
+// A Tree holds one object per file under
+// <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml (see
+// ObjectPath), encoded by Encode: sigs.k8s.io/yaml, keys sorted, LF line
+// ends, byte-identical across runs. Write puts a tree on disk.
+//
+// # Compare
+//
+// Compare reads every *.yaml file under a golden directory (recursively;
+// README and other files are ignored and never touched) and reports the
+// paths that were Added (rendered, no golden file), Removed (golden file,
+// no longer rendered) and Changed, with a unified diff per changed file.
+//
+// Files are compared as bytes, not as parsed YAML. drydock's output is
+// canonical, so any byte difference (key order, quoting, indentation, a
+// comment) is drift that the golden file should record. Two
+// normalisations only, on both sides: CRLF line ends become LF, and a
+// missing final newline is added. A checkout with core.autocrlf or an
+// editor that drops the final newline therefore does not drift, and
+// Update leaves such a file as it is while its content matches.
+//
+// # CI and pre-commit
+//
+// A check never writes: call Compare, print Report.String, and fail unless
+// Report.OK, which is false on any added (missing golden), removed (stale
+// golden) or changed file. To accept a render, call Update; with
+// UpdateOptions.Prune it also deletes the stale golden files.
+//
+// # Safety
+//
+// Nothing golden writes leaves the directory it was given. Tree paths must
+// be clean relative slash paths (no "..", no leading "/", no backslash)
+// and, for Compare and Update, end in .yaml. The golden directory itself
+// may be a symlink, but a symlinked directory or .yaml file inside it is
+// refused by Compare and Update; Write, which only adds files, follows a
+// relative symlink that stays inside. A parent directory that resolves
+// outside the directory, or any absolute symlink on the way, is refused. All
+// paths are checked before the first write; files are replaced atomically
+// (temporary file in the same directory, then rename). Errors about paths
+// wrap ErrInvalidPath.
+//
+// # Go tests
+//
+// Check is the helper for users' own tests: it compares and reports drift
+// with t.Errorf, and with the -update flag it updates (with prune)
+// instead:
+//
+//	var _ = flag.Bool("update", false, "rewrite golden files")
+//
+//	func TestRender(t *testing.T) {
+//		golden.Check(t, "testdata/golden", render(t))
+//	}
+//
+// Run `go test -update` to accept the new output. The test package must
+// define the -update flag (as above, or its own) so the test binary
+// accepts it; Check looks it up by name and shares it.
+//
+// golden does not render, print, or read the environment; it does not
+// compare YAML semantically and is not a general-purpose diff library.
+package golden

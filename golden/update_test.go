@@ -1,0 +1,351 @@
+package golden
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// readAll returns every file under dir (slash paths to contents) and the
+// directories, as "dir/" entries.
+func readAll(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(full string, d fs.DirEntry, err error) error {
+		if err != nil || full == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, full)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			out[rel] = "symlink"
+		case d.IsDir():
+			out[rel+"/"] = ""
+		default:
+			data, err := os.ReadFile(full)
+			out[rel] = string(data)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var old = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// age sets the modification time of every file under dir to old.
+func age(t *testing.T, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(full string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(full, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// touched lists the files under dir whose modification time is no longer old.
+func touched(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(full string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if !fi.ModTime().Equal(old) {
+			rel, _ := filepath.Rel(dir, full)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestUpdate(t *testing.T) {
+	golden := map[string]string{
+		"c1/ns/configmap_app.yaml":      cmBlue,
+		"c1/_cluster/namespace_ns.yaml": ns,
+		"c1/gone/secret_s.yaml":         "gone\n",
+		"c1/keep/secret_s.yaml":         "gone\n",
+		"c1/keep/README.md":             "kept\n",
+		"c2/crlf.yaml":                  "a: 1\r\nb: 2\r\n",
+		"README.md":                     "golden files\n",
+	}
+	got := map[string]string{
+		"c1/ns/configmap_app.yaml":      cmGreen,
+		"c1/_cluster/namespace_ns.yaml": ns,
+		"c1/new/deep/x.yaml":            "new\n",
+		"c2/crlf.yaml":                  "a: 1\nb: 2\n",
+	}
+	tests := []struct {
+		name        string
+		prune       bool
+		wantReport  Report
+		wantFiles   map[string]string
+		wantTouched []string
+	}{
+		{
+			name: "keep removed files",
+			wantReport: Report{
+				Added: []string{"c1/new/deep/x.yaml"}, Changed: []string{"c1/ns/configmap_app.yaml"},
+				Removed: []string{"c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml"}, Unchanged: 2,
+				Diffs: map[string]string{"c1/ns/configmap_app.yaml": cmDiff},
+			},
+			wantFiles: map[string]string{
+				"README.md": "golden files\n",
+				"c1/":       "", "c1/_cluster/": "", "c1/gone/": "", "c1/keep/": "", "c1/new/": "", "c1/new/deep/": "", "c1/ns/": "", "c2/": "",
+				"c1/_cluster/namespace_ns.yaml": ns,
+				"c1/gone/secret_s.yaml":         "gone\n",
+				"c1/keep/README.md":             "kept\n",
+				"c1/keep/secret_s.yaml":         "gone\n",
+				"c1/new/deep/x.yaml":            "new\n",
+				"c1/ns/configmap_app.yaml":      cmGreen,
+				"c2/crlf.yaml":                  "a: 1\r\nb: 2\r\n",
+			},
+			wantTouched: []string{"c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml"},
+		},
+		{
+			name:  "prune",
+			prune: true,
+			wantReport: Report{
+				Added: []string{"c1/new/deep/x.yaml"}, Changed: []string{"c1/ns/configmap_app.yaml"},
+				Removed: []string{"c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml"}, Unchanged: 2,
+				Diffs:  map[string]string{"c1/ns/configmap_app.yaml": cmDiff},
+				Pruned: true,
+			},
+			wantFiles: map[string]string{
+				"README.md": "golden files\n",
+				"c1/":       "", "c1/_cluster/": "", "c1/keep/": "", "c1/new/": "", "c1/new/deep/": "", "c1/ns/": "", "c2/": "",
+				"c1/_cluster/namespace_ns.yaml": ns,
+				"c1/keep/README.md":             "kept\n",
+				"c1/new/deep/x.yaml":            "new\n",
+				"c1/ns/configmap_app.yaml":      cmGreen,
+				"c2/crlf.yaml":                  "a: 1\r\nb: 2\r\n",
+			},
+			wantTouched: []string{"c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeDir(t, dir, golden)
+			age(t, dir)
+			before, err := os.Stat(filepath.Join(dir, "c1/ns/configmap_app.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Update(dir, tree(got), UpdateOptions{Prune: tt.prune})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(&tt.wantReport, rep, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("report (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantFiles, readAll(t, dir)); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantTouched, touched(t, dir)); diff != "" {
+				t.Errorf("modified files (-want +got):\n%s", diff)
+			}
+			// Replaced by a rename, not rewritten in place.
+			after, err := os.Stat(filepath.Join(dir, "c1/ns/configmap_app.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if os.SameFile(before, after) {
+				t.Error("changed file was rewritten in place, not replaced atomically")
+			}
+			// A second update has nothing to do.
+			again, err := Update(dir, tree(got), UpdateOptions{Prune: tt.prune})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantOK := tt.prune; again.OK() != wantOK {
+				t.Errorf("second Update OK() = %v, want %v:\n%s", again.OK(), wantOK, again)
+			}
+		})
+	}
+}
+
+func TestUpdateKeepsPermissions(t *testing.T) {
+	dir := t.TempDir()
+	writeDir(t, dir, map[string]string{"a.yaml": "1\n"})
+	if err := os.Chmod(filepath.Join(dir, "a.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(dir, tree(map[string]string{"a.yaml": "2\n", "b.yaml": "2\n"}), UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{"a.yaml": 0o600, "b.yaml": 0o644 &^ umask(t)} {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s mode = %v, want %v", p, fi.Mode().Perm(), want)
+		}
+	}
+}
+
+// umask finds the process umask by creating a file.
+func umask(t *testing.T) fs.FileMode {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "probe")
+	if err := os.WriteFile(p, nil, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0o777 &^ fi.Mode().Perm()
+}
+
+func TestUpdateCreatesDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "testdata", "golden")
+	rep, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{nsPath}, rep.Added); diff != "" {
+		t.Errorf("Added (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"c1/": "", "c1/_cluster/": "", nsPath: ns}, readAll(t, dir)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	// Nothing to write: a missing directory stays missing.
+	empty := filepath.Join(t.TempDir(), "none")
+	if _, err := Update(empty, Tree{}, UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(empty); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Update created %s for an empty tree", empty)
+	}
+}
+
+// TestUpdateEscapes checks that paths leading outside the directory are
+// rejected before anything is written, inside or outside it.
+func TestUpdateEscapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		paths []string
+		link  string // a symlink "link" in the golden directory to the outside directory
+	}{
+		{name: "dot-dot", paths: []string{"a.yaml", "../x.yaml"}},
+		{name: "dot-dot inside", paths: []string{"a.yaml", "sub/../../x.yaml"}},
+		{name: "absolute", paths: []string{"a.yaml", "/x.yaml"}},
+		{name: "symlinked subdirectory pointing outside", paths: []string{"a.yaml", "link/x.yaml"}, link: "link"},
+		{name: "symlinked subdirectory pointing outside, deeper", paths: []string{"a.yaml", "link/deeper/x.yaml"}, link: "link"},
+	}
+	for _, tt := range tests {
+		for _, prune := range []bool{false, true} {
+			t.Run(tt.name, func(t *testing.T) {
+				dir, outside := t.TempDir(), t.TempDir()
+				writeDir(t, dir, map[string]string{"a.yaml": "old\n", "stale.yaml": "old\n"})
+				if tt.link != "" {
+					if err := os.Symlink(outside, filepath.Join(dir, tt.link)); err != nil {
+						t.Skipf("symlinks unsupported: %v", err)
+					}
+				}
+				beforeIn, beforeOut := readAll(t, dir), readAll(t, outside)
+				got := Tree{}
+				for _, p := range tt.paths {
+					got[p] = []byte("new\n")
+				}
+				rep, err := Update(dir, got, UpdateOptions{Prune: prune})
+				if !errors.Is(err, ErrInvalidPath) {
+					t.Fatalf("Update error = %v (report %v), want ErrInvalidPath", err, rep)
+				}
+				if diff := cmp.Diff(beforeIn, readAll(t, dir)); diff != "" {
+					t.Errorf("golden directory changed (-before +after):\n%s", diff)
+				}
+				if diff := cmp.Diff(beforeOut, readAll(t, outside)); diff != "" {
+					t.Errorf("outside directory changed (-before +after):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+func TestWriteEscapes(t *testing.T) {
+	tests := []struct {
+		name    string
+		paths   []string
+		target  string // of a symlink out/link; relative to the temp root if abs
+		abs     bool
+		wantErr bool
+	}{
+		{name: "dot-dot", paths: []string{"a.yaml", "../escape.yaml"}, wantErr: true},
+		{name: "absolute", paths: []string{"a.yaml", "/etc/x.yaml"}, wantErr: true},
+		{name: "symlinked subdirectory pointing outside", paths: []string{"a.yaml", "link/x.yaml"}, target: "outside", abs: true, wantErr: true},
+		{name: "relative symlink pointing outside", paths: []string{"a.yaml", "link/x.yaml"}, target: "../outside", wantErr: true},
+		{name: "absolute symlink pointing inside", paths: []string{"a.yaml", "link/x.yaml"}, target: "out/real", abs: true, wantErr: true},
+		{name: "relative symlink pointing inside", paths: []string{"a.yaml", "link/x.yaml"}, target: "real"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir, outside := filepath.Join(base, "out"), filepath.Join(base, "outside")
+			for _, d := range []string{dir, outside, filepath.Join(dir, "real")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.target != "" {
+				target := tt.target
+				if tt.abs {
+					target = filepath.Join(base, target)
+				}
+				if err := os.Symlink(target, filepath.Join(dir, "link")); err != nil {
+					t.Skipf("symlinks unsupported: %v", err)
+				}
+			}
+			got := Tree{}
+			for _, p := range tt.paths {
+				got[p] = []byte("x\n")
+			}
+			err := Write(dir, got)
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if data, err := os.ReadFile(filepath.Join(dir, "real", "x.yaml")); err != nil || string(data) != "x\n" {
+					t.Errorf("write through inner symlink: %q, %v", data, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalidPath) {
+				t.Fatalf("Write error = %v, want ErrInvalidPath", err)
+			}
+			want := map[string]string{"out/": "", "out/real/": "", "outside/": ""}
+			if tt.target != "" {
+				want["out/link"] = "symlink"
+			}
+			if diff := cmp.Diff(want, readAll(t, base)); diff != "" {
+				t.Errorf("files after a rejected Write (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
