@@ -1,0 +1,85 @@
+// Package rules owns drydock's OPA/Rego checks over rendered objects: loading
+// and compiling conftest-style policies once, evaluating them against every
+// rendered object (or a whole cluster at once), and running the policies' own
+// Rego unit tests. It is not a renderer and not a printer: it takes objects and
+// returns results; cmd/drydock formats them and picks the exit code.
+//
+// # Conftest conventions
+//
+// Policies follow conftest (github.com/open-policy-agent/conftest):
+//
+//   - Rules named deny, violation or warn, optionally with a suffix
+//     (deny_no_latest, warn_a_b), are checks. deny and violation produce
+//     failures, warn produces warnings. A check's value is a set (or array)
+//     whose elements are either message strings or objects with a string
+//     "msg"; the object's other keys become the result's Metadata. Every
+//     failure and warning carries Metadata["query"], the rule's query
+//     ("data.main.deny"), as conftest does. Elements of other types are
+//     ignored; an object without a string msg is an evaluation error.
+//   - exception[rules] exempts named checks: a rule deny_foo, violation_foo
+//     or warn_foo is exempt for an input when "foo" is in any array of
+//     data.<namespace>.exception (a bare deny/violation/warn is named "").
+//     An exempt check reports one Exception per match, whose Message is
+//     conftest's query (data.main.exception[_][_] == "foo"), whether or not
+//     the check would have fired, and none of its own results.
+//   - Namespaces are Rego packages without the "data." prefix. Only the
+//     namespaces in Options.Namespaces (default "main") are evaluated, or all
+//     of them with Options.AllNamespaces. A selected namespace without
+//     policies evaluates nothing (as in conftest).
+//   - Options.DataPaths are JSON/YAML files or directories (searched
+//     recursively for .json, .yaml, .yml); every file is merged at the root of
+//     data, as conftest's --data does.
+//   - Rego v1 syntax is the default; Options.RegoV0 parses v0 (conftest's
+//     --rego-version v0).
+//   - Success counts follow conftest: per input and namespace, the number of
+//     checks that evaluated to an empty set, raised to the number of check
+//     rule definitions minus failures, warnings and exceptions when that is
+//     larger (a check split over several rule bodies counts each body).
+//   - Combined mode (conftest's --combine) evaluates a whole group once with
+//     input = [{"path": p, "contents": object}, ...] sorted by path, where p is
+//     the object's file in the output tree: <cluster>/<namespace or
+//     _cluster>/<kind>[.<group>]_<name>.yaml.
+//
+// # The render context
+//
+// The input document is the rendered object itself, unchanged, so policies
+// written for conftest (input.kind, input.metadata.name, input.spec...) run
+// as they are. Where the object came from is available through a built-in
+// function instead of through input or data:
+//
+//	drydock.context() == {
+//	    "cluster": "prod-eu", "namespace": "shop", "application": "shop",
+//	    "component": "api", "source": "apps/shop.yaml:12",
+//	}
+//
+// It is a custom built-in (registered with rego.FunctionDyn) whose value is
+// carried per evaluation in the context.Context, so the compiled policies and
+// the prepared queries are shared by all evaluations and all goroutines, and
+// data stays the same for every evaluation. All five keys are always present
+// (empty when unknown); in combined mode only "cluster" is set, to the
+// group's name. In Rego unit tests (Verify) it returns the empty context and
+// can be mocked: `deny with drydock.context as {"cluster": "prod", ...}`.
+// Referring to a key it does not have is a type error at Load.
+//
+// # Sandbox
+//
+// Policies are untrusted input: they cannot reach the network, read the
+// environment or files, or make results depend on chance or the clock. The
+// compiler's capabilities are OPA's own minus the built-ins listed in the
+// error a policy gets when it calls one: http.send and
+// net.lookup_ip_addr (network); opa.runtime (environment); json.verify_schema
+// and json.match_schema (a "$ref": "file:///..." in a schema reads local
+// files, and remote refs fetch URLs); rand.intn, uuid.rfc4122,
+// io.jwt.encode_sign and io.jwt.encode_sign_raw (random);
+// providers.aws.sign_req (signs http.send requests, reads the clock);
+// crypto.x509.parse_and_verify_certificates[_with_options] (read the wall
+// clock directly). time.now_ns and io.jwt.decode_verify (which reads the
+// evaluation time) are removed unless Options.Now is set, in which case they
+// see that fixed instant in every evaluation. The pure net.cidr_* functions
+// stay. A policy calling a removed built-in fails at Load with an ErrInvalid
+// error naming the built-in and its file:line. AllowNet is empty, and
+// built-in errors are strict: a failing built-in (to_number("x")) is an
+// evaluation error, not an undefined value. print() output never goes to
+// stdout: it is collected in Report.Prints (and TestResult.Output), and
+// copied to Options.Debug when that is set.
+package rules

@@ -1,0 +1,226 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+)
+
+// Options configures Load.
+type Options struct {
+	// PolicyDirs are directories (searched recursively) or files holding
+	// .rego policies; _test.rego files are left out. Default: "policy".
+	PolicyDirs []string
+	// DataPaths are JSON/YAML files or directories merged into data.
+	DataPaths []string
+	// Namespaces are the packages to evaluate, without "data.". Default:
+	// "main". Ignored when AllNamespaces is set.
+	Namespaces []string
+	// AllNamespaces evaluates every package of the policies.
+	AllNamespaces bool
+	// RegoV0 parses the policies as Rego v0 instead of v1.
+	RegoV0 bool
+	// Now, when set, is the time every evaluation sees: it makes
+	// time.now_ns and io.jwt.decode_verify available and deterministic.
+	// When zero those built-ins are removed.
+	Now time.Time
+	// Debug, when set, also receives print() output as it happens, one
+	// "file:line: message" line per call. Prints are collected in the
+	// Report either way.
+	Debug io.Writer
+}
+
+// Engine holds compiled policies and one prepared query per evaluated
+// namespace. It is safe for concurrent use.
+type Engine struct {
+	compiler   *ast.Compiler
+	store      storage.Store
+	namespaces []string
+	checks     []*namespaceChecks
+	now        time.Time
+	debug      *syncWriter
+}
+
+// namespaceChecks is one namespace's check rules and its prepared query,
+// whose expressions are, in order, each rule's value wrapped in an array
+// (empty when undefined) and the list of exception names.
+type namespaceChecks struct {
+	name   string
+	path   ast.Ref
+	rules  []string
+	bodies int
+	query  rego.PreparedEvalQuery
+}
+
+var (
+	warningRule = regexp.MustCompile(`^warn(_[a-zA-Z0-9]+)*$`)
+	failureRule = regexp.MustCompile(`^(deny|violation)(_[a-zA-Z0-9]+)*$`)
+)
+
+// checkName returns the name of r when r is a check (deny, violation or
+// warn, with optional _suffixes) defined directly in its package.
+func checkName(r *ast.Rule) (string, bool) {
+	ref := r.Head.Ref()
+	if len(ref) != 1 {
+		return "", false
+	}
+	v, ok := ref[0].Value.(ast.Var)
+	if !ok {
+		return "", false
+	}
+	name := string(v)
+	return name, failureRule.MatchString(name) || warningRule.MatchString(name)
+}
+
+// Load reads, parses and compiles the policies once, loads the data, finds
+// the namespaces and their checks, and prepares one query per selected
+// namespace. Errors in the policies or data wrap ErrInvalid and name the
+// file:line.
+func Load(ctx context.Context, opts Options) (*Engine, error) {
+	dirs := opts.PolicyDirs
+	if len(dirs) == 0 {
+		dirs = []string{"policy"}
+	}
+	files, err := listFiles(dirs, isPolicy)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, invalid(fmt.Errorf("no policies found in %s", strings.Join(dirs, ", ")))
+	}
+	compiler, err := compile(files, opts.RegoV0, opts.Now)
+	if err != nil {
+		return nil, err
+	}
+	store, err := loadData(opts.DataPaths)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{compiler: compiler, store: store, now: opts.Now}
+	if opts.Debug != nil {
+		e.debug = &syncWriter{w: opts.Debug}
+	}
+	if err := e.prepare(ctx, opts); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// compile parses and compiles the policy files in the sandbox.
+func compile(files []string, v0 bool, now time.Time) (*ast.Compiler, error) {
+	compiler := newCompiler(!now.IsZero())
+	mods, err := parseModules(files, regoVersion(v0), compiler.Capabilities())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBooleanChecks(mods); err != nil {
+		return nil, err
+	}
+	if compiler.Compile(mods); compiler.Failed() {
+		return nil, compileError(compiler.Errors, now)
+	}
+	return compiler, nil
+}
+
+func regoVersion(v0 bool) ast.RegoVersion {
+	if v0 {
+		return ast.RegoV0
+	}
+	return ast.RegoV1
+}
+
+// Namespaces returns every namespace (package without "data.") the policies
+// define, sorted.
+func (e *Engine) Namespaces() []string { return slices.Clone(e.namespaces) }
+
+// prepare discovers namespaces and checks and prepares the queries of the
+// selected namespaces.
+func (e *Engine) prepare(ctx context.Context, opts Options) error {
+	found := map[string]*namespaceChecks{}
+	for _, name := range slices.Sorted(maps.Keys(e.compiler.Modules)) {
+		m := e.compiler.Modules[name]
+		ns := strings.TrimPrefix(m.Package.Path.String(), "data.")
+		nc := found[ns]
+		if nc == nil {
+			nc = &namespaceChecks{name: ns, path: m.Package.Path.Copy()}
+			found[ns] = nc
+		}
+		for _, r := range m.Rules {
+			if rule, ok := checkName(r); ok {
+				nc.bodies++
+				if !slices.Contains(nc.rules, rule) {
+					nc.rules = append(nc.rules, rule)
+				}
+			}
+		}
+	}
+	e.namespaces = slices.Sorted(maps.Keys(found))
+	selected := opts.Namespaces
+	if len(selected) == 0 {
+		selected = []string{"main"}
+	}
+	if opts.AllNamespaces {
+		selected = e.namespaces
+	}
+	for _, ns := range dedupSorted(selected) {
+		nc := found[ns]
+		if nc == nil || len(nc.rules) == 0 {
+			continue
+		}
+		slices.Sort(nc.rules)
+		if err := e.prepareNamespace(ctx, nc); err != nil {
+			return err
+		}
+		e.checks = append(e.checks, nc)
+	}
+	return nil
+}
+
+func (e *Engine) prepareNamespace(ctx context.Context, nc *namespaceChecks) error {
+	pkg := nc.path
+	var exprs []string
+	for _, r := range nc.rules {
+		exprs = append(exprs, fmt.Sprintf("[x | x := %s]", pkg.Append(ast.StringTerm(r))))
+	}
+	exprs = append(exprs, fmt.Sprintf("[n | n := %s[_][_]]", pkg.Append(ast.StringTerm("exception"))))
+	q, err := rego.New(
+		rego.Query(strings.Join(exprs, "; ")),
+		rego.Compiler(e.compiler),
+		rego.Store(e.store),
+		rego.Capabilities(e.compiler.Capabilities()),
+		rego.FunctionDyn(contextDecl, contextFunc),
+		rego.StrictBuiltinErrors(true),
+		rego.PrintHook(printHook{}),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return invalid(fmt.Errorf("namespace %s: %w", nc.name, err))
+	}
+	nc.query = q
+	return nil
+}
+
+func dedupSorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// exceptionName is the name an exception uses for a check: the check's name
+// without its deny_/violation_/warn_ prefix, "" for a bare check.
+func exceptionName(rule string) string {
+	if rule == "deny" || rule == "violation" || rule == "warn" {
+		return ""
+	}
+	rule = strings.TrimPrefix(rule, "violation_")
+	rule = strings.TrimPrefix(rule, "deny_")
+	return strings.TrimPrefix(rule, "warn_")
+}

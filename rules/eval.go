@@ -1,0 +1,446 @@
+package rules
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Context is where a rendered object comes from. Rules read it with
+// drydock.context() (see the package documentation).
+type Context struct {
+	Cluster     string
+	Namespace   string
+	Application string
+	Component   string
+	// Source is the file:line of the authored input the object came from.
+	Source string
+}
+
+// Input is one rendered object (never nil) and its render context.
+type Input struct {
+	Object  *manifest.Object
+	Context Context
+}
+
+// Kind classifies a Result.
+type Kind int
+
+// The kinds of results. deny and violation rules fail, warn rules warn.
+const (
+	Failure Kind = iota + 1
+	Warning
+	Exception
+)
+
+// String returns "failure", "warning" or "exception".
+func (k Kind) String() string {
+	switch k {
+	case Failure:
+		return "failure"
+	case Warning:
+		return "warning"
+	case Exception:
+		return "exception"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Result is one message a check produced for one input.
+type Result struct {
+	// Input is the index of the input in Eval's inputs, or of the group in
+	// EvalCombined's sorted group names.
+	Input int
+	// Group is the group's name (EvalCombined only).
+	Group string
+	// Namespace is the check's package without "data.".
+	Namespace string
+	// Rule is the check's name, e.g. deny_no_latest.
+	Rule    string
+	Kind    Kind
+	Message string
+	// Metadata holds the result object's keys other than msg, and "query".
+	// Numbers are int64 when whole, float64 otherwise.
+	Metadata map[string]any
+}
+
+// Summary counts, the way conftest does, what one namespace's checks gave
+// for one input (or group).
+type Summary struct {
+	Input      int
+	Group      string
+	Namespace  string
+	Successes  int
+	Failures   int
+	Warnings   int
+	Exceptions int
+}
+
+// Print is the output of one print() call during an evaluation.
+type Print struct {
+	Input     int
+	Group     string
+	Namespace string
+	// Location is the file:line of the print call.
+	Location string
+	Message  string
+}
+
+// Report is the outcome of an evaluation. Everything in it is sorted by
+// input (or group), then namespace; Results then by rule, message, kind and
+// metadata; Prints keep their evaluation order.
+type Report struct {
+	Results   []Result
+	Summaries []Summary
+	Prints    []Print
+}
+
+// Failed reports whether any check failed.
+func (r *Report) Failed() bool {
+	return slices.ContainsFunc(r.Results, func(x Result) bool { return x.Kind == Failure })
+}
+
+// outcome is one input's (or group's) share of a Report.
+type outcome struct {
+	results   []Result
+	summaries []Summary
+	prints    []Print
+}
+
+// job is one document to evaluate against every selected namespace.
+type job struct {
+	index   int
+	group   string
+	input   ast.Value
+	context Context
+	label   string
+}
+
+// Eval evaluates the selected namespaces' checks against each input, with
+// the object as input document, on up to workers goroutines (workers < 1
+// means GOMAXPROCS). The report does not depend on workers. An evaluation
+// error wraps ErrInvalid and names the input; when several inputs fail, the
+// error of the first one (in input order) is returned.
+func (e *Engine) Eval(ctx context.Context, inputs []Input, workers int) (*Report, error) {
+	return e.run(ctx, len(inputs), workers, func(i int) (job, error) {
+		in := inputs[i]
+		v, err := ast.InterfaceToValue(in.Object.Data)
+		if err != nil {
+			return job{}, fmt.Errorf("%s: %w", inputLabel(in), err)
+		}
+		return job{index: i, input: v, context: in.Context, label: inputLabel(in)}, nil
+	})
+}
+
+// EvalCombined evaluates the checks once per group, with the group's objects
+// as one input document, as conftest's --combine does: a list of
+// {"path": <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml,
+// "contents": <object>} sorted by path. The cluster in the path is the
+// input's Context.Cluster, or the group's name when that is empty.
+// drydock.context() gives {"cluster": <group name>} and empty other keys.
+// Results name the group (Group, and Input as its index in sorted order).
+func (e *Engine) EvalCombined(ctx context.Context, groups map[string][]Input) (*Report, error) {
+	names := slices.Sorted(maps.Keys(groups))
+	return e.run(ctx, len(names), 0, func(i int) (job, error) {
+		name := names[i]
+		v, err := ast.InterfaceToValue(combine(name, groups[name]))
+		if err != nil {
+			return job{}, fmt.Errorf("group %s: %w", name, err)
+		}
+		return job{index: i, group: name, input: v, context: Context{Cluster: name}, label: "group " + name}, nil
+	})
+}
+
+// combine builds conftest's combined input for one group.
+func combine(group string, inputs []Input) []any {
+	type entry struct {
+		path string
+		obj  map[string]any
+	}
+	entries := make([]entry, len(inputs))
+	for i, in := range inputs {
+		cluster := cmp.Or(in.Context.Cluster, group)
+		entries[i] = entry{objectPath(cluster, in.Object), in.Object.Data}
+	}
+	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+	out := make([]any, len(entries))
+	for i, en := range entries {
+		out[i] = map[string]any{"path": en.path, "contents": en.obj}
+	}
+	return out
+}
+
+// objectPath is where obj lives in drydock's output tree under cluster.
+func objectPath(cluster string, obj *manifest.Object) string {
+	ns := cmp.Or(obj.Namespace(), "_cluster")
+	kind := strings.ToLower(obj.Kind())
+	if g := manifest.Group(obj.APIVersion()); g != "" {
+		kind += "." + g
+	}
+	return cluster + "/" + ns + "/" + kind + "_" + obj.Name() + ".yaml"
+}
+
+func inputLabel(in Input) string {
+	var b strings.Builder
+	if src := cmp.Or(in.Context.Source, in.Object.Pos.String()); src != "" {
+		b.WriteString(src + ": ")
+	}
+	b.WriteString(in.Object.Key().String())
+	if in.Context.Cluster != "" {
+		b.WriteString(" in cluster " + in.Context.Cluster)
+	}
+	return b.String()
+}
+
+// run evaluates n jobs on a pool of workers and assembles the report in job
+// order. Workers take jobs in increasing order and stop taking jobs past the
+// first failed one, so the error returned is always the first in order.
+func (e *Engine) run(ctx context.Context, n, workers int, mk func(int) (job, error)) (*Report, error) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, n))
+	outs := make([]outcome, n)
+	errs := make([]error, n)
+	var next atomic.Int64
+	var stop atomic.Int64
+	stop.Store(int64(n))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || int64(i) > stop.Load() {
+					return
+				}
+				if err := e.runOne(ctx, i, mk, &outs[i]); err != nil {
+					errs[i] = err
+					storeMin(&stop, int64(i))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	rep := &Report{}
+	for _, o := range outs {
+		rep.Results = append(rep.Results, o.results...)
+		rep.Summaries = append(rep.Summaries, o.summaries...)
+		rep.Prints = append(rep.Prints, o.prints...)
+	}
+	return rep, nil
+}
+
+func storeMin(v *atomic.Int64, x int64) {
+	for {
+		cur := v.Load()
+		if x >= cur || v.CompareAndSwap(cur, x) {
+			return
+		}
+	}
+}
+
+func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), out *outcome) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	j, err := mk(i)
+	if err != nil {
+		return invalid(err)
+	}
+	for _, nc := range e.checks {
+		if err := e.evalNamespace(ctx, j, nc, out); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return invalid(fmt.Errorf("%s: namespace %s: %w", j.label, nc.name, err))
+		}
+	}
+	slices.SortStableFunc(out.results, compareResults)
+	return nil
+}
+
+// evalNamespace runs one namespace's prepared query on one job.
+func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, out *outcome) error {
+	st := &evalState{context: j.context, input: j.index, group: j.group, ns: nc.name, debug: e.debug}
+	opts := []rego.EvalOption{rego.EvalParsedInput(j.input)}
+	if !e.now.IsZero() {
+		opts = append(opts, rego.EvalTime(e.now))
+	}
+	rs, err := nc.query.Eval(withState(ctx, st), opts...)
+	out.prints = append(out.prints, st.prints...)
+	if err != nil {
+		return err
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != len(nc.rules)+1 {
+		return fmt.Errorf("unexpected query result %v", rs)
+	}
+	values := make([]any, len(rs[0].Expressions))
+	for i, x := range rs[0].Expressions {
+		values[i] = x.Value
+	}
+	return tally(j, nc, values, out)
+}
+
+// tally turns the query's values into results and a summary the way
+// conftest does: an excepted check reports its exceptions only; a defined
+// check without messages is a success; and a check whose rule has several
+// bodies counts each body, the shortfall counted as successes.
+func tally(j job, nc *namespaceChecks, values []any, out *outcome) error {
+	excepted := exceptionCounts(values[len(nc.rules)])
+	sum := Summary{Input: j.index, Group: j.group, Namespace: nc.name}
+	for k, rule := range nc.rules {
+		if n := excepted[exceptionName(rule)]; n > 0 {
+			q := fmt.Sprintf("%s[_][_] == %q", nc.path.Append(ast.StringTerm("exception")), exceptionName(rule))
+			for range n {
+				out.results = append(out.results, Result{Input: j.index, Group: j.group, Namespace: nc.name, Rule: rule, Kind: Exception, Message: q})
+			}
+			sum.Exceptions += n
+			continue
+		}
+		res, passed, err := ruleResults(nc, rule, values[k])
+		if err != nil {
+			return err
+		}
+		if passed {
+			sum.Successes++
+		}
+		for _, r := range res {
+			r.Input, r.Group = j.index, j.group
+			out.results = append(out.results, r)
+			if r.Kind == Failure {
+				sum.Failures++
+			} else {
+				sum.Warnings++
+			}
+		}
+	}
+	if total := sum.Failures + sum.Warnings + sum.Exceptions + sum.Successes; total < nc.bodies {
+		sum.Successes += nc.bodies - total
+	}
+	out.summaries = append(out.summaries, sum)
+	return nil
+}
+
+// exceptionCounts counts the names listed by the namespace's exceptions.
+func exceptionCounts(v any) map[string]int {
+	names, _ := v.([]any)
+	if len(names) == 0 {
+		return nil
+	}
+	counts := map[string]int{}
+	for _, n := range names {
+		if s, ok := n.(string); ok {
+			counts[s]++
+		}
+	}
+	return counts
+}
+
+// ruleResults turns one check's value (wrapped in an array, empty when the
+// rule is undefined) into results. passed is conftest's success: the rule is
+// defined but holds no messages.
+func ruleResults(nc *namespaceChecks, rule string, wrapped any) (res []Result, passed bool, err error) {
+	outer, _ := wrapped.([]any)
+	if len(outer) == 0 {
+		return nil, false, nil
+	}
+	values, _ := outer[0].([]any)
+	if len(values) == 0 {
+		return nil, true, nil
+	}
+	kind := Warning
+	if failureRule.MatchString(rule) {
+		kind = Failure
+	}
+	query := nc.path.Append(ast.StringTerm(rule)).String()
+	for _, v := range values {
+		r := Result{Namespace: nc.name, Rule: rule, Kind: kind}
+		switch x := v.(type) {
+		case string:
+			r.Message, r.Metadata = x, map[string]any{"query": query}
+		case map[string]any:
+			msg, ok := x["msg"].(string)
+			if !ok {
+				return nil, false, fmt.Errorf("%s: result %s has no string msg field", query, jsonText(x))
+			}
+			r.Message, r.Metadata = msg, map[string]any{}
+			for k, mv := range x {
+				if k != "msg" {
+					r.Metadata[k] = fromJSON(mv)
+				}
+			}
+			r.Metadata["query"] = query
+		default:
+			continue
+		}
+		res = append(res, r)
+	}
+	return res, false, nil
+}
+
+// fromJSON converts OPA's json.Number values to int64 or float64, the
+// numbers of drydock's data model.
+func fromJSON(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = fromJSON(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = fromJSON(x[k])
+		}
+	}
+	return v
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func compareResults(a, b Result) int {
+	if c := cmp.Or(
+		cmp.Compare(a.Input, b.Input),
+		strings.Compare(a.Namespace, b.Namespace),
+		strings.Compare(a.Rule, b.Rule),
+		strings.Compare(a.Message, b.Message),
+		cmp.Compare(a.Kind, b.Kind),
+	); c != 0 {
+		return c
+	}
+	return compareMetadata(a.Metadata, b.Metadata)
+}
+
+func compareMetadata(a, b map[string]any) int {
+	if len(a) == 0 && len(b) == 0 {
+		return 0
+	}
+	return strings.Compare(jsonText(a), jsonText(b))
+}

@@ -1,0 +1,166 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+)
+
+// ErrInvalid marks errors caused by the policies, their data or their
+// evaluation (bad input, exit code 2), as opposed to drydock's own faults.
+var ErrInvalid = errors.New("invalid policy")
+
+// invalidError wraps an error so that errors.Is(err, ErrInvalid) holds while
+// the message stays the wrapped one (which starts with a file:line).
+type invalidError struct{ err error }
+
+func (e invalidError) Error() string   { return e.err.Error() }
+func (e invalidError) Unwrap() []error { return []error{ErrInvalid, e.err} }
+
+func invalid(err error) error {
+	if err == nil || errors.Is(err, ErrInvalid) {
+		return err
+	}
+	return invalidError{err}
+}
+
+// listFiles returns the files under paths (files or directories, walked
+// recursively) that keep accepts, sorted and without duplicates.
+func listFiles(paths []string, keep func(name string) bool) ([]string, error) {
+	var files []string
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (path == root || keep(d.Name())) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, invalid(err)
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+func isPolicy(name string) bool { return strings.HasSuffix(name, ".rego") && !isTest(name) }
+func isTest(name string) bool   { return strings.HasSuffix(name, "_test.rego") }
+func isRego(name string) bool   { return strings.HasSuffix(name, ".rego") }
+
+func isData(name string) bool {
+	switch filepath.Ext(name) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// parseModules parses files as Rego modules of the given version.
+func parseModules(files []string, v ast.RegoVersion, caps *ast.Capabilities) (map[string]*ast.Module, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	mods := make(map[string]*ast.Module, len(files))
+	var errs ast.Errors
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, invalid(fmt.Errorf("read policy: %w", err))
+		}
+		m, err := ast.ParseModuleWithOpts(f, string(src), ast.ParserOptions{
+			RegoVersion:       v,
+			ProcessAnnotation: true,
+			Capabilities:      caps,
+		})
+		var perrs ast.Errors
+		switch {
+		case errors.As(err, &perrs):
+			errs = append(errs, perrs...)
+		case err != nil:
+			return nil, invalid(fmt.Errorf("%s: %w", f, err))
+		case m == nil:
+			errs = append(errs, ast.NewError(ast.ParseErr, &ast.Location{File: f, Row: 1}, "empty module"))
+		default:
+			mods[f] = m
+		}
+	}
+	if len(errs) > 0 {
+		return nil, compileError(errs, time.Time{})
+	}
+	return mods, nil
+}
+
+// compileError turns OPA's errors into one ErrInvalid error listing each as
+// file:line:col: code: message, sorted.
+func compileError(errs ast.Errors, now time.Time) error {
+	explainRemoved(errs, now)
+	errs.Sort()
+	lines := make([]string, len(errs))
+	for i, e := range errs {
+		lines[i] = formatASTError(e)
+	}
+	return invalid(errors.New(strings.Join(lines, "\n")))
+}
+
+func formatASTError(e *ast.Error) string {
+	if e.Location == nil {
+		return e.Code + ": " + e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s", e.Location.File, e.Location.Row, e.Location.Col, e.Code, e.Message)
+}
+
+// checkBooleanChecks rejects deny/violation/warn rules written as booleans
+// (`deny if { ... }`): they define a true value, never messages, so they
+// could never fail. conftest rejects the v1 form; drydock rejects both.
+func checkBooleanChecks(mods map[string]*ast.Module) error {
+	var errs ast.Errors
+	for _, m := range mods {
+		for _, r := range m.Rules {
+			name, ok := checkName(r)
+			if !ok || r.Head.DocKind() != ast.CompleteDoc || !ast.BooleanTerm(true).Equal(r.Head.Value) {
+				continue
+			}
+			errs = append(errs, ast.NewError(ast.CompileErr, r.Head.Location,
+				"rule %s is a boolean: write `%s contains msg if { ... }` (v0: `%s[msg] { ... }`)", name, name, name))
+		}
+	}
+	if len(errs) > 0 {
+		return compileError(errs, time.Time{})
+	}
+	return nil
+}
+
+// loadData reads the JSON/YAML files under paths into one document merged at
+// the root of data, and returns a store holding it.
+func loadData(paths []string) (storage.Store, error) {
+	files, err := listFiles(paths, isData)
+	if err != nil {
+		return nil, err
+	}
+	docs := map[string]any{}
+	if len(files) > 0 {
+		res, err := loader.NewFileLoader().All(files)
+		var lerrs loader.Errors
+		switch {
+		case errors.As(err, &lerrs):
+			return nil, invalid(errors.Join(lerrs...))
+		case err != nil:
+			return nil, invalid(fmt.Errorf("load data: %w", err))
+		}
+		docs = res.Documents
+	}
+	return inmem.NewFromObjectWithOpts(docs, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)), nil
+}

@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		// want are the parts the message must name: file:line:col and what.
+		want []string
+	}{
+		{
+			name: "v0 syntax under v1",
+			opts: Options{PolicyDirs: []string{"testdata/v0/policy"}},
+			want: []string{"testdata/v0/policy/main.rego:3:1: rego_parse_error", "testdata/v0/policy/main.rego:8:1"},
+		},
+		{
+			name: "http.send",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/http"}},
+			want: []string{"testdata/sandbox/http/main.rego:4:10:", "built-in http.send is not available", "network"},
+		},
+		{
+			name: "opa.runtime",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/runtime"}},
+			want: []string{"testdata/sandbox/runtime/main.rego:4:2:", "built-in opa.runtime is not available", "environment"},
+		},
+		{
+			name: "time.now_ns without a fixed time",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/time"}},
+			want: []string{"testdata/sandbox/time/main.rego:6:11:", "built-in time.now_ns is not available", "clock"},
+		},
+		{
+			name: "json.match_schema can read files",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/schema"}},
+			want: []string{"testdata/sandbox/schema/main.rego:4:13:", "built-in json.match_schema is not available"},
+		},
+		{
+			name: "unknown render context key",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/ctxkey"}},
+			want: []string{"testdata/sandbox/ctxkey/main.rego:4:2:", "undefined ref: drydock.context().clusterr"},
+		},
+		{
+			name: "boolean deny",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/boolean"}},
+			want: []string{"testdata/sandbox/boolean/main.rego:3:1:", "rule deny is a boolean"},
+		},
+		{
+			name: "no policies",
+			opts: Options{PolicyDirs: []string{"testdata/verify/data"}},
+			want: []string{"no policies found in testdata/verify/data"},
+		},
+		{
+			name: "missing policy dir",
+			opts: Options{PolicyDirs: []string{"testdata/missing"}},
+			want: []string{"testdata/missing"},
+		},
+		{
+			name: "data conflict",
+			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/checks/data", "testdata/checks/data/limits.yaml", "testdata/conflict"}},
+			want: []string{"testdata/conflict/limits.json: merge error: conflicting values at data.limits.max_replicas"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(context.Background(), tt.opts)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Load error %v, want ErrInvalid", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Load error %q does not name %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	pods := []Input{
+		{Object: object("v1", "ConfigMap", "shop", "7")},
+		{Object: object("v1", "Pod", "shop", "first")},
+		{Object: object("v1", "Pod", "shop", "second")},
+	}
+	tests := []struct {
+		name string
+		dir  string
+		want []string
+	}{
+		{
+			name: "violation object without msg",
+			dir:  "testdata/sandbox/nomsg",
+			want: []string{"Pod shop/first: namespace main: data.main.violation:", "no string msg field"},
+		},
+		{
+			name: "strict built-in errors",
+			dir:  "testdata/sandbox/builtinerr",
+			want: []string{"Pod shop/first: namespace main: testdata/sandbox/builtinerr/main.rego:4:", "to_number"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Load(context.Background(), Options{PolicyDirs: []string{tt.dir}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, workers := range []int{1, 3} {
+				_, err := e.Eval(context.Background(), pods, workers)
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("Eval error %v, want ErrInvalid", err)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("workers=%d: Eval error %q does not name %q", workers, err, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestExceptionName(t *testing.T) {
+	got := map[string]string{}
+	for _, rule := range []string{"deny", "warn", "violation", "deny_no_latest", "warn_no_latest", "violation_a_b", "violation_deny_x"} {
+		got[rule] = exceptionName(rule)
+	}
+	want := map[string]string{
+		"deny": "", "warn": "", "violation": "",
+		"deny_no_latest": "no_latest", "warn_no_latest": "no_latest", "violation_a_b": "a_b",
+		"violation_deny_x": "x",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exceptionName (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,170 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown/print"
+	"github.com/open-policy-agent/opa/v1/types"
+)
+
+// removed maps each OPA built-in the sandbox takes away to the reason.
+// Built-ins in clock are removed too unless Options.Now is set.
+var removed = map[string]string{
+	"http.send":              "it reaches the network",
+	"net.lookup_ip_addr":     "it reaches the network",
+	"opa.runtime":            "it reads the environment",
+	"json.verify_schema":     "a $ref in the schema reads local files or URLs",
+	"json.match_schema":      "a $ref in the schema reads local files or URLs",
+	"rand.intn":              "its result is random",
+	"uuid.rfc4122":           "its result is random",
+	"io.jwt.encode_sign":     "its result is random",
+	"io.jwt.encode_sign_raw": "its result is random",
+	"providers.aws.sign_req": "it signs http.send requests and reads the clock",
+	"crypto.x509.parse_and_verify_certificates":              "it reads the wall clock",
+	"crypto.x509.parse_and_verify_certificates_with_options": "it reads the wall clock",
+}
+
+// clock lists the built-ins that read the evaluation time. They are removed
+// unless Options.Now pins that time.
+var clock = map[string]string{
+	"time.now_ns":          "it reads the clock (set a fixed time to allow it)",
+	"io.jwt.decode_verify": "it reads the clock (set a fixed time to allow it)",
+}
+
+// contextBuiltin is the name of the function exposing the render context.
+const contextBuiltin = "drydock.context"
+
+// contextType is the static type of drydock.context(): an object whose
+// five keys are strings.
+var contextType = types.NewObject([]*types.StaticProperty{
+	types.NewStaticProperty("application", types.S),
+	types.NewStaticProperty("cluster", types.S),
+	types.NewStaticProperty("component", types.S),
+	types.NewStaticProperty("namespace", types.S),
+	types.NewStaticProperty("source", types.S),
+}, nil)
+
+var contextDecl = &rego.Function{
+	Name: contextBuiltin,
+	Decl: types.NewFunction(nil, contextType),
+}
+
+// capabilities returns OPA's capabilities minus the removed built-ins, plus
+// drydock.context. withClock keeps the clock built-ins.
+func capabilities(withClock bool) *ast.Capabilities {
+	caps := ast.CapabilitiesForThisVersion()
+	caps.Builtins = slices.DeleteFunc(slices.Clone(caps.Builtins), func(b *ast.Builtin) bool {
+		_, gone := removed[b.Name]
+		_, timed := clock[b.Name]
+		return gone || (timed && !withClock)
+	})
+	caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: contextBuiltin, Decl: contextDecl.Decl})
+	caps.AllowNet = []string{}
+	return caps
+}
+
+// newCompiler returns a compiler for the sandbox's capabilities, keeping
+// print() calls (their output is collected, never printed).
+func newCompiler(withClock bool) *ast.Compiler {
+	return ast.NewCompiler().
+		WithCapabilities(capabilities(withClock)).
+		WithEnablePrintStatements(true)
+}
+
+// evalState is what one evaluation carries in its context.Context: the
+// render context for drydock.context() and the collector of print() output.
+type evalState struct {
+	context Context
+	term    *ast.Term
+	prints  []Print
+	input   int
+	group   string
+	ns      string
+	debug   *syncWriter
+}
+
+type stateKey struct{}
+
+func withState(ctx context.Context, s *evalState) context.Context {
+	return context.WithValue(ctx, stateKey{}, s)
+}
+
+// contextFunc implements drydock.context(). Without an evaluation state (as
+// in Verify) it returns the empty context.
+func contextFunc(bctx rego.BuiltinContext, _ []*ast.Term) (*ast.Term, error) {
+	s, _ := bctx.Context.Value(stateKey{}).(*evalState)
+	if s == nil {
+		return contextTerm(Context{}), nil
+	}
+	if s.term == nil {
+		s.term = contextTerm(s.context)
+	}
+	return s.term, nil
+}
+
+func contextTerm(c Context) *ast.Term {
+	return ast.ObjectTerm(
+		ast.Item(ast.StringTerm("application"), ast.StringTerm(c.Application)),
+		ast.Item(ast.StringTerm("cluster"), ast.StringTerm(c.Cluster)),
+		ast.Item(ast.StringTerm("component"), ast.StringTerm(c.Component)),
+		ast.Item(ast.StringTerm("namespace"), ast.StringTerm(c.Namespace)),
+		ast.Item(ast.StringTerm("source"), ast.StringTerm(c.Source)),
+	)
+}
+
+// printHook collects print() output into the evaluation's state.
+type printHook struct{}
+
+func (printHook) Print(pctx print.Context, msg string) error {
+	s, _ := pctx.Context.Value(stateKey{}).(*evalState)
+	if s == nil {
+		return nil
+	}
+	p := Print{Input: s.input, Group: s.group, Namespace: s.ns, Message: msg}
+	if pctx.Location != nil {
+		p.Location = pctx.Location.String()
+	}
+	s.prints = append(s.prints, p)
+	if s.debug != nil {
+		s.debug.printf("%s: %s\n", p.Location, msg)
+	}
+	return nil
+}
+
+// syncWriter serializes writes from the evaluation goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (w *syncWriter) printf(format string, args ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	fmt.Fprintf(w.w, format, args...)
+}
+
+// explainRemoved adds the sandbox's reason to "undefined function X"
+// compile errors about built-ins it removed.
+func explainRemoved(errs ast.Errors, now time.Time) {
+	for _, e := range errs {
+		name, ok := strings.CutPrefix(e.Message, "undefined function ")
+		if !ok {
+			continue
+		}
+		why, gone := removed[name]
+		if !gone && now.IsZero() {
+			why, gone = clock[name]
+		}
+		if gone {
+			e.Message = fmt.Sprintf("built-in %s is not available in drydock's sandbox: %s", name, why)
+		}
+	}
+}

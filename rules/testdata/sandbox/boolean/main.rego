@@ -1,0 +1,5 @@
+package main
+
+deny if {
+	input.kind == "Pod"
+}

@@ -1,0 +1,6 @@
+package main
+
+deny contains msg if {
+	drydock.context().clusterr == "x"
+	msg := "m"
+}

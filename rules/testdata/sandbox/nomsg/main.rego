@@ -1,0 +1,5 @@
+package main
+
+violation contains {"message": "no msg key"} if {
+	input.kind == "Pod"
+}

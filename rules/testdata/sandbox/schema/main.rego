@@ -1,0 +1,7 @@
+package main
+
+deny contains msg if {
+	[ok, _] := json.match_schema(input, {"$ref": "file:///etc/passwd"})
+	not ok
+	msg := "schema"
+}
