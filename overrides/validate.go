@@ -1,0 +1,209 @@
+package overrides
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB.
+const totalAnnotationSizeLimit = 256 * (1 << 10)
+
+// validation collects the first webhook error, in the order Karmada's
+// ValidateOverrideSpec checks.
+type validation struct {
+	obj   *manifest.Object
+	label string
+	err   error
+}
+
+// invalid records field.Invalid(path, value, msg), positioned at pos (a
+// path under path, or path itself).
+func (v *validation) invalid(pos, path string, value any, msg string) {
+	if v.err != nil {
+		return
+	}
+	v.err = invalidErrorAt(v.obj, v.label, pos, path, fmt.Sprintf("Invalid value: %s: %s", formatValue(value), msg))
+}
+
+const maxValueLen = 200
+
+// formatValue prints a bad value: strings quoted, objects as JSON.
+func formatValue(value any) string {
+	switch x := value.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case nil:
+		return "null"
+	}
+	data, err := json.Marshal(value)
+	if err != nil {
+		return fmt.Sprint(value)
+	}
+	if len(data) > maxValueLen {
+		return string(data[:maxValueLen]) + "..."
+	}
+	return string(data)
+}
+
+// affinity reports Karmada's field selector rule for the affinity at path.
+func (v *validation) affinity(a *cluster.Affinity, path string) {
+	err := a.Validate()
+	if err == nil || v.err != nil {
+		return
+	}
+	var fe *manifest.FieldError
+	if !errors.As(err, &fe) {
+		v.err = invalidError(v.obj, v.label, path, err.Error())
+		return
+	}
+	selPath := path + ".fieldSelector"
+	v.invalid(path+"."+fe.Path, selPath, v.raw(selPath), fe.Msg)
+}
+
+// raw returns the authored value at a structural path (no user keys).
+func (v *validation) raw(path string) any {
+	var cur any = v.obj.Data
+	for _, part := range strings.Split(path, ".") {
+		name, idx, _ := strings.Cut(part, "[")
+		m, _ := cur.(map[string]any)
+		cur = m[name]
+		for idx != "" {
+			var n int
+			var rest string
+			if _, err := fmt.Sscanf(idx, "%d]", &n); err != nil {
+				return nil
+			}
+			_, rest, _ = strings.Cut(idx, "]")
+			l, _ := cur.([]any)
+			if n < 0 || n >= len(l) {
+				return nil
+			}
+			cur = l[n]
+			idx = strings.TrimPrefix(rest, "[")
+		}
+	}
+	return cur
+}
+
+// validate runs the webhook checks on a policy whose schema is valid.
+func (p *parser) validate(pol *Policy, s *parsedSpec) error {
+	v := &validation{obj: p.obj, label: p.label}
+	if s.target != nil {
+		v.affinity(s.target, "spec.targetCluster")
+		if s.rulesPresent {
+			v.invalid("spec.targetCluster", "spec.targetCluster", v.raw("spec.targetCluster"), "overrideRules and targetCluster can't co-exist")
+		}
+	}
+	if !emptyOverriders(s.overriders) && s.rulesPresent {
+		v.invalid("spec.overriders", "spec.overriders", v.raw("spec.overriders"), "overrideRules and overriders can't co-exist")
+	}
+	for i, r := range s.rules {
+		v.rule(r, manifest.Path("spec", "overrideRules", i))
+	}
+	if pol.Kind == KindOverridePolicy {
+		for i, rs := range s.selectors {
+			if rs.Namespace != "" && rs.Namespace != pol.Namespace {
+				path := manifest.Path("spec", "resourceSelectors", i, "namespace")
+				v.invalid(path, path, rs.Namespace,
+					fmt.Sprintf("the namespace of resourceSelector must be the same as the OverridePolicy's namespace %q", pol.Namespace))
+			}
+		}
+	}
+	return v.err
+}
+
+// emptyOverriders is Karmada's emptyOverrides: it does not look at
+// fieldOverrider.
+func emptyOverriders(o Overriders) bool {
+	return len(o.Plaintext) == 0 && len(o.Image) == 0 && len(o.Command) == 0 &&
+		len(o.Args) == 0 && len(o.Labels) == 0 && len(o.Annotations) == 0
+}
+
+// rule is ValidateOverrideRules for one rule.
+func (v *validation) rule(r Rule, path string) {
+	opath := path + ".overriders"
+	for i, a := range r.Overriders.Annotations {
+		v.annotations(a.Value, manifest.Path(opath, "annotationsOverrider", i, "value"))
+	}
+	for i, l := range r.Overriders.Labels {
+		v.labels(l.Value, manifest.Path(opath, "labelsOverrider", i, "value"))
+	}
+	for i, im := range r.Overriders.Image {
+		if im.HasPredicate && !isPointer(im.PredicatePath) {
+			path := manifest.Path(opath, "imageOverrider", i, "predicate", "path")
+			v.invalid(path, path, im.PredicatePath, errPointer)
+		}
+	}
+	for i, f := range r.Overriders.Field {
+		v.field(f, manifest.Path(opath, "fieldOverrider", i))
+	}
+	v.affinity(r.TargetCluster, path+".targetCluster")
+}
+
+func (v *validation) annotations(values map[string]string, path string) {
+	size := 0
+	for _, k := range manifest.SortedKeys(values) {
+		size += len(k) + len(values[k])
+		if err := manifest.ValidLabelKey(strings.ToLower(k)); err != nil {
+			v.invalid(join(path, k), path, k, err.Error())
+		}
+	}
+	if size > totalAnnotationSizeLimit && v.err == nil {
+		v.err = invalidError(v.obj, v.label, path, fmt.Sprintf("Too long: must have at most %d bytes", totalAnnotationSizeLimit))
+	}
+}
+
+func (v *validation) labels(values map[string]string, path string) {
+	for _, k := range manifest.SortedKeys(values) {
+		if err := manifest.ValidLabelKey(k); err != nil {
+			v.invalid(join(path, k), path, k, err.Error())
+		}
+		if err := manifest.ValidLabelValue(values[k]); err != nil {
+			v.invalid(join(path, k), path, values[k], err.Error())
+		}
+	}
+}
+
+func (v *validation) field(f FieldOverrider, path string) {
+	if len(f.YAML) > 0 && len(f.JSON) > 0 {
+		v.invalid(path, path, v.raw(path), "FieldOverrider has both YAML and JSON set. Only one is allowed")
+	}
+	if len(f.YAML) == 0 && len(f.JSON) == 0 {
+		v.invalid(path, path, v.raw(path), "FieldOverrider must have either JSON or YAML set")
+	}
+	if !isPointer(f.FieldPath) {
+		v.invalid(path+".fieldPath", path+".fieldPath", f.FieldPath, errPointer)
+	}
+	v.operations(f.JSON, path+".json")
+	v.operations(f.YAML, path+".yaml")
+}
+
+func (v *validation) operations(ops []Operation, path string) {
+	for i, op := range ops {
+		opath := manifest.Path(path, i)
+		if !isPointer(op.Path) {
+			v.invalid(opath+".subPath", opath+".subPath", op.Path, errPointer)
+		}
+		switch op.Operator {
+		case OpAdd, OpReplace:
+			if !op.HasValue {
+				v.invalid(opath, opath+".value", nil, "value is required for add or replace operation")
+			}
+		case OpRemove:
+			if op.HasValue {
+				v.invalid(opath+".value", opath+".value", op.Value, "value is not allowed for remove operation")
+			}
+		}
+	}
+}
+
+// errPointer is go-openapi/jsonpointer's message for a malformed pointer.
+const errPointer = `JSON pointer must be empty or start with a "/"`
+
+// isPointer is go-openapi/jsonpointer.New's check.
+func isPointer(s string) bool { return s == "" || strings.HasPrefix(s, "/") }
