@@ -27,9 +27,18 @@ type Cluster struct {
 	Zones    []string
 	// KubernetesVersion is status.kubernetesVersion, e.g. "v1.29.4" ("" if unknown).
 	KubernetesVersion string
+	// ControlPlane names the inventory cluster that is this cluster's
+	// Karmada control plane (annotation drydock.dev/karmada-control-plane);
+	// "" for the members of the inputs' own Karmada control plane.
+	ControlPlane string
 	// Source is where the Cluster object was authored (zero for `local`).
 	Source manifest.Pos
 }
+
+// AnnotationControlPlane on a member Cluster names the inventory cluster
+// that is its Karmada control plane: what KubeVela dispatches there is
+// propagated to the members.
+const AnnotationControlPlane = "drydock.dev/karmada-control-plane"
 
 // Inventory is the set of known clusters.
 type Inventory struct {
@@ -59,6 +68,7 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 		Provider:          manifest.String(obj.Data, "spec", "provider"),
 		Region:            manifest.String(obj.Data, "spec", "region"),
 		KubernetesVersion: manifest.String(obj.Data, "status", "kubernetesVersion"),
+		ControlPlane:      obj.Annotations()[AnnotationControlPlane],
 		Source:            obj.Pos,
 	}
 	if zones, ok := manifest.Lookup(obj.Data, "spec", "zones"); ok {
@@ -92,6 +102,34 @@ func (inv *Inventory) Names() []string {
 	}
 	sort.Strings(names)
 	return append([]string{Local}, names...)
+}
+
+// Members returns the member clusters of a Karmada control plane, by name:
+// for "" the inputs' own control plane (every cluster but `local` that
+// names no control plane), else the clusters naming controlPlane.
+func (inv *Inventory) Members(controlPlane string) []*Cluster {
+	var out []*Cluster
+	for _, c := range inv.Clusters() {
+		if c.Name != Local && c.ControlPlane == controlPlane {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ControlPlanes returns the inventory clusters that members name as their
+// Karmada control plane, by name.
+func (inv *Inventory) ControlPlanes() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range inv.Clusters() {
+		if c.ControlPlane != "" && !seen[c.ControlPlane] {
+			seen[c.ControlPlane] = true
+			out = append(out, c.ControlPlane)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Clusters returns every cluster in Names order.

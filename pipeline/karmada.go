@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/overrides"
+	"github.com/drydock-dev/drydock/placement"
+)
+
+// A Karmada control plane holds resource templates and policies; placement
+// decides which members each template reaches, overrides rewrite it per
+// member. The inputs form one control plane (templates and policies among
+// the inputs, every inventory cluster but `local` that names no other
+// control plane as members); an inventory cluster that members name with
+// the drydock.dev/karmada-control-plane annotation is another, holding
+// what KubeVela dispatched to it.
+type controlPlane struct {
+	// name is the inventory cluster ("" for the inputs' control plane).
+	name        string
+	members     []*cluster.Cluster
+	templates   []*manifest.Object
+	sources     []string
+	origins     []cluster.Origin
+	propagation []*placement.Policy
+	overrides   []*overrides.Policy
+}
+
+// karmadaPolicies parses the propagation and override policies among objs
+// and returns the rest (the templates). Invalid policies are bad input.
+func karmadaPolicies(objs []*manifest.Object) (templates []*manifest.Object, props []*placement.Policy, ovs []*overrides.Policy, err error) {
+	for _, o := range objs {
+		switch {
+		case placement.IsPolicy(o):
+			p, err := placement.Parse(o)
+			if err != nil {
+				return nil, nil, nil, inputError(err)
+			}
+			props = append(props, p)
+		case overrides.IsPolicy(o):
+			p, err := overrides.Parse(o)
+			if err != nil {
+				return nil, nil, nil, inputError(err)
+			}
+			ovs = append(ovs, p)
+		default:
+			templates = append(templates, o)
+		}
+	}
+	return templates, props, ovs, nil
+}
+
+// propagate places every template of cp and writes the overridden copies
+// into the members' fake clusters. Templates no policy matches are
+// warnings; a failing override is bad input (Karmada would fail the Work).
+func propagate(store *cluster.Store, cp *controlPlane, workers int) ([]string, error) {
+	type result struct {
+		writes  []cluster.Entry
+		targets []string
+		warning string
+		err     error
+	}
+	results := make([]result, len(cp.templates))
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(cp.templates)))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := &results[i]
+				t := cp.templates[i]
+				p := placement.Select(t, cp.propagation)
+				if p == nil {
+					r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
+					continue
+				}
+				d := placement.Schedule(t, p, cp.members)
+				for _, target := range d.Targets {
+					obj := placement.Claim(t, d, target)
+					out, applied, err := overrides.Apply(obj, target.Cluster, cp.overrides)
+					if err != nil {
+						r.err = err
+						break
+					}
+					placement.Finish(out)
+					r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, p, target, applied), Origin: cp.origins[i]})
+					r.targets = append(r.targets, target.Cluster.Name)
+				}
+			}
+		}()
+	}
+	for i := range cp.templates {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var warnings []string
+	var errs []error
+	for _, r := range results {
+		if r.warning != "" {
+			warnings = append(warnings, r.warning)
+		}
+		if r.err != nil {
+			errs = append(errs, r.err)
+		}
+		for j, e := range r.writes {
+			store.Apply(r.targets[j], e)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, inputError(errors.Join(errs...))
+	}
+	return warnings, nil
+}
+
+func (cp *controlPlane) where() string {
+	if cp.name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" in Karmada control plane %q", cp.name)
+}
+
+// karmadaSource is the provenance of a propagated object: the template,
+// the propagation policy and every override rule applied, in order.
+func karmadaSource(cp *controlPlane, i int, p *placement.Policy, t placement.Target, applied []overrides.Applied) string {
+	parts := []string{cp.sources[i]}
+	if cp.name != "" {
+		parts = append(parts, "via Karmada control plane "+cp.name)
+	}
+	pol := "propagated by " + p.String()
+	if p.Scheduling == placement.Divided && t.Replicas > 0 {
+		pol += fmt.Sprintf(" (%d replicas)", t.Replicas)
+	}
+	parts = append(parts, pol)
+	if len(applied) > 0 {
+		names := make([]string, len(applied))
+		for k, a := range applied {
+			names[k] = a.String()
+		}
+		parts = append(parts, "overrides "+strings.Join(names, ", "))
+	}
+	return strings.Join(parts, ", ")
+}

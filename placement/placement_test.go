@@ -1,0 +1,202 @@
+package placement
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+func decode(t *testing.T, src string) []*manifest.Object {
+	t.Helper()
+	objs, err := manifest.Decode("test.yaml", []byte(src), manifest.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+func parse(t *testing.T, src string) *Policy {
+	t.Helper()
+	p, err := Parse(decode(t, src)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func members(names ...string) []*cluster.Cluster {
+	var out []*cluster.Cluster
+	for _, n := range names {
+		out = append(out, &cluster.Cluster{Name: n})
+	}
+	return out
+}
+
+func TestWebster(t *testing.T) {
+	tests := []struct {
+		name    string
+		total   int64
+		weights []int64
+		want    []int64
+	}{
+		{"12 over 3:2:1", 12, []int64{3, 2, 1}, []int64{6, 4, 2}},
+		{"13 over 3:2:1", 13, []int64{3, 2, 1}, []int64{7, 4, 2}},
+		{"14 over 3:2:1", 14, []int64{3, 2, 1}, []int64{7, 5, 2}},
+		{"equal weights, ties to the smaller name", 4, []int64{1, 1, 1}, []int64{2, 1, 1}},
+		{"weight 0 gets nothing", 5, []int64{0, 1, 1}, []int64{0, 3, 2}},
+		{"nothing to deal", 0, []int64{1, 1}, []int64{0, 0}},
+		{"2:1 for 3", 3, []int64{2, 1}, []int64{2, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := members("a", "b", "c")[:len(tt.weights)]
+			if diff := cmp.Diff(tt.want, webster(tt.total, tt.weights, cs)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec: {replicas: 3}
+`
+
+func TestSelect(t *testing.T) {
+	pol := func(kind, name string, priority int, selector string) string {
+		ns := ""
+		if kind == KindPropagationPolicy {
+			ns = ", namespace: default"
+		}
+		return "apiVersion: policy.karmada.io/v1alpha1\nkind: " + kind + "\nmetadata: {name: " + name + ns + "}\n" +
+			"spec:\n  priority: " + strconv.Itoa(priority) + "\n  resourceSelectors: [" + selector + "]\n"
+	}
+	all := `{apiVersion: apps/v1, kind: Deployment}`
+	byName := `{apiVersion: apps/v1, kind: Deployment, name: web}`
+	byLabel := `{apiVersion: apps/v1, kind: Deployment, labelSelector: {matchLabels: {app: web}}}`
+	other := `{apiVersion: apps/v1, kind: Deployment, name: api}`
+	tests := []struct {
+		name     string
+		policies []string
+		want     string
+	}{
+		{"name beats labels beats all", []string{pol(KindPropagationPolicy, "a", 0, all), pol(KindPropagationPolicy, "b", 0, byLabel), pol(KindPropagationPolicy, "c", 0, byName)}, "c"},
+		{"explicit priority first", []string{pol(KindPropagationPolicy, "a", 1, all), pol(KindPropagationPolicy, "b", 0, byName)}, "a"},
+		{"then the smallest name", []string{pol(KindPropagationPolicy, "z", 0, all), pol(KindPropagationPolicy, "m", 0, all)}, "m"},
+		{"cluster policies only without a namespaced one", []string{pol(KindClusterPropagationPolicy, "c", 9, byName), pol(KindPropagationPolicy, "p", 0, all)}, "p"},
+		{"cluster policy when no namespaced one matches", []string{pol(KindClusterPropagationPolicy, "c", 0, all), pol(KindPropagationPolicy, "p", 0, other)}, "c"},
+		{"nothing matches", []string{pol(KindPropagationPolicy, "p", 0, other)}, ""},
+	}
+	tmpl := decode(t, deployment)[0]
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ps []*Policy
+			for _, src := range tt.policies {
+				ps = append(ps, parse(t, src))
+			}
+			got := ""
+			if p := Select(tmpl, ps); p != nil {
+				got = p.Name
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestScheduleAndClaim(t *testing.T) {
+	divided := `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: batch/v1, kind: Job}, {apiVersion: apps/v1, kind: Deployment}, {apiVersion: v1, kind: ConfigMap}]
+  placement:
+    clusterAffinity: {clusterNames: [m1, m2]}
+    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Weighted}
+`
+	tests := []struct {
+		name     string
+		template string
+		want     map[string]map[string]any // cluster -> spec
+	}{
+		{"deployment divided", deployment, map[string]map[string]any{"m1": {"replicas": int64(2)}, "m2": {"replicas": int64(1)}}},
+		{"job splits parallelism and completions", `apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default}
+spec: {parallelism: 3, completions: 5, ttlSecondsAfterFinished: 10, selector: {matchLabels: {controller-uid: x}}}
+`, map[string]map[string]any{"m1": {"parallelism": int64(2), "completions": int64(3)}, "m2": {"parallelism": int64(1), "completions": int64(2)}}},
+		{"zero replicas go nowhere", `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: z, namespace: default}
+spec: {replicas: 0, template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}}
+`, map[string]map[string]any{}},
+		{"a non-workload goes everywhere unchanged", `apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, namespace: default}
+`, map[string]map[string]any{"m1": nil, "m2": nil}},
+	}
+	p := parse(t, divided)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl := decode(t, tt.template)[0]
+			d := Schedule(tmpl, p, members("m1", "m2", "m3"))
+			got := map[string]map[string]any{}
+			for _, target := range d.Targets {
+				obj := Claim(tmpl, d, target)
+				if obj.Labels()["propagationpolicy.karmada.io/permanent-id"] == "" {
+					t.Errorf("%s: no claim label", target.Cluster.Name)
+				}
+				Finish(obj)
+				for k := range obj.Labels() {
+					if isBookkeeping(k) {
+						t.Errorf("%s: bookkeeping label %s left", target.Cluster.Name, k)
+					}
+				}
+				if _, ok := manifest.Map(obj.Data, "metadata")["annotations"]; ok {
+					t.Errorf("%s: annotations left: %v", target.Cluster.Name, obj.Annotations())
+				}
+				got[target.Cluster.Name] = manifest.Map(obj.Data, "spec")
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, spec, want string
+		sentinel         error
+	}{
+		{"no selectors", "resourceSelectors: []", "test.yaml:5:", ErrInvalid},
+		{"selector without kind", "resourceSelectors: [{apiVersion: v1}]", "kind", ErrInvalid},
+		{"bad scheduling type", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Spread}}", `Unsupported value: "Spread"`, ErrInvalid},
+		{"bad field selector key", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: cpu, operator: In, values: [x]}]}}}", "unsupported key", ErrInvalid},
+		{"dynamic weight", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Divided, weightPreference: {dynamicWeight: AvailableReplicas}}}", "dynamicWeight", ErrUnsupported},
+		{"aggregated", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}}", "Aggregated", ErrUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  " + tt.spec + "\n"
+			_, err := Parse(decode(t, src)[0])
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "PropagationPolicy default/p") {
+				t.Errorf("error %q lacks %q or the policy name", err, tt.want)
+			}
+			if !errors.Is(err, tt.sentinel) {
+				t.Errorf("error %q does not wrap %v", err, tt.sentinel)
+			}
+		})
+	}
+}

@@ -1,0 +1,302 @@
+// Package placement decides, as Karmada's detector and scheduler do, which
+// member clusters a resource template reaches and with how many replicas:
+// PropagationPolicy and ClusterPropagationPolicy selection (priority,
+// implicit priority, name), cluster affinity, Duplicated and statically
+// weighted Divided replica scheduling; then it writes the per-cluster
+// replica fields and prunes the fields Karmada never propagates.
+//
+// Overrides are not this package's concern: the pipeline applies them
+// between Revise and Finish.
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// ErrInvalid is wrapped by errors about a malformed propagation policy.
+var ErrInvalid = errors.New("invalid propagation policy")
+
+// ErrUnsupported is wrapped when a policy asks for scheduling that needs a
+// live cluster's resource figures.
+var ErrUnsupported = errors.New("unsupported offline")
+
+// Kinds of propagation policy.
+const (
+	KindPropagationPolicy        = "PropagationPolicy"
+	KindClusterPropagationPolicy = "ClusterPropagationPolicy"
+)
+
+// Replica scheduling types and division preferences.
+const (
+	Duplicated = "Duplicated"
+	Divided    = "Divided"
+	Weighted   = "Weighted"
+	Aggregated = "Aggregated"
+)
+
+// Policy is a parsed PropagationPolicy or ClusterPropagationPolicy.
+type Policy struct {
+	Kind, Name, Namespace string
+	Priority              int
+	Selectors             []manifest.ResourceSelector
+	// Affinity selects the clusters (nil: all of them).
+	Affinity *cluster.Affinity
+	// Scheduling is Duplicated (also when absent) or Divided.
+	Scheduling string
+	// Weights is the static weight list of a Divided/Weighted policy.
+	Weights []StaticWeight
+	// Pos is where the policy was authored.
+	Pos manifest.Pos
+}
+
+// StaticWeight is one staticWeightList entry.
+type StaticWeight struct {
+	Target *cluster.Affinity
+	Weight int64
+}
+
+// String names the policy as errors and provenance show it.
+func (p *Policy) String() string {
+	if p.Kind == KindPropagationPolicy {
+		return fmt.Sprintf("%s %s/%s", p.Kind, p.Namespace, p.Name)
+	}
+	return p.Kind + " " + p.Name
+}
+
+// IsPolicy reports whether obj is a policy.karmada.io propagation policy.
+func IsPolicy(obj *manifest.Object) bool {
+	k := obj.Kind()
+	return manifest.Group(obj.APIVersion()) == "policy.karmada.io" &&
+		(k == KindPropagationPolicy || k == KindClusterPropagationPolicy)
+}
+
+// Parse reads and validates a propagation policy as Karmada's CRD schema
+// and webhook would. A selector without a namespace gets the policy's, as
+// Karmada's mutating webhook does.
+func Parse(obj *manifest.Object) (*Policy, error) {
+	p := &Policy{Kind: obj.Kind(), Name: obj.Name(), Pos: obj.Pos, Scheduling: Duplicated}
+	if p.Kind == KindPropagationPolicy {
+		p.Namespace = obj.Namespace()
+		if p.Namespace == "" {
+			p.Namespace = "default"
+		}
+	}
+	if p.Name == "" {
+		return nil, p.errorf(obj, "metadata.name", "metadata.name: Required value")
+	}
+	spec, ok := obj.Data["spec"].(map[string]any)
+	if !ok {
+		return nil, p.errorf(obj, "spec", "spec: Required value")
+	}
+	if v, ok := spec["priority"]; ok {
+		n, ok := toInt(v)
+		if !ok {
+			return nil, p.errorf(obj, "spec.priority", "spec.priority: Invalid value: %v: must be an integer", v)
+		}
+		p.Priority = int(n)
+	}
+	sels, ok := spec["resourceSelectors"].([]any)
+	if !ok || len(sels) == 0 {
+		return nil, p.errorf(obj, "spec.resourceSelectors", "spec.resourceSelectors: Required value: at least one resource selector")
+	}
+	for i, raw := range sels {
+		path := manifest.Path("spec", "resourceSelectors", i)
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return nil, p.errorf(obj, path, "%s: Invalid value: must be an object", path)
+		}
+		s, err := manifest.DecodeResourceSelector(m)
+		if err != nil {
+			return nil, p.fieldErr(obj, path, err)
+		}
+		if s.LabelSelector != nil {
+			if err := s.LabelSelector.Validate(); err != nil {
+				return nil, p.fieldErr(obj, path+".labelSelector", err)
+			}
+		}
+		if p.Kind == KindPropagationPolicy {
+			if s.Namespace == "" {
+				s.Namespace = p.Namespace
+			}
+		}
+		p.Selectors = append(p.Selectors, s)
+	}
+	placement, _ := spec["placement"].(map[string]any)
+	if err := p.parsePlacement(obj, placement); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) error {
+	if placement == nil {
+		return nil
+	}
+	if _, ok := placement["clusterAffinities"]; ok {
+		if _, both := placement["clusterAffinity"]; both {
+			return p.errorf(obj, "spec.placement.clusterAffinities", "spec.placement.clusterAffinities: Invalid value: clusterAffinities can not co-exist with clusterAffinity")
+		}
+		return p.errorf(obj, "spec.placement.clusterAffinities", "%w: spec.placement.clusterAffinities (failover between affinity groups depends on live scheduling results); use clusterAffinity", ErrUnsupported)
+	}
+	if raw, ok := placement["clusterAffinity"]; ok {
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return p.errorf(obj, "spec.placement.clusterAffinity", "spec.placement.clusterAffinity: Invalid value: must be an object")
+		}
+		a, err := cluster.DecodeAffinity(m)
+		if err == nil {
+			err = a.Validate()
+		}
+		if err != nil {
+			return p.fieldErr(obj, "spec.placement.clusterAffinity", err)
+		}
+		p.Affinity = a
+	}
+	if sc, _ := placement["spreadConstraints"].([]any); len(sc) > 0 {
+		return p.errorf(obj, "spec.placement.spreadConstraints",
+			"%w: spec.placement.spreadConstraints (they pick clusters by the scheduler's live scores)", ErrUnsupported)
+	}
+	rs, _ := placement["replicaScheduling"].(map[string]any)
+	if rs == nil {
+		return nil
+	}
+	switch t := manifest.String(rs, "replicaSchedulingType"); t {
+	case "", Duplicated:
+		return nil
+	case Divided:
+		p.Scheduling = Divided
+	default:
+		return p.errorf(obj, "spec.placement.replicaScheduling.replicaSchedulingType",
+			"spec.placement.replicaScheduling.replicaSchedulingType: Unsupported value: %q: supported values: \"Duplicated\", \"Divided\"", t)
+	}
+	switch pref := manifest.String(rs, "replicaDivisionPreference"); pref {
+	case "", Weighted:
+	case Aggregated:
+		return p.errorf(obj, "spec.placement.replicaScheduling.replicaDivisionPreference",
+			"%w: replicaDivisionPreference Aggregated (it packs replicas by the clusters' free resources)", ErrUnsupported)
+	default:
+		return p.errorf(obj, "spec.placement.replicaScheduling.replicaDivisionPreference",
+			"spec.placement.replicaScheduling.replicaDivisionPreference: Unsupported value: %q: supported values: \"Aggregated\", \"Weighted\"", pref)
+	}
+	wp, _ := rs["weightPreference"].(map[string]any)
+	if wp == nil {
+		return nil
+	}
+	if _, ok := wp["dynamicWeight"]; ok {
+		return p.errorf(obj, "spec.placement.replicaScheduling.weightPreference.dynamicWeight",
+			"%w: dynamicWeight (it weighs clusters by their free resources)", ErrUnsupported)
+	}
+	list, _ := wp["staticWeightList"].([]any)
+	for i, raw := range list {
+		path := manifest.Path("spec", "placement", "replicaScheduling", "weightPreference", "staticWeightList", i)
+		m, _ := raw.(map[string]any)
+		tc, _ := m["targetCluster"].(map[string]any)
+		if tc == nil {
+			return p.errorf(obj, path, "%s.targetCluster: Required value", path)
+		}
+		a, err := cluster.DecodeAffinity(tc)
+		if err == nil {
+			err = a.Validate()
+		}
+		if err != nil {
+			return p.fieldErr(obj, path+".targetCluster", err)
+		}
+		w, ok := toInt(m["weight"])
+		if !ok || w < 1 {
+			return p.errorf(obj, path+".weight", "%s.weight: Invalid value: %v: should be greater than or equal to 1", path, m["weight"])
+		}
+		p.Weights = append(p.Weights, StaticWeight{Target: a, Weight: w})
+	}
+	return nil
+}
+
+func (p *Policy) errorf(obj *manifest.Object, path, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	if !errors.Is(err, ErrUnsupported) {
+		err = fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return fmt.Errorf("%s: %s: %w", obj.FieldPos(path), p, err)
+}
+
+// fieldErr locates a decoder's *manifest.FieldError under base.
+func (p *Policy) fieldErr(obj *manifest.Object, base string, err error) error {
+	path := base
+	var fe *manifest.FieldError
+	if errors.As(err, &fe) && fe.Path != "" {
+		path = base + "." + fe.Path
+	}
+	return fmt.Errorf("%s: %s: %w: %s: %v", obj.FieldPos(path), p, ErrInvalid, base, err)
+}
+
+// Select returns the policy that claims template, as Karmada's detector
+// picks it: PropagationPolicies of the template's namespace first, then
+// ClusterPropagationPolicies; within each, the highest spec.priority, then
+// the highest implicit priority (name > label selector > match-all), then
+// the smallest name. nil when none matches.
+func Select(template *manifest.Object, policies []*Policy) *Policy {
+	ns := template.Namespace()
+	for _, kind := range []string{KindPropagationPolicy, KindClusterPropagationPolicy} {
+		var best *Policy
+		bestImplicit := 0
+		for _, p := range policies {
+			if p.Kind != kind || (kind == KindPropagationPolicy && (ns == "" || p.Namespace != ns)) {
+				continue
+			}
+			implicit := p.implicitPriority(template)
+			if implicit == manifest.PriorityMismatch {
+				continue
+			}
+			if best == nil || p.Priority > best.Priority ||
+				(p.Priority == best.Priority && (implicit > bestImplicit || (implicit == bestImplicit && p.Name < best.Name))) {
+				best, bestImplicit = p, implicit
+			}
+		}
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// implicitPriority is the best priority over the policy's selectors.
+func (p *Policy) implicitPriority(obj *manifest.Object) int {
+	best := manifest.PriorityMismatch
+	for _, s := range p.Selectors {
+		if pr := s.Priority(obj); pr > best {
+			best = pr
+		}
+	}
+	return best
+}
+
+// sortedClusters returns the clusters the policy's affinity selects, by
+// name.
+func (p *Policy) clusters(members []*cluster.Cluster) []*cluster.Cluster {
+	var out []*cluster.Cluster
+	for _, c := range members {
+		if p.Affinity.Matches(c) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func toInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case float64:
+		if n == float64(int64(n)) {
+			return int64(n), true
+		}
+	}
+	return 0, false
+}

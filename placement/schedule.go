@@ -1,0 +1,345 @@
+package placement
+
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Target is one member cluster a template reaches.
+type Target struct {
+	Cluster *cluster.Cluster
+	// Replicas is the cluster's share (the full count when Duplicated).
+	Replicas int64
+	// Completions is a divided Job's share of spec.completions.
+	Completions int64
+}
+
+// Decision is where a template goes under its policy.
+type Decision struct {
+	Policy *Policy
+	// Workload tells whether the template's replicas were scheduled; a
+	// non-workload goes to every selected cluster unchanged.
+	Workload bool
+	Targets  []Target
+}
+
+// Schedule places template on the members p selects, as Karmada's
+// scheduler with its in-tree plugins does when every cluster has every
+// API and no taints. Clusters left with 0 replicas of a workload receive
+// nothing.
+func Schedule(template *manifest.Object, p *Policy, members []*cluster.Cluster) Decision {
+	d := Decision{Policy: p}
+	selected := p.clusters(members)
+	count, workload := replicaCount(template)
+	d.Workload = workload
+	if !workload {
+		for _, c := range selected {
+			d.Targets = append(d.Targets, Target{Cluster: c})
+		}
+		return d
+	}
+	var shares []int64
+	if p.Scheduling == Divided {
+		shares = webster(count, p.weights(selected), selected)
+	} else {
+		shares = make([]int64, len(selected))
+		for i := range shares {
+			shares[i] = count
+		}
+	}
+	var completions []int64
+	if template.Kind() == "Job" && p.Scheduling == Divided {
+		if total, ok := jobField(template, "completions"); ok {
+			completions = webster(total, shares, selected)
+		}
+	}
+	for i, c := range selected {
+		if shares[i] == 0 {
+			continue
+		}
+		t := Target{Cluster: c, Replicas: shares[i]}
+		if completions != nil {
+			t.Completions = completions[i]
+		}
+		d.Targets = append(d.Targets, t)
+	}
+	return d
+}
+
+// weights is each selected cluster's static weight: the highest weight of
+// the entries targeting it. When no cluster has a weight, all weigh 1.
+func (p *Policy) weights(selected []*cluster.Cluster) []int64 {
+	w := make([]int64, len(selected))
+	anyWeight := false
+	for i, c := range selected {
+		for _, sw := range p.Weights {
+			if sw.Target.Matches(c) && sw.Weight > w[i] {
+				w[i] = sw.Weight
+			}
+		}
+		anyWeight = anyWeight || w[i] > 0
+	}
+	if !anyWeight {
+		for i := range w {
+			w[i] = 1
+		}
+	}
+	return w
+}
+
+// webster deals total out by the Sainte-Laguë (Webster) method: each unit
+// goes to the cluster with the highest weight/(2*assigned+1); ties go to
+// the cluster with fewer units, then to the smaller name. Clusters of
+// weight 0 get nothing.
+func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 {
+	out := make([]int64, len(weights))
+	for n := int64(0); n < total; n++ {
+		best := -1
+		for i, w := range weights {
+			if w <= 0 {
+				continue
+			}
+			if best < 0 {
+				best = i
+				continue
+			}
+			// Compare w/(2a+1) with wb/(2ab+1) without division.
+			l := w * (2*out[best] + 1)
+			r := weights[best] * (2*out[i] + 1)
+			switch {
+			case l > r:
+				best = i
+			case l == r && (out[i] < out[best] || (out[i] == out[best] && clusters[i].Name < clusters[best].Name)):
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out[best]++
+	}
+	return out
+}
+
+// replicaCount is the template's replica count as Karmada's resource
+// interpreter reads it, and whether the template is a workload (a count
+// above 0, or a pod spec with resource requests, a node selector,
+// tolerations or required node affinity).
+func replicaCount(t *manifest.Object) (int64, bool) {
+	var count int64
+	var podSpec map[string]any
+	switch t.Kind() {
+	case "Deployment", "StatefulSet", "ReplicaSet":
+		count, _ = toInt(mustLookup(t.Data, "spec", "replicas"))
+		podSpec = manifest.Map(t.Data, "spec", "template", "spec")
+	case "Job":
+		if par, ok := jobField(t, "parallelism"); ok {
+			count = par
+			if comp, ok := jobField(t, "completions"); ok && comp < count {
+				count = comp
+			}
+		}
+		podSpec = manifest.Map(t.Data, "spec", "template", "spec")
+	case "Pod":
+		count = 1
+		podSpec = manifest.Map(t.Data, "spec")
+	default:
+		return 0, false
+	}
+	return count, count > 0 || needsScheduling(podSpec)
+}
+
+func jobField(t *manifest.Object, field string) (int64, bool) {
+	v, ok := manifest.Lookup(t.Data, "spec", field)
+	if !ok {
+		return 0, false
+	}
+	return toInt(v)
+}
+
+func mustLookup(m map[string]any, keys ...string) any {
+	v, _ := manifest.Lookup(m, keys...)
+	return v
+}
+
+// needsScheduling reports a pod spec with scheduling requirements.
+func needsScheduling(spec map[string]any) bool {
+	if spec == nil {
+		return false
+	}
+	if len(manifest.Map(spec, "nodeSelector")) > 0 {
+		return true
+	}
+	if l, _ := spec["tolerations"].([]any); len(l) > 0 {
+		return true
+	}
+	if _, ok := manifest.Lookup(spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"); ok {
+		return true
+	}
+	containers, _ := spec["containers"].([]any)
+	for _, c := range containers {
+		cm, _ := c.(map[string]any)
+		if len(manifest.Map(cm, "resources", "requests")) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Claim is the object Karmada's binding controller starts from for one
+// target: a copy of the template carrying the policy's claim label and
+// annotations (so labels and annotations exist for the overrides) and, for
+// a workload, the cluster's replica fields.
+func Claim(template *manifest.Object, d Decision, t Target) *manifest.Object {
+	data, _ := manifest.DeepCopy(template.Data).(map[string]any)
+	obj := &manifest.Object{Data: data, Pos: template.Pos}
+	md, _ := data["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		data["metadata"] = md
+	}
+	labels := ensureMap(md, "labels")
+	annotations := ensureMap(md, "annotations")
+	p := d.Policy
+	prefix := "propagationpolicy.karmada.io/"
+	if p.Kind == KindClusterPropagationPolicy {
+		prefix = "clusterpropagationpolicy.karmada.io/"
+	} else {
+		annotations[prefix+"namespace"] = p.Namespace
+	}
+	labels[prefix+"permanent-id"] = permanentID(p)
+	annotations[prefix+"name"] = p.Name
+	if d.Workload {
+		reviseReplicas(data, template.Kind(), t)
+	}
+	return obj
+}
+
+func ensureMap(m map[string]any, key string) map[string]any {
+	if mm, ok := m[key].(map[string]any); ok {
+		return mm
+	}
+	mm := map[string]any{}
+	m[key] = mm
+	return mm
+}
+
+// permanentID stands in for the UUID Karmada gives a policy: stable, and
+// removed again with the other bookkeeping keys.
+func permanentID(p *Policy) string {
+	h := fnv.New128a()
+	_, _ = h.Write([]byte(p.String()))
+	s := fmt.Sprintf("%x", h.Sum(nil))
+	return s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32]
+}
+
+// reviseReplicas writes the cluster's share into the replica fields the
+// template has (Karmada's ReviseReplica; Job completions when divided).
+func reviseReplicas(data map[string]any, kind string, t Target) {
+	spec, _ := data["spec"].(map[string]any)
+	if spec == nil {
+		return
+	}
+	switch kind {
+	case "Deployment", "StatefulSet", "ReplicaSet":
+		if _, ok := spec["replicas"]; ok {
+			spec["replicas"] = t.Replicas
+		}
+	case "Job":
+		if _, ok := spec["parallelism"]; ok {
+			spec["parallelism"] = t.Replicas
+		}
+		if _, ok := spec["completions"]; ok && t.Completions > 0 {
+			spec["completions"] = t.Completions
+		}
+	}
+}
+
+// Finish turns an overridden object into what Karmada writes into the
+// member's Work: bookkeeping labels and annotations (keys whose prefix
+// ends in karmada.io) removed, maps left empty dropped, and the fields the
+// API server populates pruned.
+func Finish(obj *manifest.Object) {
+	data := obj.Data
+	if md, ok := data["metadata"].(map[string]any); ok {
+		for _, key := range []string{"labels", "annotations"} {
+			m, ok := md[key].(map[string]any)
+			if !ok {
+				continue
+			}
+			for k := range m {
+				if isBookkeeping(k) {
+					delete(m, k)
+				}
+			}
+			if len(m) == 0 {
+				delete(md, key)
+			}
+		}
+		for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields",
+			"finalizers", "ownerReferences", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"} {
+			delete(md, k)
+		}
+	}
+	delete(data, "status")
+	switch kindOf(data) {
+	case "apps/Deployment":
+		if a, ok := manifest.Map(data, "metadata")["annotations"].(map[string]any); ok {
+			delete(a, "deployment.kubernetes.io/revision")
+			if len(a) == 0 {
+				delete(manifest.Map(data, "metadata"), "annotations")
+			}
+		}
+	case "batch/Job":
+		pruneJob(data)
+	case "/Service":
+		if spec := manifest.Map(data, "spec"); spec != nil {
+			if ip, ok := spec["clusterIP"].(string); ok && ip != "None" {
+				delete(spec, "clusterIP")
+				delete(spec, "clusterIPs")
+			}
+		}
+	}
+}
+
+func kindOf(data map[string]any) string {
+	return manifest.Group(manifest.String(data, "apiVersion")) + "/" + manifest.String(data, "kind")
+}
+
+// isBookkeeping reports a label or annotation key Karmada owns.
+func isBookkeeping(key string) bool {
+	prefix, _, found := strings.Cut(key, "/")
+	return found && strings.HasSuffix(prefix, "karmada.io")
+}
+
+// pruneJob drops what the Job controller generated: ttlSecondsAfterFinished
+// and, unless the selector is manual, the selector and the controller-uid
+// and job-name labels of the pod template.
+func pruneJob(data map[string]any) {
+	spec := manifest.Map(data, "spec")
+	if spec == nil {
+		return
+	}
+	delete(spec, "ttlSecondsAfterFinished")
+	if manual, _ := spec["manualSelector"].(bool); manual {
+		return
+	}
+	delete(spec, "selector")
+	if m := manifest.Map(spec, "template", "metadata", "labels"); m != nil {
+		for _, k := range []string{"controller-uid", "batch.kubernetes.io/controller-uid", "job-name", "batch.kubernetes.io/job-name"} {
+			delete(m, k)
+		}
+	}
+}
+
+// Members sorts clusters by name (the order targets are reported in).
+func Members(clusters []*cluster.Cluster) []*cluster.Cluster {
+	out := append([]*cluster.Cluster(nil), clusters...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
