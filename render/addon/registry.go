@@ -1,0 +1,118 @@
+package addon
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// resolvedDep is a dependency found in the registry.
+type resolvedDep struct {
+	name string
+	fsys fs.FS
+}
+
+// installDependencies enables the addon's dependencies from the registry
+// first. Without a registry they are assumed installed. As KubeVela does,
+// only the first dependency still to install is enabled (recursively);
+// every dependency must resolve.
+func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, res *Result, chain []string) error {
+	if e.opts.Registry == nil || len(pkg.meta.Dependencies) == 0 {
+		return nil
+	}
+	chain = append(chain, pkg.meta.Name)
+	var deps []resolvedDep
+	for _, d := range pkg.meta.Dependencies {
+		if d == nil || e.installed[d.Name] {
+			continue
+		}
+		if slices.Contains(chain, d.Name) {
+			return invalidf(manifest.Pos{File: pkg.metaFile}, "addon %s: dependency cycle %s -> %s", pkg.meta.Name, strings.Join(chain, " -> "), d.Name)
+		}
+		dep, err := e.resolve(pkg, d)
+		if err != nil {
+			return err
+		}
+		deps = append(deps, dep)
+	}
+	if len(deps) == 0 {
+		return nil
+	}
+	var depArgs map[string]any
+	if cs, ok := pkg.userClusters(args); ok {
+		depArgs = map[string]any{"clusters": cs}
+	}
+	if _, err := e.enable(deps[0].fsys, depArgs, res, chain); err != nil {
+		return fmt.Errorf("enable dependency %s of addon %s: %w", deps[0].name, pkg.meta.Name, err)
+	}
+	return nil
+}
+
+// userClusters returns the `clusters` parameter when the user gave one.
+func (pkg *addonPackage) userClusters(args map[string]any) (any, bool) {
+	cs, ok := args["clusters"]
+	if !ok || cs == nil {
+		return nil, false
+	}
+	return clustersArg(args), true
+}
+
+// resolve finds a dependency in the registry and checks its version
+// against the constraint, as KubeVela's checkSemVer does.
+func (e *enabler) resolve(pkg *addonPackage, d *dependency) (resolvedDep, error) {
+	pos := manifest.Pos{File: pkg.metaFile}
+	fsys, err := subFS(e.opts.Registry, d.Name)
+	if err != nil {
+		return resolvedDep{}, invalidf(pos, "addon %s has unresolvable dependency %s: no available addon with name %s", pkg.meta.Name, d.Name, d.Name)
+	}
+	dep, err := readPackage(fsys)
+	if err != nil {
+		return resolvedDep{}, fmt.Errorf("read dependency %s of addon %s: %w", d.Name, pkg.meta.Name, err)
+	}
+	ok, err := checkSemVer(dep.meta.Version, d.Version)
+	if err != nil {
+		return resolvedDep{}, invalidf(pos, "addon %s: dependency %s: %v", pkg.meta.Name, d.Name, err)
+	}
+	if !ok {
+		return resolvedDep{}, invalidf(pos, "addon %s has unresolvable dependency %s: no version of %s satisfies %q (registry has %s)", pkg.meta.Name, d.Name, d.Name, d.Version, dep.meta.Version)
+	}
+	return resolvedDep{name: d.Name, fsys: fsys}, nil
+}
+
+// checkSemVer reports whether version satisfies the constraint require:
+// every "v" in the constraint is dropped; a prerelease version that fails
+// is retried without its prerelease part (except against ">=" the same
+// release).
+func checkSemVer(actual, require string) (bool, error) {
+	if require == "" {
+		return true, nil
+	}
+	constraint, err := semver.NewConstraint(strings.ReplaceAll(require, "v", " "))
+	if err != nil {
+		return false, err
+	}
+	v, err := semver.NewVersion(strings.TrimPrefix(actual, "v"))
+	if err != nil {
+		return false, err
+	}
+	if constraint.Check(v) {
+		return true, nil
+	}
+	if !strings.Contains(actual, "-") || strings.Contains(require, "-") {
+		return false, nil
+	}
+	release := strings.TrimPrefix(actual[:strings.Index(actual, "-")], "v")
+	if strings.Contains(require, ">=") && require[strings.Index(require, "=")+1:] == release {
+		return false, nil
+	}
+	v, err = semver.NewVersion(release)
+	if err != nil {
+		return false, err
+	}
+	return constraint.Check(v), nil
+}
