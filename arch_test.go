@@ -13,10 +13,14 @@ var allowed = map[string][]string{
 	"schemas":        {"manifest"},
 	"cluster":        {"manifest"},
 	"golden":         {"manifest"},
+	"rules":          {"manifest"},
+	"overrides":      {"manifest", "cluster"},
+	"placement":      {"manifest", "cluster"},
 	"render/builtin": {},
 	"render":         {"manifest", "cluster", "schemas"},
-	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/builtin", "golden"},
-	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "golden", "pipeline"},
+	"render/addon":   {"manifest", "schemas", "render"},
+	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "placement", "overrides"},
+	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
 }
 
 const module = "github.com/drydock-dev/drydock"

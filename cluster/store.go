@@ -12,6 +12,17 @@ type Entry struct {
 	// Source describes the writer (for `# Source:` comments), e.g.
 	// "application first-vela-app, component web, step deploy2prod".
 	Source string
+	// Origin is the authored input that produced the object.
+	Origin Origin
+}
+
+// Origin is where an object in a fake cluster comes from in the authored
+// inputs: what a finding about the object points at.
+type Origin struct {
+	// Pos is the component, policy, step or template that produced it.
+	Pos         manifest.Pos
+	Application string
+	Component   string
 }
 
 // Store is the actual state of every fake cluster. Apply is the only

@@ -55,6 +55,10 @@ type Inputs struct {
 	ObservedPaths []string
 	// Workflow steers the workflow emulation.
 	Workflow render.Options
+	// Addons are installed into the hub before anything renders: their
+	// definitions serve the Applications, their own Application renders
+	// with the others.
+	Addons []Addon
 }
 
 // Result is the final state of every fake cluster and how it came about.
@@ -78,15 +82,31 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	if err := readPaths(in.ClusterPaths, nil, &extra); err != nil {
 		return nil, err
 	}
-	defs, err := definitions(in.NoBuiltins, extra.defs, l.defs)
-	if err != nil {
-		return nil, err
-	}
 	inv := cluster.NewInventory()
 	for _, o := range append(extra.clusters, l.clusters...) {
 		if err := inv.Add(o); err != nil {
 			return nil, inputError(err)
 		}
+	}
+	installed, err := installAddons(in.Addons, inv)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := definitions(in.NoBuiltins, extra.defs, installed.defs, l.defs)
+	if err != nil {
+		return nil, err
+	}
+	l.apps = append(installed.apps, l.apps...)
+	for _, c := range inv.Clusters() {
+		if _, ok := inv.Get(c.ControlPlane); c.ControlPlane != "" && !ok {
+			return nil, inputError(fmt.Errorf("%s: Cluster %q: annotation %s names cluster %q, which is not in the inventory",
+				c.Source, c.Name, cluster.AnnotationControlPlane, c.ControlPlane))
+		}
+	}
+	// Karmada policies are checked before anything renders.
+	templates, props, ovs, err := karmadaPolicies(l.resources)
+	if err != nil {
+		return nil, err
 	}
 	apps := make([]*render.Application, len(l.apps))
 	for i, o := range l.apps {
@@ -102,6 +122,9 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	if err := preload(res.Clusters, inv, observed.resources); err != nil {
 		return nil, err
 	}
+	for _, e := range installed.hub {
+		res.Clusters.Apply(cluster.Local, e)
+	}
 	// Renders only read the observed state; reconcile writes after all of
 	// them have finished.
 	opts := in.Workflow
@@ -114,10 +137,51 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	for _, r := range results {
 		reconcile(res.Clusters, r)
 	}
-	if len(apps) == 0 {
-		res.Warnings = append(res.Warnings, "no Application among the inputs: nothing rendered")
+	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
+		cp := &controlPlane{members: inv.Members(""), templates: templates, propagation: props, overrides: ovs}
+		for _, t := range templates {
+			cp.sources = append(cp.sources, "template "+t.Pos.String())
+			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
+		}
+		warnings, err := propagate(res.Clusters, cp, in.Workers)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, warnings...)
+	}
+	for _, name := range inv.ControlPlanes() {
+		warnings, err := propagateDispatched(res.Clusters, inv, name, in.Workers)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, warnings...)
+	}
+	if len(apps) == 0 && len(templates) == 0 {
+		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	return res, nil
+}
+
+// propagateDispatched runs Karmada on what the workflow left in a control
+// plane cluster: its policies and templates, for its members.
+func propagateDispatched(store *cluster.Store, inv *cluster.Inventory, name string, workers int) ([]string, error) {
+	entries := store.List(name)
+	objs := make([]*manifest.Object, 0, len(entries))
+	byObject := map[*manifest.Object]cluster.Entry{}
+	for _, e := range entries {
+		objs = append(objs, e.Object)
+		byObject[e.Object] = e
+	}
+	templates, props, ovs, err := karmadaPolicies(objs)
+	if err != nil {
+		return nil, err
+	}
+	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, propagation: props, overrides: ovs}
+	for _, t := range templates {
+		cp.sources = append(cp.sources, byObject[t].Source)
+		cp.origins = append(cp.origins, byObject[t].Origin)
+	}
+	return propagate(store, cp, workers)
 }
 
 // definitions merges built-ins, -d definitions and input definitions, each
@@ -227,7 +291,7 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 		if _, ok := inv.Get(target); !ok {
 			return inputError(fmt.Errorf("%s: observed %s: cluster %q is not in the inventory", o.Pos, o.Key(), target))
 		}
-		store.Apply(target, cluster.Entry{Object: o, Source: "observed " + o.Pos.String()})
+		store.Apply(target, cluster.Entry{Object: o, Source: "observed " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}})
 	}
 	return nil
 }
@@ -236,8 +300,27 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 // fake clusters.
 func reconcile(store *cluster.Store, r *render.AppResult) {
 	for _, w := range r.Writes {
-		store.Apply(w.Cluster, cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w)})
+		store.Apply(w.Cluster, cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w)})
 	}
+}
+
+// origin locates what produced a write in the Application: the policy
+// whose definition rendered it, else its component, else the app.
+func origin(app *render.Application, w render.Write) cluster.Origin {
+	o := cluster.Origin{Pos: app.Object.Pos, Application: app.Name, Component: w.Resource.Component}
+	for _, p := range app.Policies {
+		if w.Resource.Policy != "" && p.Name == w.Resource.Policy {
+			o.Pos = app.Object.FieldPos(p.Path)
+			return o
+		}
+	}
+	for _, c := range app.Components {
+		if c.Name == w.Resource.Component {
+			o.Pos = app.Object.FieldPos(c.Path)
+			break
+		}
+	}
+	return o
 }
 
 func source(app *render.Application, w render.Write) string {

@@ -27,26 +27,167 @@ var conformanceSkip = map[string]string{}
 // rules.
 func TestConformanceKubeVela(t *testing.T) {
 	root := filepath.Join(conformanceRoot, "kubevela")
+	defs, _ := filepath.Abs(filepath.Join(root, "definitions"))
+	runCorpus(t, "kubevela", func(t *testing.T, dir string) { runCase(t, dir, defs) })
+}
+
+// TestConformanceKarmada runs every case of the Karmada corpus: placement
+// and overrides per member cluster, compared object by object.
+func TestConformanceKarmada(t *testing.T) {
+	runCorpus(t, "karmada", func(t *testing.T, dir string) { runCase(t, dir, "") })
+}
+
+// TestConformanceAddons runs every case of the addon corpus through
+// `drydock addon render` and compares objects (with the corpus's
+// normalisation) and NOTES.
+func TestConformanceAddons(t *testing.T) {
+	runCorpus(t, "addons", runAddonCase)
+}
+
+// runCorpus runs one corpus's cases, honouring the skip list, and logs
+// the counts `make test` prints.
+func runCorpus(t *testing.T, corpus string, runOne func(t *testing.T, dir string)) {
+	root := filepath.Join(conformanceRoot, corpus)
 	cases := corpusCases(t, root)
-	printSkips(t, "kubevela", cases)
+	printSkips(t, corpus, cases)
 	var passed, failed, skipped int
 	for _, c := range cases {
 		t.Run(c, func(t *testing.T) {
-			if why, ok := conformanceSkip["kubevela/"+c]; ok {
-				skipped++
+			// Counted on the way out, so a Fatal counts as a failure.
+			defer func() {
+				switch {
+				case t.Skipped():
+					skipped++
+				case t.Failed():
+					failed++
+				default:
+					passed++
+				}
+			}()
+			if why, ok := conformanceSkip[corpus+"/"+c]; ok {
 				t.Skip(why)
 			}
-			dir := filepath.Join(root, "cases", c)
-			defs, _ := filepath.Abs(filepath.Join(root, "definitions"))
-			runCase(t, dir, defs)
-			if t.Failed() {
-				failed++
-			} else {
-				passed++
-			}
+			runOne(t, filepath.Join(root, "cases", c))
 		})
 	}
-	t.Logf("kubevela conformance: %d passed, %d failed, %d skipped", passed, failed, skipped)
+	t.Logf("%s conformance: %d passed, %d failed, %d skipped", corpus, passed, failed, skipped)
+}
+
+func runAddonCase(t *testing.T, dir string) {
+	cmdline, err := os.ReadFile(filepath.Join(dir, "cmd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := shellWords(strings.TrimSpace(string(cmdline)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	args = append(args, "--output-dir", out)
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	if want, err := os.ReadFile("expected-error"); err == nil {
+		checkExpectedError(t, code, stderr.String(), string(want))
+		return
+	}
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	want, got := readTree(t, "expected"), readTree(t, out)
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("missing %v", k)
+			continue
+		}
+		w, g = normaliseAddonObject(w), normaliseAddonObject(g)
+		if diff := cmp.Diff(w, g, numberCompare); diff != "" {
+			t.Errorf("%v differs (-want +got):\n%s", k, diff)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("extra %v", k)
+		}
+	}
+	wantNotes, _ := os.ReadFile("expected-notes.txt")
+	gotNotes, _ := os.ReadFile(filepath.Join(out, "NOTES.txt"))
+	if string(wantNotes) != string(gotNotes) {
+		t.Errorf("NOTES differ:\nwant %q\n got %q", wantNotes, gotNotes)
+	}
+}
+
+// normaliseAddonObject drops what the corpus README says a comparator
+// treats as absent.
+func normaliseAddonObject(o map[string]any) map[string]any {
+	o = manifest.DeepCopy(o).(map[string]any)
+	if md := manifest.Map(o, "metadata"); md != nil {
+		if v, ok := md["creationTimestamp"]; ok && v == nil {
+			delete(md, "creationTimestamp")
+		}
+		delete(md, "ownerReferences")
+		delete(md, "resourceVersion")
+		if a := manifest.Map(md, "annotations"); a != nil {
+			if v, _ := a["app.oam.dev/publishVersion"].(string); strings.HasPrefix(v, "addon-") {
+				delete(a, "app.oam.dev/publishVersion")
+			}
+		}
+	}
+	if st, ok := o["status"].(map[string]any); ok && len(st) == 0 {
+		delete(o, "status")
+	}
+	return o
+}
+
+// shellWords splits a POSIX shell command line (quotes and backslashes,
+// no expansion), as the corpus's cmd files are written.
+func shellWords(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated ' in %q", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unterminated \" in %q", s)
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
 }
 
 func corpusCases(t *testing.T, root string) []string {
