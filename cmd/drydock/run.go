@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/render/addon"
 )
 
 // Exit codes, like diff and grep.
@@ -26,9 +28,12 @@ objects each cluster would hold, without a cluster.
 
 Usage:
   drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR]
+  drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
+  drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
+  drydock verify [-p DIR]... [--data PATH]... [--coverage]
   drydock version
 
-Run 'drydock render --help' for the flags.
+Run 'drydock <command> --help' for the flags.
 `
 
 // run is the whole CLI; it returns the exit code.
@@ -46,6 +51,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	switch args[0] {
 	case "render":
 		return runRender(args[1:], stdin, stdout, stderr)
+	case "test":
+		return runTest(args[1:], stdout, stderr)
+	case "addon":
+		return runAddon(args[1:], stdout, stderr)
+	case "verify":
+		return runVerify(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "drydock", version)
 		return exitOK
@@ -72,6 +83,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringArrayVar(&in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
 	fs.BoolVar(&in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
+	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
+	addons := fs.StringArray("addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (repeatable): its definitions serve the Applications")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
 	}
@@ -83,7 +96,20 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in.Paths = fs.Args()
 	in.Stdin = stdin
-	if len(in.Paths) == 0 {
+	for _, a := range *addons {
+		dir, params, _ := strings.Cut(a, "=")
+		var args []string
+		if params != "" {
+			args = []string{params}
+		}
+		p, err := addon.ParseSet(args)
+		if err != nil {
+			fmt.Fprintf(stderr, "drydock render: --addon %s: %v\n", a, err)
+			return exitUsage
+		}
+		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
+	}
+	if len(in.Paths) == 0 && len(in.Addons) == 0 {
 		fmt.Fprintln(stderr, "drydock render: no inputs (give files, directories or - for stdin)")
 		return exitUsage
 	}
@@ -107,6 +133,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitInternal
+	}
+	if *quiet {
+		return exitOK
 	}
 	if outDir != "" {
 		if err := golden.Write(outDir, tree); err != nil {

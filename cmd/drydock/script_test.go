@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -18,11 +22,51 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scenarios in testdata/script.
 func TestScripts(t *testing.T) {
 	examples, _ := filepath.Abs("../../examples")
+	schema, _ := filepath.Abs("testdata/sarif-schema-2.1.0.json")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("SARIF_SCHEMA", schema)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"sarif-check": sarifCheck,
+		},
 	})
+}
+
+// sarifCheck validates a SARIF file against the official 2.1.0 JSON
+// schema (with OPA's JSON Schema validator) and checks that every region
+// starts at line 1 or later.
+func sarifCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sarif-check FILE")
+	}
+	var doc, schema any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+	data, err := os.ReadFile(ts.Getenv("SARIF_SCHEMA"))
+	ts.Check(err)
+	ts.Check(json.Unmarshal(data, &schema))
+	rs, err := rego.New(rego.Query("r := json.match_schema(input.doc, input.schema)"),
+		rego.Input(map[string]any{"doc": doc, "schema": schema})).Eval(context.Background())
+	ts.Check(err)
+	if len(rs) != 1 {
+		ts.Fatalf("schema check gave %d results", len(rs))
+	}
+	r := rs[0].Bindings["r"].([]any)
+	if ok, _ := r[0].(bool); !ok {
+		ts.Fatalf("%s does not validate against the SARIF 2.1.0 schema: %v", args[0], r[1])
+	}
+	for _, run := range doc.(map[string]any)["runs"].([]any) {
+		for _, res := range run.(map[string]any)["results"].([]any) {
+			for _, loc := range res.(map[string]any)["locations"].([]any) {
+				region := loc.(map[string]any)["physicalLocation"].(map[string]any)["region"].(map[string]any)
+				if line, _ := region["startLine"].(float64); line < 1 {
+					ts.Fatalf("a result starts at line %v", region["startLine"])
+				}
+			}
+		}
+	}
+	fmt.Fprintf(ts.Stdout(), "%s: valid SARIF 2.1.0\n", args[0])
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/drydock-dev/drydock/rules"
+)
+
+// runVerify runs the Rego unit tests of the policy directories.
+func runVerify(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o rules.VerifyOptions
+	fs.StringArrayVarP(&o.PolicyDirs, "policy", "p", []string{"policy"}, "directory of .rego policies and _test.rego tests (repeatable)")
+	fs.StringArrayVar(&o.DataPaths, "data", nil, "JSON/YAML data files or directories (repeatable)")
+	regoVersion := fs.String("rego-version", "v1", "Rego syntax: v1 or v0")
+	fs.StringVar(&o.Run, "run", "", "only tests whose name matches this regular expression")
+	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: drydock verify [flags]\n\nRuns the Rego unit tests (test_ rules in _test.rego files). Exit 0 all pass, 1 a test failed, 2 bad input.\n\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	switch *regoVersion {
+	case "v1":
+	case "v0":
+		o.RegoV0 = true
+	default:
+		fmt.Fprintf(stderr, "drydock verify: --rego-version must be v0 or v1\n")
+		return exitUsage
+	}
+	rep, err := rules.Verify(context.Background(), o)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
+	}
+	passed, failed := 0, 0
+	for _, t := range rep.Tests {
+		status := t.Outcome.String()
+		fmt.Fprintf(stdout, "%s: %s.%s: %s\n", t.Pos, t.Package, t.Name, status)
+		if t.Error != "" {
+			fmt.Fprintf(stdout, "  %s\n", t.Error)
+		}
+		if t.Outcome == rules.Pass || t.Outcome == rules.Skip {
+			passed++
+		} else {
+			failed++
+		}
+	}
+	if rep.Coverage != nil {
+		fmt.Fprintf(stdout, "coverage: %.1f%%\n", rep.Coverage.Percent)
+		for _, f := range rep.Coverage.Files {
+			fmt.Fprintf(stdout, "  %s: %.1f%%\n", f.File, f.Percent)
+		}
+	}
+	fmt.Fprintf(stdout, "%d tests: %d passed, %d failed\n", passed+failed, passed, failed)
+	if !rep.Passed() {
+		return exitCheck
+	}
+	return exitOK
+}
