@@ -93,6 +93,8 @@ func (r *suiteResult) failed() bool {
 }
 
 type testOptions struct {
+	// rules holds the rule flags; set ones apply to every suite.
+	rules   ruleFlags
 	config  string
 	update  bool
 	prune   bool
@@ -115,6 +117,12 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
+	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
+	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable)")
+	fs.StringArrayVar(&o.rules.namespaces, "namespace", nil, "Rego namespace to evaluate (repeatable; default main)")
+	fs.BoolVar(&o.rules.allNamespaces, "all-namespaces", false, "evaluate every namespace of the policies")
+	fs.BoolVar(&o.rules.combine, "combine", false, "give each rule a whole cluster's objects at once (conftest --combine)")
+	fs.StringVar(&o.rules.regoVersion, "rego-version", "", "Rego syntax of the policies: v1 (default) or v0")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock test [flags]\n\nRenders every suite of the config, compares it with its golden tree and runs its\nOPA rules. Exit 0 ok, 1 a check failed, 2 bad input or usage.\n\n%s", fs.FlagUsages())
 	}
@@ -151,6 +159,13 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock test: %v\n", err)
 		return exitUsage
 	}
+	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
+		fmt.Fprintln(stderr, "drydock test: --rego-version must be v0 or v1")
+		return exitUsage
+	}
+	for i := range suites {
+		o.rules.apply(fs, &suites[i])
+	}
 	results := runSuites(context.Background(), suites, base, o)
 	w := stdout
 	if o.out != "" {
@@ -182,6 +197,44 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// ruleFlags are conftest's flags; given on the command line they replace
+// the suites' own settings.
+type ruleFlags struct {
+	policies, data, namespaces []string
+	allNamespaces, combine     bool
+	regoVersion                string
+}
+
+func (f ruleFlags) apply(fs *pflag.FlagSet, s *suiteConfig) {
+	if fs.Changed("policy") {
+		// Command-line paths are relative to the working directory.
+		s.Policies = absAll(f.policies)
+	}
+	if fs.Changed("data") {
+		s.Data = absAll(f.data)
+	}
+	if fs.Changed("namespace") {
+		s.Namespaces = f.namespaces
+	}
+	if fs.Changed("all-namespaces") {
+		s.AllNamespaces = f.allNamespaces
+	}
+	if fs.Changed("combine") {
+		s.Combine = f.combine
+	}
+	if fs.Changed("rego-version") {
+		s.RegoVersion = f.regoVersion
+	}
+}
+
+func absAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = mustAbs(p)
+	}
+	return out
 }
 
 // loadConfig reads the config strictly: an unknown key is an error, so a
