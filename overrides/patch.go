@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // patchOp is one JSON patch operation as Karmada builds it (its
@@ -110,34 +112,12 @@ func decodeObject(data []byte) (map[string]any, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
-	for k, v := range m {
-		m[k] = fromJSON(v)
-	}
+	manifest.FromJSONNumbers(m)
 	if k, ok := m["kind"].(string); !ok || k == "" {
 		//lint:ignore ST1005 apimachinery's message, kept verbatim
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
 	}
 	return m, nil
-}
-
-func fromJSON(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i
-		}
-		f, _ := strconv.ParseFloat(string(x), 64)
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = fromJSON(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = fromJSON(e)
-		}
-	}
-	return v
 }
 
 // normalize deep-copies a JSON-model value as a JSON round trip leaves it:

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 const patchDoc = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"1","x/y":"2","t~1":"3"},"annotations":null},
@@ -126,6 +128,6 @@ func FuzzNativePatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		comparePatch(t, string(data), []patchOp{{op: op, path: path, value: fromJSON(value)}})
+		comparePatch(t, string(data), []patchOp{{op: op, path: path, value: manifest.FromJSONNumbers(value)}})
 	})
 }

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +9,8 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // Engine evaluates definition templates. It owns one cue.Context and
@@ -160,35 +160,13 @@ func toGo(v cue.Value) (map[string]any, error) {
 }
 
 func decodeJSONObject(data []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
+	raw, err := manifest.DecodeJSON(data)
+	if err != nil {
 		return nil, err
 	}
-	m, ok := fromJSONNumbers(raw).(map[string]any)
+	m, ok := raw.(map[string]any)
 	if !ok {
 		return nil, errors.New("not an object")
 	}
 	return m, nil
-}
-
-func fromJSONNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = fromJSONNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = fromJSONNumbers(e)
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	}
-	return v
 }

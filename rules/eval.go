@@ -383,7 +383,7 @@ func ruleResults(nc *namespaceChecks, rule string, wrapped any) (res []Result, p
 			r.Message, r.Metadata = msg, map[string]any{}
 			for k, mv := range x {
 				if k != "msg" {
-					r.Metadata[k] = fromJSON(mv)
+					r.Metadata[k] = manifest.FromJSONNumbers(mv)
 				}
 			}
 			r.Metadata["query"] = query
@@ -393,28 +393,6 @@ func ruleResults(nc *namespaceChecks, rule string, wrapped any) (res []Result, p
 		res = append(res, r)
 	}
 	return res, false, nil
-}
-
-// fromJSON converts OPA's json.Number values to int64 or float64, the
-// numbers of drydock's data model.
-func fromJSON(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case []any:
-		for i := range x {
-			x[i] = fromJSON(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = fromJSON(x[k])
-		}
-	}
-	return v
 }
 
 func jsonText(v any) string {

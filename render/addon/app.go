@@ -373,7 +373,7 @@ func (a *application) object() (*manifest.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := decodeJSON(js)
+	v, err := manifest.DecodeJSON(js)
 	if err != nil {
 		return nil, err
 	}

@@ -190,7 +190,7 @@ func marshalJSONModel(v cue.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(js)
+	return manifest.DecodeJSON(js)
 }
 
 // kubevelaFix rewrites `for k in parameter.x` comprehension sources to

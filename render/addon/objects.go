@@ -1,7 +1,6 @@
 package addon
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"path"
@@ -26,38 +25,6 @@ func yamlToJSON(f srcFile) ([]byte, error) {
 	return js, nil
 }
 
-// decodeJSON decodes JSON into the JSON data model with whole numbers as
-// int64, as Kubernetes' unstructured decoding does.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return fromNumbers(v), nil
-}
-
-func fromNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = fromNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = fromNumbers(e)
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	}
-	return v
-}
-
 // yamlObject reads the first document of a YAML file as a Kubernetes object,
 // which must name its kind.
 func yamlObject(f srcFile) (*manifest.Object, error) {
@@ -65,7 +32,7 @@ func yamlObject(f srcFile) (*manifest.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := decodeJSON(js)
+	v, err := manifest.DecodeJSON(js)
 	if err != nil {
 		return nil, invalidf(f.pos(), "%v", err)
 	}
