@@ -1,11 +1,10 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -55,55 +54,25 @@ func karmadaPolicies(objs []*manifest.Object) (templates []*manifest.Object, pro
 	return templates, props, ovs, nil
 }
 
+// placed is what one template becomes: a copy per member, or a warning.
+type placed struct {
+	writes  []cluster.Entry
+	targets []string
+	warning string
+	err     error
+}
+
 // propagate places every template of cp and writes the overridden copies
 // into the members' fake clusters. Templates no policy matches are
 // warnings; a failing override is bad input (Karmada would fail the Work).
-func propagate(store *cluster.Store, cp *controlPlane, workers int) ([]string, error) {
-	type result struct {
-		writes  []cluster.Entry
-		targets []string
-		warning string
-		err     error
+func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, workers int) ([]string, error) {
+	results := make([]placed, len(cp.templates))
+	parallel(ctx, len(cp.templates), workers, func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
+		results[i] = cp.place(i)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	results := make([]result, len(cp.templates))
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(cp.templates)))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r := &results[i]
-				t := cp.templates[i]
-				p := placement.Select(t, cp.propagation)
-				if p == nil {
-					r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
-					continue
-				}
-				d := placement.Schedule(t, p, cp.members)
-				for _, target := range d.Targets {
-					obj := placement.Claim(t, d, target)
-					out, applied, err := overrides.Apply(obj, target.Cluster, cp.overrides)
-					if err != nil {
-						r.err = err
-						break
-					}
-					placement.Finish(out)
-					r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, p, target, applied), Origin: cp.origins[i]})
-					r.targets = append(r.targets, target.Cluster.Name)
-				}
-			}
-		}()
-	}
-	for i := range cp.templates {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	var warnings []string
 	var errs []error
 	for _, r := range results {
@@ -121,6 +90,30 @@ func propagate(store *cluster.Store, cp *controlPlane, workers int) ([]string, e
 		return nil, inputError(errors.Join(errs...))
 	}
 	return warnings, nil
+}
+
+// place schedules template i, claims it for each target and overrides it.
+func (cp *controlPlane) place(i int) placed {
+	var r placed
+	t := cp.templates[i]
+	p := placement.Select(t, cp.propagation)
+	if p == nil {
+		r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
+		return r
+	}
+	d := placement.Schedule(t, p, cp.members)
+	for _, target := range d.Targets {
+		obj := placement.Claim(t, d, target)
+		out, applied, err := overrides.Apply(obj, target.Cluster, cp.overrides)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		placement.Finish(out)
+		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, p, target, applied), Origin: cp.origins[i]})
+		r.targets = append(r.targets, target.Cluster.Name)
+	}
+	return r
 }
 
 func (cp *controlPlane) where() string {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -143,14 +142,14 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 			cp.sources = append(cp.sources, "template "+t.Pos.String())
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
 		}
-		warnings, err := propagate(res.Clusters, cp, in.Workers)
+		warnings, err := propagate(ctx, res.Clusters, cp, in.Workers)
 		if err != nil {
 			return nil, err
 		}
 		res.Warnings = append(res.Warnings, warnings...)
 	}
 	for _, name := range inv.ControlPlanes() {
-		warnings, err := propagateDispatched(res.Clusters, inv, name, in.Workers)
+		warnings, err := propagateDispatched(ctx, res.Clusters, inv, name, in.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +163,7 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 
 // propagateDispatched runs Karmada on what the workflow left in a control
 // plane cluster: its policies and templates, for its members.
-func propagateDispatched(store *cluster.Store, inv *cluster.Inventory, name string, workers int) ([]string, error) {
+func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int) ([]string, error) {
 	entries := store.List(name)
 	objs := make([]*manifest.Object, 0, len(entries))
 	byObject := map[*manifest.Object]cluster.Entry{}
@@ -181,7 +180,7 @@ func propagateDispatched(store *cluster.Store, inv *cluster.Inventory, name stri
 		cp.sources = append(cp.sources, byObject[t].Source)
 		cp.origins = append(cp.origins, byObject[t].Origin)
 	}
-	return propagate(store, cp, workers)
+	return propagate(ctx, store, cp, workers)
 }
 
 // definitions merges built-ins, -d definitions and input definitions, each
@@ -240,32 +239,11 @@ func Builtins() (*render.Definitions, error) {
 // renderAll renders applications in parallel, one engine (one cue.Context)
 // per worker, and returns results in input order.
 func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts render.Options) ([]*render.AppResult, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(apps))
 	results := make([]*render.AppResult, len(apps))
 	errs := make([]error, len(apps))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := render.NewEngine(defs)
-			for i := range next {
-				results[i], errs[i] = e.RenderApplication(apps[i], inv, opts)
-			}
-		}()
-	}
-	for i := range apps {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(ctx, len(apps), workers, func() *render.Engine { return render.NewEngine(defs) }, func(e *render.Engine, i int) {
+		results[i], errs[i] = e.RenderApplication(apps[i], inv, opts)
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
