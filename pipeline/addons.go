@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -14,6 +16,44 @@ import (
 type Addon struct {
 	Dir    string
 	Params map[string]any
+}
+
+// AddonInputs are what `drydock addon render` reads.
+type AddonInputs struct {
+	Addon
+	// ClusterPaths supply the cluster inventory.
+	ClusterPaths []string
+	// Registry is a directory of addons holding Dir and its dependencies
+	// ("": dependencies are taken as installed).
+	Registry string
+}
+
+// AddonResult is what enabling an addon applies to the hub, and its notes.
+type AddonResult struct {
+	Clusters *cluster.Store
+	Notes    string
+}
+
+// RenderAddon renders everything `vela addon enable` applies for one
+// addon (and, with a registry, its dependencies) into the hub `local`.
+func RenderAddon(in AddonInputs) (*AddonResult, error) {
+	var l loaded
+	if err := readPaths(in.ClusterPaths, nil, &l); err != nil {
+		return nil, err
+	}
+	inv, err := inventory(l.clusters)
+	if err != nil {
+		return nil, err
+	}
+	res, err := enable(in.Addon, inv, in.Registry)
+	if err != nil {
+		return nil, err
+	}
+	store := cluster.NewStore()
+	for _, o := range res.Objects {
+		store.Apply(cluster.Local, hubEntry(o))
+	}
+	return &AddonResult{Clusters: store, Notes: res.Notes}, nil
 }
 
 // installed is what the addons put on the hub.
@@ -31,23 +71,12 @@ type installed struct {
 // inventory, in the order given.
 func installAddons(addons []Addon, inv *cluster.Inventory) (*installed, error) {
 	out := &installed{}
-	var clusters []string
-	for _, n := range inv.Names() {
-		if n != cluster.Local {
-			clusters = append(clusters, n)
-		}
-	}
 	for _, a := range addons {
-		info, err := os.Stat(a.Dir)
-		if err != nil || !info.IsDir() {
-			return nil, inputError(fmt.Errorf("addon %s: not a directory", a.Dir))
-		}
-		res, err := addon.Render(os.DirFS(a.Dir), addon.Options{Params: a.Params, Clusters: clusters})
+		res, err := enable(a, inv, "")
 		if err != nil {
-			return nil, inputError(fmt.Errorf("%s/%w", a.Dir, err))
+			return nil, err
 		}
 		for _, o := range res.Objects {
-			o.Pos = addonPos(a.Dir, o.Pos)
 			group := manifest.Group(o.APIVersion())
 			switch {
 			case group == "core.oam.dev" && o.Kind() == "Application":
@@ -60,18 +89,59 @@ func installAddons(addons []Addon, inv *cluster.Inventory) (*installed, error) {
 				}
 				out.defs = append(out.defs, d)
 			}
-			out.hub = append(out.hub, cluster.Entry{Object: o, Source: "addon " + a.Dir, Origin: cluster.Origin{Pos: o.Pos}})
+			out.hub = append(out.hub, hubEntry(o))
 		}
 	}
 	return out, nil
 }
 
-// addonPos makes a position in an addon file relative to the addon's
-// directory as given.
-func addonPos(dir string, p manifest.Pos) manifest.Pos {
-	if !p.IsValid() {
-		return manifest.Pos{File: dir}
+func hubEntry(o *manifest.Object) cluster.Entry {
+	return cluster.Entry{Object: o, Source: "addon " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}}
+}
+
+// enable renders one addon directory on the inventory's clusters. Positions
+// in the addon's files (of objects and errors) are made relative to the
+// working directory, as the user named the addon.
+func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, error) {
+	if info, err := os.Stat(a.Dir); err != nil || !info.IsDir() {
+		return nil, inputError(fmt.Errorf("addon %s: not a directory", a.Dir))
 	}
-	p.File = dir + "/" + p.File
+	opts := addon.Options{Params: a.Params}
+	for _, n := range inv.Names() {
+		if n != cluster.Local {
+			opts.Clusters = append(opts.Clusters, n)
+		}
+	}
+	if registry != "" {
+		regAbs, _ := filepath.Abs(registry)
+		if parent, _ := filepath.Abs(filepath.Dir(filepath.Clean(a.Dir))); parent != regAbs {
+			return nil, inputError(fmt.Errorf("addon %s is not an addon of the registry %s (want %s/<name>)", a.Dir, registry, registry))
+		}
+		opts.Registry = os.DirFS(registry)
+		opts.RegistryName = filepath.Base(regAbs)
+	}
+	res, err := addon.Render(os.DirFS(a.Dir), opts)
+	if err != nil {
+		var ae *addon.Error
+		if errors.As(err, &ae) {
+			ae.Pos = inDir(a.Dir, ae.Pos)
+		}
+		return nil, inputError(err)
+	}
+	for _, o := range res.Objects {
+		o.Pos = inDir(a.Dir, o.Pos)
+		if !o.Pos.IsValid() {
+			o.Pos = manifest.Pos{File: a.Dir}
+		}
+	}
+	return res, nil
+}
+
+// inDir makes a position in an addon's file relative to the addon's
+// directory as given.
+func inDir(dir string, p manifest.Pos) manifest.Pos {
+	if p.IsValid() && !filepath.IsAbs(p.File) {
+		p.File = filepath.ToSlash(filepath.Clean(dir)) + "/" + p.File
+	}
 	return p
 }

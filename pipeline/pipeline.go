@@ -81,11 +81,9 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	if err := readPaths(in.ClusterPaths, nil, &extra); err != nil {
 		return nil, err
 	}
-	inv := cluster.NewInventory()
-	for _, o := range append(extra.clusters, l.clusters...) {
-		if err := inv.Add(o); err != nil {
-			return nil, inputError(err)
-		}
+	inv, err := inventory(append(extra.clusters, l.clusters...))
+	if err != nil {
+		return nil, err
 	}
 	installed, err := installAddons(in.Addons, inv)
 	if err != nil {
@@ -96,12 +94,6 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 		return nil, err
 	}
 	l.apps = append(installed.apps, l.apps...)
-	for _, c := range inv.Clusters() {
-		if _, ok := inv.Get(c.ControlPlane); c.ControlPlane != "" && !ok {
-			return nil, inputError(fmt.Errorf("%s: Cluster %q: annotation %s names cluster %q, which is not in the inventory",
-				c.Source, c.Name, cluster.AnnotationControlPlane, c.ControlPlane))
-		}
-	}
 	// Karmada policies are checked before anything renders.
 	templates, props, ovs, err := karmadaPolicies(l.resources)
 	if err != nil {
@@ -181,6 +173,24 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 		cp.origins = append(cp.origins, byObject[t].Origin)
 	}
 	return propagate(ctx, store, cp, workers)
+}
+
+// inventory builds the cluster inventory from Cluster objects and checks
+// that every control plane a member names exists.
+func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
+	inv := cluster.NewInventory()
+	for _, o := range objs {
+		if err := inv.Add(o); err != nil {
+			return nil, inputError(err)
+		}
+	}
+	for _, c := range inv.Clusters() {
+		if _, ok := inv.Get(c.ControlPlane); c.ControlPlane != "" && !ok {
+			return nil, inputError(fmt.Errorf("%s: Cluster %q: annotation %s names cluster %q, which is not in the inventory",
+				c.Source, c.Name, cluster.AnnotationControlPlane, c.ControlPlane))
+		}
+	}
+	return inv, nil
 }
 
 // definitions merges built-ins, -d definitions and input definitions, each

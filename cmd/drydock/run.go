@@ -129,22 +129,39 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, w := range res.SortedWarnings() {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
-	tree, err := outputTree(res.Clusters)
+	if *quiet {
+		return exitOK
+	}
+	return emit(stdout, stderr, res.Clusters, outDir, "")
+}
+
+// emit writes the clusters' final state: the tree under outDir (with
+// notes as NOTES.txt), or one YAML stream on stdout (notes as trailing
+// comments).
+func emit(stdout, stderr io.Writer, store *cluster.Store, outDir, notes string) int {
+	tree, err := outputTree(store)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitInternal
 	}
-	if *quiet {
-		return exitOK
-	}
 	if outDir != "" {
+		if notes != "" {
+			tree["NOTES.txt"] = []byte(notes)
+		}
 		if err := golden.Write(outDir, tree); err != nil {
 			fmt.Fprintf(stderr, "drydock: %v\n", err)
 			return exitUsage
 		}
 		return exitOK
 	}
-	writeStream(stdout, res.Clusters, tree)
+	writeStream(stdout, store, tree)
+	if notes != "" {
+		fmt.Fprintln(stdout, "---")
+		fmt.Fprintln(stdout, "# NOTES:")
+		for _, line := range strings.Split(notes, "\n") {
+			fmt.Fprintf(stdout, "#   %s\n", line)
+		}
+	}
 	return exitOK
 }
 

@@ -232,7 +232,10 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, s *suiteConfig) {
 func absAll(paths []string) []string {
 	out := make([]string, len(paths))
 	for i, p := range paths {
-		out[i] = mustAbs(p)
+		out[i] = p
+		if abs, err := filepath.Abs(p); err == nil {
+			out[i] = abs
+		}
 	}
 	return out
 }
