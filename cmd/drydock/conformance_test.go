@@ -28,20 +28,20 @@ var conformanceSkip = map[string]string{}
 func TestConformanceKubeVela(t *testing.T) {
 	root := filepath.Join(conformanceRoot, "kubevela")
 	defs, _ := filepath.Abs(filepath.Join(root, "definitions"))
-	runCorpus(t, "kubevela", func(t *testing.T, dir string) { runCase(t, dir, defs) })
+	runCorpus(t, "kubevela", func(t *testing.T, dir string) { runCase(t, dir, defs, maskVolatile) })
 }
 
 // TestConformanceKarmada runs every case of the Karmada corpus: placement
 // and overrides per member cluster, compared object by object.
 func TestConformanceKarmada(t *testing.T) {
-	runCorpus(t, "karmada", func(t *testing.T, dir string) { runCase(t, dir, "") })
+	runCorpus(t, "karmada", func(t *testing.T, dir string) { runCase(t, dir, "", maskVolatile) })
 }
 
 // TestConformanceAddons runs every case of the addon corpus through
 // `drydock addon render` and compares objects (with the corpus's
 // normalisation) and NOTES.
 func TestConformanceAddons(t *testing.T) {
-	runCorpus(t, "addons", runAddonCase)
+	runCorpus(t, "addons", func(t *testing.T, dir string) { runCase(t, dir, "", maskAddon) })
 }
 
 // runCorpus runs one corpus's cases, honouring the skip list, and logs
@@ -73,55 +73,14 @@ func runCorpus(t *testing.T, corpus string, runOne func(t *testing.T, dir string
 	t.Logf("%s conformance: %d passed, %d failed, %d skipped", corpus, passed, failed, skipped)
 }
 
-func runAddonCase(t *testing.T, dir string) {
-	cmdline, err := os.ReadFile(filepath.Join(dir, "cmd"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, err := shellWords(strings.TrimSpace(string(cmdline)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	args = append(args, "--output-dir", out)
-	t.Chdir(dir)
-	var stdout, stderr bytes.Buffer
-	code := run(args, strings.NewReader(""), &stdout, &stderr)
-	if want, err := os.ReadFile("expected-error"); err == nil {
-		checkExpectedError(t, code, stderr.String(), string(want))
-		return
-	}
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
-	}
-	want, got := readTree(t, "expected"), readTree(t, out)
-	for k, w := range want {
-		g, ok := got[k]
-		if !ok {
-			t.Errorf("missing %v", k)
-			continue
-		}
-		w, g = normaliseAddonObject(w), normaliseAddonObject(g)
-		if diff := cmp.Diff(w, g, numberCompare); diff != "" {
-			t.Errorf("%v differs (-want +got):\n%s", k, diff)
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("extra %v", k)
-		}
-	}
-	wantNotes, _ := os.ReadFile("expected-notes.txt")
-	gotNotes, _ := os.ReadFile(filepath.Join(out, "NOTES.txt"))
-	if string(wantNotes) != string(gotNotes) {
-		t.Errorf("NOTES differ:\nwant %q\n got %q", wantNotes, gotNotes)
-	}
+// maskAddon drops what the addon corpus README says a comparator treats
+// as absent.
+func maskAddon(_ *testing.T, _ objectKey, want, got map[string]any) {
+	normaliseAddonObject(want)
+	normaliseAddonObject(got)
 }
 
-// normaliseAddonObject drops what the corpus README says a comparator
-// treats as absent.
-func normaliseAddonObject(o map[string]any) map[string]any {
-	o = manifest.DeepCopy(o).(map[string]any)
+func normaliseAddonObject(o map[string]any) {
 	if md := manifest.Map(o, "metadata"); md != nil {
 		if v, ok := md["creationTimestamp"]; ok && v == nil {
 			delete(md, "creationTimestamp")
@@ -137,7 +96,6 @@ func normaliseAddonObject(o map[string]any) map[string]any {
 	if st, ok := o["status"].(map[string]any); ok && len(st) == 0 {
 		delete(o, "status")
 	}
-	return o
 }
 
 // shellWords splits a POSIX shell command line (quotes and backslashes,
@@ -220,14 +178,19 @@ func printSkips(t *testing.T, corpus string, cases []string) {
 	fmt.Printf("conformance skip list (%d of %d %s cases):\n%s\n", len(skips), len(cases), corpus, strings.Join(skips, "\n"))
 }
 
-// runCase runs a case's cmd with the case directory as working directory.
-func runCase(t *testing.T, dir, defs string) {
+// runCase runs a case's cmd (split like a POSIX shell, {defs} replaced)
+// with the case directory as working directory, and compares the tree
+// (each object pair passed through mask first) and the NOTES.
+func runCase(t *testing.T, dir, defs string, mask func(t *testing.T, k objectKey, want, got map[string]any)) {
 	t.Helper()
 	cmdline, err := os.ReadFile(filepath.Join(dir, "cmd"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(cmdline)), "{defs}", defs))
+	args, err := shellWords(strings.ReplaceAll(strings.TrimSpace(string(cmdline)), "{defs}", defs))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
 	args = append(args, "--output-dir", out)
 	t.Chdir(dir)
@@ -240,7 +203,12 @@ func runCase(t *testing.T, dir, defs string) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	compareTrees(t, "expected", out)
+	compareTrees(t, "expected", out, mask)
+	wantNotes, _ := os.ReadFile("expected-notes.txt")
+	gotNotes, _ := os.ReadFile(filepath.Join(out, "NOTES.txt"))
+	if string(wantNotes) != string(gotNotes) {
+		t.Errorf("NOTES differ:\nwant %q\n got %q", wantNotes, gotNotes)
+	}
 }
 
 func checkExpectedError(t *testing.T, code int, stderr, want string) {
@@ -293,9 +261,9 @@ func readTree(t *testing.T, dir string) map[objectKey]map[string]any {
 
 var revisionHash = regexp.MustCompile(`^[0-9a-f]{1,16}$`)
 
-// compareTrees compares like the corpus README says: keys, then objects
+// compareTrees compares like the corpus READMEs say: keys, then objects
 // with volatile values masked.
-func compareTrees(t *testing.T, wantDir, gotDir string) {
+func compareTrees(t *testing.T, wantDir, gotDir string, mask func(t *testing.T, k objectKey, want, got map[string]any)) {
 	t.Helper()
 	want, got := readTree(t, wantDir), readTree(t, gotDir)
 	for k, w := range want {
@@ -305,7 +273,7 @@ func compareTrees(t *testing.T, wantDir, gotDir string) {
 			continue
 		}
 		w, g = manifest.DeepCopy(w).(map[string]any), manifest.DeepCopy(g).(map[string]any)
-		maskVolatile(t, k, w, g)
+		mask(t, k, w, g)
 		if diff := cmp.Diff(w, g, numberCompare); diff != "" {
 			t.Errorf("%v differs (-want +got):\n%s", k, diff)
 		}
