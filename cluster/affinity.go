@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -144,10 +145,8 @@ func (a *Affinity) Matches(c *Cluster) bool {
 	if a == nil {
 		return true
 	}
-	for _, name := range a.Exclude {
-		if name == c.Name {
-			return false
-		}
+	if slices.Contains(a.Exclude, c.Name) {
+		return false
 	}
 	if a.LabelSelector != nil && !a.LabelSelector.Matches(c.Labels) {
 		return false
@@ -155,15 +154,7 @@ func (a *Affinity) Matches(c *Cluster) bool {
 	if !a.fieldsMatch(c) {
 		return false
 	}
-	if len(a.ClusterNames) == 0 {
-		return true
-	}
-	for _, name := range a.ClusterNames {
-		if name == c.Name {
-			return true
-		}
-	}
-	return false
+	return len(a.ClusterNames) == 0 || slices.Contains(a.ClusterNames, c.Name)
 }
 
 func (a *Affinity) fieldsMatch(c *Cluster) bool {
@@ -206,14 +197,14 @@ func zonesMatch(r FieldRequirement, zones []string) bool {
 	switch r.Operator {
 	case manifest.OpIn:
 		for _, z := range zones {
-			if containsString(r.Values, z) {
+			if slices.Contains(r.Values, z) {
 				return true
 			}
 		}
 		return false
 	case manifest.OpNotIn:
 		for _, z := range zones {
-			if containsString(r.Values, z) {
+			if slices.Contains(r.Values, z) {
 				return false
 			}
 		}
@@ -265,38 +256,20 @@ func validNodeRequirement(r FieldRequirement) bool {
 }
 
 func nodeRequirementMatches(r FieldRequirement, fields map[string]string) bool {
+	if r.Operator != opGt && r.Operator != opLt {
+		return manifest.LabelSelectorRequirement(r).Matches(fields)
+	}
 	got, has := fields[r.Key]
-	switch r.Operator {
-	case manifest.OpIn:
-		return has && containsString(r.Values, got)
-	case manifest.OpNotIn:
-		return !has || !containsString(r.Values, got)
-	case manifest.OpExists:
-		return has
-	case manifest.OpDoesNotExist:
-		return !has
-	case opGt, opLt:
-		if !has {
-			return false
-		}
-		n, err := strconv.ParseInt(got, 10, 64)
-		if err != nil {
-			return false
-		}
-		want, _ := strconv.ParseInt(r.Values[0], 10, 64)
-		if r.Operator == opGt {
-			return n > want
-		}
-		return n < want
+	if !has {
+		return false
 	}
-	return false
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
+	n, err := strconv.ParseInt(got, 10, 64)
+	if err != nil {
+		return false
 	}
-	return false
+	want, _ := strconv.ParseInt(r.Values[0], 10, 64)
+	if r.Operator == opGt {
+		return n > want
+	}
+	return n < want
 }

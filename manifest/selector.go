@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -180,33 +181,27 @@ func (s *LabelSelector) Matches(labels map[string]string) bool {
 		}
 	}
 	for _, r := range s.MatchExpressions {
-		if !requirementMatches(r.Operator, r.Values, labels, r.Key) {
+		if !r.Matches(labels) {
 			return false
 		}
 	}
 	return true
 }
 
-func requirementMatches(op string, values []string, labels map[string]string, key string) bool {
-	got, has := labels[key]
-	switch op {
+// Matches reports whether labels satisfy the requirement (In, NotIn,
+// Exists, DoesNotExist; any other operator matches nothing). It does not
+// validate: LabelSelector.Matches does that for the whole selector.
+func (r LabelSelectorRequirement) Matches(labels map[string]string) bool {
+	got, has := labels[r.Key]
+	switch r.Operator {
 	case OpIn:
-		return has && contains(values, got)
+		return has && slices.Contains(r.Values, got)
 	case OpNotIn:
-		return !has || !contains(values, got)
+		return !has || !slices.Contains(r.Values, got)
 	case OpExists:
 		return has
 	case OpDoesNotExist:
 		return !has
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
 	}
 	return false
 }

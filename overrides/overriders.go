@@ -2,6 +2,7 @@ package overrides
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -198,22 +199,13 @@ func overrideCommandArgs(cur []string, o *CommandArgsOverrider) []string {
 	case OpRemove:
 		out := make([]string, 0, len(cur))
 		for _, v := range cur {
-			if !containsString(o.Value, v) {
+			if !slices.Contains(o.Value, v) {
 				out = append(out, v)
 			}
 		}
 		return out
 	}
 	return cur
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nestedSlice is unstructured.NestedSlice: a missing or null level is not

@@ -274,7 +274,7 @@ func (p *Policy) implicitPriority(obj *manifest.Object) int {
 	return best
 }
 
-// sortedClusters returns the clusters the policy's affinity selects, by
+// clusters returns the clusters the policy's affinity selects, by
 // name.
 func (p *Policy) clusters(members []*cluster.Cluster) []*cluster.Cluster {
 	var out []*cluster.Cluster

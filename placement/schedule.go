@@ -3,7 +3,6 @@ package placement
 import (
 	"fmt"
 	"hash/fnv"
-	"sort"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -335,11 +334,4 @@ func pruneJob(data map[string]any) {
 			delete(m, k)
 		}
 	}
-}
-
-// Members sorts clusters by name (the order targets are reported in).
-func Members(clusters []*cluster.Cluster) []*cluster.Cluster {
-	out := append([]*cluster.Cluster(nil), clusters...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }

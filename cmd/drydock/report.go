@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -157,7 +158,7 @@ func reportJUnit(w io.Writer, results []*suiteResult, o testOptions) error {
 		byCheck := map[string][]finding{}
 		checks := append([]string(nil), r.Checks...)
 		for _, f := range r.Findings {
-			if _, ok := byCheck[f.Check]; !ok && !contains(checks, f.Check) {
+			if _, ok := byCheck[f.Check]; !ok && !slices.Contains(checks, f.Check) {
 				checks = append(checks, f.Check)
 			}
 			byCheck[f.Check] = append(byCheck[f.Check], f)
@@ -190,7 +191,7 @@ func reportJUnit(w io.Writer, results []*suiteResult, o testOptions) error {
 			}
 			js.Cases = append(js.Cases, tc)
 		}
-		if r.Err != nil && !contains(checks, "render") {
+		if r.Err != nil && !slices.Contains(checks, "render") {
 			js.Cases = append(js.Cases, junitCase{Name: "render", Classname: r.Name, Error: &junitMessage{Message: firstLine(r.Err.Error()), Type: "bad-input", Text: r.Err.Error()}})
 			js.Errors++
 		}
@@ -210,15 +211,6 @@ func reportJUnit(w io.Writer, results []*suiteResult, o testOptions) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 func firstLine(s string) string {

@@ -433,6 +433,7 @@ func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string,
 	}
 	var inputs []rules.Input
 	var paths []string
+	var origins []manifest.Pos
 	groups := map[string][]rules.Input{}
 	for _, c := range store.Clusters() {
 		for _, e := range store.List(c) {
@@ -440,6 +441,7 @@ func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string,
 				Application: e.Origin.Application, Component: e.Origin.Component, Source: posString(e.Origin.Pos)}}
 			inputs = append(inputs, in)
 			paths = append(paths, golden.ObjectPath(c, e.Object))
+			origins = append(origins, e.Origin.Pos)
 			groups[c] = append(groups[c], in)
 		}
 	}
@@ -470,7 +472,7 @@ func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string,
 		}
 		if !s.Combine && res.Input >= 0 && res.Input < len(inputs) {
 			f.Object = paths[res.Input]
-			f.Pos = originPos(store, inputs[res.Input])
+			f.Pos = origins[res.Input]
 		} else if s.Combine {
 			f.Object = res.Group
 		}
@@ -478,14 +480,6 @@ func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string,
 	}
 	r.Checks = append(r.Checks, manifest.SortedKeys(checks)...)
 	return nil
-}
-
-// originPos is the authored position behind a rule input.
-func originPos(store *cluster.Store, in rules.Input) manifest.Pos {
-	if e, ok := store.Get(in.Context.Cluster, in.Object.Key()); ok {
-		return e.Origin.Pos
-	}
-	return manifest.Pos{}
 }
 
 func posString(p manifest.Pos) string {
