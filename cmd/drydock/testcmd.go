@@ -94,7 +94,9 @@ func (r *suiteResult) failed() bool {
 
 type testOptions struct {
 	// rules holds the rule flags; set ones apply to every suite.
-	rules   ruleFlags
+	rules ruleFlags
+	// engines compiles each distinct rule set once for all suites.
+	engines *engineCache
 	config  string
 	update  bool
 	prune   bool
@@ -166,6 +168,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	for i := range suites {
 		o.rules.apply(fs, &suites[i])
 	}
+	o.engines = &engineCache{m: map[string]*cachedEngine{}}
 	results := runSuites(context.Background(), suites, base, o)
 	w := stdout
 	if o.out != "" {
@@ -364,7 +367,7 @@ func runSuite(ctx context.Context, s suiteConfig, base string, o testOptions) *s
 			return r
 		}
 	}
-	if err := checkRules(ctx, r, s, base, res.Clusters); err != nil {
+	if err := checkRules(ctx, r, s, base, res.Clusters, o.engines); err != nil {
 		r.Err = err
 	}
 	return r
@@ -417,7 +420,33 @@ func prunedPaths(rep *golden.Report) []string {
 	return nil
 }
 
-func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string, store *cluster.Store) error {
+// engineCache loads and compiles each distinct rule set once; suites
+// sharing policies share the prepared engine (safe for concurrent use).
+type engineCache struct {
+	mu sync.Mutex
+	m  map[string]*cachedEngine
+}
+
+type cachedEngine struct {
+	once sync.Once
+	eng  *rules.Engine
+	err  error
+}
+
+func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engine, error) {
+	key := fmt.Sprintf("%q %q %q %t %t", opts.PolicyDirs, opts.DataPaths, opts.Namespaces, opts.AllNamespaces, opts.RegoV0)
+	c.mu.Lock()
+	e, ok := c.m[key]
+	if !ok {
+		e = &cachedEngine{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.eng, e.err = rules.Load(ctx, opts) })
+	return e.eng, e.err
+}
+
+func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string, store *cluster.Store, engines *engineCache) error {
 	dirs := rel(base, s.Policies)
 	if len(s.Policies) == 0 {
 		def := filepath.Join(base, "policy")
@@ -426,7 +455,7 @@ func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string,
 		}
 		dirs = []string{def}
 	}
-	eng, err := rules.Load(ctx, rules.Options{PolicyDirs: dirs, DataPaths: rel(base, s.Data),
+	eng, err := engines.load(ctx, rules.Options{PolicyDirs: dirs, DataPaths: rel(base, s.Data),
 		Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces, RegoV0: s.RegoVersion == "v0"})
 	if err != nil {
 		return err
