@@ -61,11 +61,11 @@ func TestCheck(t *testing.T) {
 		},
 		{
 			name:      "drift",
-			golden:    map[string]string{cmPath: cmBlue, "c1/old.yaml": "x\n"},
+			golden:    owning(map[string]string{cmPath: cmBlue, "c1/old.yaml": "x\n"}, cmPath, "c1/old.yaml"),
 			got:       map[string]string{cmPath: cmGreen},
 			wantCalls: []string{"Errorf"},
 			wantIn:    []string{"differs from the rendered tree", "-update", "golden: 1 changed, 0 added, 1 removed", cmDiff},
-			wantFiles: map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue, "c1/old.yaml": "x\n"},
+			wantFiles: owning(map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue, "c1/old.yaml": "x\n"}, cmPath, "c1/old.yaml"),
 		},
 		{
 			name:      "invalid path",
@@ -77,18 +77,25 @@ func TestCheck(t *testing.T) {
 		{
 			name:      "update with drift",
 			update:    true,
-			golden:    map[string]string{cmPath: cmBlue, "c1/old/x.yaml": "x\n"},
+			golden:    owning(map[string]string{cmPath: cmBlue, "c1/old/x.yaml": "x\n"}, cmPath, "c1/old/x.yaml"),
 			got:       map[string]string{cmPath: cmGreen},
 			wantCalls: []string{"Logf"},
 			wantIn:    []string{"golden: updated", "1 pruned", cmDiff},
-			wantFiles: map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmGreen},
+			wantFiles: owning(map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmGreen}, cmPath),
 		},
 		{
 			name:      "update without drift",
 			update:    true,
+			golden:    owning(map[string]string{cmPath: cmBlue}, cmPath),
+			got:       map[string]string{cmPath: cmBlue},
+			wantFiles: owning(map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue}, cmPath),
+		},
+		{
+			name:      "update records ownership",
+			update:    true,
 			golden:    map[string]string{cmPath: cmBlue},
 			got:       map[string]string{cmPath: cmBlue},
-			wantFiles: map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue},
+			wantFiles: owning(map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue}, cmPath),
 		},
 		{
 			name:      "update with an invalid path",

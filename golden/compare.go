@@ -36,6 +36,10 @@ type Report struct {
 	Diffs map[string]string
 	// Pruned is set by Update when it deleted the Removed files.
 	Pruned bool
+	// Leftovers names the leftovers, in the golden directory's parent, of
+	// an interrupted Update (staging or old directories, a journal). Compare
+	// only reports them; Update completes or removes them first.
+	Leftovers []string
 }
 
 // OK reports whether the rendered tree matched the golden directory: no
@@ -52,10 +56,14 @@ func (r *Report) String() string {
 	if r.Pruned {
 		removed = "pruned"
 	}
-	if r.OK() {
-		return fmt.Sprintf("golden: up to date, %d unchanged\n", r.Unchanged)
-	}
 	var sb strings.Builder
+	for _, l := range r.Leftovers {
+		fmt.Fprintf(&sb, "golden: leftover of an interrupted update: %s (the next update removes it)\n", l)
+	}
+	if r.OK() {
+		fmt.Fprintf(&sb, "golden: up to date, %d unchanged\n", r.Unchanged)
+		return sb.String()
+	}
 	fmt.Fprintf(&sb, "golden: %d changed, %d added, %d %s, %d unchanged\n",
 		len(r.Changed), len(r.Added), len(r.Removed), removed, r.Unchanged)
 	for _, l := range []struct {
@@ -81,18 +89,35 @@ func (r *Report) String() string {
 // path ending in .yaml, and dir must not hold symlinked directories or
 // symlinked .yaml files (errors wrap ErrInvalidPath).
 func Compare(dir string, got Tree) (*Report, error) {
-	if err := validate(got, true); err != nil {
-		return nil, err
-	}
-	want, err := readDir(dir)
+	rep, _, err := compare(dir, got)
 	if err != nil {
 		return nil, err
 	}
-	return compareTrees(want, got), nil
+	if target, err := realTarget(dir); err == nil {
+		rep.Leftovers, _ = leftovers(target)
+	}
+	return rep, nil
 }
 
-// compareTrees compares a golden tree with a rendered one.
-func compareTrees(golden, got Tree) *Report {
+// compare compares got with the golden directory dir and returns the
+// directory's state too (nil when dir does not exist).
+func compare(dir string, got Tree) (*Report, *goldenDir, error) {
+	if err := validate(got, true); err != nil {
+		return nil, nil, err
+	}
+	g, err := readGolden(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if g == nil {
+		return compareTrees(Tree{}, got, ownership{}), nil, nil
+	}
+	return compareTrees(g.tree, got, g.owned), g, nil
+}
+
+// compareTrees compares a golden tree with a rendered one. Golden files
+// that are not rendered count as Removed only if drydock owns them.
+func compareTrees(golden, got Tree, owned ownership) *Report {
 	r := &Report{Diffs: map[string]string{}}
 	for _, p := range got.Paths() {
 		old, ok := golden[p]
@@ -109,7 +134,7 @@ func compareTrees(golden, got Tree) *Report {
 		r.Diffs[p] = unified("golden/"+p, "rendered/"+p, a, b)
 	}
 	for _, p := range golden.Paths() {
-		if _, ok := got[p]; !ok {
+		if _, ok := got[p]; !ok && owned.owns(p) {
 			r.Removed = append(r.Removed, p)
 		}
 	}
@@ -126,17 +151,28 @@ func normalize(b []byte) []byte {
 	return b
 }
 
-// readDir reads every *.yaml file under dir into a tree. A missing dir is
-// an empty tree.
-func readDir(dir string) (Tree, error) {
+// goldenDir is what a golden directory holds.
+type goldenDir struct {
+	// tree holds every *.yaml file (owned or not).
+	tree Tree
+	// perms are the permission bits of the files of tree.
+	perms map[string]fs.FileMode
+	owned ownership
+	// ownershipData is the OwnershipFile's content (nil if absent).
+	ownershipData []byte
+}
+
+// readGolden reads every *.yaml file under dir and its OwnershipFile. A
+// missing dir is nil.
+func readGolden(dir string) (*goldenDir, error) {
 	root, err := resolveRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Tree{}, nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	t := Tree{}
+	g := &goldenDir{tree: Tree{}, perms: map[string]fs.FileMode{}}
 	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -155,14 +191,27 @@ func readDir(dir string) (Tree, error) {
 		case !d.Type().IsRegular():
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
 		}
-		data, err := os.ReadFile(full)
-		t[rel] = data
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		g.perms[rel] = fi.Mode().Perm()
+		g.tree[rel], err = os.ReadFile(full)
 		return err
 	})
+	if err == nil {
+		g.owned, err = readOwnership(root)
+	}
+	if err == nil {
+		g.ownershipData, err = readRegular(filepath.Join(root, OwnershipFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	return t, nil
+	return g, nil
 }
 
 // checkSymlink rejects a symlink in the golden directory that is a .yaml
@@ -207,11 +256,8 @@ func validate(t Tree, yamlOnly bool) error {
 	paths := t.Paths()
 	dirs := map[string]bool{}
 	for _, p := range paths {
-		if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
-			return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
-		}
-		if yamlOnly && !strings.HasSuffix(p, ".yaml") {
-			return fmt.Errorf("path %q: %w: not a .yaml file", p, ErrInvalidPath)
+		if err := validPath(p, yamlOnly); err != nil {
+			return err
 		}
 		for d := path.Dir(p); d != "."; d = path.Dir(d) {
 			dirs[d] = true
@@ -221,6 +267,18 @@ func validate(t Tree, yamlOnly bool) error {
 		if dirs[p] {
 			return fmt.Errorf("path %q: %w: it is both a file and a directory in the tree", p, ErrInvalidPath)
 		}
+	}
+	return nil
+}
+
+// validPath checks one tree path: clean, relative, slash-separated and,
+// with yamlOnly, ending in .yaml.
+func validPath(p string, yamlOnly bool) error {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
+	}
+	if yamlOnly && !strings.HasSuffix(p, ".yaml") {
+		return fmt.Errorf("path %q: %w: not a .yaml file", p, ErrInvalidPath)
 	}
 	return nil
 }

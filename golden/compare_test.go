@@ -24,6 +24,15 @@ func writeDir(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// owning adds to files an OwnershipFile listing paths.
+func owning(files map[string]string, paths ...string) map[string]string {
+	out := map[string]string{OwnershipFile: string(encodeOwnership(paths))}
+	for p, data := range files {
+		out[p] = data
+	}
+	return out
+}
+
 // tree builds a Tree from strings.
 func tree(files map[string]string) Tree {
 	t := Tree{}
@@ -76,7 +85,7 @@ func TestCompare(t *testing.T) {
 		},
 		{
 			name:   "all three, sorted",
-			golden: map[string]string{"b/x.yaml": "1\n", "a/gone.yaml": "1\n", "z/gone.yaml": "1\n", "c.yaml": "1\n"},
+			golden: owning(map[string]string{"b/x.yaml": "1\n", "a/gone.yaml": "1\n", "z/gone.yaml": "1\n", "c.yaml": "1\n"}, "a/gone.yaml", "b/x.yaml", "c.yaml", "z/gone.yaml"),
 			got:    map[string]string{"b/x.yaml": "2\n", "c.yaml": "1\n", "y/new.yaml": "1\n", "a/new.yaml": "1\n"},
 			want: Report{
 				Added:     []string{"a/new.yaml", "y/new.yaml"},
@@ -116,6 +125,18 @@ func TestCompare(t *testing.T) {
 			golden: map[string]string{"README.md": "# golden\n", "c1/notes.txt": "x", "c1/old.yml": "x", nsPath: ns},
 			got:    map[string]string{nsPath: ns},
 			want:   Report{Unchanged: 1},
+		},
+		{
+			name:   "only owned files are removed",
+			golden: owning(map[string]string{cmPath: cmBlue, "c1/ns/secret_mine.yaml": "x\n", "notes.yaml": "x\n"}, cmPath),
+			got:    map[string]string{},
+			want:   Report{Removed: []string{cmPath}},
+		},
+		{
+			name:   "without an ownership file, files of the canonical shape are owned",
+			golden: map[string]string{cmPath: cmBlue, "c1/ns/secret_s.yaml": "x\n", "notes.yaml": "x\n", "c1/x.yaml": "x\n", "a/b/c/d.yaml": "x\n"},
+			got:    map[string]string{},
+			want:   Report{Removed: []string{cmPath, "c1/ns/secret_s.yaml"}},
 		},
 		{
 			name: "empty tree, empty directory",

@@ -36,13 +36,23 @@
 // Nothing golden writes leaves the directory it was given. Tree paths must
 // be clean relative slash paths (no "..", no leading "/", no backslash)
 // and, for Compare and Update, end in .yaml. The golden directory itself
-// may be a symlink, but a symlinked directory or .yaml file inside it is
-// refused by Compare and Update; Write, which only adds files, follows a
-// relative symlink that stays inside. A parent directory that resolves
-// outside the directory, or any absolute symlink on the way, is refused. All
-// paths are checked before the first write; files are replaced atomically
-// (temporary file in the same directory, then rename). Errors about paths
-// wrap ErrInvalidPath.
+// may be a symlink (Update follows it and replaces the real directory),
+// but a symlinked directory or .yaml file inside it is refused by Compare
+// and Update; Write, which only adds files, follows a relative symlink
+// that stays inside. A parent directory that resolves outside the
+// directory, or any absolute symlink on the way, is refused. Errors about
+// paths wrap ErrInvalidPath.
+//
+// Update replaces the whole directory at once: it builds the new tree in a
+// staging directory beside it and swaps it in with one rename, under a
+// lock, so a killed update leaves the old tree or the new one, never a mix;
+// the next Update removes what a killed one left behind, and Compare
+// reports it (Report.Leftovers).
+//
+// drydock owns only the golden files it wrote, listed in the directory's
+// OwnershipFile: only those can be reported Removed or be pruned. A user's
+// own files in the directory (a README, notes.yaml) are carried over
+// untouched.
 //
 // # Go tests
 //

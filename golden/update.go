@@ -3,163 +3,272 @@ package golden
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"sync/atomic"
+	"strings"
 )
 
 // UpdateOptions tunes Update.
 type UpdateOptions struct {
-	// Prune deletes golden files that are no longer rendered, and the
-	// directories that deleting them leaves empty. Without it they are
-	// kept and only reported as Removed.
+	// Prune deletes the golden files drydock owns (see OwnershipFile)
+	// that are no longer rendered, and the directories that deleting them
+	// leaves empty. Without it they are kept and only reported as Removed.
 	Prune bool
 }
 
-// Update makes the golden directory dir hold got: it compares them as
-// Compare does, then rewrites the Changed files and creates the Added ones
-// (with their directories, dir included), each atomically through a
-// temporary file in the same directory and a rename. Unchanged files are
-// not touched, so their modification times stay. With opts.Prune it then
-// deletes the Removed files and the directories that leaves empty (never
-// dir itself). Nothing is written outside dir: every path is checked
-// before the first write (symlinked directories inside dir are refused, as
-// Compare refuses them; a parent that resolves outside dir is rejected),
-// and all writes and deletes go through an os.Root.
-// A rewritten file keeps its permission bits; a new one gets 0644 (less
-// umask). Files are not fsynced.
+// Update makes the golden directory dir hold got, as one atomic step.
 //
-// The Report says what Update did (what it found before writing). On error
-// the files already written stay written; each one is complete.
+// It compares them as Compare does, then builds the whole new tree in a
+// staging directory beside dir (".<base>.drydock-new-<random>"): the Added
+// and Changed files, hard links to the Unchanged files (so their
+// modification times stay) and to every file drydock does not own (a
+// README, a user's own .yaml), and the OwnershipFile. It then swaps the
+// staging directory in with one rename (Linux: renameat2 RENAME_EXCHANGE;
+// elsewhere two renames under a journal that the next Update completes),
+// so an interruption at any moment leaves dir holding the old tree or the
+// new one, never a mix. A missing dir is created by the same rename.
+//
+// Concurrent Updates of one directory take turns: a lock (flock on a file in
+// the temporary directory) makes a second one wait up to LockWait, then fail. Leftovers of
+// an interrupted Update (staging directories, a journal) are completed or
+// removed first and listed in Report.Leftovers.
+//
+// Nothing is written outside dir and its staging directory: tree paths are
+// validated, and dir is resolved to its real path first, so a symlink at
+// dir is followed, never replaced. A rewritten file keeps its permission
+// bits; a new one gets 0644 (less umask). Files are not fsynced: the swap
+// is atomic against a killed process, not against a power loss.
+//
+// With nothing to change, Update writes nothing (a missing dir stays
+// missing).
 func Update(dir string, got Tree, opts UpdateOptions) (*Report, error) {
-	rep, err := Compare(dir, got)
+	if err := validate(got, true); err != nil {
+		return nil, err
+	}
+	target, err := realTarget(dir)
 	if err != nil {
 		return nil, err
 	}
-	writes := append(append([]string{}, rep.Changed...), rep.Added...)
-	sort.Strings(writes)
-	pruning := opts.Prune && len(rep.Removed) > 0
-	if len(writes) == 0 && !pruning {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lock(target)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	cleaned, err := recoverLeftovers(target)
+	if err != nil {
+		return nil, err
+	}
+	rep, old, err := compare(target, got)
+	if err != nil {
+		return nil, err
+	}
+	rep.Leftovers = cleaned
+	plan := newPlan(rep, old, got, opts.Prune)
+	if !plan.needed() {
 		return rep, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := plan.apply(target); err != nil {
 		return nil, err
 	}
-	if err := writeFiles(dir, got, writes); err != nil {
-		return nil, err
-	}
-	if pruning {
-		if err := prune(dir, rep.Removed); err != nil {
-			return nil, err
-		}
-		rep.Pruned = true
-	}
+	rep.Pruned = opts.Prune && len(rep.Removed) > 0
 	return rep, nil
 }
 
-// writeFiles writes the given paths of t under the existing directory dir,
-// after checking all of them.
-func writeFiles(dir string, t Tree, paths []string) error {
-	root, err := resolveRoot(dir)
+// realTarget is dir made absolute with the symlinks of its longest
+// existing prefix resolved: the directory Update really replaces.
+func realTarget(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	perms := make([]fs.FileMode, len(paths))
-	for i, p := range paths {
-		if perms[i], err = checkTarget(r, root, p); err != nil {
-			return err
-		}
-	}
-	for i, p := range paths {
-		if err := writeAtomic(r, p, t[p], perms[i]); err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
-		}
-	}
-	return nil
-}
-
-// checkTarget checks that p (a validated tree path) can be written under
-// root (absolute, symlinks resolved; r is opened on it): p, if it exists,
-// must be a regular file, and its parent must stay inside root. It returns
-// the permissions to write p with: those of the existing file, else 0644.
-func checkTarget(r *os.Root, root, p string) (fs.FileMode, error) {
-	name := filepath.FromSlash(p)
-	perm := fs.FileMode(0o644)
-	switch fi, err := os.Lstat(filepath.Join(root, name)); {
-	case err == nil && !fi.Mode().IsRegular():
-		return 0, fmt.Errorf("path %q: %w: exists and is not a regular file", p, ErrInvalidPath)
-	case err == nil:
-		perm = fi.Mode().Perm()
-	case !errors.Is(err, fs.ErrNotExist):
-		return 0, fmt.Errorf("path %q: %w", p, err)
-	}
-	if err := checkParent(r, root, name); err != nil {
-		return 0, fmt.Errorf("path %q: %w", p, err)
-	}
-	return perm, nil
-}
-
-// checkParent checks the nearest existing ancestor of name (relative to
-// root): it must resolve to a directory inside root both by
-// filepath.EvalSymlinks and by the rules of os.Root, which also refuse
-// absolute symlinks.
-func checkParent(r *os.Root, root, name string) error {
-	dir := filepath.Dir(name)
-	for dir != "." {
-		_, err := os.Lstat(filepath.Join(root, dir))
+	rest := ""
+	for p := abs; ; p = filepath.Dir(p) {
+		real, err := filepath.EvalSymlinks(p)
 		if err == nil {
-			break
+			return filepath.Join(real, rest), nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
+			return "", err
 		}
-		dir = filepath.Dir(dir)
+		rest = filepath.Join(filepath.Base(p), rest)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(root, dir))
+}
+
+// plan is what Update writes: the new tree and what it carries over.
+type plan struct {
+	got Tree
+	// old is the current golden state (nil when dir does not exist).
+	old *goldenDir
+	// write are the paths of got to write (Added and Changed).
+	write map[string]bool
+	// drop are owned files no longer rendered that Prune deletes.
+	drop map[string]bool
+	// owned is the OwnershipFile content of the new tree.
+	owned []byte
+}
+
+func newPlan(rep *Report, old *goldenDir, got Tree, prune bool) *plan {
+	p := &plan{got: got, old: old, write: map[string]bool{}, drop: map[string]bool{}}
+	for _, path := range append(append([]string{}, rep.Added...), rep.Changed...) {
+		p.write[path] = true
+	}
+	owned := got.Paths()
+	for _, path := range rep.Removed {
+		if prune {
+			p.drop[path] = true
+		} else {
+			owned = append(owned, path)
+		}
+	}
+	p.owned = encodeOwnership(owned)
+	return p
+}
+
+// needed reports whether the directory must change: files to write or
+// prune, or an OwnershipFile that is missing or different.
+func (p *plan) needed() bool {
+	if len(p.write) > 0 || len(p.drop) > 0 {
+		return true
+	}
+	if len(p.got) == 0 && p.old == nil {
+		return false
+	}
+	return p.old == nil || string(p.old.ownershipData) != string(p.owned)
+}
+
+// apply builds the new tree beside target and swaps it in.
+func (p *plan) apply(target string) error {
+	parent, base := filepath.Dir(target), filepath.Base(target)
+	stage, err := os.MkdirTemp(parent, "."+base+stagingInfix+"new-")
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalidPath, err)
+		return err
 	}
-	if !within(root, real) {
-		return fmt.Errorf("%w: %s leads outside the directory (to %s)", ErrInvalidPath, filepath.ToSlash(dir), real)
+	if err := p.build(stage, target); err != nil {
+		_ = os.RemoveAll(stage)
+		return fmt.Errorf("golden directory %s: %w", target, err)
 	}
-	fi, err := r.Stat(dir)
+	stale, err := swapIn(stage, target)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalidPath, err)
+		_ = os.RemoveAll(stage)
+		return fmt.Errorf("golden directory %s: swap in the new tree: %w", target, err)
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%w: %s is not a directory", ErrInvalidPath, filepath.ToSlash(dir))
+	if stale != "" {
+		return os.RemoveAll(stale)
 	}
 	return nil
 }
 
-// within reports whether the absolute path p is root or below it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && filepath.IsLocal(rel)
-}
-
-// tmpSeq numbers temporary files; with the process id it makes their
-// names unique without randomness.
-var tmpSeq atomic.Uint64
-
-// writeAtomic writes data to p under r: a temporary file in p's directory
-// (named .golden-*.tmp, so never mistaken for a golden file), renamed over
-// p.
-func writeAtomic(r *os.Root, p string, data []byte, perm fs.FileMode) error {
-	name := filepath.FromSlash(p)
-	dir := filepath.Dir(name)
-	if err := r.MkdirAll(dir, 0o755); err != nil {
+// build fills stage with the new tree: carried files from target first,
+// then the written ones and the OwnershipFile.
+func (p *plan) build(stage, target string) error {
+	if p.old != nil {
+		if err := p.carry(stage, target); err != nil {
+			return err
+		}
+	}
+	for _, path := range sortedKeys(p.write) {
+		perm := fs.FileMode(0o644)
+		if p.old != nil {
+			if m, ok := p.old.perms[path]; ok {
+				perm = m
+			}
+		}
+		if err := writeNew(filepath.Join(stage, filepath.FromSlash(path)), p.got[path], perm); err != nil {
+			return err
+		}
+	}
+	if err := writeNew(filepath.Join(stage, OwnershipFile), p.owned, 0o644); err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, fmt.Sprintf(".golden-%d-%d.tmp", os.Getpid(), tmpSeq.Add(1)))
-	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	return removeEmptied(stage, p.drop)
+}
+
+// carry recreates target's directories, symlinks and the files not
+// rewritten or dropped in stage, linking files (copying where links fail).
+func (p *plan) carry(stage, target string) error {
+	return filepath.WalkDir(target, func(full string, d fs.DirEntry, err error) error {
+		if err != nil || full == target {
+			return err
+		}
+		rel, err := filepath.Rel(target, full)
+		if err != nil {
+			return err
+		}
+		slash, dst := filepath.ToSlash(rel), filepath.Join(stage, rel)
+		switch {
+		case slash == OwnershipFile || p.write[slash] || p.drop[slash]:
+			return nil
+		case d.IsDir():
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return os.Mkdir(dst, fi.Mode().Perm())
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(full)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, dst)
+		case d.Type().IsRegular():
+			return linkOrCopy(full, dst)
+		}
+		return fmt.Errorf("%q: %w: not a regular file, directory or symlink", slash, ErrInvalidPath)
+	})
+}
+
+// removeEmptied removes, below stage, the directories that held only
+// pruned files (they were recreated empty by carry).
+func removeEmptied(stage string, dropped map[string]bool) error {
+	for _, p := range sortedKeys(dropped) {
+		for d := filepath.Dir(filepath.FromSlash(p)); d != "."; d = filepath.Dir(d) {
+			if os.Remove(filepath.Join(stage, d)) != nil { // not empty (or gone): stop climbing
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chtimes(dst, fi.ModTime(), fi.ModTime())
+	}
+	return err
+}
+
+// writeNew creates name (which must not exist) with its parents.
+func writeNew(name string, data []byte, perm fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
@@ -167,33 +276,67 @@ func writeAtomic(r *os.Root, p string, data []byte, perm fs.FileMode) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = r.Rename(tmp, name)
-	}
-	if err != nil {
-		_ = r.Remove(tmp)
-	}
 	return err
 }
 
-// prune deletes the given golden files under dir and then each parent
-// directory (below dir) that is left empty.
-func prune(dir string, paths []string) error {
-	r, err := os.OpenRoot(dir)
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// stagingInfix marks the names Update gives, in the golden directory's
+// parent, to its staging directories (".<base>.drydock-new-<random>"),
+// the old tree under the journal (".<base>.drydock-old-<random>") and the
+// journal itself (".<base>.drydock-journal").
+const stagingInfix = ".drydock-"
+
+// leftovers lists the leftovers of interrupted Updates of target: the
+// names, in target's parent, of staging and old directories and of a
+// journal.
+func leftovers(target string) ([]string, error) {
+	parent, base := filepath.Dir(target), filepath.Base(target)
+	entries, err := os.ReadDir(parent)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer r.Close()
-	for _, p := range paths {
-		name := filepath.FromSlash(p)
-		if err := r.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("prune %s: %w", p, err)
+	prefix := "." + base + stagingInfix
+	var out []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
 		}
-		for d := filepath.Dir(name); d != "."; d = filepath.Dir(d) {
-			if r.Remove(d) != nil { // not empty (or gone): stop climbing
-				break
-			}
+		isDir := e.Type().IsDir() && (strings.HasPrefix(rest, "new-") || strings.HasPrefix(rest, "old-"))
+		if isDir || (rest == "journal" && e.Type().IsRegular()) {
+			out = append(out, e.Name())
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// recoverLeftovers completes a journaled swap that was interrupted (the
+// new tree moves into place if target is missing), then removes every
+// leftover of target. It returns their names.
+func recoverLeftovers(target string) ([]string, error) {
+	names, err := leftovers(target)
+	if err != nil || len(names) == 0 {
+		return nil, err
+	}
+	if err := completeJournal(target); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(target)
+	for _, n := range names {
+		if err := os.RemoveAll(filepath.Join(parent, n)); err != nil {
+			return nil, fmt.Errorf("remove the leftover %s of an interrupted update: %w", n, err)
+		}
+	}
+	return names, nil
 }

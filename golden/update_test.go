@@ -113,7 +113,7 @@ func TestUpdate(t *testing.T) {
 				Removed: []string{"c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml"}, Unchanged: 2,
 				Diffs: map[string]string{"c1/ns/configmap_app.yaml": cmDiff},
 			},
-			wantFiles: map[string]string{
+			wantFiles: owning(map[string]string{
 				"README.md": "golden files\n",
 				"c1/":       "", "c1/_cluster/": "", "c1/gone/": "", "c1/keep/": "", "c1/new/": "", "c1/new/deep/": "", "c1/ns/": "", "c2/": "",
 				"c1/_cluster/namespace_ns.yaml": ns,
@@ -123,8 +123,8 @@ func TestUpdate(t *testing.T) {
 				"c1/new/deep/x.yaml":            "new\n",
 				"c1/ns/configmap_app.yaml":      cmGreen,
 				"c2/crlf.yaml":                  "a: 1\r\nb: 2\r\n",
-			},
-			wantTouched: []string{"c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml"},
+			}, "c1/_cluster/namespace_ns.yaml", "c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml", "c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml", "c2/crlf.yaml"),
+			wantTouched: []string{OwnershipFile, "c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml"},
 		},
 		{
 			name:  "prune",
@@ -135,7 +135,7 @@ func TestUpdate(t *testing.T) {
 				Diffs:  map[string]string{"c1/ns/configmap_app.yaml": cmDiff},
 				Pruned: true,
 			},
-			wantFiles: map[string]string{
+			wantFiles: owning(map[string]string{
 				"README.md": "golden files\n",
 				"c1/":       "", "c1/_cluster/": "", "c1/keep/": "", "c1/new/": "", "c1/new/deep/": "", "c1/ns/": "", "c2/": "",
 				"c1/_cluster/namespace_ns.yaml": ns,
@@ -143,8 +143,8 @@ func TestUpdate(t *testing.T) {
 				"c1/new/deep/x.yaml":            "new\n",
 				"c1/ns/configmap_app.yaml":      cmGreen,
 				"c2/crlf.yaml":                  "a: 1\r\nb: 2\r\n",
-			},
-			wantTouched: []string{"c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml"},
+			}, "c1/_cluster/namespace_ns.yaml", "c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml", "c2/crlf.yaml"),
+			wantTouched: []string{OwnershipFile, "c1/new/deep/x.yaml", "c1/ns/configmap_app.yaml"},
 		},
 	}
 	for _, tt := range tests {
@@ -232,7 +232,7 @@ func TestUpdateCreatesDir(t *testing.T) {
 	if diff := cmp.Diff([]string{nsPath}, rep.Added); diff != "" {
 		t.Errorf("Added (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"c1/": "", "c1/_cluster/": "", nsPath: ns}, readAll(t, dir)); diff != "" {
+	if diff := cmp.Diff(owning(map[string]string{"c1/": "", "c1/_cluster/": "", nsPath: ns}, nsPath), readAll(t, dir)); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	// Nothing to write: a missing directory stays missing.

@@ -1,0 +1,16 @@
+package golden
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// renameExchange swaps a and b with renameat2(RENAME_EXCHANGE).
+func renameExchange(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.ENOTSUP) {
+		return errors.ErrUnsupported
+	}
+	return err
+}
