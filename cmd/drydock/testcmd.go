@@ -271,6 +271,9 @@ func loadConfig(path string) (*testConfig, string, error) {
 		}
 		seen[s.Name] = true
 	}
+	if err := checkConfigPaths(path, data, &cfg); err != nil {
+		return nil, "", err
+	}
 	return &cfg, filepath.Dir(path), nil
 }
 
@@ -380,6 +383,7 @@ func checkGolden(r *suiteResult, dir string, tree golden.Tree, origins map[strin
 			return err
 		}
 		r.Updated = append(append(append(r.Updated, rep.Added...), rep.Changed...), prunedPaths(rep)...)
+		leftoverFindings(r, dir, rep, "removed")
 		if !rep.Pruned {
 			for _, p := range rep.Removed {
 				r.Findings = append(r.Findings, finding{Suite: r.Name, Check: "golden", Level: levelWarning, Object: p,
@@ -393,6 +397,7 @@ func checkGolden(r *suiteResult, dir string, tree golden.Tree, origins map[strin
 	if err != nil {
 		return err
 	}
+	leftoverFindings(r, dir, rep, "the next drydock test --update removes it")
 	hint := "run drydock test --update to accept it"
 	if o.ci {
 		hint = "the golden tree is stale: run drydock test --update locally and commit it"
@@ -411,6 +416,16 @@ func checkGolden(r *suiteResult, dir string, tree golden.Tree, origins map[strin
 			Message: fmt.Sprintf("%s is in the golden tree but no longer renders (%s with --prune)", p, hint)})
 	}
 	return nil
+}
+
+// leftoverFindings warns about what an interrupted update left beside the
+// golden directory dir.
+func leftoverFindings(r *suiteResult, dir string, rep *golden.Report, what string) {
+	for _, l := range rep.Leftovers {
+		r.Findings = append(r.Findings, finding{Suite: r.Name, Check: "golden", Level: levelWarning,
+			Pos:     manifest.Pos{File: filepath.Join(filepath.Dir(dir), l), Line: 1, Col: 1},
+			Message: fmt.Sprintf("%s is left over from an interrupted golden update (%s)", l, what)})
+	}
 }
 
 func prunedPaths(rep *golden.Report) []string {

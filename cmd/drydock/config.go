@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// configPaths confines the paths of drydock.yaml. Every path is relative
+// to the config's directory (an absolute path is refused: a config must
+// mean the same thing in every checkout) and must stay inside the
+// repository holding the config (the nearest ancestor with a .git entry,
+// else the config's directory), after resolving the symlinks of its
+// existing part. A golden directory must not hold the config or any of its
+// suite's other paths, and golden directories of two suites must not be
+// equal or nested: Update replaces and prunes the whole directory.
+type configPaths struct {
+	file string // the config file, as given
+	dir  string // its directory, absolute and resolved
+	repo string
+	doc  *manifest.Object // the config with field positions
+	// golden maps each suite's resolved golden directory to its key.
+	golden map[string]string
+}
+
+func checkConfigPaths(file string, data []byte, cfg *testConfig) error {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return err
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return err
+	}
+	docs, err := manifest.Decode(file, data, manifest.DecodeOptions{})
+	if err != nil || len(docs) != 1 {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	c := &configPaths{file: file, dir: dir, repo: repoRoot(dir), doc: docs[0], golden: map[string]string{}}
+	for i := range cfg.Suites {
+		if err := c.suite(i, &cfg.Suites[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// suite checks the paths of suites[i].
+func (c *configPaths) suite(i int, s *suiteConfig) error {
+	others := map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
+		"observed": s.Observed, "policies": s.Policies, "data": s.Data}
+	resolved := map[string]string{}
+	for _, key := range manifest.SortedKeys(others) {
+		for j, p := range others[key] {
+			field := manifest.Path("suites", i, key, j)
+			r, err := c.resolve(field, p)
+			if err != nil {
+				return err
+			}
+			resolved[field] = r
+		}
+	}
+	if s.Golden == "" {
+		return nil
+	}
+	field := manifest.Path("suites", i, "golden")
+	g, err := c.resolve(field, s.Golden)
+	if err != nil {
+		return err
+	}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s: suite %q: golden %q: %s", c.doc.FieldPos(field), s.Name, s.Golden, fmt.Sprintf(format, args...))
+	}
+	if within(g, c.dir) {
+		return fail("holds the config file %s; give the golden tree its own directory (e.g. golden/%s)", c.file, s.Name)
+	}
+	for _, f := range manifest.SortedKeys(resolved) {
+		if within(g, resolved[f]) {
+			return fail("holds %s (%s); give the golden tree its own directory", f, c.doc.FieldPos(f))
+		}
+	}
+	for other, key := range c.golden {
+		if within(g, other) || within(other, g) {
+			return fail("is the same as or nested with the golden directory of %s (%s)", key, c.doc.FieldPos(key))
+		}
+	}
+	c.golden[g] = field
+	return nil
+}
+
+// resolve is path p of field, joined to the config's directory, with the
+// symlinks of its existing part resolved; it must stay in the repository.
+func (c *configPaths) resolve(field, p string) (string, error) {
+	pos := c.doc.FieldPos(field)
+	if filepath.IsAbs(p) {
+		return "", fmt.Errorf("%s: %s: %q: absolute paths are refused; give a path relative to %s", pos, field, p, c.file)
+	}
+	r, err := realPath(filepath.Join(c.dir, p))
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %q: %w", pos, field, p, err)
+	}
+	if !within(c.repo, r) {
+		return "", fmt.Errorf("%s: %s: %q leads outside the repository %s (to %s)", pos, field, p, c.repo, r)
+	}
+	return r, nil
+}
+
+// realPath is the absolute path p with the symlinks of its longest
+// existing prefix resolved.
+func realPath(p string) (string, error) {
+	rest := ""
+	for q := p; ; q = filepath.Dir(q) {
+		real, err := filepath.EvalSymlinks(q)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(q) == q {
+			return "", err
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
+	}
+}
+
+// repoRoot is the nearest ancestor of dir (absolute) holding a .git entry,
+// else dir itself.
+func repoRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// within reports whether the absolute path p is root or below it.
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && filepath.IsLocal(rel)
+}
