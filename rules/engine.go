@@ -122,7 +122,7 @@ func compile(files []string, v0 bool, now time.Time) (*ast.Compiler, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBooleanChecks(mods); err != nil {
+	if err := checkShapes(mods); err != nil {
 		return nil, err
 	}
 	if compiler.Compile(mods); compiler.Failed() {

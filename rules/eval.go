@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -218,8 +219,15 @@ func (e *Engine) run(ctx context.Context, n, workers int, mk func(int) (job, err
 	var stop atomic.Int64
 	stop.Store(int64(n))
 	var wg sync.WaitGroup
+	var panicked atomic.Pointer[workerPanic]
 	for range workers {
 		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, &workerPanic{value: r, stack: debug.Stack()})
+					stop.Store(-1)
+				}
+			}()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || int64(i) > stop.Load() {
@@ -233,6 +241,9 @@ func (e *Engine) run(ctx context.Context, n, workers int, mk func(int) (job, err
 		})
 	}
 	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(p) // in the caller's goroutine, where a recover can catch it
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -246,6 +257,16 @@ func (e *Engine) run(ctx context.Context, n, workers int, mk func(int) (job, err
 	}
 	return rep, nil
 }
+
+// workerPanic is a panic of an evaluation worker, raised again in the
+// caller's goroutine with the worker's stack.
+type workerPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *workerPanic) Error() string      { return fmt.Sprint(p.value) }
+func (p *workerPanic) StackTrace() []byte { return p.stack }
 
 func storeMin(v *atomic.Int64, x int64) {
 	for {

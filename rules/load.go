@@ -122,25 +122,65 @@ func formatASTError(e *ast.Error) string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s", e.Location.File, e.Location.Row, e.Location.Col, e.Code, e.Message)
 }
 
-// checkBooleanChecks rejects deny/violation/warn rules written as booleans
-// (`deny if { ... }`): they define a true value, never messages, so they
-// could never fail. conftest rejects the v1 form; drydock rejects both.
-func checkBooleanChecks(mods map[string]*ast.Module) error {
+// checkShapes rejects deny/violation/warn rules that cannot be a set of
+// messages, so a check can never silently pass: a boolean (`deny if
+// { ... }`: true, never messages; conftest rejects the v1 form, drydock
+// both), a scalar (`deny := 5`, `deny := "x"`, `deny := null`) and a
+// partial object (`deny[k] := v`). A set or array literal, or a value
+// computed by an expression, is left to evaluation.
+func checkShapes(mods map[string]*ast.Module) error {
 	var errs ast.Errors
 	for _, m := range mods {
 		for _, r := range m.Rules {
-			name, ok := checkName(r)
-			if !ok || r.Head.DocKind() != ast.CompleteDoc || !ast.BooleanTerm(true).Equal(r.Head.Value) {
+			name, ok := checkRoot(r)
+			if !ok {
 				continue
 			}
-			errs = append(errs, ast.NewError(ast.CompileErr, r.Head.Location,
-				"rule %s is a boolean: write `%s contains msg if { ... }` (v0: `%s[msg] { ... }`)", name, name, name))
+			if msg := shapeProblem(r, name); msg != "" {
+				errs = append(errs, ast.NewError(ast.CompileErr, r.Head.Location, "%s", msg))
+			}
 		}
 	}
 	if len(errs) > 0 {
 		return compileError(errs, time.Time{})
 	}
 	return nil
+}
+
+// checkRoot returns the check name (deny, violation or warn, with
+// optional _suffixes) a rule of its package defines, also through a
+// reference head (`deny[k] := v`).
+func checkRoot(r *ast.Rule) (string, bool) {
+	v, ok := r.Head.Ref()[0].Value.(ast.Var)
+	if !ok {
+		return "", false
+	}
+	name := string(v)
+	return name, failureRule.MatchString(name) || warningRule.MatchString(name)
+}
+
+// shapeProblem says why the check rule r (named name) cannot be a set of
+// messages, or "".
+func shapeProblem(r *ast.Rule, name string) string {
+	fix := fmt.Sprintf("write `%s contains msg if { ... }` (v0: `%s[msg] { ... }`)", name, name)
+	if len(r.Head.Ref()) > 1 && r.Head.Value != nil {
+		return fmt.Sprintf("rule %s is an object (%s[key] := value), not a set of messages: %s", name, name, fix)
+	}
+	switch r.Head.DocKind() {
+	case ast.PartialObjectDoc:
+		return fmt.Sprintf("rule %s is an object (%s[key] := value), not a set of messages: %s", name, name, fix)
+	case ast.CompleteDoc:
+		if r.Head.Value == nil {
+			return ""
+		}
+		switch r.Head.Value.Value.(type) {
+		case ast.Boolean:
+			return fmt.Sprintf("rule %s is a boolean: %s", name, fix)
+		case ast.Number, ast.String, ast.Null, ast.Object:
+			return fmt.Sprintf("rule %s is a single %s, not a set of messages: %s", name, ast.ValueName(r.Head.Value.Value), fix)
+		}
+	}
+	return ""
 }
 
 // loadData reads the JSON/YAML files under paths into one document merged at

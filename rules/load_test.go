@@ -52,6 +52,21 @@ func TestLoadErrors(t *testing.T) {
 			want: []string{"testdata/sandbox/boolean/main.rego:3:1:", "rule deny is a boolean"},
 		},
 		{
+			name: "number deny",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/shape_number"}},
+			want: []string{"testdata/sandbox/shape_number/main.rego:3:1:", "rule deny is a single number, not a set of messages"},
+		},
+		{
+			name: "object deny",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/shape_object"}},
+			want: []string{"testdata/sandbox/shape_object/main.rego:3:1:", "rule deny is an object (deny[key] := value)"},
+		},
+		{
+			name: "string warn",
+			opts: Options{PolicyDirs: []string{"testdata/sandbox/shape_string"}},
+			want: []string{"testdata/sandbox/shape_string/main.rego:3:1:", "rule warn_replicas is a single string"},
+		},
+		{
 			name: "no policies",
 			opts: Options{PolicyDirs: []string{"testdata/verify/data"}},
 			want: []string{"no policies found in testdata/verify/data"},

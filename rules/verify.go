@@ -129,7 +129,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBooleanChecks(mods); err != nil {
+	if err := checkShapes(mods); err != nil {
 		return nil, err
 	}
 	store, err := loadData(opts.DataPaths)

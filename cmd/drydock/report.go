@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -366,7 +368,23 @@ func reportGitHub(w io.Writer, results []*suiteResult, o testOptions) error {
 	if hidden > 0 {
 		fmt.Fprintf(w, "::notice title=drydock::%d more findings are not annotated (GitHub shows %d per level); see the job summary or the text report\n", hidden, githubAnnotationCap)
 	}
-	return reportText(w, results, o)
+	var text strings.Builder
+	if err := reportText(&text, results, o); err != nil {
+		return err
+	}
+	return writeInert(w, text.String())
+}
+
+// writeInert writes text (which quotes rule messages, file names and
+// diffs, any line of which could read as a workflow command such as
+// ::add-mask:: or ::error::) between ::stop-commands:: and its end
+// marker, so GitHub runs none of it. The marker is a hash of the text:
+// deterministic, and not something the text can contain in advance.
+func writeInert(w io.Writer, text string) error {
+	sum := sha256.Sum256([]byte(text))
+	token := "drydock-" + hex.EncodeToString(sum[:12])
+	_, err := fmt.Fprintf(w, "::stop-commands::%s\n%s::%s::\n", token, text, token)
+	return err
 }
 
 // ghData escapes an annotation message; ghProperty also a property value.
@@ -389,29 +407,39 @@ func writeStepSummary(results []*suiteResult) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	var b strings.Builder
 	b.WriteString("## drydock test\n\n| suite | status | objects | errors | warnings |\n|---|---|---|---|---|\n")
 	for _, r := range results {
 		errs, warns := counts(r)
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", r.Name, suiteStatus(r), r.Objects, errs, warns)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", mdText(r.Name), suiteStatus(r), r.Objects, errs, warns)
 	}
 	for _, r := range results {
 		if len(r.Findings) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### %s\n\n", r.Name)
+		fmt.Fprintf(&b, "\n### %s\n\n", mdText(r.Name))
 		for _, f := range r.Findings {
-			fmt.Fprintf(&b, "- **%s** `%s` %s%s\n", f.Level, f.Check, mdCode(locate(f.Pos)), f.Message)
+			fmt.Fprintf(&b, "- **%s** %s%s%s\n", f.Level, mdCode(f.Check), mdCode(locate(f.Pos)), mdText(f.Message))
 		}
 	}
 	_, err = f.WriteString(b.String())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	return err
 }
 
+// mdCode is s as a Markdown code span on one line ("" stays "").
 func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "`" + strings.TrimSuffix(s, ": ") + "` "
+	s = strings.ReplaceAll(strings.TrimSuffix(mdText(s), ": "), "`", "'")
+	return "`" + s + "` "
+}
+
+// mdText keeps s on its line of the summary: line breaks become <br>,
+// table pipes are escaped, and no line can start a workflow command.
+func mdText(s string) string {
+	return strings.NewReplacer("\r\n", "<br>", "\n", "<br>", "\r", "<br>", "|", "\\|").Replace(s)
 }

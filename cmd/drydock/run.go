@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -36,14 +39,56 @@ Usage:
 Run 'drydock <command> --help' for the flags.
 `
 
-// run is the whole CLI; it returns the exit code.
+// run is the whole CLI; it returns the exit code. A write to stdout that
+// fails (a closed pipe, a full disk) makes the exit code at least 2: the
+// output is incomplete.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	out := &stickyWriter{w: stdout}
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "drydock: internal error: %v\nplease report this with the inputs that caused it\n", r)
-			code = exitInternal
+			stack := debug.Stack()
+			if p, ok := r.(interface{ StackTrace() []byte }); ok { // a worker's panic, carried here
+				stack = p.StackTrace()
+			}
+			code = internalError(stderr, r, stack)
+		}
+		if out.err != nil && code < exitUsage {
+			fmt.Fprintf(stderr, "drydock: write standard output: %v\n", out.err)
+			code = exitUsage
 		}
 	}()
+	// Rego's time built-ins read the local zone for "Local"; drydock's
+	// verdicts must not depend on the machine's TZ or /etc/localtime.
+	time.Local = time.UTC
+	return dispatch(args, stdin, out, stderr)
+}
+
+// stickyWriter remembers the first write error; later writes are dropped.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}
+
+// internalError reports a panic in one line (the stack only with
+// DRYDOCK_DEBUG=1) and returns exit code 3.
+func internalError(stderr io.Writer, r any, stack []byte) int {
+	fmt.Fprintf(stderr, "drydock: internal error: %v (set DRYDOCK_DEBUG=1 for the stack); please report it with the inputs that caused it\n", r)
+	if os.Getenv("DRYDOCK_DEBUG") == "1" {
+		stderr.Write(stack)
+	}
+	return exitInternal
+}
+
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
@@ -170,23 +172,14 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	}
 	o.engines = &engineCache{m: map[string]*cachedEngine{}}
 	results := runSuites(context.Background(), suites, base, o)
-	w := stdout
-	if o.out != "" {
-		f, err := os.Create(o.out)
-		if err != nil {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		w = f
-	}
-	if err := report(w, results, o); err != nil {
-		fmt.Fprintf(stderr, "drydock: writing the report: %v\n", err)
-		return exitInternal
+	if err := writeReport(stdout, results, o, report); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
 	}
 	if o.format == "github" {
 		if err := writeStepSummary(results); err != nil {
 			fmt.Fprintf(stderr, "drydock: writing the job summary: %v\n", err)
+			return exitUsage
 		}
 	}
 	code := exitOK
@@ -200,6 +193,32 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// writeReport writes the report to -o FILE, else to stdout. Any failed
+// write or close is an error naming the destination: a truncated report
+// must not pass for a complete one.
+func writeReport(stdout io.Writer, results []*suiteResult, o testOptions, report func(io.Writer, []*suiteResult, testOptions) error) error {
+	if o.out == "" {
+		sw := &stickyWriter{w: stdout}
+		if err := report(sw, results, o); err != nil || sw.err != nil {
+			return fmt.Errorf("write the report to standard output: %w", errors.Join(err, sw.err))
+		}
+		return nil
+	}
+	f, err := os.Create(o.out)
+	if err != nil {
+		return err
+	}
+	sw := &stickyWriter{w: f}
+	err = report(sw, results, o)
+	if cerr := f.Close(); err == nil && sw.err == nil {
+		err = cerr
+	}
+	if err != nil || sw.err != nil {
+		return fmt.Errorf("write the report to %s: %w", o.out, errors.Join(err, sw.err))
+	}
+	return nil
 }
 
 // ruleFlags are conftest's flags; given on the command line they replace
@@ -308,18 +327,36 @@ func runSuites(ctx context.Context, suites []suiteConfig, base string, o testOpt
 	results := make([]*suiteResult, len(suites))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
+	var panicked atomic.Pointer[suitePanic]
 	for i := range suites {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, &suitePanic{value: r, stack: debug.Stack()})
+				}
+			}()
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			results[i] = runSuite(ctx, suites[i], base, o)
 		}()
 	}
 	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(p) // in run's goroutine, where the command boundary recovers it
+	}
 	return results
 }
+
+// suitePanic is a panic of a suite's goroutine with that goroutine's stack.
+type suitePanic struct {
+	value any
+	stack []byte
+}
+
+func (p *suitePanic) String() string     { return fmt.Sprint(p.value) }
+func (p *suitePanic) StackTrace() []byte { return p.stack }
 
 func rel(base string, paths []string) []string {
 	out := make([]string, len(paths))

@@ -1,0 +1,3 @@
+package main
+
+warn_replicas := "always"
