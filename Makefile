@@ -31,3 +31,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./manifest/
 	$(GO) test -run '^$$' -fuzz FuzzParseCUEDefinitions -fuzztime $(FUZZTIME) ./render/
 	$(GO) test -run '^$$' -fuzz FuzzDiff -fuzztime $(FUZZTIME) ./golden/
+	$(GO) test -run TestMutatedInputs -mutations 200 ./pipeline/

@@ -18,7 +18,10 @@ const (
 	MaxInputBytes = 64 << 20
 	// MaxDepth is the deepest nesting of mappings and sequences accepted.
 	MaxDepth = 200
-	// MaxAliasNodes is how many nodes alias expansion may produce per document.
+	// MaxAliasNodes is how many nodes alias expansion may produce per
+	// document: every mapping, sequence and scalar reached through an alias
+	// counts, however deeply aliases nest (a "billion laughs" document has
+	// few aliases but expands without bound).
 	MaxAliasNodes = 100_000
 )
 
@@ -132,12 +135,16 @@ func yamlError(file string, err error) error {
 }
 
 type converter struct {
-	data    []byte
-	lines   [][]byte
-	file    string
-	opts    DecodeOptions
-	fields  map[string]Pos
-	aliases int
+	data   []byte
+	lines  [][]byte
+	file   string
+	opts   DecodeOptions
+	fields map[string]Pos
+	// expanding is the outermost alias being expanded (nil outside
+	// aliases); expanded counts the nodes aliases produced.
+	expanding     *yaml.Node
+	expandingPath string
+	expanded      int
 }
 
 func (c *converter) pos(n *yaml.Node) Pos { return Pos{File: c.file, Line: n.Line, Col: n.Column} }
@@ -155,12 +162,18 @@ func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 			c.fields[path] = c.pos(n)
 		}
 	}
+	if c.expanding != nil {
+		if c.expanded++; c.expanded > MaxAliasNodes {
+			return nil, c.errorf(c.expanding, "alias *%s at %s: aliases expand to more than %d nodes", c.expanding.Value, orTop(c.expandingPath), MaxAliasNodes)
+		}
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		c.aliases++
-		if c.aliases > MaxAliasNodes {
-			return nil, c.errorf(n, "alias expansion exceeds %d nodes", MaxAliasNodes)
+		if c.expanding != nil {
+			return c.value(n.Alias, path, depth+1)
 		}
+		c.expanding, c.expandingPath = n, path
+		defer func() { c.expanding = nil }()
 		return c.value(n.Alias, path, depth+1)
 	case yaml.MappingNode:
 		return c.mapping(n, path, depth)
@@ -388,4 +401,12 @@ func (c *converter) blockStart(n *yaml.Node) Pos {
 		return Pos{File: c.file, Line: n.Line + 1, Col: len(line) - len(trimmed) + 1}
 	}
 	return Pos{File: c.file, Line: n.Line + 1, Col: 1}
+}
+
+// orTop names a key path for messages ("the document" at the top).
+func orTop(path string) string {
+	if path == "" {
+		return "the document"
+	}
+	return path
 }

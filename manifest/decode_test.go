@@ -112,7 +112,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"syntax", "a: [1\n", "in.yaml:1: invalid YAML", DecodeOptions{}},
 		{"not a mapping", "- a\n", "in.yaml:1:1: invalid YAML: a document must be a mapping, found a sequence", DecodeOptions{}},
 		{"list items not a list", "kind: List\nitems: 3\n", "in.yaml:2:8: invalid YAML: List items must be a sequence", DecodeOptions{}},
-		{"alias bomb", aliasBomb(), "alias expansion exceeds", DecodeOptions{}},
+		{"alias bomb", aliasBomb(), "in.yaml:6:47: invalid YAML: alias *a3 at root.a4[7]: aliases expand to more than 100000 nodes", DecodeOptions{}},
+		{"few aliases, big anchor", wideAnchor(), "in.yaml:2:9: invalid YAML: alias *a at b[1]: aliases expand to more than 100000 nodes", DecodeOptions{}},
 		{"too deep", strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "nesting deeper than", DecodeOptions{}},
 	}
 	for _, tt := range tests {
@@ -157,6 +158,12 @@ func aliasBomb() string {
 	return "root:\n" + indent(b.String())
 }
 
+// wideAnchor anchors a 60,000-item list and aliases it three times: few
+// aliases, a large expansion.
+func wideAnchor() string {
+	return "a: &a [" + strings.Repeat("1,", 60_000) + "1]\nb: [*a, *a, *a]\n"
+}
+
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
 }
@@ -165,14 +172,42 @@ func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{"a: 1", "kind: List\nitems: [{kind: A}]", "{}", "- x", "a: &x [1]\nb: *x", "---\n---\nk: v"} {
 		f.Add([]byte(seed))
 	}
+	f.Add([]byte(aliasBomb()))
+	f.Add([]byte("a: &a {x: &b [1, 2]}\nb: [*a, *b, {<<: *a}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		objs, err := Decode("fuzz.yaml", data, DecodeOptions{})
 		if err != nil {
 			return
+		}
+		// Expansion oracle: a decoded stream holds at most the nodes its
+		// text spells out (fewer than two per byte) and MaxAliasNodes more
+		// per document (each document gives at least one object).
+		nodes := 0
+		for _, o := range objs {
+			nodes += countValues(o.Data)
+		}
+		if limit := 2*(len(data)+1) + MaxAliasNodes*len(objs); nodes > limit {
+			t.Fatalf("%d bytes decoded to %d nodes, over the bound %d", len(data), nodes, limit)
 		}
 		for _, o := range objs {
 			_ = o.Key()
 			_ = o.FieldPos("metadata.name")
 		}
 	})
+}
+
+// countValues counts the nodes of a decoded value.
+func countValues(v any) int {
+	n := 1
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	case []any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	}
+	return n
 }

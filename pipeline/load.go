@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -49,30 +46,13 @@ func readPaths(paths []string, stdin io.Reader, into *loaded) error {
 }
 
 func readPath(root string, into *loaded) error {
-	info, err := os.Stat(root)
-	if err != nil {
-		return inputError(err)
-	}
-	if !info.IsDir() {
-		return into.readFile(root)
-	}
-	var files []string
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && isInputFile(path) {
-			files = append(files, path)
-		}
-		return nil
+	files, err := manifest.WalkFiles(root, manifest.WalkOptions{
+		Keep:    isInputFile,
+		SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") },
 	})
 	if err != nil {
 		return inputError(err)
 	}
-	sort.Strings(files)
 	for _, f := range files {
 		if err := into.readFile(f); err != nil {
 			return err
@@ -90,14 +70,7 @@ func isInputFile(path string) bool {
 }
 
 func (l *loaded) readFile(path string) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return inputError(err)
-	}
-	if info.Size() > manifest.MaxInputBytes {
-		return inputError(fmt.Errorf("%s: larger than %d bytes", path, manifest.MaxInputBytes))
-	}
-	data, err := os.ReadFile(path)
+	data, err := manifest.ReadFile(path)
 	if err != nil {
 		return inputError(err)
 	}

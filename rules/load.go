@@ -3,8 +3,6 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +12,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // ErrInvalid marks errors caused by the policies, their data or their
@@ -35,22 +35,17 @@ func invalid(err error) error {
 }
 
 // listFiles returns the files under paths (files or directories, walked
-// recursively) that keep accepts, sorted and without duplicates.
+// recursively and kept inside their repository, see manifest.WalkFiles)
+// that keep accepts, sorted and without duplicates. A file given directly
+// is kept whatever its name.
 func listFiles(paths []string, keep func(name string) bool) ([]string, error) {
 	var files []string
 	for _, root := range paths {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && (path == root || keep(d.Name())) {
-				files = append(files, path)
-			}
-			return nil
-		})
+		found, err := manifest.WalkFiles(root, manifest.WalkOptions{Keep: keep})
 		if err != nil {
 			return nil, invalid(err)
 		}
+		files = append(files, found...)
 	}
 	slices.Sort(files)
 	return slices.Compact(files), nil
@@ -76,7 +71,7 @@ func parseModules(files []string, v ast.RegoVersion, caps *ast.Capabilities) (ma
 	mods := make(map[string]*ast.Module, len(files))
 	var errs ast.Errors
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := manifest.ReadFile(f)
 		if err != nil {
 			return nil, invalid(fmt.Errorf("read policy: %w", err))
 		}

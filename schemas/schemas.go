@@ -127,7 +127,11 @@ func validate(obj *manifest.Object, f *field, v any, path string) error {
 	case []any:
 		if f.items != nil {
 			for i, e := range x {
-				if err := validate(obj, f.items, e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				item := fmt.Sprintf("%s[%d]", path, i)
+				if e == nil {
+					return fmt.Errorf("%s: %w: %s %s: null item (want %s)", obj.FieldPos(item), ErrInvalid, obj.Kind(), item, f.items.kind)
+				}
+				if err := validate(obj, f.items, e, item); err != nil {
 					return err
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -40,7 +39,7 @@ func checkConfigPaths(file string, data []byte, cfg *testConfig) error {
 	if err != nil || len(docs) != 1 {
 		return fmt.Errorf("%s: %v", file, err)
 	}
-	c := &configPaths{file: file, dir: dir, repo: repoRoot(dir), doc: docs[0], golden: map[string]string{}}
+	c := &configPaths{file: file, dir: dir, repo: manifest.RepoRoot(dir), doc: docs[0], golden: map[string]string{}}
 	for i := range cfg.Suites {
 		if err := c.suite(i, &cfg.Suites[i]); err != nil {
 			return err
@@ -75,16 +74,16 @@ func (c *configPaths) suite(i int, s *suiteConfig) error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: suite %q: golden %q: %s", c.doc.FieldPos(field), s.Name, s.Golden, fmt.Sprintf(format, args...))
 	}
-	if within(g, c.dir) {
+	if manifest.Within(g, c.dir) {
 		return fail("holds the config file %s; give the golden tree its own directory (e.g. golden/%s)", c.file, s.Name)
 	}
 	for _, f := range manifest.SortedKeys(resolved) {
-		if within(g, resolved[f]) {
+		if manifest.Within(g, resolved[f]) {
 			return fail("holds %s (%s); give the golden tree its own directory", f, c.doc.FieldPos(f))
 		}
 	}
 	for other, key := range c.golden {
-		if within(g, other) || within(other, g) {
+		if manifest.Within(g, other) || manifest.Within(other, g) {
 			return fail("is the same as or nested with the golden directory of %s (%s)", key, c.doc.FieldPos(key))
 		}
 	}
@@ -103,7 +102,7 @@ func (c *configPaths) resolve(field, p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %s: %q: %w", pos, field, p, err)
 	}
-	if !within(c.repo, r) {
+	if !manifest.Within(c.repo, r) {
 		return "", fmt.Errorf("%s: %s: %q leads outside the repository %s (to %s)", pos, field, p, c.repo, r)
 	}
 	return r, nil
@@ -123,23 +122,4 @@ func realPath(p string) (string, error) {
 		}
 		rest = filepath.Join(filepath.Base(q), rest)
 	}
-}
-
-// repoRoot is the nearest ancestor of dir (absolute) holding a .git entry,
-// else dir itself.
-func repoRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return dir
-		}
-	}
-}
-
-// within reports whether the absolute path p is root or below it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && filepath.IsLocal(rel)
 }

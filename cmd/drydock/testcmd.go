@@ -265,7 +265,7 @@ func absAll(paths []string) []string {
 // loadConfig reads the config strictly: an unknown key is an error, so a
 // typo cannot silently switch a check off.
 func loadConfig(path string) (*testConfig, string, error) {
-	data, err := os.ReadFile(path)
+	data, err := manifest.ReadFile(path)
 	if err != nil {
 		return nil, "", err
 	}

@@ -2,6 +2,7 @@ package addon
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -129,7 +130,16 @@ func readFile(fsys fs.FS, p string) ([]byte, error) {
 	if info.Size() > manifest.MaxInputBytes {
 		return nil, invalidf(manifest.Pos{File: p}, "larger than %d bytes", manifest.MaxInputBytes)
 	}
-	return fs.ReadFile(fsys, p)
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, manifest.MaxInputBytes+1))
+	if err == nil && len(data) > manifest.MaxInputBytes {
+		return nil, invalidf(manifest.Pos{File: p}, "larger than %d bytes", manifest.MaxInputBytes)
+	}
+	return data, err
 }
 
 func (pkg *addonPackage) add(kind string, f srcFile) error {

@@ -1,0 +1,176 @@
+package manifest
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+)
+
+// ReadFile reads the file name for decoding: it must be a regular file (a
+// device, FIFO or socket is refused before it is opened, so none can block
+// or stream forever) of at most MaxInputBytes, a limit enforced on the
+// bytes read, not only on the size the file system reports.
+func ReadFile(name string) ([]byte, error) {
+	if err := regular(name); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: should name become a FIFO after the check, opening it
+	// still cannot wait for a writer.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxInputBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
+	}
+	return data, nil
+}
+
+// regular checks that name (symlinks followed) is a regular file.
+func regular(name string) error {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", name, fileType(fi.Mode()))
+	}
+	if fi.Size() > MaxInputBytes {
+		return fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
+	}
+	return nil
+}
+
+func fileType(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
+// RepoRoot is the repository holding the absolute directory dir: its
+// nearest ancestor (dir included) with a .git entry, else dir itself.
+func RepoRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// Within reports whether the absolute, clean path p is root or below it.
+func Within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// WalkOptions tune WalkFiles.
+type WalkOptions struct {
+	// Keep selects files by name.
+	Keep func(name string) bool
+	// SkipDir skips a directory below the root by name (nil: none).
+	SkipDir func(name string) bool
+}
+
+// WalkFiles lists the files under root (a file or a directory given
+// explicitly, which may be anywhere) that opts.Keep selects, sorted.
+//
+// Walking a directory stays inside the repository holding it (RepoRoot):
+// a symlink found there whose target resolves outside is an error naming
+// the link and the target; one inside is read if it is a file and not
+// followed if it is a directory (the repository's own directory is walked
+// where it stands). A selected entry that is not a regular file (a FIFO,
+// a device, a socket) is an error, never skipped silently.
+func WalkFiles(root string, opts WalkOptions) ([]string, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{root}, regular(root)
+	}
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	repo := RepoRoot(abs)
+	// A trailing separator makes WalkDir enter a root that is a symlink.
+	walkRoot := filepath.Clean(root) + string(filepath.Separator)
+	var files []string
+	err = filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir():
+			if path != walkRoot && opts.SkipDir != nil && opts.SkipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			return walkLink(path, repo, opts, &files)
+		case !opts.Keep(d.Name()):
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", path, fileType(d.Type()))
+		}
+		files = append(files, path)
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// walkLink handles a symlink met while walking the repository repo: a
+// link to a directory, or to a file Keep selects, must stay inside.
+func walkLink(path, repo string, opts WalkOptions, files *[]string) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		if opts.Keep(filepath.Base(path)) {
+			return fmt.Errorf("%s: broken symlink: %w", path, err)
+		}
+		return nil
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() && !opts.Keep(filepath.Base(path)) {
+		return nil
+	}
+	if !Within(repo, target) {
+		return fmt.Errorf("%s: symlink leads outside the repository %s (to %s); give that path on the command line if you mean it", path, repo, target)
+	}
+	if fi.IsDir() {
+		return nil
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", path, fileType(fi.Mode()))
+	}
+	*files = append(*files, path)
+	return nil
+}

@@ -1,0 +1,155 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := write("ok.yaml", "a: 1\n")
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := write("big.yaml", "")
+	if err := os.Truncate(big, MaxInputBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"regular file", ok, ""},
+		{"FIFO", fifo, "not a regular file (a FIFO): devices, FIFOs and sockets cannot be inputs"},
+		{"character device", "/dev/null", "not a regular file (a device)"},
+		{"directory", dir, "not a regular file (a directory)"},
+		{"larger than the limit", big, "larger than 67108864 bytes (MaxInputBytes)"},
+		{"missing", filepath.Join(dir, "nope.yaml"), "no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := ReadFile(tt.path)
+			if tt.want == "" {
+				if err != nil || string(data) != "a: 1\n" {
+					t.Fatalf("ReadFile = %q, %v", data, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("ReadFile error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWalkFiles(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	mk := func(p, data string) {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, name string) {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("repo/.git/HEAD", "ref: main\n")
+	mk("repo/apps/a.yaml", "a: 1\n")
+	mk("repo/apps/.hidden/h.yaml", "h: 1\n")
+	mk("repo/apps/readme.md", "x\n")
+	mk("repo/shared/s.yaml", "s: 1\n")
+	mk("outside/o.yaml", "o: 1\n")
+	mk("outside/sub/x.yaml", "x: 1\n")
+	keep := func(name string) bool { return strings.HasSuffix(name, ".yaml") }
+	skipHidden := func(name string) bool { return strings.HasPrefix(name, ".") }
+	rel := func(ps []string) []string {
+		for i, p := range ps {
+			ps[i], _ = filepath.Rel(root, p)
+		}
+		return ps
+	}
+
+	t.Run("plain", func(t *testing.T) {
+		got, err := WalkFiles(filepath.Join(repo, "apps"), WalkOptions{Keep: keep, SkipDir: skipHidden})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"repo/apps/a.yaml"}, rel(got)); diff != "" {
+			t.Errorf("files (-want +got):\n%s", diff)
+		}
+	})
+	link("../shared/s.yaml", "repo/apps/s.yaml")
+	link("../shared", "repo/apps/shared")
+	link("../../outside/README", "repo/apps/README") // not an input: ignored
+	t.Run("symlinks inside the repository", func(t *testing.T) {
+		got, err := WalkFiles(filepath.Join(repo, "apps"), WalkOptions{Keep: keep, SkipDir: skipHidden})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"repo/apps/a.yaml", "repo/apps/s.yaml"}, rel(got)); diff != "" {
+			t.Errorf("files (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("root given through a symlink", func(t *testing.T) {
+		link("repo/apps", "apps-link")
+		got, err := WalkFiles(filepath.Join(root, "apps-link"), WalkOptions{Keep: keep, SkipDir: skipHidden})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"apps-link/a.yaml", "apps-link/s.yaml"}, rel(got)); diff != "" {
+			t.Errorf("files (-want +got):\n%s", diff)
+		}
+	})
+	for _, tt := range []struct{ name, target, link string }{
+		{"file symlink leading out", "../../outside/o.yaml", "repo/apps/o.yaml"},
+		{"directory symlink leading out", "../../outside/sub", "repo/apps/sub"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			link(tt.target, tt.link)
+			defer os.Remove(filepath.Join(root, tt.link))
+			_, err := WalkFiles(filepath.Join(repo, "apps"), WalkOptions{Keep: keep})
+			want := tt.link + ": symlink leads outside the repository"
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("WalkFiles error %v, want %q", err, want)
+			}
+		})
+	}
+	t.Run("outside directory given explicitly", func(t *testing.T) {
+		got, err := WalkFiles(filepath.Join(root, "outside"), WalkOptions{Keep: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"outside/o.yaml", "outside/sub/x.yaml"}, rel(got)); diff != "" {
+			t.Errorf("files (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("FIFO among inputs", func(t *testing.T) {
+		fifo := filepath.Join(repo, "apps", "f.yaml")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(fifo)
+		_, err := WalkFiles(filepath.Join(repo, "apps"), WalkOptions{Keep: keep})
+		if err == nil || !strings.Contains(err.Error(), "f.yaml: not a regular file (a FIFO)") {
+			t.Fatalf("WalkFiles error %v, want the FIFO refused", err)
+		}
+	})
+}
