@@ -101,6 +101,10 @@ func (cp *controlPlane) place(i int) placed {
 		r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
 		return r
 	}
+	if err := placement.CheckTemplate(t); err != nil {
+		r.err = err
+		return r
+	}
 	d := placement.Schedule(t, p, cp.members)
 	for _, target := range d.Targets {
 		obj := placement.Claim(t, d, target)

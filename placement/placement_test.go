@@ -2,6 +2,8 @@ package placement
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,6 +62,69 @@ func TestWebster(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// websterByUnit is the reference: one unit at a time from zero.
+func websterByUnit(total int64, weights []int64, cs []*cluster.Cluster) []int64 {
+	out := make([]int64, len(weights))
+	for n := int64(0); n < total; n++ {
+		best := -1
+		for i, w := range weights {
+			if w <= 0 {
+				continue
+			}
+			if best < 0 {
+				best = i
+				continue
+			}
+			c := comparePriority(w, out[i], weights[best], out[best])
+			if c > 0 || c == 0 && (out[i] < out[best] || out[i] == out[best] && cs[i].Name < cs[best].Name) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out[best]++
+	}
+	return out
+}
+
+// TestWebsterHeadStart checks the arithmetic head start against dealing
+// one unit at a time, over many weights and totals.
+func TestWebsterHeadStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cs := members("a", "b", "c", "d", "e")
+	for range 400 {
+		n := 1 + rng.IntN(5)
+		weights := make([]int64, n)
+		for i := range weights {
+			weights[i] = rng.Int64N([]int64{3, 10, 1000, 1 << 40}[rng.IntN(4)])
+		}
+		total := rng.Int64N(3000)
+		want := websterByUnit(total, weights, cs[:n])
+		if diff := cmp.Diff(want, webster(total, weights, cs[:n])); diff != "" {
+			t.Fatalf("webster(%d, %v) (-by unit +arithmetic):\n%s", total, weights, diff)
+		}
+	}
+}
+
+// TestWebsterHuge: the largest replica counts and weights finish at once
+// and deal every replica.
+func TestWebsterHuge(t *testing.T) {
+	for _, weights := range [][]int64{{3, 2, 1}, {math.MaxInt64, math.MaxInt64 - 1, 1}, {1, 1, 1}, {math.MaxInt64, 0, 7}} {
+		got := webster(math.MaxInt32, weights, members("a", "b", "c"))
+		sum := int64(0)
+		for _, g := range got {
+			sum += g
+		}
+		if sum != math.MaxInt32 {
+			t.Errorf("webster(MaxInt32, %v) = %v: %d dealt", weights, got, sum)
+		}
+	}
+	if got := webster(math.MaxInt32, []int64{3, 2, 1}, members("a", "b", "c")); got[0] != 1073741824 || got[1] != 715827882 || got[2] != 357913941 {
+		t.Errorf("3:2:1 split of MaxInt32 = %v", got)
 	}
 }
 
@@ -196,6 +261,35 @@ func TestParseErrors(t *testing.T) {
 			}
 			if !errors.Is(err, tt.sentinel) {
 				t.Errorf("error %q does not wrap %v", err, tt.sentinel)
+			}
+		})
+	}
+}
+
+func TestCheckTemplate(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"ok", "kind: Deployment\nmetadata: {name: w}\nspec: {replicas: 2147483647}\n", ""},
+		{"replicas over int32", "kind: Deployment\nmetadata: {name: w}\nspec: {replicas: 2147483648}\n",
+			"t.yaml:3:18: Deployment w: spec.replicas: Invalid value: 2147483648: must be an integer from 0 to 2147483647 (int32)"},
+		{"negative", "kind: StatefulSet\nmetadata: {name: w}\nspec: {replicas: -1}\n", "spec.replicas: Invalid value: -1"},
+		{"job completions", "kind: Job\nmetadata: {name: j}\nspec: {parallelism: 2, completions: 9999999999}\n", "spec.completions: Invalid value: 9999999999"},
+		{"not a workload", "kind: ConfigMap\nmetadata: {name: c}\nspec: {replicas: 99999999999}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, err := manifest.Decode("t.yaml", []byte(tt.src), manifest.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = CheckTemplate(objs[0])
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
 	}

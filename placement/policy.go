@@ -12,6 +12,7 @@ package placement
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -97,6 +98,9 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 		n, ok := toInt(v)
 		if !ok {
 			return nil, p.errorf(obj, "spec.priority", "spec.priority: Invalid value: %v: must be an integer", v)
+		}
+		if n < math.MinInt32 || n > math.MaxInt32 {
+			return nil, p.errorf(obj, "spec.priority", "spec.priority: Invalid value: %d: must be a 32-bit integer", n)
 		}
 		p.Priority = int(n)
 	}

@@ -3,6 +3,8 @@ package placement
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -95,9 +97,18 @@ func (p *Policy) weights(selected []*cluster.Cluster) []int64 {
 // goes to the cluster with the highest weight/(2*assigned+1); ties go to
 // the cluster with fewer units, then to the smaller name. Clusters of
 // weight 0 get nothing.
+//
+// It is arithmetic, not one unit per step: a head start gives each
+// cluster the units it wins whatever the tie-breaks (see headStart), then
+// the last few units are dealt one by one. Priorities are compared exactly
+// in 128 bits, so no weight overflows.
 func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 {
-	out := make([]int64, len(weights))
-	for n := int64(0); n < total; n++ {
+	out := headStart(total, weights)
+	dealt := int64(0)
+	for _, a := range out {
+		dealt += a
+	}
+	for n := dealt; n < total; n++ {
 		best := -1
 		for i, w := range weights {
 			if w <= 0 {
@@ -107,13 +118,10 @@ func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 
 				best = i
 				continue
 			}
-			// Compare w/(2a+1) with wb/(2ab+1) without division.
-			l := w * (2*out[best] + 1)
-			r := weights[best] * (2*out[i] + 1)
-			switch {
-			case l > r:
+			switch c := comparePriority(w, out[i], weights[best], out[best]); {
+			case c > 0:
 				best = i
-			case l == r && (out[i] < out[best] || (out[i] == out[best] && clusters[i].Name < clusters[best].Name)):
+			case c == 0 && (out[i] < out[best] || (out[i] == out[best] && clusters[i].Name < clusters[best].Name)):
 				best = i
 			}
 		}
@@ -123,6 +131,127 @@ func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 
 		out[best]++
 	}
 	return out
+}
+
+// comparePriority compares w1/(2*a1+1) with w2/(2*a2+1) (weights >= 0,
+// units >= 0) exactly: -1, 0 or +1.
+func comparePriority(w1, a1, w2, a2 int64) int {
+	h1, l1 := bits.Mul64(uint64(w1), uint64(2*a2+1))
+	h2, l2 := bits.Mul64(uint64(w2), uint64(2*a1+1))
+	switch {
+	case h1 != h2:
+		return cmpUint(h1, h2)
+	default:
+		return cmpUint(l1, l2)
+	}
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// headStart is an allocation that the one-by-one dealing reaches before
+// its last units: each cluster's units whose priority w/(2k+1) is
+// strictly above a threshold, where the threshold leaves at most
+// total units in all. The dealing hands out units in decreasing priority,
+// so units strictly above every unit not yet dealt come first whatever
+// the tie-breaks. The threshold is found in floating point and the result
+// then checked exactly; one unit per cluster is held back for rounding,
+// so at most about two units per cluster remain to be dealt one by one.
+func headStart(total int64, weights []int64) []int64 {
+	out := make([]int64, len(weights))
+	if total <= int64(16*len(weights)) {
+		return out
+	}
+	count := func(lambda float64) ([]int64, int64) {
+		a, sum := make([]int64, len(weights)), int64(0)
+		for i, w := range weights {
+			if w > 0 && float64(w) > lambda {
+				// units k with w/(2k+1) > lambda: k < (w/lambda - 1)/2
+				a[i] = int64(math.Ceil((float64(w)/lambda - 1) / 2))
+				sum += a[i]
+			}
+		}
+		return a, sum
+	}
+	lo, hi := 0.0, 0.0
+	for _, w := range weights {
+		hi = math.Max(hi, float64(w))
+	}
+	for range 200 { // hi always leaves at most total units
+		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if _, sum := count(mid); sum > total {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	a, _ := count(hi)
+	for i := range a {
+		a[i] = max(0, a[i]-1)
+	}
+	return trimToPrefix(a, weights)
+}
+
+// trimToPrefix takes back units from a until every dealt unit ranks
+// strictly above the best unit not dealt (ties at the boundary would need
+// the tie-breaks, so they are left to the one-by-one dealing).
+func trimToPrefix(a, weights []int64) []int64 {
+	for range 4 * len(weights) {
+		head := -1 // the cluster whose next unit ranks highest
+		for j, w := range weights {
+			if w > 0 && (head < 0 || comparePriority(w, a[j], weights[head], a[head]) > 0) {
+				head = j
+			}
+		}
+		trimmed := false
+		for i, w := range weights {
+			if a[i] > 0 && comparePriority(w, a[i]-1, weights[head], a[head]) <= 0 {
+				a[i]--
+				trimmed = true
+			}
+		}
+		if !trimmed {
+			return a
+		}
+	}
+	return make([]int64, len(weights))
+}
+
+// CheckTemplate checks the counts Karmada divides (spec.replicas of a
+// Deployment, StatefulSet or ReplicaSet; spec.parallelism and
+// spec.completions of a Job): Kubernetes declares them int32, so the API
+// server refuses the template before Karmada sees it. The error names the
+// field's position.
+func CheckTemplate(t *manifest.Object) error {
+	var fields []string
+	switch t.Kind() {
+	case "Deployment", "StatefulSet", "ReplicaSet":
+		fields = []string{"replicas"}
+	case "Job":
+		fields = []string{"parallelism", "completions"}
+	}
+	for _, f := range fields {
+		v, ok := manifest.Lookup(t.Data, "spec", f)
+		if !ok || v == nil {
+			continue
+		}
+		n, isInt := toInt(v)
+		if !isInt || n < 0 || n > math.MaxInt32 {
+			return fmt.Errorf("%s: %s %s: spec.%s: Invalid value: %v: must be an integer from 0 to 2147483647 (int32)",
+				t.FieldPos("spec."+f), t.Kind(), t.Name(), f, v)
+		}
+	}
+	return nil
 }
 
 // replicaCount is the template's replica count as Karmada's resource
