@@ -62,6 +62,9 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 	if name == "" {
 		return fmt.Errorf("%s: Cluster without metadata.name", obj.Pos)
 	}
+	if msg := ValidateClusterName(name); msg != "" && name != Local {
+		return fmt.Errorf("%s: Cluster %q: metadata.name: Invalid value: %q: %s", obj.FieldPos("metadata.name"), name, name, msg)
+	}
 	c := &Cluster{
 		Name:              name,
 		Labels:            obj.Labels(),

@@ -1,7 +1,10 @@
 package cluster
 
 import (
+	"errors"
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -14,6 +17,10 @@ type Entry struct {
 	Source string
 	// Origin is the authored input that produced the object.
 	Origin Origin
+	// Owner is who manages the object ("application default/shop", an
+	// input document): a second owner writing the same object is refused.
+	// "" (observed objects) conflicts with no one.
+	Owner string
 }
 
 // Origin is where an object in a fake cluster comes from in the authored
@@ -29,22 +36,70 @@ type Origin struct {
 // write: the desired state a render computes reaches a Store through it.
 type Store struct {
 	clusters map[string]map[manifest.Key]Entry
+	// folded maps each cluster's case-folded keys to the exact key held.
+	folded map[string]map[manifest.Key]manifest.Key
 }
 
 // NewStore returns a store of empty clusters.
 func NewStore() *Store {
-	return &Store{clusters: map[string]map[manifest.Key]Entry{}}
+	return &Store{clusters: map[string]map[manifest.Key]Entry{}, folded: map[string]map[manifest.Key]manifest.Key{}}
 }
 
-// Apply writes obj to the named cluster; an object of the same key is
-// replaced.
-func (s *Store) Apply(cluster string, e Entry) {
+// ErrConflict is wrapped by Apply's refusals of a second writer.
+var ErrConflict = errors.New("conflicting objects")
+
+// Apply writes e to the named cluster, as an API server would: the
+// object's name and namespace must be valid (ValidateMeta); an object of
+// the same key is replaced when the same owner (or no owner) wrote it,
+// while one of another owner is an error naming both (as KubeVela refuses
+// a resource another application owns), and so is an object whose key
+// differs from one held only in case (they would share an output file).
+// Errors start with the position of the object's name, else of its
+// origin.
+func (s *Store) Apply(cluster string, e Entry) error {
+	if err := ValidateMeta(e.Object); err != nil {
+		return fmt.Errorf("%s: %w", e.namePos(), err)
+	}
 	m := s.clusters[cluster]
 	if m == nil {
 		m = map[manifest.Key]Entry{}
 		s.clusters[cluster] = m
+		s.folded[cluster] = map[manifest.Key]manifest.Key{}
 	}
-	m[e.Object.Key()] = e
+	key := e.Object.Key()
+	fold := foldKey(key)
+	if held, ok := s.folded[cluster][fold]; ok {
+		prev := m[held]
+		switch {
+		case held != key:
+			return fmt.Errorf("%s: %s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
+				e.namePos(), key, held, prev.namePos(), cluster, ErrConflict)
+		case prev.Owner != "" && e.Owner != "" && prev.Owner != e.Owner:
+			return fmt.Errorf("%s: %s: %s in cluster %s is already owned by %s (%s): %w",
+				e.namePos(), e.Owner, key, cluster, prev.Owner, prev.namePos(), ErrConflict)
+		}
+	}
+	m[key] = e
+	s.folded[cluster][fold] = key
+	return nil
+}
+
+// namePos is where the entry's object is named: its metadata.name in the
+// authored input, else its origin.
+func (e Entry) namePos() manifest.Pos {
+	if p := e.Object.FieldPos("metadata.name"); p.IsValid() {
+		return p
+	}
+	if e.Origin.Pos.IsValid() {
+		return e.Origin.Pos
+	}
+	return e.Object.Pos
+}
+
+// foldKey is key as the output tree sees it: group, kind and name in
+// lower case.
+func foldKey(k manifest.Key) manifest.Key {
+	return manifest.Key{Group: strings.ToLower(k.Group), Kind: strings.ToLower(k.Kind), Namespace: k.Namespace, Name: strings.ToLower(k.Name)}
 }
 
 // Get returns the object of key in cluster.

@@ -1,6 +1,8 @@
 package golden
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"sort"
@@ -24,7 +26,15 @@ func (t Tree) Paths() []string {
 	return out
 }
 
-// ObjectPath is where obj lives in a tree under cluster.
+// maxFileName is the longest file name most file systems accept, in bytes.
+const maxFileName = 255
+
+// ObjectPath is where obj lives in a tree under cluster:
+// <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml, the kind
+// in lower case. Kubernetes names reach 253 characters, so a file name over
+// 255 bytes is shortened deterministically: the name is cut and followed
+// by "-" and 16 hex digits of its SHA-256, which keeps distinct names
+// apart. The object inside the file keeps its full name.
 func ObjectPath(cluster string, obj *manifest.Object) string {
 	ns := obj.Namespace()
 	if ns == "" {
@@ -34,7 +44,19 @@ func ObjectPath(cluster string, obj *manifest.Object) string {
 	if g := manifest.Group(obj.APIVersion()); g != "" {
 		kind += "." + g
 	}
-	return cluster + "/" + ns + "/" + kind + "_" + obj.Name() + ".yaml"
+	return cluster + "/" + ns + "/" + fileName(kind, obj.Name())
+}
+
+// fileName is <kind>_<name>.yaml, shortened to maxFileName bytes.
+func fileName(kind, name string) string {
+	f := kind + "_" + name + ".yaml"
+	if len(f) <= maxFileName {
+		return f
+	}
+	sum := sha256.Sum256([]byte(name))
+	tag := "-" + hex.EncodeToString(sum[:8]) + ".yaml"
+	keep := max(0, maxFileName-len(kind)-1-len(tag))
+	return kind + "_" + name[:min(keep, len(name))] + tag
 }
 
 // Encode is the canonical YAML of an object (sigs.k8s.io/yaml: keys

@@ -2,6 +2,8 @@ package golden
 
 import (
 	"os"
+	"path"
+	"strings"
 	"path/filepath"
 	"testing"
 
@@ -20,6 +22,41 @@ func TestObjectPath(t *testing.T) {
 		if got := ObjectPath("c1", manifest.New(tt.obj)); got != tt.want {
 			t.Errorf("ObjectPath = %s, want %s", got, tt.want)
 		}
+	}
+}
+
+// TestObjectPathLongNames: 253-character names (the most Kubernetes
+// allows) give file names of at most 255 bytes, distinct for distinct
+// names, and written files keep the full name inside.
+func TestObjectPathLongNames(t *testing.T) {
+	long := strings.Repeat("a", 253)
+	other := strings.Repeat("a", 252) + "b"
+	dep := func(name string) *manifest.Object {
+		return manifest.New(map[string]any{"apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "metadata": map[string]any{"name": name, "namespace": "prod"}})
+	}
+	p1, p2 := ObjectPath("c1", dep(long)), ObjectPath("c1", dep(other))
+	if p1 == p2 {
+		t.Fatalf("two names share the path %s", p1)
+	}
+	for _, p := range []string{p1, p2} {
+		if base := path.Base(p); len(base) > 255 || !strings.HasPrefix(base, "cloneset.apps.kruise.io_aaaa") || !canonical.MatchString(p) {
+			t.Errorf("file name %q (%d bytes)", base, len(base))
+		}
+	}
+	if p := ObjectPath("c1", dep(long)); p != p1 {
+		t.Errorf("not deterministic: %s then %s", p1, p)
+	}
+	dir := t.TempDir()
+	tree := Tree{}
+	if err := tree.Add("c1", dep(long)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, tree); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p1)))
+	if err != nil || !strings.Contains(string(data), "name: "+long+"\n") {
+		t.Errorf("file %s: %v\n%s", p1, err, data)
 	}
 }
 

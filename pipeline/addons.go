@@ -51,7 +51,9 @@ func RenderAddon(in AddonInputs) (*AddonResult, error) {
 	}
 	store := cluster.NewStore()
 	for _, o := range res.Objects {
-		store.Apply(cluster.Local, hubEntry(o))
+		if err := store.Apply(cluster.Local, hubEntry(o, in.Addon.Dir)); err != nil {
+			return nil, inputError(err)
+		}
 	}
 	return &AddonResult{Clusters: store, Notes: res.Notes}, nil
 }
@@ -89,14 +91,16 @@ func installAddons(addons []Addon, inv *cluster.Inventory) (*installed, error) {
 				}
 				out.defs = append(out.defs, d)
 			}
-			out.hub = append(out.hub, hubEntry(o))
+			out.hub = append(out.hub, hubEntry(o, a.Dir))
 		}
 	}
 	return out, nil
 }
 
-func hubEntry(o *manifest.Object) cluster.Entry {
-	return cluster.Entry{Object: o, Source: "addon " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}}
+// hubEntry is an object the addon in dir installs on the hub; the addon
+// owns it.
+func hubEntry(o *manifest.Object, dir string) cluster.Entry {
+	return cluster.Entry{Object: o, Source: "addon " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}, Owner: "addon " + dir}
 }
 
 // enable renders one addon directory on the inventory's clusters. Positions

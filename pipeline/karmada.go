@@ -26,6 +26,7 @@ type controlPlane struct {
 	templates   []*manifest.Object
 	sources     []string
 	origins     []cluster.Origin
+	owners      []string
 	propagation []*placement.Policy
 	overrides   []*overrides.Policy
 }
@@ -83,7 +84,9 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 			errs = append(errs, r.err)
 		}
 		for j, e := range r.writes {
-			store.Apply(r.targets[j], e)
+			if err := store.Apply(r.targets[j], e); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	if len(errs) > 0 {
@@ -114,7 +117,7 @@ func (cp *controlPlane) place(i int) placed {
 			return r
 		}
 		placement.Finish(out)
-		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, p, target, applied), Origin: cp.origins[i]})
+		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, p, target, applied), Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, target.Cluster.Name)
 	}
 	return r

@@ -114,6 +114,9 @@ func (l *loaded) add(o *manifest.Object) error {
 	case o.Kind() == "":
 		return inputError(fmt.Errorf("%s: document has no kind", o.Pos))
 	default:
+		if err := cluster.ValidateMeta(o); err != nil {
+			return inputError(fmt.Errorf("%s: %w", o.FieldPos("metadata.name"), err))
+		}
 		l.resources = append(l.resources, o)
 	}
 	return nil

@@ -114,7 +114,9 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 		return nil, err
 	}
 	for _, e := range installed.hub {
-		res.Clusters.Apply(cluster.Local, e)
+		if err := res.Clusters.Apply(cluster.Local, e); err != nil {
+			return nil, inputError(err)
+		}
 	}
 	// Renders only read the observed state; reconcile writes after all of
 	// them have finished.
@@ -126,13 +128,16 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	}
 	res.Apps = results
 	for _, r := range results {
-		reconcile(res.Clusters, r)
+		if err := reconcile(res.Clusters, r); err != nil {
+			return nil, inputError(err)
+		}
 	}
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, propagation: props, overrides: ovs}
 		for _, t := range templates {
 			cp.sources = append(cp.sources, "template "+t.Pos.String())
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
+			cp.owners = append(cp.owners, "input "+t.Pos.String())
 		}
 		warnings, err := propagate(ctx, res.Clusters, cp, in.Workers)
 		if err != nil {
@@ -171,6 +176,7 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 	for _, t := range templates {
 		cp.sources = append(cp.sources, byObject[t].Source)
 		cp.origins = append(cp.origins, byObject[t].Origin)
+		cp.owners = append(cp.owners, byObject[t].Owner)
 	}
 	return propagate(ctx, store, cp, workers)
 }
@@ -279,17 +285,24 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 		if _, ok := inv.Get(target); !ok {
 			return inputError(fmt.Errorf("%s: observed %s: cluster %q is not in the inventory", o.Pos, o.Key(), target))
 		}
-		store.Apply(target, cluster.Entry{Object: o, Source: "observed " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}})
+		if err := store.Apply(target, cluster.Entry{Object: o, Source: "observed " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}}); err != nil {
+			return inputError(err)
+		}
 	}
 	return nil
 }
 
 // reconcile applies an application's writes, in workflow order, to the
-// fake clusters.
-func reconcile(store *cluster.Store, r *render.AppResult) {
+// fake clusters; the application owns what it writes.
+func reconcile(store *cluster.Store, r *render.AppResult) error {
+	owner := fmt.Sprintf("application %s/%s", r.App.Namespace, r.App.Name)
 	for _, w := range r.Writes {
-		store.Apply(w.Cluster, cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w)})
+		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
+		if err := store.Apply(w.Cluster, e); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // origin locates what produced a write in the Application: the policy

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cluster"
 )
 
 // TestRunDeterministic renders many applications with 1 and 4 workers and
@@ -22,7 +24,7 @@ kind: Application
 metadata: {name: app-N}
 spec:
   components:
-    - name: shared
+    - name: web-N
       type: webservice
       properties: {image: "img:N"}
 `, "N", string(rune('a'+i))))
@@ -46,9 +48,76 @@ spec:
 	if diff := cmp.Diff(one, four); diff != "" {
 		t.Errorf("workers change the result (-1 +4):\n%s", diff)
 	}
-	// Every app writes Deployment "shared": the last app in input order wins.
-	if want := "Deployment/shared application app-t, component shared, step shared"; one[0] != want {
-		t.Errorf("first object = %q, want %q", one[0], want)
+	if want := "Deployment/web-a application app-a, component web-a, step web-a"; len(one) != 20 || one[0] != want {
+		t.Errorf("%d objects, first %q; want 20, first %q", len(one), one[0], want)
+	}
+}
+
+// TestRunConflicts: objects never silently replace one another's; names
+// are checked before they become paths.
+func TestRunConflicts(t *testing.T) {
+	app := func(name, comp string) string {
+		return "---\napiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: " + name +
+			"}\nspec:\n  components:\n    - {name: " + comp + ", type: webservice, properties: {image: nginx}}\n"
+	}
+	cm := func(kind, name string) string {
+		return "---\napiVersion: v1\nkind: " + kind + "\nmetadata: {name: " + name + ", namespace: default}\n"
+	}
+	karmada := "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: m1}\n" +
+		"---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: all}\n" +
+		"spec:\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}, {apiVersion: v1, kind: configmap}]\n  placement: {clusterAffinity: {clusterNames: [m1]}}\n"
+	long := strings.Repeat("a", 253)
+	tests := []struct {
+		name, input string
+		want        []string // parts of the error; none: no error
+		conflict    bool
+	}{
+		{name: "same Deployment from two applications", input: app("one", "web") + app("two", "web"), conflict: true,
+			want: []string{"in.yaml:13:7: application default/two: Deployment.apps default/web in cluster local is already owned by application default/one (in.yaml:6:7)"}},
+		{name: "one application writing twice is fine", input: app("one", "web")},
+		{name: "two templates with one key", input: karmada + cm("ConfigMap", "c") + cm("ConfigMap", "c"), conflict: true,
+			want: []string{"in.yaml:16:1: input in.yaml:16:1: ConfigMap default/c in cluster m1 is already owned by input in.yaml:12:1 (in.yaml:12:1)"}},
+		{name: "kinds differing in case", input: karmada + cm("ConfigMap", "c") + cm("configmap", "c"), conflict: true,
+			want: []string{"in.yaml:16:1: configmap default/c and ConfigMap default/c (in.yaml:12:1) in cluster m1 differ only in case"}},
+		{name: "a 253-character name renders", input: karmada + cm("ConfigMap", long)},
+		{name: "a 254-character name", input: karmada + cm("ConfigMap", long+"a"),
+			want: []string{"in.yaml:14:18: ConfigMap \"aaa", "metadata.name: Invalid value", "must be no more than 253 characters"}},
+		{name: "an upper-case name", input: karmada + cm("ConfigMap", "Web"),
+			want: []string{"in.yaml:14:18: ConfigMap \"Web\": metadata.name: Invalid value: \"Web\": a lowercase RFC 1123 subdomain"}},
+		{name: "a YAML 1.1 boolean as a name", input: karmada + cm("ConfigMap", "yes"),
+			want: []string{"in.yaml:14:18: ConfigMap: metadata.name: Invalid value: true: a boolean, not a string (YAML 1.1 reads unquoted yes/no/on/off/y/n as booleans: quote the name)"}},
+		{name: "a component name that is no DNS name", input: app("one", "Web_1"),
+			want: []string{"in.yaml:6:7: Deployment \"Web_1\": metadata.name: Invalid value"}},
+		{name: "a cluster name of 49 characters", input: "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: " + strings.Repeat("c", 49) + "}\n",
+			want: []string{"in.yaml:3:18: Cluster \"ccc", "metadata.name: Invalid value", "must be no more than 48 characters"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "in.yaml")
+			if err := os.WriteFile(path, []byte(strings.TrimPrefix(tt.input, "---\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Run(context.Background(), Inputs{Paths: []string{path}})
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInput) {
+				t.Fatalf("error %v is not ErrInput", err)
+			}
+			if errors.Is(err, cluster.ErrConflict) != tt.conflict {
+				t.Errorf("errors.Is(err, ErrConflict) = %v, want %v", !tt.conflict, tt.conflict)
+			}
+			msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+		})
 	}
 }
 
