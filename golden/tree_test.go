@@ -3,8 +3,8 @@ package golden
 import (
 	"os"
 	"path"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/drydock-dev/drydock/manifest"
