@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -26,6 +27,8 @@ type AddonInputs struct {
 	// Registry is a directory of addons holding Dir and its dependencies
 	// ("": dependencies are taken as installed).
 	Registry string
+	// Limits bound the addon's CUE evaluation (zero: none).
+	Limits Limits
 }
 
 // AddonResult is what enabling an addon applies to the hub, and its notes.
@@ -37,6 +40,12 @@ type AddonResult struct {
 // RenderAddon renders everything `vela addon enable` applies for one
 // addon (and, with a registry, its dependencies) into the hub `local`.
 func RenderAddon(in AddonInputs) (*AddonResult, error) {
+	return bounded(context.Background(), in.Limits, func(_ context.Context, wd *watchdog) (*AddonResult, error) {
+		return renderAddon(in, wd)
+	})
+}
+
+func renderAddon(in AddonInputs, wd *watchdog) (*AddonResult, error) {
 	var l loaded
 	if err := readPaths(in.ClusterPaths, nil, &l); err != nil {
 		return nil, err
@@ -45,7 +54,9 @@ func RenderAddon(in AddonInputs) (*AddonResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	done := wd.track(manifest.Pos{File: filepath.Join(in.Dir, "metadata.yaml"), Line: 1, Col: 1}, fmt.Sprintf("addon %s", in.Dir))
 	res, err := enable(in.Addon, inv, in.Registry)
+	done()
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +82,12 @@ type installed struct {
 
 // installAddons renders each addon as `vela addon enable` would on this
 // inventory, in the order given.
-func installAddons(addons []Addon, inv *cluster.Inventory) (*installed, error) {
+func installAddons(addons []Addon, inv *cluster.Inventory, wd *watchdog) (*installed, error) {
 	out := &installed{}
 	for _, a := range addons {
+		done := wd.track(manifest.Pos{File: filepath.Join(a.Dir, "metadata.yaml"), Line: 1, Col: 1}, fmt.Sprintf("addon %s", a.Dir))
 		res, err := enable(a, inv, "")
+		done()
 		if err != nil {
 			return nil, err
 		}

@@ -58,6 +58,8 @@ type Inputs struct {
 	// definitions serve the Applications, their own Application renders
 	// with the others.
 	Addons []Addon
+	// Limits bound the CUE evaluations (zero: none).
+	Limits Limits
 }
 
 // Result is the final state of every fake cluster and how it came about.
@@ -68,8 +70,14 @@ type Result struct {
 	Warnings []string
 }
 
-// Run renders inputs.
+// Run renders inputs. With in.Limits set, a CUE evaluation that outlives
+// its time limit or a heap past the memory limit stops the run at once
+// with an error wrapping ErrLimit and ErrInput (see Limits).
 func Run(ctx context.Context, in Inputs) (*Result, error) {
+	return bounded(ctx, in.Limits, func(ctx context.Context, wd *watchdog) (*Result, error) { return run(ctx, in, wd) })
+}
+
+func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	var l loaded
 	if err := readPaths(in.Paths, in.Stdin, &l); err != nil {
 		return nil, err
@@ -85,7 +93,7 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	installed, err := installAddons(in.Addons, inv)
+	installed, err := installAddons(in.Addons, inv, wd)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +130,7 @@ func Run(ctx context.Context, in Inputs) (*Result, error) {
 	// them have finished.
 	opts := in.Workflow
 	opts.Observed = res.Clusters
-	results, err := renderAll(ctx, defs, inv, apps, in.Workers, opts)
+	results, err := renderAll(ctx, defs, inv, apps, in.Workers, opts, wd)
 	if err != nil {
 		return nil, err
 	}
@@ -254,10 +262,15 @@ func Builtins() (*render.Definitions, error) {
 
 // renderAll renders applications in parallel, one engine (one cue.Context)
 // per worker, and returns results in input order.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts render.Options) ([]*render.AppResult, error) {
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts render.Options, wd *watchdog) ([]*render.AppResult, error) {
 	results := make([]*render.AppResult, len(apps))
 	errs := make([]error, len(apps))
-	parallel(ctx, len(apps), workers, func() *render.Engine { return render.NewEngine(defs) }, func(e *render.Engine, i int) {
+	newEngine := func() *render.Engine {
+		e := render.NewEngine(defs)
+		wd.watch(e)
+		return e
+	}
+	parallel(ctx, len(apps), workers, newEngine, func(e *render.Engine, i int) {
 		results[i], errs[i] = e.RenderApplication(apps[i], inv, opts)
 	})
 	if err := ctx.Err(); err != nil {

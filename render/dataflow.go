@@ -131,6 +131,7 @@ func (w *workflowRun) evalOutputs(outs []Output, scope map[string]any, owner str
 	}
 	sv := w.e.ctx.Encode(scope)
 	for _, o := range outs {
+		done := w.e.begin(w.app.Object.FieldPos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
 		v := w.e.ctx.CompileString(o.ValueFrom, cue.Scope(sv), cue.InferBuiltins(true))
 		var goV any
 		err := v.Err()
@@ -140,6 +141,7 @@ func (w *workflowRun) evalOutputs(outs []Output, scope map[string]any, owner str
 		if err == nil {
 			err = v.Decode(&goV)
 		}
+		done()
 		if err != nil {
 			return &Error{Pos: w.app.Object.FieldPos(o.Path + ".valueFrom"), App: w.app.Name,
 				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, cueMessage(err))}

@@ -22,6 +22,7 @@ type Engine struct {
 	templates map[*Definition]cue.Value
 	orders    map[*Definition]orderCache
 	uses      int
+	act       activity
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
@@ -91,6 +92,7 @@ func checkImports(d *Definition) error {
 
 // evaluate unifies a compiled template with parameter and context values.
 func (e *Engine) evaluate(d *Definition, params map[string]any, context map[string]any) (cue.Value, error) {
+	defer e.beginDef(d)()
 	tmpl, err := e.template(d)
 	if err != nil {
 		return cue.Value{}, err

@@ -69,9 +69,11 @@ func (w *workflowRun) shouldRun(s *WorkflowStep, inputs map[string]any) (bool, e
 	if inputs == nil {
 		inputs = map[string]any{}
 	}
+	done := w.e.begin(w.app.Object.FieldPos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
 	v := w.e.ctx.CompileString("status: _\ninputs: _\nresult: "+s.If).
 		FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
+	done()
 	if err != nil {
 		return false, w.stepErr(s, fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
 	}

@@ -76,6 +76,8 @@ type workflowRun struct {
 // RenderApplication emulates the application's workflow (its own, or the
 // one KubeVela generates) and returns every write it makes.
 func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
+	e.act.app = app.Name
+	defer func() { e.act.app = "" }()
 	run := &workflowRun{opts: opts, e: e, app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
 	if err := run.renderPolicies(); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -33,6 +34,10 @@ type Options struct {
 	// time.now_ns and io.jwt.decode_verify available and deterministic.
 	// When zero those built-ins are removed.
 	Now time.Time
+	// QueryTimeout bounds each evaluation of a namespace's rules on one
+	// input (0: no limit). Past it the evaluation is cancelled and the
+	// error (ErrInvalid, ErrTimeout) names the namespace and its file:line.
+	QueryTimeout time.Duration
 	// Debug, when set, also receives print() output as it happens, one
 	// "file:line: message" line per call. Prints are collected in the
 	// Report either way.
@@ -47,6 +52,7 @@ type Engine struct {
 	namespaces []string
 	checks     []*namespaceChecks
 	now        time.Time
+	timeout    time.Duration
 	debug      *syncWriter
 }
 
@@ -54,7 +60,9 @@ type Engine struct {
 // whose expressions are, in order, each rule's value wrapped in an array
 // (empty when undefined) and the list of exception names.
 type namespaceChecks struct {
-	name   string
+	name string
+	// pos is where the namespace's first module declares its package.
+	pos    string
 	path   ast.Ref
 	rules  []string
 	bodies int
@@ -105,7 +113,7 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{compiler: compiler, store: store, now: opts.Now}
+	e := &Engine{compiler: compiler, store: store, now: opts.Now, timeout: opts.QueryTimeout}
 	if opts.Debug != nil {
 		e.debug = &syncWriter{w: opts.Debug}
 	}
@@ -151,7 +159,7 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 		ns := strings.TrimPrefix(m.Package.Path.String(), "data.")
 		nc := found[ns]
 		if nc == nil {
-			nc = &namespaceChecks{name: ns, path: m.Package.Path.Copy()}
+			nc = &namespaceChecks{name: ns, path: m.Package.Path.Copy(), pos: locString(m.Package.Location)}
 			found[ns] = nc
 		}
 		for _, r := range m.Rules {
@@ -223,4 +231,15 @@ func exceptionName(rule string) string {
 	rule = strings.TrimPrefix(rule, "violation_")
 	rule = strings.TrimPrefix(rule, "deny_")
 	return strings.TrimPrefix(rule, "warn_")
+}
+
+// ErrTimeout is wrapped by the error of a query that outlived
+// Options.QueryTimeout.
+var ErrTimeout = errors.New("rule evaluation time limit exceeded")
+
+func locString(l *ast.Location) string {
+	if l == nil {
+		return "policy"
+	}
+	return fmt.Sprintf("%s:%d:%d", l.File, l.Row, l.Col)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -290,6 +291,9 @@ func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), o
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if errors.Is(err, ErrTimeout) {
+				return invalid(err)
+			}
 			return invalid(fmt.Errorf("%s: namespace %s: %w", j.label, nc.name, err))
 		}
 	}
@@ -304,8 +308,17 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 	if !e.now.IsZero() {
 		opts = append(opts, rego.EvalTime(e.now))
 	}
-	rs, err := nc.query.Eval(withState(ctx, st), opts...)
+	qctx := ctx
+	if e.timeout > 0 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, e.timeout)
+		defer cancel()
+	}
+	rs, err := nc.query.Eval(withState(qctx, st), opts...)
 	out.prints = append(out.prints, st.prints...)
+	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s: namespace %s: evaluating %s took longer than the time limit of %s: %w", nc.pos, nc.name, j.label, e.timeout, ErrTimeout)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -350,5 +351,22 @@ func TestEvalCanceled(t *testing.T) {
 	_, err = e.Eval(ctx, checkInputs(), 2)
 	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrInvalid) {
 		t.Errorf("Eval error %v, want context.Canceled and not ErrInvalid", err)
+	}
+}
+
+// TestQueryTimeout: a rule that would run for minutes stops at the
+// query time limit with an error naming the namespace and its file:line.
+func TestQueryTimeout(t *testing.T) {
+	eng, err := Load(context.Background(), Options{PolicyDirs: []string{"testdata/slow"}, QueryTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = eng.Eval(context.Background(), []Input{{Object: deployment("web", "nginx", 1, true, nil)}}, 1)
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Eval error %v, want ErrTimeout and ErrInvalid", err)
+	}
+	want := "testdata/slow/main.rego:1:1: namespace main: evaluating "
+	if got := err.Error(); len(got) < len(want) || got[:len(want)] != want || !strings.Contains(got, "took longer than the time limit of 50ms") {
+		t.Errorf("error %q, want it to start %q and name the limit", got, want)
 	}
 }

@@ -22,6 +22,8 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	clusters := fs.StringArray("clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
 	registry := fs.String("registry", "", "a registry directory holding the addon and its dependencies")
 	outDir := fs.StringP("output-dir", "o", "", "write one file per object under OUT/<cluster>/<namespace>/, and NOTES.txt")
+	var lim limitFlags
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock addon render DIR [flags]\n\nRenders everything `vela addon enable DIR` would apply to the control plane.\n\n%s", fs.FlagUsages())
 	}
@@ -40,11 +42,15 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitUsage
 	}
-	res, err := pipeline.RenderAddon(pipeline.AddonInputs{Addon: pipeline.Addon{Dir: fs.Arg(0), Params: params},
-		ClusterPaths: *clusters, Registry: *registry})
+	limits, err := lim.limits()
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
-		return errorCode(err)
+		fmt.Fprintf(stderr, "drydock addon render: %v\n", err)
+		return exitUsage
+	}
+	res, err := pipeline.RenderAddon(pipeline.AddonInputs{Addon: pipeline.Addon{Dir: fs.Arg(0), Params: params},
+		ClusterPaths: *clusters, Registry: *registry, Limits: limits})
+	if err != nil {
+		return reportError(stderr, err)
 	}
 	return emit(stdout, stderr, res.Clusters, *outDir, res.Notes)
 }

@@ -130,6 +130,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
 	addons := fs.StringArray("addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (repeatable): its definitions serve the Applications")
+	var lim limitFlags
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
 	}
@@ -158,10 +160,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock render: no inputs (give files, directories or - for stdin)")
 		return exitUsage
 	}
+	var err error
+	if in.Limits, err = lim.limits(); err != nil {
+		fmt.Fprintf(stderr, "drydock render: %v\n", err)
+		return exitUsage
+	}
 	res, err := pipeline.Run(context.Background(), in)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
-		return errorCode(err)
+		return reportError(stderr, err)
 	}
 	if *trace {
 		for _, a := range res.Apps {
@@ -240,6 +246,14 @@ func writeStream(w io.Writer, store *cluster.Store, tree golden.Tree) {
 			fmt.Fprint(w, string(tree[golden.ObjectPath(c, e.Object)]))
 		}
 	}
+}
+
+// reportError prints a pipeline error (with a hint when a limit stopped
+// the run) and returns its exit code.
+func reportError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "drydock: %v\n", err)
+	fmt.Fprint(stderr, limitHint(err))
+	return errorCode(err)
 }
 
 // errorCode maps an error to the exit code contract: bad input (the

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
@@ -28,6 +29,16 @@ import (
 // testConfig is drydock.yaml: the suites `drydock test` runs.
 type testConfig struct {
 	Suites []suiteConfig `json:"suites"`
+	// Limits bound evaluation in every suite; the flags replace them.
+	Limits limitsConfig `json:"limits,omitempty"`
+}
+
+// limitsConfig is drydock.yaml's limits: durations as Go writes them
+// (30s, 2m), sizes as 512MiB or 8GiB.
+type limitsConfig struct {
+	EvalTimeout string `json:"evalTimeout,omitempty"`
+	RuleTimeout string `json:"ruleTimeout,omitempty"`
+	Memory      string `json:"memory,omitempty"`
 }
 
 // suiteConfig is one suite: what to render and what to check it against.
@@ -107,6 +118,10 @@ type testOptions struct {
 	shard   string
 	workers int
 	out     string
+	// lim holds the limit flags; limits and ruleTimeout are in force.
+	lim         limitFlags
+	ruleTimeout time.Duration
+	limits      pipeline.Limits
 }
 
 func runTest(args []string, stdout, stderr io.Writer) int {
@@ -127,6 +142,8 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.rules.allNamespaces, "all-namespaces", false, "evaluate every namespace of the policies")
 	fs.BoolVar(&o.rules.combine, "combine", false, "give each rule a whole cluster's objects at once (conftest --combine)")
 	fs.StringVar(&o.rules.regoVersion, "rego-version", "", "Rego syntax of the policies: v1 (default) or v0")
+	o.lim.register(fs)
+	fs.DurationVar(&o.ruleTimeout, "rule-timeout", defaultRuleTimeout, "time limit of each policy namespace's evaluation on one object; 0: none")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock test [flags]\n\nRenders every suite of the config, compares it with its golden tree and runs its\nOPA rules. Exit 0 ok, 1 a check failed, 2 bad input or usage.\n\n%s", fs.FlagUsages())
 	}
@@ -158,6 +175,10 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitUsage
 	}
+	if err := o.applyLimits(fs, cfg.Limits); err != nil {
+		fmt.Fprintf(stderr, "drydock test: %v\n", err)
+		return exitUsage
+	}
 	suites, err := shard(cfg.Suites, o.shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock test: %v\n", err)
@@ -187,6 +208,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case r.Err != nil:
 			fmt.Fprintf(stderr, "drydock: suite %s: %v\n", r.Name, r.Err)
+			fmt.Fprint(stderr, limitHint(r.Err))
 			code = max(code, exitUsage)
 		case r.failed():
 			code = max(code, exitCheck)
@@ -219,6 +241,27 @@ func writeReport(stdout io.Writer, results []*suiteResult, o testOptions, report
 		return fmt.Errorf("write the report to %s: %w", o.out, errors.Join(err, sw.err))
 	}
 	return nil
+}
+
+// applyLimits sets the limits in force: a flag given on the command line,
+// else drydock.yaml's limits, else the default.
+func (o *testOptions) applyLimits(fs *pflag.FlagSet, c limitsConfig) error {
+	var err error
+	if c.EvalTimeout != "" && !fs.Changed("eval-timeout") {
+		if o.lim.evalTimeout, err = time.ParseDuration(c.EvalTimeout); err != nil {
+			return fmt.Errorf("limits.evalTimeout %q: want a duration such as 30s or 2m", c.EvalTimeout)
+		}
+	}
+	if c.RuleTimeout != "" && !fs.Changed("rule-timeout") {
+		if o.ruleTimeout, err = time.ParseDuration(c.RuleTimeout); err != nil {
+			return fmt.Errorf("limits.ruleTimeout %q: want a duration such as 10s or 1m", c.RuleTimeout)
+		}
+	}
+	if c.Memory != "" && !fs.Changed("memory-limit") {
+		o.lim.memory = c.Memory
+	}
+	o.limits, err = o.lim.limits()
+	return err
 }
 
 // ruleFlags are conftest's flags; given on the command line they replace
@@ -374,7 +417,7 @@ func runSuite(ctx context.Context, s suiteConfig, base string, o testOptions) *s
 	r := &suiteResult{Name: s.Name, Checks: []string{"render"}}
 	in := pipeline.Inputs{
 		Paths: rel(base, s.Inputs), DefinitionPaths: rel(base, s.Definitions), ClusterPaths: rel(base, s.Clusters),
-		ObservedPaths: rel(base, s.Observed), NoBuiltins: s.NoBuiltins, Workers: 1,
+		ObservedPaths: rel(base, s.Observed), NoBuiltins: s.NoBuiltins, Workers: 1, Limits: o.limits,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	res, err := pipeline.Run(ctx, in)
@@ -407,7 +450,7 @@ func runSuite(ctx context.Context, s suiteConfig, base string, o testOptions) *s
 			return r
 		}
 	}
-	if err := checkRules(ctx, r, s, base, res.Clusters, o.engines); err != nil {
+	if err := checkRules(ctx, r, s, base, res.Clusters, o.engines, o.ruleTimeout); err != nil {
 		r.Err = err
 	}
 	return r
@@ -486,7 +529,7 @@ type cachedEngine struct {
 }
 
 func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engine, error) {
-	key := fmt.Sprintf("%q %q %q %t %t", opts.PolicyDirs, opts.DataPaths, opts.Namespaces, opts.AllNamespaces, opts.RegoV0)
+	key := fmt.Sprintf("%q %q %q %t %t %s", opts.PolicyDirs, opts.DataPaths, opts.Namespaces, opts.AllNamespaces, opts.RegoV0, opts.QueryTimeout)
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if !ok {
@@ -498,7 +541,7 @@ func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engi
 	return e.eng, e.err
 }
 
-func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string, store *cluster.Store, engines *engineCache) error {
+func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string, store *cluster.Store, engines *engineCache, timeout time.Duration) error {
 	dirs := rel(base, s.Policies)
 	if len(s.Policies) == 0 {
 		def := filepath.Join(base, "policy")
@@ -508,7 +551,7 @@ func checkRules(ctx context.Context, r *suiteResult, s suiteConfig, base string,
 		dirs = []string{def}
 	}
 	eng, err := engines.load(ctx, rules.Options{PolicyDirs: dirs, DataPaths: rel(base, s.Data),
-		Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces, RegoV0: s.RegoVersion == "v0"})
+		Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces, RegoV0: s.RegoVersion == "v0", QueryTimeout: timeout})
 	if err != nil {
 		return err
 	}

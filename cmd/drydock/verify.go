@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -21,6 +22,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	regoVersion := fs.String("rego-version", "v1", "Rego syntax: v1 or v0")
 	fs.StringVar(&o.Run, "run", "", "only tests whose name matches this regular expression")
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
+	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock verify [flags]\n\nRuns the Rego unit tests (test_ rules in _test.rego files). Exit 0 all pass, 1 a test failed, 2 bad input.\n\n%s", fs.FlagUsages())
 	}

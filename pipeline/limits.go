@@ -1,0 +1,211 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+)
+
+// Limits bound what user-supplied CUE (definition templates, valueFrom
+// and if expressions, addon templates) may make a run spend. A zero field
+// is no limit.
+type Limits struct {
+	// EvalTimeout bounds each CUE evaluation: one definition template, one
+	// expression, one addon's rendering.
+	EvalTimeout time.Duration
+	// Memory bounds the process's heap while the run evaluates: past it
+	// the run stops, naming what was being evaluated.
+	Memory uint64
+}
+
+// ErrLimit is wrapped (with ErrInput) by the error of a run that a limit
+// stopped. The message starts with the position of what was evaluated.
+var ErrLimit = errors.New("limit exceeded")
+
+// watchInterval is how often the watchdog looks at the evaluations.
+const watchInterval = 50 * time.Millisecond
+
+// watchdog stops a run whose evaluation outlives Limits.EvalTimeout or
+// whose heap passes Limits.Memory, by cancelling the run's context with a
+// cause wrapping ErrLimit. CUE evaluation cannot be interrupted, so the
+// run returns at once and the stuck evaluation is abandoned (it ends with
+// the process); its engine is never used again.
+type watchdog struct {
+	limits  Limits
+	cancel  context.CancelCauseFunc
+	mu      sync.Mutex
+	sources []activitySource
+	stop    chan struct{}
+}
+
+// activitySource reports its current evaluation (render.Engine does).
+type activitySource interface {
+	Activity() (render.Activity, bool)
+}
+
+func startWatchdog(l Limits, cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{limits: l, cancel: cancel, stop: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+func (w *watchdog) close() { close(w.stop) }
+
+// watch adds a source to the watched ones (a nil watchdog watches nothing).
+func (w *watchdog) watch(s activitySource) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.sources = append(w.sources, s)
+	w.mu.Unlock()
+}
+
+// track watches one evaluation run outside a render.Engine (an addon's
+// rendering) until the returned function is called.
+func (w *watchdog) track(pos manifest.Pos, what string) func() {
+	if w == nil {
+		return func() {}
+	}
+	t := &tracked{a: render.Activity{Pos: pos, What: what, Since: time.Now()}}
+	w.watch(t)
+	return func() {
+		w.mu.Lock()
+		t.done = true
+		w.mu.Unlock()
+	}
+}
+
+type tracked struct {
+	a    render.Activity
+	done bool // guarded by the watchdog's mu
+}
+
+func (t *tracked) Activity() (render.Activity, bool) { return t.a, !t.done }
+
+func (w *watchdog) loop() {
+	tick := time.NewTicker(watchInterval)
+	defer tick.Stop()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-tick.C:
+		}
+		if err := w.check(sample); err != nil {
+			w.cancel(err)
+			return
+		}
+	}
+}
+
+// check returns the limit error to stop the run with, if any.
+func (w *watchdog) check(sample []metrics.Sample) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var running []render.Activity
+	for _, s := range w.sources {
+		if a, ok := s.Activity(); ok {
+			running = append(running, a)
+		}
+	}
+	for _, a := range running {
+		if d := w.limits.EvalTimeout; d > 0 && time.Since(a.Since) > d {
+			return &LimitError{Activity: a, Reason: fmt.Sprintf("evaluation took longer than the time limit of %s", d)}
+		}
+	}
+	if w.limits.Memory == 0 {
+		return nil
+	}
+	metrics.Read(sample)
+	if heap := sample[0].Value.Uint64(); heap > w.limits.Memory {
+		reason := fmt.Sprintf("the heap grew to %s, past the memory limit of %s", FormatBytes(heap), FormatBytes(w.limits.Memory))
+		if len(running) == 0 {
+			return &LimitError{Reason: reason}
+		}
+		return &LimitError{Activity: running[0], Reason: reason + " during this evaluation"}
+	}
+	return nil
+}
+
+// LimitError is a run stopped by a limit, naming the evaluation.
+type LimitError struct {
+	Activity render.Activity
+	Reason   string
+}
+
+func (e *LimitError) Error() string {
+	if e.Activity.What == "" {
+		return e.Reason
+	}
+	return fmt.Sprintf("%s: %s: %s", e.Activity.Pos, e.Activity.What, e.Reason)
+}
+
+func (e *LimitError) Unwrap() error { return ErrLimit }
+
+// bounded runs run under a watchdog of limits: it returns run's result,
+// or the limit error as soon as a limit is hit, without waiting for the
+// abandoned evaluation. A panic in run is raised again here.
+func bounded[T any](ctx context.Context, limits Limits, run func(context.Context, *watchdog) (T, error)) (T, error) {
+	var zero T
+	if limits == (Limits{}) {
+		return run(ctx, nil)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	wd := startWatchdog(limits, cancel)
+	defer wd.close()
+	type outcome struct {
+		res   T
+		err   error
+		panic *WorkerPanic
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				p, ok := r.(*WorkerPanic)
+				if !ok {
+					p = &WorkerPanic{Value: r, Stack: debug.Stack()}
+				}
+				done <- outcome{panic: p}
+			}
+		}()
+		res, err := run(ctx, wd)
+		done <- outcome{res: res, err: err}
+	}()
+	select {
+	case o := <-done:
+		if o.panic != nil {
+			panic(o.panic)
+		}
+		return o.res, o.err
+	case <-ctx.Done():
+		if cause := context.Cause(ctx); errors.Is(cause, ErrLimit) {
+			return zero, inputError(cause)
+		}
+		return zero, ctx.Err()
+	}
+}
+
+// FormatBytes writes n in binary units (512MiB, 4GiB, 1.5GiB).
+func FormatBytes(n uint64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	f, i := float64(n), 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	if f == float64(int64(f)) {
+		return fmt.Sprintf("%d%s", int64(f), units[i])
+	}
+	return fmt.Sprintf("%.1f%s", f, units[i])
+}
