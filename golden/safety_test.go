@@ -38,6 +38,37 @@ func TestUpdatePruneKeepsUnowned(t *testing.T) {
 	}
 }
 
+func TestUpdateKeepsDirectoryMode(t *testing.T) {
+	parent := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		mode os.FileMode // 0: the directory does not exist yet
+		want os.FileMode
+	}{{"new", 0, 0o755}, {"existing 0750", 0o750, 0o750}} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(parent, tt.name)
+			if tt.mode != 0 {
+				if err := os.Mkdir(dir, tt.mode); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(dir, tt.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Mode().Perm() != tt.want {
+				t.Errorf("mode %v, want %v", fi.Mode().Perm(), tt.want)
+			}
+		})
+	}
+}
+
 func TestUpdateCleansLeftovers(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "golden")

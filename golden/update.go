@@ -149,6 +149,15 @@ func (p *plan) apply(target string) error {
 	if err != nil {
 		return err
 	}
+	// MkdirTemp makes 0700; the tree keeps the old directory's mode.
+	perm := fs.FileMode(0o755)
+	if fi, err := os.Stat(target); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := os.Chmod(stage, perm); err != nil {
+		_ = os.RemoveAll(stage)
+		return err
+	}
 	if err := p.build(stage, target); err != nil {
 		_ = os.RemoveAll(stage)
 		return fmt.Errorf("golden directory %s: %w", target, err)
