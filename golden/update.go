@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // UpdateOptions tunes Update.
@@ -80,25 +82,9 @@ func Update(dir string, got Tree, opts UpdateOptions) (*Report, error) {
 	return rep, nil
 }
 
-// realTarget is dir made absolute with the symlinks of its longest
-// existing prefix resolved: the directory Update really replaces.
-func realTarget(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	rest := ""
-	for p := abs; ; p = filepath.Dir(p) {
-		real, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(real, rest), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
-			return "", err
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-	}
-}
+// realTarget is the directory Update really replaces: dir, absolute, with
+// the symlinks of its longest existing prefix resolved.
+func realTarget(dir string) (string, error) { return manifest.RealPath(dir) }
 
 // plan is what Update writes: the new tree and what it carries over.
 type plan struct {

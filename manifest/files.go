@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -77,6 +78,26 @@ func RepoRoot(dir string) string {
 		if filepath.Dir(d) == d {
 			return dir
 		}
+	}
+}
+
+// RealPath is p made absolute with the symlinks of its longest existing
+// prefix resolved: where p is, or would be once created.
+func RealPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for q := abs; ; q = filepath.Dir(q) {
+		real, err := filepath.EvalSymlinks(q)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(q) == q {
+			return "", err
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
 	}
 }
 

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -98,7 +96,7 @@ func (c *configPaths) resolve(field, p string) (string, error) {
 	if filepath.IsAbs(p) {
 		return "", fmt.Errorf("%s: %s: %q: absolute paths are refused; give a path relative to %s", pos, field, p, c.file)
 	}
-	r, err := realPath(filepath.Join(c.dir, p))
+	r, err := manifest.RealPath(filepath.Join(c.dir, p))
 	if err != nil {
 		return "", fmt.Errorf("%s: %s: %q: %w", pos, field, p, err)
 	}
@@ -106,20 +104,4 @@ func (c *configPaths) resolve(field, p string) (string, error) {
 		return "", fmt.Errorf("%s: %s: %q leads outside the repository %s (to %s)", pos, field, p, c.repo, r)
 	}
 	return r, nil
-}
-
-// realPath is the absolute path p with the symlinks of its longest
-// existing prefix resolved.
-func realPath(p string) (string, error) {
-	rest := ""
-	for q := p; ; q = filepath.Dir(q) {
-		real, err := filepath.EvalSymlinks(q)
-		if err == nil {
-			return filepath.Join(real, rest), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(q) == q {
-			return "", err
-		}
-		rest = filepath.Join(filepath.Base(q), rest)
-	}
 }
