@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -73,6 +75,11 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 		KubernetesVersion: manifest.String(obj.Data, "status", "kubernetesVersion"),
 		ControlPlane:      obj.Annotations()[AnnotationControlPlane],
 		Source:            obj.Pos,
+	}
+	if v := c.KubernetesVersion; v != "" {
+		if _, err := semver.NewVersion(v); err != nil {
+			return fmt.Errorf("%s: Cluster %q: status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", obj.FieldPos("status.kubernetesVersion"), name, v)
+		}
 	}
 	if zones, ok := manifest.Lookup(obj.Data, "spec", "zones"); ok {
 		l, _ := zones.([]any)

@@ -2,69 +2,21 @@ package cluster
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
-
-// Kubernetes' name rules (k8s.io/apimachinery validation), in its words.
-var (
-	dns1123Label     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	dns1035Label     = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
-)
-
-const (
-	msgLabel     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc')"
-	msgSubdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')"
-	msg1035      = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name', or 'abc-123')"
-)
-
-// isDNS1123Label returns what is wrong with s as a DNS-1123 label ("" if
-// nothing).
-func isDNS1123Label(s string) string { return check(s, 63, dns1123Label, msgLabel) }
-
-func isDNS1123Subdomain(s string) string {
-	return check(s, 253, dns1123Subdomain, msgSubdomain)
-}
-
-func isDNS1035Label(s string) string { return check(s, 63, dns1035Label, msg1035) }
-
-// isPathSegmentName is the rule of RBAC objects: anything but "." and
-// "..", without "/" or "%".
-func isPathSegmentName(s string) string {
-	switch {
-	case s == "." || s == "..":
-		return fmt.Sprintf("may not be '%s'", s)
-	case strings.ContainsAny(s, "/%"):
-		return "may not contain '/' or '%'"
-	}
-	return ""
-}
-
-func check(s string, maxLen int, re *regexp.Regexp, msg string) string {
-	var problems []string
-	if len(s) > maxLen {
-		problems = append(problems, fmt.Sprintf("must be no more than %d characters", maxLen))
-	}
-	if !re.MatchString(s) {
-		problems = append(problems, msg)
-	}
-	return strings.Join(problems, "; ")
-}
 
 // nameRule is the name validation the API server applies to a kind.
 func nameRule(kind string) func(string) string {
 	switch kind {
 	case "Namespace":
-		return isDNS1123Label
+		return manifest.DNS1123Label
 	case "Service":
-		return isDNS1035Label
+		return manifest.DNS1035Label
 	case "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
-		return isPathSegmentName
+		return manifest.PathSegmentName
 	}
-	return isDNS1123Subdomain
+	return manifest.DNS1123Subdomain
 }
 
 // ValidateMeta checks an object's metadata.name and metadata.namespace as
@@ -91,7 +43,7 @@ func ValidateMeta(obj *manifest.Object) error {
 	if !ok {
 		return fmt.Errorf("%s %q: metadata.namespace: %s", obj.Kind(), name, notAString(ns))
 	}
-	if msg := isDNS1123Label(s); s != "" && msg != "" {
+	if msg := manifest.DNS1123Label(s); s != "" && msg != "" {
 		return fmt.Errorf("%s %q: metadata.namespace: Invalid value: %q: %s", obj.Kind(), name, s, msg)
 	}
 	return nil
@@ -113,5 +65,5 @@ func ValidateClusterName(name string) string {
 	if len(name) > 48 {
 		return "must be no more than 48 characters"
 	}
-	return isDNS1123Label(name)
+	return manifest.DNS1123Label(name)
 }

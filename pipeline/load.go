@@ -18,6 +18,9 @@ type loaded struct {
 	defs      []*render.Definition
 	clusters  []*manifest.Object
 	resources []*manifest.Object
+	// read holds the absolute paths read: a file named twice (or given
+	// and also found in a directory given) is read once.
+	read map[string]bool
 }
 
 // readPaths reads files and directories (recursively, in byte order of
@@ -70,6 +73,15 @@ func isInputFile(path string) bool {
 }
 
 func (l *loaded) readFile(path string) error {
+	if abs, err := filepath.Abs(path); err == nil {
+		if l.read[abs] {
+			return nil
+		}
+		if l.read == nil {
+			l.read = map[string]bool{}
+		}
+		l.read[abs] = true
+	}
 	data, err := manifest.ReadFile(path)
 	if err != nil {
 		return inputError(err)

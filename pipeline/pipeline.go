@@ -108,10 +108,17 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 		return nil, err
 	}
 	apps := make([]*render.Application, len(l.apps))
+	defined := map[string]*render.Application{}
 	for i, o := range l.apps {
 		if apps[i], err = render.ParseApplication(o); err != nil {
 			return nil, inputError(err)
 		}
+		key := apps[i].Namespace + "/" + apps[i].Name
+		if first, dup := defined[key]; dup {
+			return nil, inputError(fmt.Errorf("%s: Application %s is also defined at %s: the API server keeps one Application per namespace and name",
+				o.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+		}
+		defined[key] = apps[i]
 	}
 	var observed loaded
 	if err := readPaths(in.ObservedPaths, nil, &observed); err != nil {

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
@@ -75,6 +76,7 @@ type WorkflowStep struct {
 	Inputs     []Input
 	Outputs    []Output
 	SubSteps   []WorkflowStep
+	Timeout    string
 	Path       string
 }
 
@@ -112,11 +114,17 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		app.Namespace = "default"
 	}
 	spec := manifest.Map(obj.Data, "spec")
+	seen := map[string]string{}
 	for i, c := range list(spec, "components") {
 		comp, err := parseComponent(obj, c.(map[string]any), manifest.Path("spec", "components", i))
 		if err != nil {
 			return nil, err
 		}
+		// KubeVela's parser (ValidateComponentNames) refuses the second.
+		if first, dup := seen[comp.Name]; dup {
+			return nil, appErr(obj, comp.Path, "application %q: duplicated component name %s (first at %s)", app.Name, comp.Name, obj.FieldPos(first))
+		}
+		seen[comp.Name] = comp.Path
 		app.Components = append(app.Components, comp)
 	}
 	for i, p := range list(spec, "policies") {
@@ -131,8 +139,54 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	if wf := manifest.Map(spec, "workflow"); wf != nil {
 		_, app.HasWorkflow = wf["steps"]
 		app.Workflow = parseSteps(wf, "steps", "spec.workflow")
+		if err := validateSteps(obj, app.Name, app.Workflow); err != nil {
+			return nil, err
+		}
 	}
 	return app, nil
+}
+
+// validateSteps makes the checks of KubeVela's Application webhook
+// (ValidateWorkflow): step names are unique across steps and sub-steps,
+// and a step's timeout is a Go duration. The webhook checks a sub-step's
+// parent timeout, not its own; so does this.
+func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error {
+	seen := map[string]string{}
+	check := func(s WorkflowStep, field string) error {
+		if first, dup := seen[s.Name]; dup {
+			return appErr(obj, s.Path+".name", "application %q: %s: Invalid value: %q: duplicated step name (first at %s)", app, field, s.Name, obj.FieldPos(first+".name"))
+		}
+		seen[s.Name] = s.Path
+		return nil
+	}
+	for _, s := range steps {
+		if err := check(s, "spec.workflow.steps"); err != nil {
+			return err
+		}
+		if err := validTimeout(obj, app, s); err != nil {
+			return err
+		}
+		for _, sub := range s.SubSteps {
+			if err := check(sub, "spec.workflow.steps.subSteps"); err != nil {
+				return err
+			}
+			if err := validTimeout(obj, app, s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validTimeout checks step s's timeout as the webhook does.
+func validTimeout(obj *manifest.Object, app string, s WorkflowStep) error {
+	if s.Timeout == "" {
+		return nil
+	}
+	if _, err := time.ParseDuration(s.Timeout); err != nil {
+		return appErr(obj, s.Path+".timeout", "application %q: spec.workflow.steps.timeout: Invalid value: %q: invalid timeout, please use the format of timeout like 1s, 1m, 1h or 1d", app, s.Name)
+	}
+	return nil
 }
 
 func parseComponent(obj *manifest.Object, m map[string]any, path string) (Component, error) {
@@ -163,7 +217,7 @@ func parseSteps(parent map[string]any, key, path string) []WorkflowStep {
 			Name: manifest.String(m, "name"), Type: manifest.String(m, "type"), If: manifest.String(m, "if"),
 			DependsOn: strs(m["dependsOn"]), Properties: manifest.Map(m, "properties"),
 			Inputs: parseInputs(m), Outputs: parseOutputs(m, spath),
-			SubSteps: parseSteps(m, "subSteps", spath), Path: spath,
+			SubSteps: parseSteps(m, "subSteps", spath), Timeout: manifest.String(m, "timeout"), Path: spath,
 		})
 	}
 	return steps

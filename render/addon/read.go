@@ -26,20 +26,22 @@ func (f srcFile) base() string { return path.Base(f.path) }
 
 // addonPackage is an addon directory classified the way KubeVela reads it.
 type addonPackage struct {
-	meta       meta
-	metaFile   string
-	parameters *srcFile // root parameter.cue, else resources/parameter.cue
-	appCUE     *srcFile
-	appYAML    *srcFile
-	resCUE     []srcFile
-	resYAML    []srcFile
-	defYAML    []srcFile
-	defCUE     []srcFile
-	configTmpl []srcFile
-	schemas    []srcFile
-	viewCUE    []srcFile
-	viewYAML   []srcFile
-	notes      *srcFile
+	meta     meta
+	metaFile string
+	// metaNamePos is where metadata.yaml sets the name.
+	metaNamePos manifest.Pos
+	parameters  *srcFile // root parameter.cue, else resources/parameter.cue
+	appCUE      *srcFile
+	appYAML     *srcFile
+	resCUE      []srcFile
+	resYAML     []srcFile
+	defYAML     []srcFile
+	defCUE      []srcFile
+	configTmpl  []srcFile
+	schemas     []srcFile
+	viewCUE     []srcFile
+	viewYAML    []srcFile
+	notes       *srcFile
 }
 
 // patterns classify a file by the first matching prefix of its path (no
@@ -99,7 +101,7 @@ func readPackage(fsys fs.FS) (*addonPackage, error) {
 	if global != nil {
 		pkg.parameters = global
 	}
-	if err := pkg.meta.validate(pkg.metaFile); err != nil {
+	if err := pkg.meta.validate(pkg.metaFile, pkg.metaNamePos); err != nil {
 		return nil, err
 	}
 	return pkg, nil
@@ -231,10 +233,14 @@ func (pkg *addonPackage) readMeta(f srcFile) error {
 		return invalidf(f.pos(), "%v", err)
 	}
 	pkg.metaFile = f.path
+	pkg.metaNamePos = manifest.Pos{File: f.path, Line: 1, Col: 1}
+	if objs, err := manifest.Decode(f.path, f.data, manifest.DecodeOptions{LastKeyWins: true}); err == nil && len(objs) == 1 {
+		pkg.metaNamePos = objs[0].FieldPos("name")
+	}
 	return nil
 }
 
-func (m *meta) validate(file string) error {
+func (m *meta) validate(file string, namePos manifest.Pos) error {
 	pos := manifest.Pos{File: file}
 	switch {
 	case file == "":
@@ -243,6 +249,11 @@ func (m *meta) validate(file string) error {
 		return invalidf(pos, "metadata.yaml must define the name of the addon")
 	case m.Version == "":
 		return invalidf(pos, "metadata.yaml must define the version of the addon")
+	}
+	// The name becomes the addon Application's name (addon-<name>) and
+	// part of ConfigMap and Secret names, and of drydock's paths.
+	if msg := manifest.DNS1123Label(m.Name); msg != "" {
+		return invalidf(namePos, "metadata.yaml: name: Invalid value: %q: %s", m.Name, msg)
 	}
 	return nil
 }

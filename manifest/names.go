@@ -1,0 +1,60 @@
+package manifest
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Kubernetes' name rules (k8s.io/apimachinery/pkg/util/validation), with
+// its messages.
+const (
+	dns1123LabelFmt    = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+	dns1123LabelErrMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"
+	dns1035LabelFmt    = "[a-z]([-a-z0-9]*[a-z0-9])?"
+	dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
+)
+
+var (
+	dns1123LabelRe = regexp.MustCompile("^" + dns1123LabelFmt + "$")
+	dns1035LabelRe = regexp.MustCompile("^" + dns1035LabelFmt + "$")
+)
+
+// DNS1123Label returns what is wrong with s as a DNS-1123 label (at most
+// 63 characters), in Kubernetes' words; "" if nothing.
+func DNS1123Label(s string) string {
+	return labelProblems(s, dns1123LabelRe, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+}
+
+// DNS1035Label is DNS1123Label for a DNS-1035 label (starting with a
+// letter): Service names.
+func DNS1035Label(s string) string {
+	return labelProblems(s, dns1035LabelRe, regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+}
+
+// DNS1123Subdomain is DNS1123Label for a DNS-1123 subdomain (labels joined
+// by dots, at most 253 characters): most object names.
+func DNS1123Subdomain(s string) string { return strings.Join(dns1123Subdomain(s), "; ") }
+
+// PathSegmentName is the rule of RBAC object names: anything but "." and
+// "..", without "/" or "%".
+func PathSegmentName(s string) string {
+	switch {
+	case s == "." || s == "..":
+		return fmt.Sprintf("may not be '%s'", s)
+	case strings.ContainsAny(s, "/%"):
+		return "may not contain '/' or '%'"
+	}
+	return ""
+}
+
+func labelProblems(s string, re *regexp.Regexp, msg string) string {
+	var problems []string
+	if len(s) > 63 {
+		problems = append(problems, "must be no more than 63 characters")
+	}
+	if !re.MatchString(s) {
+		problems = append(problems, msg)
+	}
+	return strings.Join(problems, "; ")
+}
