@@ -176,6 +176,9 @@ func (r *componentRun) workload() error {
 	if err != nil {
 		return r.cueErr(def, r.comp.Path, "", err)
 	}
+	if err := userErrors(v, "workload", r.comp.Name); err != nil {
+		return r.errAt(r.comp.Path, "", err)
+	}
 	out := v.LookupPath(cue.ParsePath("output"))
 	if !out.Exists() {
 		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
@@ -235,7 +238,10 @@ func (r *componentRun) trait(t *Trait) error {
 			r.aux[i].obj.set(patched)
 		}
 	}
-	return r.traitErrs(def, v, t)
+	if err := userErrors(v, "trait", t.Type); err != nil {
+		return r.errAt(t.Path, t.Type, err)
+	}
+	return nil
 }
 
 // traitContext is the component context plus the rendered objects so far.
@@ -264,22 +270,20 @@ func (r *componentRun) traitContext(def *Definition, t *Trait) (map[string]any, 
 	return ctxData, nil
 }
 
-// traitErrs fails the render with the first non-empty string of `errs`.
-func (r *componentRun) traitErrs(def *Definition, v cue.Value, t *Trait) error {
+// userErrors is KubeVela's check of a template's `errs` (for components
+// and traits alike): a list of strings that is not empty fails the render
+// with all of them; an `errs` that is not a list of strings is ignored, as
+// KubeVela only logs it.
+func userErrors(v cue.Value, kind, name string) error {
 	errs := v.LookupPath(cue.ParsePath("errs"))
 	if !errs.Exists() {
 		return nil
 	}
-	it, err := errs.List()
-	if err != nil {
+	var msgs []string
+	if errs.Decode(&msgs) != nil || len(msgs) == 0 {
 		return nil
 	}
-	for it.Next() {
-		if s, err := it.Value().String(); err == nil && s != "" {
-			return r.errAt(t.Path, t.Type, fmt.Errorf("TraitDefinition %q: %s", def.Name, s))
-		}
-	}
-	return nil
+	return fmt.Errorf("validation failed for %s %s: User Errors: %s", kind, name, strings.Join(msgs, "; "))
 }
 
 // manifest turns the final CUE values into objects with KubeVela's labels.
