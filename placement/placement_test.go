@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -58,7 +59,7 @@ func TestWebster(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := members("a", "b", "c")[:len(tt.weights)]
-			if diff := cmp.Diff(tt.want, webster(tt.total, tt.weights, cs)); diff != "" {
+			if diff := cmp.Diff(tt.want, webster(tt.total, tt.weights, cs, false)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -66,7 +67,7 @@ func TestWebster(t *testing.T) {
 }
 
 // websterByUnit is the reference: one unit at a time from zero.
-func websterByUnit(total int64, weights []int64, cs []*cluster.Cluster) []int64 {
+func websterByUnit(total int64, weights []int64, cs []*cluster.Cluster, desc bool) []int64 {
 	out := make([]int64, len(weights))
 	for n := int64(0); n < total; n++ {
 		best := -1
@@ -79,7 +80,7 @@ func websterByUnit(total int64, weights []int64, cs []*cluster.Cluster) []int64 
 				continue
 			}
 			c := comparePriority(w, out[i], weights[best], out[best])
-			if c > 0 || c == 0 && (out[i] < out[best] || out[i] == out[best] && cs[i].Name < cs[best].Name) {
+			if c > 0 || c == 0 && (out[i] < out[best] || out[i] == out[best] && (cs[i].Name < cs[best].Name) != desc) {
 				best = i
 			}
 		}
@@ -103,8 +104,9 @@ func TestWebsterHeadStart(t *testing.T) {
 			weights[i] = rng.Int64N([]int64{3, 10, 1000, 1 << 40}[rng.IntN(4)])
 		}
 		total := rng.Int64N(3000)
-		want := websterByUnit(total, weights, cs[:n])
-		if diff := cmp.Diff(want, webster(total, weights, cs[:n])); diff != "" {
+		desc := rng.IntN(2) == 1
+		want := websterByUnit(total, weights, cs[:n], desc)
+		if diff := cmp.Diff(want, webster(total, weights, cs[:n], desc)); diff != "" {
 			t.Fatalf("webster(%d, %v) (-by unit +arithmetic):\n%s", total, weights, diff)
 		}
 	}
@@ -114,7 +116,7 @@ func TestWebsterHeadStart(t *testing.T) {
 // and deal every replica.
 func TestWebsterHuge(t *testing.T) {
 	for _, weights := range [][]int64{{3, 2, 1}, {math.MaxInt64, math.MaxInt64 - 1, 1}, {1, 1, 1}, {math.MaxInt64, 0, 7}} {
-		got := webster(math.MaxInt32, weights, members("a", "b", "c"))
+		got := webster(math.MaxInt32, weights, members("a", "b", "c"), false)
 		sum := int64(0)
 		for _, g := range got {
 			sum += g
@@ -123,7 +125,7 @@ func TestWebsterHuge(t *testing.T) {
 			t.Errorf("webster(MaxInt32, %v) = %v: %d dealt", weights, got, sum)
 		}
 	}
-	if got := webster(math.MaxInt32, []int64{3, 2, 1}, members("a", "b", "c")); got[0] != 1073741824 || got[1] != 715827882 || got[2] != 357913941 {
+	if got := webster(math.MaxInt32, []int64{3, 2, 1}, members("a", "b", "c"), false); got[0] != 1073741824 || got[1] != 715827882 || got[2] != 357913941 {
 		t.Errorf("3:2:1 split of MaxInt32 = %v", got)
 	}
 }
@@ -290,6 +292,42 @@ func TestCheckTemplate(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestWebsterTieBreakByUID: Karmada breaks ties by the template's UID,
+// toward larger names when its FNV-32a hash is odd.
+func TestWebsterTieBreakByUID(t *testing.T) {
+	withUID := func(uid string) *manifest.Object {
+		return manifest.New(map[string]any{"metadata": map[string]any{"name": "w", "uid": uid}})
+	}
+	odd, even := "", ""
+	for i := 0; odd == "" || even == ""; i++ {
+		uid := "7c4a8d09-" + strconv.Itoa(i)
+		h := fnv.New32a()
+		h.Write([]byte(uid))
+		if h.Sum32()&1 == 1 {
+			odd = uid
+		} else {
+			even = uid
+		}
+	}
+	tests := []struct {
+		name string
+		obj  *manifest.Object
+		want []int64
+	}{
+		{"no uid: smaller name first", manifest.New(map[string]any{"metadata": map[string]any{"name": "w"}}), []int64{2, 1}},
+		{"even hash: smaller name first", withUID(even), []int64{2, 1}},
+		{"odd hash: larger name first", withUID(odd), []int64{1, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := webster(3, []int64{1, 1}, members("a", "b"), namesDescending(tt.obj))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}

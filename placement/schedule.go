@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"math/bits"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -46,7 +45,7 @@ func Schedule(template *manifest.Object, p *Policy, members []*cluster.Cluster) 
 	}
 	var shares []int64
 	if p.Scheduling == Divided {
-		shares = webster(count, p.weights(selected), selected)
+		shares = webster(count, p.weights(selected), selected, namesDescending(template))
 	} else {
 		shares = make([]int64, len(selected))
 		for i := range shares {
@@ -56,7 +55,7 @@ func Schedule(template *manifest.Object, p *Policy, members []*cluster.Cluster) 
 	var completions []int64
 	if template.Kind() == "Job" && p.Scheduling == Divided {
 		if total, ok := jobField(template, "completions"); ok {
-			completions = webster(total, shares, selected)
+			completions = webster(total, shares, selected, namesDescending(template))
 		}
 	}
 	for i, c := range selected {
@@ -93,16 +92,16 @@ func (p *Policy) weights(selected []*cluster.Cluster) []int64 {
 	return w
 }
 
-// webster deals total out by the Sainte-Laguë (Webster) method: each unit
-// goes to the cluster with the highest weight/(2*assigned+1); ties go to
-// the cluster with fewer units, then to the smaller name. Clusters of
-// weight 0 get nothing.
+// webster deals total out by the Sainte-Laguë (Webster) method, as
+// Karmada's AllocateWebsterSeats: each unit goes to the cluster with the
+// highest weight/(2*assigned+1), compared as float64 as Karmada does; ties
+// go to the cluster with fewer units, then to the smaller name (the larger
+// with descending, see namesDescending). Clusters of weight 0 get nothing.
 //
 // It is arithmetic, not one unit per step: a head start gives each
 // cluster the units it wins whatever the tie-breaks (see headStart), then
-// the last few units are dealt one by one. Priorities are compared exactly
-// in 128 bits, so no weight overflows.
-func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 {
+// the last few units are dealt one by one.
+func webster(total int64, weights []int64, clusters []*cluster.Cluster, descending bool) []int64 {
 	out := headStart(total, weights)
 	dealt := int64(0)
 	for _, a := range out {
@@ -121,7 +120,7 @@ func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 
 			switch c := comparePriority(w, out[i], weights[best], out[best]); {
 			case c > 0:
 				best = i
-			case c == 0 && (out[i] < out[best] || (out[i] == out[best] && clusters[i].Name < clusters[best].Name)):
+			case c == 0 && (out[i] < out[best] || (out[i] == out[best] && (clusters[i].Name < clusters[best].Name) != descending)):
 				best = i
 			}
 		}
@@ -134,26 +133,33 @@ func webster(total int64, weights []int64, clusters []*cluster.Cluster) []int64 
 }
 
 // comparePriority compares w1/(2*a1+1) with w2/(2*a2+1) (weights >= 0,
-// units >= 0) exactly: -1, 0 or +1.
+// units >= 0) as Karmada does, in float64: -1, 0 or +1. Float division
+// is monotone, so a cluster's priorities never rise as it gains units, and
+// huge weights cannot overflow.
 func comparePriority(w1, a1, w2, a2 int64) int {
-	h1, l1 := bits.Mul64(uint64(w1), uint64(2*a2+1))
-	h2, l2 := bits.Mul64(uint64(w2), uint64(2*a1+1))
+	p1 := float64(w1) / float64(2*a1+1)
+	p2 := float64(w2) / float64(2*a2+1)
 	switch {
-	case h1 != h2:
-		return cmpUint(h1, h2)
-	default:
-		return cmpUint(l1, l2)
-	}
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
+	case p1 < p2:
 		return -1
-	case a > b:
+	case p1 > p2:
 		return 1
 	}
 	return 0
+}
+
+// namesDescending is Karmada's tie-break by the template's UID
+// (tieBreakerByUID): when the FNV-32a hash of metadata.uid is odd, ties go
+// to the larger cluster name; without a UID (drydock's templates rarely
+// have one, Karmada's always do) to the smaller.
+func namesDescending(template *manifest.Object) bool {
+	uid := manifest.String(template.Data, "metadata", "uid")
+	if uid == "" {
+		return false
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(uid))
+	return h.Sum32()&1 == 1
 }
 
 // headStart is an allocation that the one-by-one dealing reaches before
