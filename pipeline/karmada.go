@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -108,8 +109,16 @@ func (cp *controlPlane) place(i int) placed {
 		r.err = err
 		return r
 	}
+	if p.SuspendAll {
+		r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching: it reaches no member cluster", t.Pos, t.Key(), p)
+		return r
+	}
 	d := placement.Schedule(t, p, cp.members)
 	for _, target := range d.Targets {
+		if slices.Contains(p.SuspendOn, target.Cluster.Name) {
+			r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching to %s", t.Pos, t.Key(), p, strings.Join(p.SuspendOn, ", "))
+			continue
+		}
 		obj := placement.Claim(t, d, target)
 		out, applied, err := overrides.Apply(obj, target.Cluster, cp.overrides)
 		if err != nil {

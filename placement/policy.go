@@ -51,6 +51,12 @@ type Policy struct {
 	Scheduling string
 	// Weights is the static weight list of a Divided/Weighted policy.
 	Weights []StaticWeight
+	// SuspendAll is spec.suspension.dispatching: no member receives the
+	// templates (Karmada creates no Work).
+	SuspendAll bool
+	// SuspendOn are spec.suspension.dispatchingOnClusters.clusterNames:
+	// members that receive nothing.
+	SuspendOn []string
 	// Pos is where the policy was authored.
 	Pos manifest.Pos
 }
@@ -134,7 +140,44 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	if err := p.parsePlacement(obj, placement); err != nil {
 		return nil, err
 	}
+	if err := p.parseSuspension(obj, spec["suspension"]); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// parseSuspension reads spec.suspension; Karmada's validation refuses
+// dispatching together with dispatchingOnClusters.clusterNames.
+func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
+	if raw == nil {
+		return nil
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return p.errorf(obj, "spec.suspension", "spec.suspension: Invalid value: must be an object")
+	}
+	if d, ok := m["dispatching"]; ok && d != nil {
+		b, ok := d.(bool)
+		if !ok {
+			return p.errorf(obj, "spec.suspension.dispatching", "spec.suspension.dispatching: Invalid value: %v: must be a boolean", d)
+		}
+		p.SuspendAll = b
+	}
+	if on, ok := m["dispatchingOnClusters"].(map[string]any); ok {
+		names, _ := on["clusterNames"].([]any)
+		for i, n := range names {
+			name, ok := n.(string)
+			if !ok {
+				path := manifest.Path("spec", "suspension", "dispatchingOnClusters", "clusterNames", i)
+				return p.errorf(obj, path, "%s: Invalid value: %v: must be of type string", path, n)
+			}
+			p.SuspendOn = append(p.SuspendOn, name)
+		}
+	}
+	if p.SuspendAll && len(p.SuspendOn) > 0 {
+		return p.errorf(obj, "spec.suspension", "spec.suspension.suspension: Invalid value: suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames")
+	}
+	return nil
 }
 
 func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) error {
