@@ -143,6 +143,9 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	if err := p.parseSuspension(obj, spec["suspension"]); err != nil {
 		return nil, err
 	}
+	if err := p.validateSpec(obj, spec); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

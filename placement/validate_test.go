@@ -1,0 +1,80 @@
+package placement
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestValidateSpec: rows from Karmada's ValidatePropagationSpec (after its
+// defaults), with Karmada's messages.
+func TestValidateSpec(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]\n"
+	tests := []struct{ name, spec, want string }{
+		{"valid failover", "  propagateDeps: true\n  failover: {application: {decisionConditions: {tolerationSeconds: 60}, purgeMode: Gracefully, gracePeriodSeconds: 30}}\n", ""},
+		{"graceful by default gets 600", "  propagateDeps: true\n  failover: {application: {decisionConditions: {}}}\n", ""},
+		{"application failover needs propagateDeps", "  failover: {application: {decisionConditions: {}}}\n",
+			"spec.propagateDeps: Invalid value: false: application failover is set, propagateDeps must be true"},
+		{"negative toleration", "  propagateDeps: true\n  failover: {application: {decisionConditions: {tolerationSeconds: -1}}}\n",
+			"spec.failover.application.decisionConditions.tolerationSeconds: Invalid value: -1: must be greater than or equal to 0"},
+		{"grace period without graceful purge", "  propagateDeps: true\n  failover: {application: {decisionConditions: {}, purgeMode: Directly, gracePeriodSeconds: 10}}\n",
+			"spec.failover.application.gracePeriodSeconds: Invalid value: 10: only takes effect when purgeMode is gracefully"},
+		{"zero grace period", "  propagateDeps: true\n  failover: {application: {decisionConditions: {}, gracePeriodSeconds: 0}}\n",
+			"spec.failover.application.gracePeriodSeconds: Invalid value: 0: must be greater than 0"},
+		{"unknown purge mode", "  propagateDeps: true\n  failover: {application: {decisionConditions: {}, purgeMode: Later}}\n",
+			`spec.failover.application.purgeMode: Unsupported value: "Later": supported values: "Directly", "Gracefully", "Never"`},
+		{"cluster failover purge mode", "  failover: {cluster: {purgeMode: Never}}\n",
+			`spec.failover.cluster.purgeMode: Unsupported value: "Never": supported values: "Directly", "Gracefully"`},
+		{"state preservation alias", "  propagateDeps: true\n  failover: {application: {decisionConditions: {}, statePreservation: {rules: [{aliasLabelName: 'bad key!', jsonPath: '{.x}'}]}}}\n",
+			`spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "bad key!": name part must consist of alphanumeric characters`},
+		{"toleration operator Lt", "  placement: {clusterTolerations: [{key: a, operator: Lt, value: '1'}]}\n",
+			`spec.placement.clusterTolerations[0].operator: Unsupported value: "Lt": supported values: "", "Exists", "Equal"`},
+		{"workload affinity key", "  placement: {workloadAffinity: {affinity: {groupByLabelKey: 'a b'}}}\n",
+			`spec.placement.workloadAffinity.affinity.groupByLabelKey: Invalid value: "a b"`},
+		{"same group key", "  placement: {workloadAffinity: {affinity: {groupByLabelKey: app}, antiAffinity: {groupByLabelKey: app}}}\n",
+			"spec.placement.workloadAffinity: Invalid value: affinity and antiAffinity must not use the same groupByLabelKey"},
+		{"preemption unknown", "  preemption: Sometimes\n", `spec.preemption: Unsupported value: "Sometimes": supported values: "Always", "Never"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := decode(t, head+tt.spec)
+			_, err := Parse(objs[0])
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want ErrInvalid with %q", err, tt.want)
+			}
+			if !strings.HasPrefix(err.Error(), "test.yaml:") {
+				t.Errorf("error %q has no position", err)
+			}
+		})
+	}
+}
+
+func TestValidateSelectors(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"another namespace", "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, namespace: other}]\n",
+			`spec.resourceSelectors[0].namespace: Invalid value: "other": namespace of resource selector must be the same as the namespace of the policy`},
+		{"cluster policy may select any namespace", "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: p}\nspec:\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, namespace: other}]\n", ""},
+		{"preemption needs names", "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  preemption: Always\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, name: a}, {apiVersion: v1, kind: ConfigMap}]\n",
+			`spec.resourceSelectors[1].name: Invalid value: "": name cannot be empty if preemption is Always, the empty name may cause unexpected resources preemption`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, tt.src)[0])
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
