@@ -155,7 +155,7 @@ func (c *converter) errorf(n *yaml.Node, format string, args ...any) error {
 
 func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 	if depth > MaxDepth {
-		return nil, c.errorf(n, "nesting deeper than %d levels", MaxDepth)
+		return nil, c.errorf(n, "nesting deeper than %d levels at %s", MaxDepth, orTop(path))
 	}
 	if path != "" {
 		if _, seen := c.fields[path]; !seen {

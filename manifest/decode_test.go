@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"list items not a list", "kind: List\nitems: 3\n", "in.yaml:2:8: invalid YAML: List items must be a sequence", DecodeOptions{}},
 		{"alias bomb", aliasBomb(), "in.yaml:6:47: invalid YAML: alias *a3 at root.a4[7]: aliases expand to more than 100000 nodes", DecodeOptions{}},
 		{"few aliases, big anchor", wideAnchor(), "in.yaml:2:9: invalid YAML: alias *a at b[1]: aliases expand to more than 100000 nodes", DecodeOptions{}},
-		{"too deep", strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "nesting deeper than", DecodeOptions{}},
+		{"too deep", "spec:\n  x: " + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "in.yaml:2:" + fmt.Sprint(6+MaxDepth-1) + ": invalid YAML: nesting deeper than 200 levels at spec.x" + strings.Repeat("[0]", MaxDepth-1), DecodeOptions{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
