@@ -72,6 +72,9 @@ func (c *configPaths) suite(i int, s *suiteConfig) error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: suite %q: golden %q: %s", c.doc.FieldPos(field), s.Name, s.Golden, fmt.Sprintf(format, args...))
 	}
+	if manifest.Within(filepath.Join(c.repo, ".git"), g) {
+		return fail("is inside the repository's .git directory")
+	}
 	if manifest.Within(g, c.dir) {
 		return fail("holds the config file %s; give the golden tree its own directory (e.g. golden/%s)", c.file, s.Name)
 	}
