@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // ErrInvalidPath is wrapped by every error about a path that golden will
@@ -196,7 +198,7 @@ func readGolden(dir string) (*goldenDir, error) {
 			return err
 		}
 		g.perms[rel] = fi.Mode().Perm()
-		g.tree[rel], err = os.ReadFile(full)
+		g.tree[rel], err = manifest.ReadFile(full)
 		return err
 	})
 	if err == nil {

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // OwnershipFile is the name of the file, at the top of a golden
@@ -92,5 +94,5 @@ func readRegular(name string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w: not a regular file", name, ErrInvalidPath)
 	}
-	return os.ReadFile(name)
+	return manifest.ReadFile(name)
 }
