@@ -34,7 +34,7 @@ func DNS1035Label(s string) string {
 
 // DNS1123Subdomain is DNS1123Label for a DNS-1123 subdomain (labels joined
 // by dots, at most 253 characters): most object names.
-func DNS1123Subdomain(s string) string { return strings.Join(dns1123Subdomain(s), "; ") }
+func DNS1123Subdomain(s string) string { return strings.Join(dns1123Subdomain(s, "characters"), "; ") }
 
 // PathSegmentName is the rule of RBAC object names: anything but "." and
 // "..", without "/" or "%".

@@ -421,7 +421,7 @@ const (
 )
 
 // ValidLabelKey checks a label key (or annotation key) with Kubernetes'
-// IsQualifiedName rules: an optional DNS-1123 subdomain prefix and '/', then
+// IsQualifiedName rules (apimachinery v0.36 wording, as Karmada f8fdd02): an optional DNS-1123 subdomain prefix and '/', then
 // a name of at most 63 alphanumeric, '-', '_' or '.' characters that starts
 // and ends alphanumeric. The error carries Kubernetes' messages, joined with
 // "; ".
@@ -436,7 +436,7 @@ func ValidLabelKey(key string) error {
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
-			for _, msg := range dns1123Subdomain(prefix) {
+			for _, msg := range dns1123Subdomain(prefix, "bytes") {
 				errs = append(errs, "prefix part "+msg)
 			}
 		}
@@ -447,7 +447,7 @@ func ValidLabelKey(key string) error {
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > qualifiedNameMaxLength {
-		errs = append(errs, fmt.Sprintf("name part must be no more than %d characters", qualifiedNameMaxLength))
+		errs = append(errs, fmt.Sprintf("name part must be no more than %d bytes", qualifiedNameMaxLength))
 	}
 	if !isQualifiedNamePart(name) {
 		errs = append(errs, "name part "+regexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
@@ -461,7 +461,7 @@ func ValidLabelKey(key string) error {
 func ValidLabelValue(value string) error {
 	var errs []string
 	if len(value) > labelValueMaxLength {
-		errs = append(errs, fmt.Sprintf("must be no more than %d characters", labelValueMaxLength))
+		errs = append(errs, fmt.Sprintf("must be no more than %d bytes", labelValueMaxLength))
 	}
 	if value != "" && !isQualifiedNamePart(value) {
 		errs = append(errs, regexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
@@ -505,10 +505,14 @@ func isQualifiedNamePart(s string) bool {
 	return true
 }
 
-func dns1123Subdomain(s string) []string {
+// dns1123Subdomain is Kubernetes' IsDNS1123Subdomain; unit is how the
+// length limit is worded: "characters" for object names
+// (util/validation), "bytes" inside label keys (api/validate/content, as
+// of apimachinery v0.36).
+func dns1123Subdomain(s, unit string) []string {
 	var errs []string
 	if len(s) > dns1123SubdomainMax {
-		errs = append(errs, fmt.Sprintf("must be no more than %d characters", dns1123SubdomainMax))
+		errs = append(errs, fmt.Sprintf("must be no more than %d %s", dns1123SubdomainMax, unit))
 	}
 	if !isDNS1123Subdomain(s) {
 		errs = append(errs, regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, "example.com"))

@@ -130,7 +130,7 @@ func TestValidLabelKeyAndValue(t *testing.T) {
 		{"Example.com/app", "prefix part a lowercase RFC 1123 subdomain"},
 		{"a/b/c", "a qualified name must consist of"},
 		{"-app", "name part must consist of"},
-		{long, "name part must be no more than 63 characters"},
+		{long, "name part must be no more than 63 bytes"},
 		{"bad key", "name part must consist of alphanumeric characters"},
 	}
 	for _, tt := range keys {
@@ -146,7 +146,7 @@ func TestValidLabelKeyAndValue(t *testing.T) {
 		{"v1.0_rc-1", ""},
 		{"not valid!", "a valid label must be an empty string"},
 		{"-x", "a valid label must be an empty string"},
-		{long, "must be no more than 63 characters"},
+		{long, "must be no more than 63 bytes"},
 	}
 	for _, tt := range values {
 		err := ValidLabelValue(tt.value)

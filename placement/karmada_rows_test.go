@@ -1,0 +1,94 @@
+package placement
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWebsterKarmadaRows are the rows of Karmada's own
+// TestAllocateWebsterSeats (pkg/util/helper/webstermethod_test.go at
+// f8fdd02) that start from no assignment: the Sainte-Laguë example of 230,000
+// votes over four parties, seat by seat, and the tie-break rows. Rows with
+// initial assignments (rescheduling) have no offline counterpart. Parties
+// are clusters named in Karmada's order, weights are votes.
+func TestWebsterKarmadaRows(t *testing.T) {
+	classic := []int64{100000, 80000, 30000, 20000}
+	tests := []struct {
+		name       string
+		seats      int64
+		votes      []int64
+		descending bool
+		want       []int64
+	}{
+		{"classic example, round 1", 1, classic, false, []int64{1, 0, 0, 0}},
+		{"classic example, round 2", 2, classic, false, []int64{1, 1, 0, 0}},
+		{"classic example, round 3", 3, classic, false, []int64{2, 1, 0, 0}},
+		{"classic example, round 4", 4, classic, false, []int64{2, 1, 1, 0}},
+		{"classic example, round 5", 5, classic, false, []int64{2, 2, 1, 0}},
+		{"classic example, round 6", 6, classic, false, []int64{2, 2, 1, 1}},
+		{"classic example, round 7", 7, classic, false, []int64{3, 2, 1, 1}},
+		{"classic example, round 8", 8, classic, false, []int64{3, 3, 1, 1}},
+		{"newSeats is 0, expect all seats 0", 0, []int64{100, 200}, false, []int64{0, 0}},
+		{"tie-breaker is nil, expect break tie by name", 1, []int64{1, 1}, false, []int64{1, 0}},
+		{"tie-breaker prefers the larger name (odd UID hash)", 1, []int64{1, 1}, true, []int64{0, 1}},
+		{"example: Alpha, Beta, Gamma", 4, []int64{1200, 900, 400}, false, []int64{2, 1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			names := []string{"PartyA", "PartyB", "PartyC", "PartyD"}[:len(tt.votes)]
+			got := webster(tt.seats, tt.votes, members(names...), tt.descending)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestApplicationFailoverKarmadaRows are rows of Karmada's
+// TestValidateApplicationFailover (pkg/util/validation at f8fdd02) whose
+// policy drydock can write as YAML; Karmada's expected message follows
+// drydock's position and policy name.
+func TestApplicationFailoverKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  propagateDeps: true\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  failover:\n    application:\n"
+	long := strings.Repeat("a", 64)
+	regex := ": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	rule := func(alias string) string {
+		return "      decisionConditions: {tolerationSeconds: 100}\n      statePreservation: {rules: [{aliasLabelName: '" + alias + "', jsonPath: '{ .replicas }'}]}\n"
+	}
+	tests := []struct{ name, spec, want string }{
+		{"the tolerationSeconds is less than zero", "      decisionConditions: {tolerationSeconds: -100}\n",
+			"spec.failover.application.decisionConditions.tolerationSeconds: Invalid value: -100: must be greater than or equal to 0"},
+		{"the gracePeriodSeconds is declared when purgeMode is not gracefully", "      decisionConditions: {tolerationSeconds: 100}\n      purgeMode: Directly\n      gracePeriodSeconds: 100\n",
+			"spec.failover.application.gracePeriodSeconds: Invalid value: 100: only takes effect when purgeMode is gracefully"},
+		{"the gracePeriodSeconds is less than 0 when purgeMode is gracefully", "      decisionConditions: {tolerationSeconds: 100}\n      purgeMode: Gracefully\n      gracePeriodSeconds: -100\n",
+			"spec.failover.application.gracePeriodSeconds: Invalid value: -100: must be greater than 0"},
+		{"application behavior is correctly declared", "      decisionConditions: {tolerationSeconds: 100}\n", ""},
+		{"statePreservation with valid rules", rule("example.com/state-key"), ""},
+		{"invalid aliasLabelName - starts with dash", rule("-invalid-label"),
+			`spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "-invalid-label"` + regex},
+		{"invalid aliasLabelName - ends with dash", rule("invalid-label-"),
+			`spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "invalid-label-"` + regex},
+		{"invalid aliasLabelName - contains invalid characters", rule("invalid@label"),
+			`spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "invalid@label"` + regex},
+		{"too long aliasLabelName", rule(long),
+			`spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "` + long + `": name part must be no more than 63 bytes`},
+		{"invalid prefix in aliasLabelName", rule("INVALID.COM/my-state"),
+			`spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "INVALID.COM/my-state": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.spec)[0])
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.HasSuffix(err.Error(), ": "+tt.want) {
+				t.Fatalf("error %v,\nwant it to end with %q", err, tt.want)
+			}
+		})
+	}
+}
