@@ -92,3 +92,41 @@ func TestApplicationFailoverKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestPlacementKarmadaRows are the rows of Karmada's
+// TestValidateClusterTolerations and TestValidateWorkloadAffinity
+// (pkg/util/validation at f8fdd02), written as policies; as in Karmada's
+// tests, the error must contain the expected text.
+func TestPlacementKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
+	tests := []struct{ name, placement, want string }{
+		{"nil tolerations is valid", "    clusterTolerations: []\n", ""},
+		{"toleration with Exists operator is valid", "    clusterTolerations: [{key: key1, operator: Exists}]\n", ""},
+		{"toleration with Equal operator is valid", "    clusterTolerations: [{key: key1, operator: Equal, value: value1}]\n", ""},
+		{"toleration with empty operator is valid (defaults to Equal)", "    clusterTolerations: [{key: key1, value: value1}]\n", ""},
+		{"toleration with Lt operator is invalid", "    clusterTolerations: [{key: key1, operator: Lt, value: '100'}]\n", "Unsupported value"},
+		{"toleration with Gt operator is invalid", "    clusterTolerations: [{key: key1, operator: Gt, value: '100'}]\n", "Unsupported value"},
+		{"mixed tolerations with one invalid Lt operator", "    clusterTolerations: [{key: key1, operator: Equal, value: value1}, {key: key2, operator: Lt, value: '100'}]\n", "Unsupported value"},
+		{"only affinity set is valid", "    workloadAffinity: {affinity: {groupByLabelKey: app.group}}\n", ""},
+		{"only antiAffinity set is valid", "    workloadAffinity: {antiAffinity: {groupByLabelKey: app.group}}\n", ""},
+		{"affinity and antiAffinity with different groupByLabelKey is valid", "    workloadAffinity: {affinity: {groupByLabelKey: app.group}, antiAffinity: {groupByLabelKey: app.region}}\n", ""},
+		{"affinity and antiAffinity with same groupByLabelKey is invalid", "    workloadAffinity: {affinity: {groupByLabelKey: app.group}, antiAffinity: {groupByLabelKey: app.group}}\n",
+			"affinity and antiAffinity must not use the same groupByLabelKey"},
+		{"affinity with invalid groupByLabelKey is invalid", "    workloadAffinity: {affinity: {groupByLabelKey: 'INVALID KEY!'}}\n", "spec.placement.workloadAffinity.affinity.groupByLabelKey"},
+		{"antiAffinity with invalid groupByLabelKey is invalid", "    workloadAffinity: {antiAffinity: {groupByLabelKey: 'INVALID KEY!'}}\n", "spec.placement.workloadAffinity.antiAffinity.groupByLabelKey"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.placement)[0])
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
