@@ -130,3 +130,28 @@ func TestPlacementKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestSpreadConstraintKarmadaRows are the spreadConstraint rows of
+// Karmada's TestValidatePropagationSpec: invalid constraints get Karmada's
+// message; valid ones are still refused, as needing live scheduler scores.
+func TestSpreadConstraintKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n    spreadConstraints:\n"
+	tests := []struct{ name, constraints, want string }{
+		{"spreadByLabel co-exist with spreadByField", "    - {spreadByLabel: foo, spreadByField: cluster, minGroups: 1}\n", "spreadByLabel should not co-exist with spreadByField"},
+		{"maxGroups lower than minGroups", "    - {spreadByField: cluster, maxGroups: 1, minGroups: 2}\n", "maxGroups lower than minGroups is not allowed"},
+		{"maxGroups lower than 0", "    - {spreadByField: cluster, maxGroups: -1}\n", "maxGroups lower than 0 is not allowed"},
+		{"minGroups lower than 0", "    - {spreadByField: cluster, minGroups: -1}\n", "minGroups lower than 0 is not allowed"},
+		{"two cluster spread constraints", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n", "multiple cluster spread constraints are not allowed"},
+		{"multiple region spread constraints", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n", "multiple region spread constraints are not allowed"},
+		{"spreadByFieldCluster must be included if using spreadByField", "    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n", "the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled"},
+		{"valid constraint: refused offline", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n", "unsupported offline: spec.placement.spreadConstraints"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.constraints)[0])
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}

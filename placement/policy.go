@@ -208,6 +208,9 @@ func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) 
 		p.Affinity = a
 	}
 	if sc, _ := placement["spreadConstraints"].([]any); len(sc) > 0 {
+		if err := p.validateSpread(obj, sc); err != nil {
+			return err
+		}
 		return p.errorf(obj, "spec.placement.spreadConstraints",
 			"%w: spec.placement.spreadConstraints (they pick clusters by the scheduler's live scores)", ErrUnsupported)
 	}

@@ -198,3 +198,49 @@ func (p *Policy) int32At(obj *manifest.Object, path string, v any) (int64, error
 	}
 	return n, nil
 }
+
+// validateSpread makes Karmada's ValidateSpreadConstraint checks after the
+// mutating webhook's defaults (spreadByField cluster when neither field
+// nor label is set, minGroups 1 when 0), so that an invalid constraint is
+// refused with Karmada's message before drydock refuses spread constraints
+// as a whole (they need the scheduler's live scores).
+func (p *Policy) validateSpread(obj *manifest.Object, constraints []any) error {
+	const base = "spec.placement.spreadConstraints"
+	seen := map[string]bool{}
+	for i, raw := range constraints {
+		c, _ := raw.(map[string]any)
+		path := manifest.Path(base, i)
+		field, label := manifest.String(c, "spreadByField"), manifest.String(c, "spreadByLabel")
+		if field == "" && label == "" {
+			field = "cluster"
+		}
+		minGroups, _ := toInt(c["minGroups"])
+		maxGroups, _ := toInt(c["maxGroups"])
+		if minGroups == 0 {
+			minGroups = 1
+		}
+		var msg string
+		switch {
+		case field != "" && label != "":
+			msg = "spreadByLabel should not co-exist with spreadByField"
+		case minGroups < 0:
+			msg = "minGroups lower than 0 is not allowed"
+		case maxGroups < 0:
+			msg = "maxGroups lower than 0 is not allowed"
+		case maxGroups > 0 && maxGroups < minGroups:
+			msg = "maxGroups lower than minGroups is not allowed"
+		case field != "" && seen[field]:
+			return p.errorf(obj, path, "%s: Invalid value: multiple %s spread constraints are not allowed", base, field)
+		}
+		if msg != "" {
+			return p.errorf(obj, path, "%s: Invalid value: %s", path, msg)
+		}
+		if field != "" {
+			seen[field] = true
+		}
+	}
+	if len(seen) > 0 && !seen["cluster"] {
+		return p.errorf(obj, base, "%s: Invalid value: the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled", base)
+	}
+	return nil
+}
