@@ -155,3 +155,33 @@ func TestSpreadConstraintKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterAffinitiesKarmadaRows are the clusterAffinities rows of
+// Karmada's TestValidatePropagationSpec and TestValidateOverflowAffinities:
+// invalid lists get Karmada's message; valid ones are refused offline.
+func TestClusterAffinitiesKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
+	tests := []struct{ name, placement, want string }{
+		{"different affinities have the same affinityName", "    clusterAffinities: [{affinityName: group1, clusterNames: [m1]}, {affinityName: group1, clusterNames: [m2]}]\n",
+			"spec.placement.clusterAffinities: Invalid value: each affinity term in a policy must have a unique name"},
+		{"fieldSelector has unsupported key", "    clusterAffinities: [{affinityName: group1, fieldSelector: {matchExpressions: [{key: foo, operator: In, values: [a]}]}}]\n",
+			`unsupported key "foo", must be provider, region, or zone`},
+		{"fieldSelector has unsupported operator", "    clusterAffinities: [{affinityName: group1, fieldSelector: {matchExpressions: [{key: provider, operator: Exists}]}}]\n",
+			`unsupported operator "Exists", must be In or NotIn`},
+		{"overflow without dynamic or aggregated division", "    clusterAffinities: [{affinityName: primary, clusterNames: [m1], overflowAffinities: [{affinityName: o, clusterNames: [m2]}]}]\n",
+			"spec.placement.clusterAffinities[0].overflowAffinities: Invalid value: overflowAffinities can only be used together with dynamic weight or aggregated scheduling"},
+		{"overflow without an inline affinity", "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}\n    clusterAffinities: [{affinityName: primary, overflowAffinities: [{affinityName: o, clusterNames: [m2]}]}]\n",
+			"overflowAffinities can only be used together with the inline ClusterAffinity"},
+		{"overflow name duplicates the primary", "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}\n    clusterAffinities: [{affinityName: primary, clusterNames: [m1], overflowAffinities: [{affinityName: primary, clusterNames: [m2]}]}]\n",
+			`spec.placement.clusterAffinities[0].overflowAffinities[0].affinityName: Invalid value: "primary": overflow affinity name must be unique and must not duplicate the primary group's affinityName`},
+		{"valid list: refused offline", "    clusterAffinities: [{affinityName: group1, clusterNames: [m1]}]\n", "unsupported offline: spec.placement.clusterAffinities"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.placement)[0])
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}

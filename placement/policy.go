@@ -187,9 +187,13 @@ func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) 
 	if placement == nil {
 		return nil
 	}
-	if _, ok := placement["clusterAffinities"]; ok {
+	if raw, ok := placement["clusterAffinities"]; ok {
 		if _, both := placement["clusterAffinity"]; both {
 			return p.errorf(obj, "spec.placement.clusterAffinities", "spec.placement.clusterAffinities: Invalid value: clusterAffinities can not co-exist with clusterAffinity")
+		}
+		terms, _ := raw.([]any)
+		if err := p.validateAffinities(obj, placement, terms); err != nil {
+			return err
 		}
 		return p.errorf(obj, "spec.placement.clusterAffinities", "%w: spec.placement.clusterAffinities (failover between affinity groups depends on live scheduling results); use clusterAffinity", ErrUnsupported)
 	}

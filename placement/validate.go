@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -243,4 +244,109 @@ func (p *Policy) validateSpread(obj *manifest.Object, constraints []any) error {
 		return p.errorf(obj, base, "%s: Invalid value: the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled", base)
 	}
 	return nil
+}
+
+// validateAffinities makes Karmada's checks of clusterAffinities (unique
+// label-key names, each term's field selector, overflow affinities only
+// with dynamic or aggregated division, with an inline affinity and unique
+// names), so an invalid list gets Karmada's message before drydock refuses
+// clusterAffinities as a whole (failover needs live scheduling results).
+func (p *Policy) validateAffinities(obj *manifest.Object, placement map[string]any, terms []any) error {
+	const base = "spec.placement.clusterAffinities"
+	overflowOK := overflowAllowed(placement)
+	names := map[string]bool{}
+	for i, raw := range terms {
+		path := manifest.Path(base, i)
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return p.errorf(obj, path, "%s: Invalid value: must be an object", path)
+		}
+		if _, has := m["overflowAffinities"]; has && !overflowOK {
+			return p.errorf(obj, path+".overflowAffinities", "%s.overflowAffinities: Invalid value: overflowAffinities can only be used together with dynamic weight or aggregated scheduling", path)
+		}
+		name := manifest.String(m, "affinityName")
+		if err := manifest.ValidLabelKey(name); err != nil {
+			return p.errorf(obj, path, "%s: Invalid value: %q: %v", path, name, err)
+		}
+		if names[name] {
+			return p.errorf(obj, path, "%s: Invalid value: each affinity term in a policy must have a unique name", base)
+		}
+		names[name] = true
+		if err := p.validateTerm(obj, m, path); err != nil {
+			return err
+		}
+		if err := p.validateOverflow(obj, m, path, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateTerm checks one affinity term's selectors.
+func (p *Policy) validateTerm(obj *manifest.Object, m map[string]any, path string) error {
+	a, err := cluster.DecodeAffinity(m)
+	if err == nil {
+		err = a.Validate()
+	}
+	if err != nil {
+		return p.fieldErr(obj, path, err)
+	}
+	return nil
+}
+
+// validateOverflow checks a term's overflowAffinities.
+func (p *Policy) validateOverflow(obj *manifest.Object, term map[string]any, path, primary string) error {
+	list, has := term["overflowAffinities"].([]any)
+	if !has {
+		return nil
+	}
+	if emptyAffinity(term) {
+		return p.errorf(obj, path+".overflowAffinities", "%s.overflowAffinities: Invalid value: overflowAffinities can only be used together with the inline ClusterAffinity", path)
+	}
+	names := map[string]bool{primary: true}
+	for j, raw := range list {
+		m, _ := raw.(map[string]any)
+		opath := manifest.Path(path+".overflowAffinities", j)
+		name := manifest.String(m, "affinityName")
+		if err := manifest.ValidLabelKey(name); err != nil {
+			return p.errorf(obj, opath+".affinityName", "%s.affinityName: Invalid value: %q: %v", opath, name, err)
+		}
+		if names[name] {
+			return p.errorf(obj, opath+".affinityName", "%s.affinityName: Invalid value: %q: overflow affinity name must be unique and must not duplicate the primary group's affinityName", opath, name)
+		}
+		names[name] = true
+		if err := p.validateTerm(obj, m, opath); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emptyAffinity is Karmada's emptyClusterAffinity on a term's inline
+// affinity.
+func emptyAffinity(term map[string]any) bool {
+	for _, k := range []string{"labelSelector", "fieldSelector"} {
+		if term[k] != nil {
+			return false
+		}
+	}
+	names, _ := term["clusterNames"].([]any)
+	excl, _ := term["exclude"].([]any)
+	return len(names) == 0 && len(excl) == 0
+}
+
+// overflowAllowed is Karmada's IsOverflowSchedulingAllowed: Divided with
+// Aggregated, or Weighted by dynamic weight.
+func overflowAllowed(placement map[string]any) bool {
+	rs, _ := placement["replicaScheduling"].(map[string]any)
+	if manifest.String(rs, "replicaSchedulingType") != Divided {
+		return false
+	}
+	switch manifest.String(rs, "replicaDivisionPreference") {
+	case Aggregated:
+		return true
+	case Weighted:
+		return manifest.String(rs, "weightPreference", "dynamicWeight") != ""
+	}
+	return false
 }
