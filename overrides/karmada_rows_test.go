@@ -37,3 +37,43 @@ func TestValidateOverrideSpecKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestImageParserKarmadaRows are the rows of Karmada's imageparser
+// TestParse and TestSplitHostname (pkg/util/imageparser at f8fdd02).
+func TestImageParserKarmadaRows(t *testing.T) {
+	parse := []struct{ name, image, host, repo, tag, digest string }{
+		{"simple", "pause", "", "pause", "", ""},
+		{"repository", "subpath/imagename:v1.0.0", "", "subpath/imagename", "v1.0.0", ""},
+		{"normal", "fictional.registry.example/imagename:v1.0.0", "fictional.registry.example", "imagename", "v1.0.0", ""},
+		{"hostname with port", "fictional.registry.example:10443/subpath/imagename:v1.0.0", "fictional.registry.example:10443", "subpath/imagename", "v1.0.0", ""},
+		{"digest", "fictional.registry.example:10443/subpath/imagename@sha256:50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6545c",
+			"fictional.registry.example:10443", "subpath/imagename", "", "sha256:50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6545c"},
+	}
+	for _, tt := range parse {
+		t.Run("Parse/"+tt.name, func(t *testing.T) {
+			img, err := parseImage(tt.image)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := [5]string{img.String(), img.host, img.repository, img.tag, img.digest}
+			if want := [5]string{tt.image, tt.host, tt.repo, tt.tag, tt.digest}; got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+	split := []struct{ name, input, host, repo string }{
+		{"empty image got nothing", "", "", ""},
+		{"simple repository", "imagename", "", "imagename"},
+		{"repository with sub-path", "subpath/imagename", "", "subpath/imagename"},
+		{"canonical image", "fictional.registry.example/subpath/imagename", "fictional.registry.example", "subpath/imagename"},
+		{"hostname with port", "fictional.registry.example:10443/subpath/imagename", "fictional.registry.example:10443", "subpath/imagename"},
+		{"hostname with IP", "10.10.10.10:10443/subpath/imagename", "10.10.10.10:10443", "subpath/imagename"},
+	}
+	for _, tt := range split {
+		t.Run("SplitHostname/"+tt.name, func(t *testing.T) {
+			if h, r := splitHostname(tt.input); h != tt.host || r != tt.repo {
+				t.Errorf("splitHostname(%q) = %q, %q; want %q, %q", tt.input, h, r, tt.host, tt.repo)
+			}
+		})
+	}
+}
