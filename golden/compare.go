@@ -156,9 +156,7 @@ func normalize(b []byte) []byte {
 // goldenDir is what a golden directory holds.
 type goldenDir struct {
 	// tree holds every *.yaml file (owned or not).
-	tree Tree
-	// perms are the permission bits of the files of tree.
-	perms map[string]fs.FileMode
+	tree  Tree
 	owned ownership
 	// ownershipData is the OwnershipFile's content (nil if absent).
 	ownershipData []byte
@@ -174,7 +172,7 @@ func readGolden(dir string) (*goldenDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	g := &goldenDir{tree: Tree{}, perms: map[string]fs.FileMode{}}
+	g := &goldenDir{tree: Tree{}}
 	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -193,11 +191,6 @@ func readGolden(dir string) (*goldenDir, error) {
 		case !d.Type().IsRegular():
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
 		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		g.perms[rel] = fi.Mode().Perm()
 		g.tree[rel], err = manifest.ReadFile(full)
 		return err
 	})

@@ -174,6 +174,13 @@ var (
 	treeB = map[string]string{cmPath: cmGreen, "c2/ns/secret_b.yaml": "b\n", "c3/x/configmap_b.yaml": "b\n"}
 )
 
+// The trees the Write kill test alternates between: the same files (Write
+// never deletes), other contents.
+var (
+	writeA = map[string]string{cmPath: cmBlue, nsPath: ns, "NOTES.txt": "a\n"}
+	writeB = map[string]string{cmPath: cmGreen, nsPath: ns + "# b\n", "NOTES.txt": "b\n"}
+)
+
 // TestKillChild is the child of TestUpdateKilled: it updates the golden
 // directory between treeA and treeB until it is killed.
 func TestKillChild(t *testing.T) {
@@ -183,6 +190,17 @@ func TestKillChild(t *testing.T) {
 	}
 	if os.Getenv("DRYDOCK_GOLDEN_JOURNAL") != "" {
 		exchange = func(a, b string) error { return errors.ErrUnsupported }
+	}
+	if os.Getenv("DRYDOCK_GOLDEN_WRITE") != "" {
+		for i := 0; ; i++ {
+			next := writeA
+			if i%2 == 0 {
+				next = writeB
+			}
+			if err := Write(dir, tree(next)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	for i := 0; ; i++ {
 		next := treeA
@@ -225,10 +243,10 @@ func TestUpdateKilled(t *testing.T) {
 	}
 }
 
-func killDuringUpdates(t *testing.T, dir string, journal bool, after time.Duration) {
+func killDuringUpdates(t *testing.T, dir string, journal bool, after time.Duration, env ...string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "DRYDOCK_GOLDEN_KILL_CHILD="+dir)
+	cmd.Env = append(append(os.Environ(), "DRYDOCK_GOLDEN_KILL_CHILD="+dir), env...)
 	if journal {
 		cmd.Env = append(cmd.Env, "DRYDOCK_GOLDEN_JOURNAL=1")
 	}
@@ -262,4 +280,30 @@ func wholeTree(t *testing.T, dir string) string {
 	}
 	t.Fatalf("a kill left a mixed tree: %v", got)
 	return ""
+}
+
+// TestWriteKilled: render --output-dir (Write) is atomic too: after a kill
+// the directory holds one whole tree.
+func TestWriteKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Write(dir, tree(writeA)); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for round := 0; round < 30; round++ {
+		killDuringUpdates(t, dir, false, time.Duration(rand.IntN(60))*time.Millisecond, "DRYDOCK_GOLDEN_WRITE=1")
+		got := readAll(t, dir)
+		switch {
+		case got["NOTES.txt"] == "a\n" && got[cmPath] == cmBlue && got[nsPath] == ns:
+			seen["A"]++
+		case got["NOTES.txt"] == "b\n" && got[cmPath] == cmGreen && got[nsPath] == ns+"# b\n":
+			seen["B"]++
+		default:
+			t.Fatalf("a kill left a mixed output directory: %v", got)
+		}
+	}
+	t.Logf("trees seen after kills: %v", seen)
 }

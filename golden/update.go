@@ -89,18 +89,22 @@ func realTarget(dir string) (string, error) { return manifest.RealPath(dir) }
 // plan is what Update writes: the new tree and what it carries over.
 type plan struct {
 	got Tree
-	// old is the current golden state (nil when dir does not exist).
+	// old is the current golden state (nil when dir does not exist, or
+	// for Write, which does not read it).
 	old *goldenDir
+	// exists reports that the directory exists (its files are carried).
+	exists bool
 	// write are the paths of got to write (Added and Changed).
 	write map[string]bool
 	// drop are owned files no longer rendered that Prune deletes.
 	drop map[string]bool
-	// owned is the OwnershipFile content of the new tree.
+	// owned is the OwnershipFile content of the new tree; nil (Write)
+	// leaves an existing OwnershipFile as it is.
 	owned []byte
 }
 
 func newPlan(rep *Report, old *goldenDir, got Tree, prune bool) *plan {
-	p := &plan{got: got, old: old, write: map[string]bool{}, drop: map[string]bool{}}
+	p := &plan{got: got, old: old, exists: old != nil, write: map[string]bool{}, drop: map[string]bool{}}
 	for _, path := range append(append([]string{}, rep.Added...), rep.Changed...) {
 		p.write[path] = true
 	}
@@ -162,24 +166,24 @@ func (p *plan) apply(target string) error {
 // build fills stage with the new tree: carried files from target first,
 // then the written ones and the OwnershipFile.
 func (p *plan) build(stage, target string) error {
-	if p.old != nil {
+	if p.exists {
 		if err := p.carry(stage, target); err != nil {
 			return err
 		}
 	}
 	for _, path := range sortedKeys(p.write) {
 		perm := fs.FileMode(0o644)
-		if p.old != nil {
-			if m, ok := p.old.perms[path]; ok {
-				perm = m
-			}
+		if fi, err := os.Lstat(filepath.Join(target, filepath.FromSlash(path))); err == nil && fi.Mode().IsRegular() {
+			perm = fi.Mode().Perm()
 		}
 		if err := writeNew(filepath.Join(stage, filepath.FromSlash(path)), p.got[path], perm); err != nil {
 			return err
 		}
 	}
-	if err := writeNew(filepath.Join(stage, OwnershipFile), p.owned, 0o644); err != nil {
-		return err
+	if p.owned != nil {
+		if err := writeNew(filepath.Join(stage, OwnershipFile), p.owned, 0o644); err != nil {
+			return err
+		}
 	}
 	return removeEmptied(stage, p.drop)
 }
@@ -197,7 +201,7 @@ func (p *plan) carry(stage, target string) error {
 		}
 		slash, dst := filepath.ToSlash(rel), filepath.Join(stage, rel)
 		switch {
-		case slash == OwnershipFile || p.write[slash] || p.drop[slash]:
+		case (slash == OwnershipFile && p.owned != nil) || p.write[slash] || p.drop[slash]:
 			return nil
 		case d.IsDir():
 			fi, err := d.Info()
@@ -258,9 +262,14 @@ func linkOrCopy(src, dst string) error {
 	return err
 }
 
-// writeNew creates name (which must not exist) with its parents.
+// writeNew creates name with its parents. A file already there (carried
+// under another path through a symlinked directory) is unlinked first, so
+// the old tree's file, which it may share by a hard link, stays intact.
 func writeNew(name string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 )
 
-// writeFiles writes the given paths of t under the existing directory dir,
-// after checking all of them.
-func writeFiles(dir string, t Tree, paths []string) error {
+// checkPaths checks, before anything is written, that each path can be
+// written under the existing directory dir without leaving it.
+func checkPaths(dir string, paths []string) error {
 	root, err := resolveRoot(dir)
 	if err != nil {
 		return err
@@ -20,15 +20,9 @@ func writeFiles(dir string, t Tree, paths []string) error {
 		return err
 	}
 	defer r.Close()
-	perms := make([]fs.FileMode, len(paths))
-	for i, p := range paths {
-		if perms[i], err = checkTarget(r, root, p); err != nil {
+	for _, p := range paths {
+		if _, err := checkTarget(r, root, p); err != nil {
 			return err
-		}
-	}
-	for i, p := range paths {
-		if err := writeAtomic(r, p, t[p], perms[i]); err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
 		}
 	}
 	return nil
@@ -92,31 +86,4 @@ func checkParent(r *os.Root, root, name string) error {
 func within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && filepath.IsLocal(rel)
-}
-
-// writeAtomic writes data to p under r: a temporary file in p's directory
-// (named .golden-<random>.tmp, so never mistaken for a golden file and
-// never colliding across runs), renamed over p.
-func writeAtomic(r *os.Root, p string, data []byte, perm fs.FileMode) error {
-	name := filepath.FromSlash(p)
-	dir := filepath.Dir(name)
-	if err := r.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, ".golden-"+randomSuffix()+".tmp")
-	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.Rename(tmp, name)
-	}
-	if err != nil {
-		_ = r.Remove(tmp)
-	}
-	return err
 }
