@@ -307,3 +307,18 @@ func TestWriteKilled(t *testing.T) {
 	}
 	t.Logf("trees seen after kills: %v", seen)
 }
+
+func TestWriteRefusesRepository(t *testing.T) {
+	dir := t.TempDir()
+	writeDir(t, dir, map[string]string{".git/HEAD": "ref: main\n", "main.go": "package main\n"})
+	before := readAll(t, dir)
+	if err := Write(dir, tree(map[string]string{cmPath: cmBlue})); !errors.Is(err, ErrInvalidPath) {
+		t.Fatalf("Write into a repository root: error %v, want ErrInvalidPath", err)
+	}
+	if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{Prune: true}); !errors.Is(err, ErrInvalidPath) {
+		t.Fatalf("Update of a repository root: error %v, want ErrInvalidPath", err)
+	}
+	if diff := cmp.Diff(before, readAll(t, dir)); diff != "" {
+		t.Errorf("the repository changed (-before +after):\n%s", diff)
+	}
+}

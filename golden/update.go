@@ -132,8 +132,12 @@ func (p *plan) needed() bool {
 	return p.old == nil || string(p.old.ownershipData) != string(p.owned)
 }
 
-// apply builds the new tree beside target and swaps it in.
+// apply builds the new tree beside target and swaps it in. A directory
+// holding a .git entry (a repository's root) is never replaced.
 func (p *plan) apply(target string) error {
+	if _, err := os.Lstat(filepath.Join(target, ".git")); err == nil {
+		return fmt.Errorf("directory %s: %w: it holds .git; drydock replaces the whole directory it writes, so give it a directory of its own", target, ErrInvalidPath)
+	}
 	parent, base := filepath.Dir(target), filepath.Base(target)
 	stage, err := os.MkdirTemp(parent, "."+base+stagingInfix+"new-")
 	if err != nil {

@@ -47,6 +47,12 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock addon render: %v\n", err)
 		return exitUsage
 	}
+	if *outDir != "" {
+		if err := checkOutputDir(*outDir, append([]string{fs.Arg(0), *registry}, *clusters...)); err != nil {
+			fmt.Fprintf(stderr, "drydock addon render: %v\n", err)
+			return exitUsage
+		}
+	}
 	res, err := pipeline.RenderAddon(pipeline.AddonInputs{Addon: pipeline.Addon{Dir: fs.Arg(0), Params: params},
 		ClusterPaths: *clusters, Registry: *registry, Limits: limits})
 	if err != nil {

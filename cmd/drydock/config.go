@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -107,4 +108,27 @@ func (c *configPaths) resolve(field, p string) (string, error) {
 		return "", fmt.Errorf("%s: %s: %q leads outside the repository %s (to %s)", pos, field, p, c.repo, r)
 	}
 	return r, nil
+}
+
+// checkOutputDir refuses an --output-dir that holds the working directory
+// or one of the inputs: the tree replaces the whole directory.
+func checkOutputDir(outDir string, inputs []string) error {
+	out, err := manifest.RealPath(outDir)
+	if err != nil {
+		return err
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		if real, err := manifest.RealPath(cwd); err == nil && manifest.Within(out, real) {
+			return fmt.Errorf("--output-dir %s holds the working directory; give the rendered tree a directory of its own", outDir)
+		}
+	}
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		if real, err := manifest.RealPath(in); err == nil && manifest.Within(out, real) {
+			return fmt.Errorf("--output-dir %s holds the input %s; give the rendered tree a directory of its own", outDir, in)
+		}
+	}
+	return nil
 }

@@ -161,6 +161,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	var err error
+	if outDir != "" {
+		inputs := append(append(append([]string{}, in.Paths...), in.DefinitionPaths...), in.ClusterPaths...)
+		if err := checkOutputDir(outDir, append(inputs, in.ObservedPaths...)); err != nil {
+			fmt.Fprintf(stderr, "drydock render: %v\n", err)
+			return exitUsage
+		}
+	}
 	if in.Limits, err = lim.limits(); err != nil {
 		fmt.Fprintf(stderr, "drydock render: %v\n", err)
 		return exitUsage
