@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -159,7 +160,10 @@ func (p *plan) apply(target string) error {
 	stale, err := swapIn(stage, target)
 	if err != nil {
 		_ = os.RemoveAll(stage)
-		return fmt.Errorf("golden directory %s: swap in the new tree: %w", target, err)
+		if errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV) {
+			return fmt.Errorf("directory %s: swap in the new tree: %w (a mount point cannot be replaced: give a directory inside it)", target, err)
+		}
+		return fmt.Errorf("directory %s: swap in the new tree: %w", target, err)
 	}
 	if stale != "" {
 		return os.RemoveAll(stale)
