@@ -118,15 +118,7 @@ func TestPlacementKarmadaRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse(decode(t, head+tt.placement)[0])
-			if tt.want == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want it to contain %q", err, tt.want)
-			}
+			checkErr(t, err, tt.want)
 		})
 	}
 }
@@ -149,9 +141,7 @@ func TestSpreadConstraintKarmadaRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse(decode(t, head+tt.constraints)[0])
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want it to contain %q", err, tt.want)
-			}
+			checkErr(t, err, tt.want)
 		})
 	}
 }
@@ -179,9 +169,7 @@ func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse(decode(t, head+tt.placement)[0])
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want it to contain %q", err, tt.want)
-			}
+			checkErr(t, err, tt.want)
 		})
 	}
 }

@@ -283,16 +283,7 @@ func TestCheckTemplate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = CheckTemplate(objs[0])
-			if tt.want == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want %q", err, tt.want)
-			}
+			checkErr(t, CheckTemplate(objs[0]), tt.want)
 		})
 	}
 }
