@@ -402,8 +402,17 @@ func Finish(obj *manifest.Object) {
 	data := obj.Data
 	if md, ok := data["metadata"].(map[string]any); ok {
 		for _, key := range []string{"labels", "annotations"} {
-			m, ok := md[key].(map[string]any)
-			if !ok {
+			raw, present := md[key]
+			if !present {
+				continue
+			}
+			// Karmada's Work creation adds its keys through unstructured's
+			// GetLabels/GetAnnotations, which read anything but a map of
+			// strings (an override may have put one there) as nothing: the
+			// value is replaced by Karmada's keys alone, stripped here.
+			m, ok := raw.(map[string]any)
+			if !ok || !allStrings(m) {
+				delete(md, key)
 				continue
 			}
 			for k := range m {
@@ -469,4 +478,14 @@ func pruneJob(data map[string]any) {
 			delete(m, k)
 		}
 	}
+}
+
+// allStrings reports whether every value of m is a string.
+func allStrings(m map[string]any) bool {
+	for _, v := range m {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,8 @@ package placement
 
 import (
 	"errors"
+
+	"github.com/drydock-dev/drydock/manifest"
 	"strings"
 	"testing"
 )
@@ -82,5 +84,38 @@ func checkErr(t *testing.T, err error, want string) {
 	}
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want it to contain %q", err, want)
+	}
+}
+
+// TestFinishNonStringMaps: an override that leaves labels or annotations
+// as anything but a map of strings ends as Karmada's Work creation leaves
+// it: replaced by Karmada's own keys, which Finish strips.
+func TestFinishNonStringMaps(t *testing.T) {
+	tests := []struct {
+		name  string
+		value any
+		kept  bool
+	}{
+		{"a string", "just a string", false},
+		{"a list", []any{int64(1), int64(2)}, false},
+		{"null", nil, false},
+		{"a map with a number", map[string]any{"a": "b", "n": int64(5)}, false},
+		{"a map of strings", map[string]any{"a": "b", "propagationpolicy.karmada.io/name": "p"}, true},
+	}
+	for _, tt := range tests {
+		for _, key := range []string{"labels", "annotations"} {
+			t.Run(tt.name+"/"+key, func(t *testing.T) {
+				obj := manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+					"metadata": map[string]any{"name": "c", key: tt.value}})
+				Finish(obj)
+				got, present := manifest.Map(obj.Data, "metadata")[key]
+				if present != tt.kept {
+					t.Fatalf("%s after Finish: %v (present %t), want present %t", key, got, present, tt.kept)
+				}
+				if tt.kept && len(got.(map[string]any)) != 1 {
+					t.Errorf("%s = %v, want only the user's key", key, got)
+				}
+			})
+		}
 	}
 }
