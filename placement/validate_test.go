@@ -2,10 +2,10 @@ package placement
 
 import (
 	"errors"
-
-	"github.com/drydock-dev/drydock/manifest"
 	"strings"
 	"testing"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestValidateSpec: rows from Karmada's ValidatePropagationSpec (after its
