@@ -27,3 +27,32 @@ func TestClusterMatchesKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchZonesKarmadaRows are the rows of Karmada's Test_matchZones
+// (pkg/util/selector_test.go at f8fdd02).
+func TestMatchZonesKarmadaRows(t *testing.T) {
+	tests := []struct {
+		name     string
+		operator string
+		values   []string
+		zones    []string
+		want     bool
+	}{
+		{"empty zones for In operator", "In", []string{"foo"}, nil, false},
+		{"overlapping zones for In operator", "In", []string{"foo"}, []string{"foo", "bar"}, true},
+		{"all zones for In operator", "In", []string{"foo", "bar"}, []string{"foo", "bar"}, true},
+		{"empty zones for NotIn operator", "NotIn", []string{"foo"}, nil, true},
+		{"partial zones for NotIn operator", "NotIn", []string{"foo"}, []string{"foo", "bar"}, false},
+		{"empty zones for Exists operator", "Exists", nil, nil, false},
+		{"empty zones for DoesNotExist operator", "DoesNotExist", nil, nil, true},
+		{"unknown operator", "Gt", nil, []string{"foo"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := FieldRequirement{Key: "zone", Operator: tt.operator, Values: tt.values}
+			if got := zonesMatch(r, tt.zones); got != tt.want {
+				t.Errorf("zonesMatch = %t, want %t", got, tt.want)
+			}
+		})
+	}
+}
