@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -169,6 +170,38 @@ func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse(decode(t, head+tt.placement)[0])
+			checkErr(t, err, tt.want)
+		})
+	}
+}
+
+// TestValidatePlacementKarmadaRows are the rows of Karmada's
+// TestValidatePlacement (pkg/util/validation at f8fdd02). A placement
+// Karmada accepts with clusterAffinities is still refused offline
+// (ErrUnsupported), never as invalid.
+func TestValidatePlacementKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
+	const overflow = "    clusterAffinities: [{affinityName: primary, clusterNames: [member1], overflowAffinities: [{affinityName: overflow-1, clusterNames: [member2]}]}]\n"
+	tests := []struct{ name, placement, want string }{
+		{"clusterAffinity and clusterAffinities cannot co-exist", "    clusterAffinity: {clusterNames: [member1]}\n    clusterAffinities: [{affinityName: group1}]\n", "clusterAffinities cannot co-exist with clusterAffinity"},
+		{"overflowAffinities rejected when replicaScheduling is nil", overflow, "overflowAffinities can only be used together with dynamic weight or aggregated scheduling"},
+		{"overflowAffinities rejected with static weight scheduling", overflow + "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: {staticWeightList: [{targetCluster: {clusterNames: [member1]}, weight: 1}]}}\n",
+			"overflowAffinities can only be used together with dynamic weight or aggregated scheduling"},
+		{"overflowAffinities allowed with dynamic weight scheduling", overflow + "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: {dynamicWeight: AvailableReplicas}}\n", ""},
+		{"overflowAffinities allowed with aggregated scheduling", overflow + "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}\n", ""},
+		{"multiple affinities, only one has overflow rejected", "    clusterAffinities: [{affinityName: group1, clusterNames: [member1]}, {affinityName: group2, clusterNames: [member2], overflowAffinities: [{affinityName: overflow-1, clusterNames: [member3]}]}]\n",
+			"overflowAffinities can only be used together with dynamic weight or aggregated scheduling"},
+		{"no overflow affinities with unsupported scheduling, no error", "    clusterAffinities: [{affinityName: primary, clusterNames: [member1]}]\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.placement)[0])
+			if tt.want == "" {
+				if !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalid) {
+					t.Fatalf("error %v: want only the offline refusal", err)
+				}
+				return
+			}
 			checkErr(t, err, tt.want)
 		})
 	}

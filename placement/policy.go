@@ -189,7 +189,7 @@ func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) 
 	}
 	if raw, ok := placement["clusterAffinities"]; ok {
 		if _, both := placement["clusterAffinity"]; both {
-			return p.errorf(obj, "spec.placement.clusterAffinities", "spec.placement.clusterAffinities: Invalid value: clusterAffinities can not co-exist with clusterAffinity")
+			return p.errorf(obj, "spec.placement", "spec.placement: Invalid value: clusterAffinities cannot co-exist with clusterAffinity")
 		}
 		terms, _ := raw.([]any)
 		if err := p.validateAffinities(obj, placement, terms); err != nil {
