@@ -206,3 +206,34 @@ func TestValidatePlacementKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestPropagationSpecKarmadaRows are the remaining rows of Karmada's
+// TestValidatePropagationSpec (pkg/util/validation at f8fdd02): field
+// selectors, preemption and suspension. Its "valid spec" row carries spread
+// constraints, which pass validation and are then refused offline.
+func TestPropagationSpecKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n"
+	const sel = "  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]\n"
+	tests := []struct{ name, spec, want string }{
+		{"valid spec", sel + "  placement:\n    clusterAffinity: {fieldSelector: {matchExpressions: [{key: provider, operator: In, values: [fooCloud]}, {key: region, operator: NotIn, values: [fooCloud]}, {key: zone, operator: NotIn, values: [fooCloud]}]}}\n    spreadConstraints: [{maxGroups: 2, minGroups: 1, spreadByField: region}, {spreadByField: cluster}]\n",
+			"unsupported offline: spec.placement.spreadConstraints"},
+		{"clusterAffinity.fieldSelector has unsupported key", sel + "  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: foo, operator: In, values: [fooCloud]}]}}}\n",
+			`unsupported key "foo", must be provider, region, or zone`},
+		{"clusterAffinity.fieldSelector has unsupported operator", sel + "  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: provider, operator: Exists, values: [fooCloud]}]}}}\n",
+			`unsupported operator "Exists", must be In or NotIn`},
+		{"resourceSelector name is empty when preemption is enabled", "  preemption: Always\n  resourceSelectors: [{apiVersion: v1, kind: Pod}]\n",
+			"name cannot be empty if preemption is Always, the empty name may cause unexpected resources preemption"},
+		{"suspension dispatching cannot co-exist with dispatchingOnClusters", sel + "  suspension: {dispatching: true, dispatchingOnClusters: {clusterNames: [cluster-name]}}\n",
+			"suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames"},
+		{"suspension dispatching with nil dispatchingOnClusters is valid", sel + "  suspension: {dispatching: true}\n", ""},
+		{"suspension dispatching with empty dispatching clusters is valid", sel + "  suspension: {dispatching: true, dispatchingOnClusters: {clusterNames: []}}\n", ""},
+		{"dispatchingOnClusters.clusterNames without dispatching is valid", sel + "  suspension: {dispatchingOnClusters: {clusterNames: [cluster-name]}}\n", ""},
+		{"dispatchingOnClusters.clusterNames with dispatching false is valid", sel + "  suspension: {dispatching: false, dispatchingOnClusters: {clusterNames: [cluster-name]}}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.spec)[0])
+			checkErr(t, err, tt.want)
+		})
+	}
+}
