@@ -237,3 +237,48 @@ func TestPropagationSpecKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticWeightKarmadaRows are the rows of Karmada's
+// Test_assignByStaticWeightStrategy (pkg/scheduler/core at f8fdd02):
+// replicas per member (0 where Karmada lists none or zero).
+func TestStaticWeightKarmadaRows(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n    replicaScheduling:\n      replicaSchedulingType: Divided\n"
+	weights := func(ws ...string) string {
+		if len(ws) == 0 {
+			return ""
+		}
+		s := "      weightPreference:\n        staticWeightList:\n"
+		for i := 0; i < len(ws); i += 2 {
+			s += "          - {targetCluster: {clusterNames: [" + ws[i] + "]}, weight: " + ws[i+1] + "}\n"
+		}
+		return s
+	}
+	three := weights("member1", "3", "member2", "2", "member3", "1")
+	tests := []struct {
+		name     string
+		weights  string
+		members  []string
+		replicas int64
+		want     []int64
+	}{
+		{"replica 12, weight 3:2:1", three, []string{"member1", "member2", "member3"}, 12, []int64{6, 4, 2}},
+		{"replica 12, default weight", "", []string{"member1", "member2", "member3"}, 12, []int64{4, 4, 4}},
+		{"replica 13, weight 3:2:1", three, []string{"member1", "member2", "member3"}, 13, []int64{7, 4, 2}},
+		{"replica 14, weight 3:2:1", three, []string{"member1", "member2", "member3"}, 14, []int64{7, 5, 2}},
+		{"insufficient replica assignment should get 0 replica", weights("member1", "1", "member2", "1"), []string{"member1", "member2"}, 0, []int64{0, 0}},
+		{"selected cluster without weight should be ignored", weights("member1", "1"), []string{"member1", "member2"}, 2, []int64{2, 0}},
+		{"cluster with multiple weights", weights("member1", "1", "member2", "1", "member1", "2"), []string{"member1", "member2"}, 3, []int64{2, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse(decode(t, head+tt.weights)[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := members(tt.members...)
+			if diff := cmp.Diff(tt.want, webster(tt.replicas, p.weights(ms), ms, false)); diff != "" {
+				t.Errorf("replicas (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
