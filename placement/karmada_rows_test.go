@@ -58,7 +58,7 @@ func TestApplicationFailoverKarmadaRows(t *testing.T) {
 	rule := func(alias string) string {
 		return "      decisionConditions: {tolerationSeconds: 100}\n      statePreservation: {rules: [{aliasLabelName: '" + alias + "', jsonPath: '{ .replicas }'}]}\n"
 	}
-	tests := []struct{ name, spec, want string }{
+	tests := []parseRow{
 		{"the tolerationSeconds is less than zero", "      decisionConditions: {tolerationSeconds: -100}\n",
 			"spec.failover.application.decisionConditions.tolerationSeconds: Invalid value: -100: must be greater than or equal to 0"},
 		{"the gracePeriodSeconds is declared when purgeMode is not gracefully", "      decisionConditions: {tolerationSeconds: 100}\n      purgeMode: Directly\n      gracePeriodSeconds: 100\n",
@@ -100,7 +100,7 @@ func TestApplicationFailoverKarmadaRows(t *testing.T) {
 // tests, the error must contain the expected text.
 func TestPlacementKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
-	tests := []struct{ name, placement, want string }{
+	tests := []parseRow{
 		{"nil tolerations is valid", "    clusterTolerations: []\n", ""},
 		{"toleration with Exists operator is valid", "    clusterTolerations: [{key: key1, operator: Exists}]\n", ""},
 		{"toleration with Equal operator is valid", "    clusterTolerations: [{key: key1, operator: Equal, value: value1}]\n", ""},
@@ -116,12 +116,7 @@ func TestPlacementKarmadaRows(t *testing.T) {
 		{"affinity with invalid groupByLabelKey is invalid", "    workloadAffinity: {affinity: {groupByLabelKey: 'INVALID KEY!'}}\n", "spec.placement.workloadAffinity.affinity.groupByLabelKey"},
 		{"antiAffinity with invalid groupByLabelKey is invalid", "    workloadAffinity: {antiAffinity: {groupByLabelKey: 'INVALID KEY!'}}\n", "spec.placement.workloadAffinity.antiAffinity.groupByLabelKey"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(decode(t, head+tt.placement)[0])
-			checkErr(t, err, tt.want)
-		})
-	}
+	runParseRows(t, head, tests)
 }
 
 // TestSpreadConstraintKarmadaRows are the spreadConstraint rows of
@@ -129,7 +124,7 @@ func TestPlacementKarmadaRows(t *testing.T) {
 // message; valid ones are still refused, as needing live scheduler scores.
 func TestSpreadConstraintKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n    spreadConstraints:\n"
-	tests := []struct{ name, constraints, want string }{
+	tests := []parseRow{
 		{"spreadByLabel co-exist with spreadByField", "    - {spreadByLabel: foo, spreadByField: cluster, minGroups: 1}\n", "spreadByLabel should not co-exist with spreadByField"},
 		{"maxGroups lower than minGroups", "    - {spreadByField: cluster, maxGroups: 1, minGroups: 2}\n", "maxGroups lower than minGroups is not allowed"},
 		{"maxGroups lower than 0", "    - {spreadByField: cluster, maxGroups: -1}\n", "maxGroups lower than 0 is not allowed"},
@@ -139,12 +134,7 @@ func TestSpreadConstraintKarmadaRows(t *testing.T) {
 		{"spreadByFieldCluster must be included if using spreadByField", "    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n", "the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled"},
 		{"valid constraint: refused offline", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n", "unsupported offline: spec.placement.spreadConstraints"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(decode(t, head+tt.constraints)[0])
-			checkErr(t, err, tt.want)
-		})
-	}
+	runParseRows(t, head, tests)
 }
 
 // TestClusterAffinitiesKarmadaRows are the clusterAffinities rows of
@@ -152,7 +142,7 @@ func TestSpreadConstraintKarmadaRows(t *testing.T) {
 // invalid lists get Karmada's message; valid ones are refused offline.
 func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
-	tests := []struct{ name, placement, want string }{
+	tests := []parseRow{
 		{"different affinities have the same affinityName", "    clusterAffinities: [{affinityName: group1, clusterNames: [m1]}, {affinityName: group1, clusterNames: [m2]}]\n",
 			"spec.placement.clusterAffinities: Invalid value: each affinity term in a policy must have a unique name"},
 		{"fieldSelector has unsupported key", "    clusterAffinities: [{affinityName: group1, fieldSelector: {matchExpressions: [{key: foo, operator: In, values: [a]}]}}]\n",
@@ -167,12 +157,7 @@ func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 			`spec.placement.clusterAffinities[0].overflowAffinities[0].affinityName: Invalid value: "primary": overflow affinity name must be unique and must not duplicate the primary group's affinityName`},
 		{"valid list: refused offline", "    clusterAffinities: [{affinityName: group1, clusterNames: [m1]}]\n", "unsupported offline: spec.placement.clusterAffinities"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(decode(t, head+tt.placement)[0])
-			checkErr(t, err, tt.want)
-		})
-	}
+	runParseRows(t, head, tests)
 }
 
 // TestValidatePlacementKarmadaRows are the rows of Karmada's
@@ -182,7 +167,7 @@ func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 func TestValidatePlacementKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
 	const overflow = "    clusterAffinities: [{affinityName: primary, clusterNames: [member1], overflowAffinities: [{affinityName: overflow-1, clusterNames: [member2]}]}]\n"
-	tests := []struct{ name, placement, want string }{
+	tests := []parseRow{
 		{"clusterAffinity and clusterAffinities cannot co-exist", "    clusterAffinity: {clusterNames: [member1]}\n    clusterAffinities: [{affinityName: group1}]\n", "clusterAffinities cannot co-exist with clusterAffinity"},
 		{"overflowAffinities rejected when replicaScheduling is nil", overflow, "overflowAffinities can only be used together with dynamic weight or aggregated scheduling"},
 		{"overflowAffinities rejected with static weight scheduling", overflow + "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: {staticWeightList: [{targetCluster: {clusterNames: [member1]}, weight: 1}]}}\n",
@@ -195,7 +180,7 @@ func TestValidatePlacementKarmadaRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(decode(t, head+tt.placement)[0])
+			_, err := Parse(decode(t, head+tt.spec)[0])
 			if tt.want == "" {
 				if !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalid) {
 					t.Fatalf("error %v: want only the offline refusal", err)
@@ -214,7 +199,7 @@ func TestValidatePlacementKarmadaRows(t *testing.T) {
 func TestPropagationSpecKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n"
 	const sel = "  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]\n"
-	tests := []struct{ name, spec, want string }{
+	tests := []parseRow{
 		{"valid spec", sel + "  placement:\n    clusterAffinity: {fieldSelector: {matchExpressions: [{key: provider, operator: In, values: [fooCloud]}, {key: region, operator: NotIn, values: [fooCloud]}, {key: zone, operator: NotIn, values: [fooCloud]}]}}\n    spreadConstraints: [{maxGroups: 2, minGroups: 1, spreadByField: region}, {spreadByField: cluster}]\n",
 			"unsupported offline: spec.placement.spreadConstraints"},
 		{"clusterAffinity.fieldSelector has unsupported key", sel + "  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: foo, operator: In, values: [fooCloud]}]}}}\n",
@@ -230,12 +215,7 @@ func TestPropagationSpecKarmadaRows(t *testing.T) {
 		{"dispatchingOnClusters.clusterNames without dispatching is valid", sel + "  suspension: {dispatchingOnClusters: {clusterNames: [cluster-name]}}\n", ""},
 		{"dispatchingOnClusters.clusterNames with dispatching false is valid", sel + "  suspension: {dispatching: false, dispatchingOnClusters: {clusterNames: [cluster-name]}}\n", ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(decode(t, head+tt.spec)[0])
-			checkErr(t, err, tt.want)
-		})
-	}
+	runParseRows(t, head, tests)
 }
 
 // TestStaticWeightKarmadaRows are the rows of Karmada's
@@ -279,6 +259,21 @@ func TestStaticWeightKarmadaRows(t *testing.T) {
 			if diff := cmp.Diff(tt.want, webster(tt.replicas, p.weights(ms), ms, false)); diff != "" {
 				t.Errorf("replicas (-want +got):\n%s", diff)
 			}
+		})
+	}
+}
+
+// parseRow is a policy (after a common head) and the error Parse must
+// give ("" for none).
+type parseRow struct{ name, spec, want string }
+
+// runParseRows parses head+spec for each row and checks its error.
+func runParseRows(t *testing.T, head string, rows []parseRow) {
+	t.Helper()
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+r.spec)[0])
+			checkErr(t, err, r.want)
 		})
 	}
 }
