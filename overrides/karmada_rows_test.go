@@ -1,6 +1,13 @@
 package overrides
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
 
 // TestValidateOverrideSpecKarmadaRows are the rows of Karmada's
 // TestValidateOverrideSpec (pkg/util/validation at f8fdd02), written as
@@ -73,6 +80,61 @@ func TestImageParserKarmadaRows(t *testing.T) {
 		t.Run("SplitHostname/"+tt.name, func(t *testing.T) {
 			if h, r := splitHostname(tt.input); h != tt.host || r != tt.repo {
 				t.Errorf("splitHostname(%q) = %q, %q; want %q, %q", tt.input, h, r, tt.host, tt.repo)
+			}
+		})
+	}
+}
+
+// TestMatchingOverridePoliciesKarmadaRows are the rows of Karmada's
+// TestGetMatchingOverridePolicies (pkg/util/overridemanager at f8fdd02):
+// which rules apply to Deployment default/test on a cluster, in order
+// (lower implicit priority first, then rule order).
+func TestMatchingOverridePoliciesKarmadaRows(t *testing.T) {
+	const plain = "{plaintext: [{path: /metadata/annotations/x, operator: add, value: v}]}"
+	policy := func(kind, name, spec string) *Policy {
+		t.Helper()
+		meta := "{name: " + name + ", namespace: default}"
+		if kind == KindClusterOverridePolicy {
+			meta = "{name: " + name + "}"
+		}
+		p, err := parseOne(t, "apiVersion: policy.karmada.io/v1alpha1\nkind: "+kind+"\nmetadata: "+meta+"\nspec:\n"+spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p1 := policy(KindOverridePolicy, "overridePolicy1", "  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: test}]\n"+
+		"  overrideRules:\n    - {targetCluster: {clusterNames: [cluster1, cluster2]}, overriders: "+plain+"}\n    - {targetCluster: {clusterNames: [cluster2]}, overriders: "+plain+"}\n")
+	p2 := policy(KindOverridePolicy, "overridePolicy2", "  overrideRules:\n    - {targetCluster: {clusterNames: [cluster1, cluster2]}, overriders: "+plain+"}\n")
+	p3 := policy(KindOverridePolicy, "overridePolicy3", "  resourceSelectors: []\n  overrideRules:\n    - {targetCluster: {clusterNames: [cluster1, cluster2]}, overriders: "+plain+"}\n")
+	old := policy(KindClusterOverridePolicy, "oldOverridePolicy", "  targetCluster: {clusterNames: [cluster1]}\n  overriders: "+plain+"\n")
+	deployment, err := manifest.Decode("d.yaml", []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: test, namespace: default, annotations: {a: b}}\nspec: {replicas: 1}\n"), manifest.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		policies []*Policy
+		cluster  string
+		want     []string
+	}{
+		{"OverrideRules test 1", []*Policy{p1, p2}, "cluster1", []string{"OverridePolicy default/overridePolicy2 rule 0", "OverridePolicy default/overridePolicy1 rule 0"}},
+		{"OverrideRules test 2", []*Policy{p1, p2}, "cluster2", []string{"OverridePolicy default/overridePolicy2 rule 0", "OverridePolicy default/overridePolicy1 rule 0", "OverridePolicy default/overridePolicy1 rule 1"}},
+		{"OverrideRules test 3", []*Policy{p3}, "cluster2", []string{"OverridePolicy default/overridePolicy3 rule 0"}},
+		{"TargetCluster and Overriders test", []*Policy{old}, "cluster1", []string{"ClusterOverridePolicy oldOverridePolicy rule 0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, applied, err := Apply(deployment[0], &cluster.Cluster{Name: tt.cluster}, tt.policies)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range applied {
+				got = append(got, a.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("applied rules (-want +got):\n%s", diff)
 			}
 		})
 	}
