@@ -139,3 +139,38 @@ func TestMatchingOverridePoliciesKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldOverriderPoliciesKarmadaRows are Karmada's
+// Test_overrideManagerImpl_ApplyFieldOverriderPolicies_YAML and
+// ..._ApplyJSONOverridePolicies_JSON (pkg/util/overridemanager at
+// f8fdd02): a field overrider rewrites a YAML or JSON document inside a
+// ConfigMap value.
+func TestFieldOverriderPoliciesKarmadaRows(t *testing.T) {
+	tests := []struct{ name, key, data, patch, want string }{
+		{"test yaml overridePolicies", "test.yaml", "\nkey: \n  key1: value\n", "yaml", "key:\n  key1: updated_value\n"},
+		{"test json overridePolicies", "test.json", `{"key":{"key1":"value"}}`, "json", `{"key":{"key1":"updated_value"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := parseOne(t, "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: test1, namespace: default}\nspec:\n"+
+				"  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, namespace: default, name: test1}]\n"+
+				"  overrideRules:\n    - targetCluster: {clusterNames: [test1]}\n      overriders:\n        fieldOverrider:\n"+
+				"          - fieldPath: /data/"+tt.key+"\n            "+tt.patch+": [{subPath: /key/key1, operator: replace, value: updated_value}]\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cm := manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]any{"name": "test1", "namespace": "default"}, "data": map[string]any{tt.key: tt.data}})
+			out, applied, err := Apply(cm, &cluster.Cluster{Name: "test1"}, []*Policy{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(applied) != 1 || applied[0].String() != "OverridePolicy default/test1 rule 0" {
+				t.Errorf("applied %v", applied)
+			}
+			if diff := cmp.Diff(map[string]any{tt.key: tt.want}, out.Data["data"]); diff != "" {
+				t.Errorf("data (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
