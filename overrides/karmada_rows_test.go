@@ -174,3 +174,46 @@ func TestFieldOverriderPoliciesKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelAnnotationPoliciesKarmadaRows are Karmada's
+// Test_overrideManagerImpl_ApplyLabelAnnotationOverriderPolicies (pkg/util/
+// overridemanager at f8fdd02): an OverridePolicy on a Deployment and a
+// ClusterOverridePolicy on a ClusterRole add a label and an annotation.
+func TestLabelAnnotationPoliciesKarmadaRows(t *testing.T) {
+	const overriders = "      overriders:\n        labelsOverrider: [{operator: add, value: {testAddLabel: testAddLabel}}]\n        annotationsOverrider: [{operator: add, value: {testAddAnnotation: testAddAnnotation}}]\n"
+	tests := []struct{ name, policy, object, cluster, applied string }{
+		{"test overridePolicies",
+			"kind: OverridePolicy\nmetadata: {name: test1, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, namespace: default, name: test1}]\n  overrideRules:\n    - targetCluster: {clusterNames: [test1]}\n" + overriders,
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: test1, namespace: default, labels: {testLabel: testLabel}, annotations: {testAnnotation: testAnnotation}}\n",
+			"test1", "OverridePolicy default/test1 rule 0"},
+		{"test clusterOverridePolicy",
+			"kind: ClusterOverridePolicy\nmetadata: {name: test2}\nspec:\n  resourceSelectors: [{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: test2}]\n  overrideRules:\n    - targetCluster: {clusterNames: [test2]}\n" + overriders,
+			"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: test2, labels: {testLabel: testLabel}, annotations: {testAnnotation: testAnnotation}}\n",
+			"test2", "ClusterOverridePolicy test2 rule 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := parseOne(t, "apiVersion: policy.karmada.io/v1alpha1\n"+tt.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs, err := manifest.Decode("o.yaml", []byte(tt.object), manifest.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, applied, err := Apply(objs[0], &cluster.Cluster{Name: tt.cluster}, []*Policy{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(applied) != 1 || applied[0].String() != tt.applied {
+				t.Errorf("applied %v, want %s", applied, tt.applied)
+			}
+			if diff := cmp.Diff(map[string]string{"testLabel": "testLabel", "testAddLabel": "testAddLabel"}, out.Labels()); diff != "" {
+				t.Errorf("labels (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(map[string]string{"testAnnotation": "testAnnotation", "testAddAnnotation": "testAddAnnotation"}, out.Annotations()); diff != "" {
+				t.Errorf("annotations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
