@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestWebsterKarmadaRows are the rows of Karmada's own
@@ -274,6 +276,50 @@ func runParseRows(t *testing.T, head string, rows []parseRow) {
 		t.Run(r.name, func(t *testing.T) {
 			_, err := Parse(decode(t, head+r.spec)[0])
 			checkErr(t, err, r.want)
+		})
+	}
+}
+
+// TestSelectorsKarmadaRows are the rows of Karmada's
+// TestResourceMatchSelectors and TestResourceMatchSelectorsPriority
+// (pkg/util at f8fdd02): a policy's best selector priority for a Pod
+// default/test (0: no selector matches).
+func TestSelectorsKarmadaRows(t *testing.T) {
+	pod := manifest.New(map[string]any{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "test", "namespace": "default", "labels": map[string]any{"foo": "bar"}}})
+	sel := func(kind, name string) manifest.ResourceSelector {
+		m := map[string]any{"apiVersion": "v1", "kind": kind}
+		if name != "" {
+			m["name"] = name
+		}
+		s, err := manifest.DecodeResourceSelector(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	matched, unmatched := sel("Pod", ""), sel("Unmatched", "")
+	p1, p3 := sel("Pod", ""), sel("Pod", "test")
+	tests := []struct {
+		name      string
+		selectors []manifest.ResourceSelector
+		want      int
+	}{
+		{"empty", nil, 0},
+		{"selectors are [matched, unmatched]", []manifest.ResourceSelector{matched, unmatched}, manifest.PriorityMatchAll},
+		{"selectors are [unmatched, matched]", []manifest.ResourceSelector{unmatched, matched}, manifest.PriorityMatchAll},
+		{"selectors are [unmatched, unmatched]", []manifest.ResourceSelector{unmatched, unmatched}, 0},
+		{"selectors are [matched, matched]", []manifest.ResourceSelector{matched, matched}, manifest.PriorityMatchAll},
+		{"priority of selectors are [1, 1]", []manifest.ResourceSelector{p1, p1}, 1},
+		{"priority of selectors are [1, 3]", []manifest.ResourceSelector{p1, p3}, 3},
+		{"priority of selectors are [3, 1]", []manifest.ResourceSelector{p3, p1}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Policy{Selectors: tt.selectors}
+			if got := p.implicitPriority(pod); got != tt.want {
+				t.Errorf("priority = %d, want %d", got, tt.want)
+			}
 		})
 	}
 }
