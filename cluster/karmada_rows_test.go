@@ -56,3 +56,33 @@ func TestMatchZonesKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterFieldsKarmadaRows are the rows of Karmada's
+// Test_extractClusterFields (pkg/util at f8fdd02), through field
+// selectors: a cluster's provider and region are matchable fields only
+// when set.
+func TestClusterFieldsKarmadaRows(t *testing.T) {
+	exists := func(key string) *Affinity {
+		return &Affinity{FieldSelector: []FieldRequirement{{Key: key, Operator: "In", Values: []string{"foo", "bar"}}}}
+	}
+	tests := []struct {
+		name             string
+		c                *Cluster
+		provider, region bool
+	}{
+		{"empty", &Cluster{Name: "c"}, false, false},
+		{"provider is set", &Cluster{Name: "c", Provider: "foo"}, true, false},
+		{"region is set", &Cluster{Name: "c", Region: "foo"}, false, true},
+		{"all are set", &Cluster{Name: "c", Provider: "foo", Region: "bar"}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := exists("provider").Matches(tt.c); got != tt.provider {
+				t.Errorf("provider matches = %t, want %t", got, tt.provider)
+			}
+			if got := exists("region").Matches(tt.c); got != tt.region {
+				t.Errorf("region matches = %t, want %t", got, tt.region)
+			}
+		})
+	}
+}

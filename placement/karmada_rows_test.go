@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -319,6 +320,41 @@ func TestSelectorsKarmadaRows(t *testing.T) {
 			p := &Policy{Selectors: tt.selectors}
 			if got := p.implicitPriority(pod); got != tt.want {
 				t.Errorf("priority = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDuplicatedKarmadaRows are the rows of Karmada's
+// Test_assignByDuplicatedStrategy (pkg/scheduler/core at f8fdd02): every
+// candidate gets all the replicas.
+func TestDuplicatedKarmadaRows(t *testing.T) {
+	p := parse(t, "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n")
+	deploy := func(replicas string) *manifest.Object {
+		spec := "{}"
+		if replicas != "" {
+			spec = "{replicas: " + replicas + "}"
+		}
+		return decode(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w, namespace: default}\nspec: "+spec+"\n")[0]
+	}
+	tests := []struct {
+		name     string
+		template *manifest.Object
+		members  []string
+		want     []string
+	}{
+		{"test with multiple cluster", deploy("2"), []string{"member1", "member2"}, []string{"member1=2", "member2=2"}},
+		{"the target cluster is null", deploy("2"), nil, nil},
+		{"replicas is null", deploy(""), []string{"member1", "member2"}, []string{"member1=0", "member2=0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, target := range Schedule(tt.template, p, members(tt.members...)).Targets {
+				got = append(got, target.Cluster.Name+"="+strconv.FormatInt(target.Replicas, 10))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("targets (-want +got):\n%s", diff)
 			}
 		})
 	}
