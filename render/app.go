@@ -113,6 +113,10 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	if app.Namespace == "" {
 		app.Namespace = "default"
 	}
+	// KubeVela's webhook (ValidateAnnotations).
+	if app.Annotations["app.oam.dev/autoUpdate"] == "true" && app.Annotations["app.oam.dev/publishVersion"] != "" {
+		return nil, appErr(obj, "metadata.annotations", "application %q: metadata.annotations: Invalid value: Application has both autoUpdate and publishVersion annotations. Only one can be present", app.Name)
+	}
 	spec := manifest.Map(obj.Data, "spec")
 	seen := map[string]string{}
 	for i, c := range list(spec, "components") {
