@@ -138,6 +138,11 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		if pol.Name == "" {
 			pol.Name = fmt.Sprintf("%s:auto-gen:%d", pol.Type, i)
 		}
+		// KubeVela's parser (parsePolicies) refuses a policy without
+		// properties, except debug.
+		if m["properties"] == nil && pol.Type != "debug" {
+			return nil, appErr(obj, pol.Path, "application %q: policy %s named %s must not have empty properties", app.Name, pol.Type, pol.Name)
+		}
 		app.Policies = append(app.Policies, pol)
 	}
 	if wf := manifest.Map(spec, "workflow"); wf != nil {
