@@ -33,6 +33,12 @@ type Cluster struct {
 	// Karmada control plane (annotation drydock.dev/karmada-control-plane);
 	// "" for the members of the inputs' own Karmada control plane.
 	ControlPlane string
+	// Capacity is the cluster's free resources (status.resourceSummary
+	// and resource models); nil when the inventory gives none, which
+	// Karmada's general estimator reads as room for no replica.
+	Capacity *Capacity
+	// Taints are spec.taints.
+	Taints []Taint
 	// Source is where the Cluster object was authored (zero for `local`).
 	Source manifest.Pos
 }
@@ -80,6 +86,13 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 		if _, err := semver.NewVersion(v); err != nil {
 			return fmt.Errorf("%s: Cluster %q: status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", obj.FieldPos("status.kubernetesVersion"), name, v)
 		}
+	}
+	var err error
+	if c.Capacity, err = decodeCapacity(obj); err != nil {
+		return err
+	}
+	if c.Taints, err = decodeTaints(obj); err != nil {
+		return err
 	}
 	if zones, ok := manifest.Lookup(obj.Data, "spec", "zones"); ok {
 		l, _ := zones.([]any)
