@@ -113,7 +113,15 @@ func (cp *controlPlane) place(i int) placed {
 		r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching: it reaches no member cluster", t.Pos, t.Key(), p)
 		return r
 	}
-	d := placement.Schedule(t, p, cp.members)
+	d, err := placement.Schedule(t, p, cp.members)
+	if errors.Is(err, placement.ErrUnschedulable) {
+		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)
+		return r
+	}
+	if err != nil {
+		r.err = err
+		return r
+	}
 	for _, target := range d.Targets {
 		if slices.Contains(p.SuspendOn, target.Cluster.Name) {
 			r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching to %s", t.Pos, t.Key(), p, strings.Join(p.SuspendOn, ", "))
@@ -126,7 +134,7 @@ func (cp *controlPlane) place(i int) placed {
 			return r
 		}
 		placement.Finish(out)
-		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, p, target, applied), Origin: cp.origins[i], Owner: cp.owners[i]})
+		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, target.Cluster.Name)
 	}
 	return r
@@ -141,12 +149,16 @@ func (cp *controlPlane) where() string {
 
 // karmadaSource is the provenance of a propagated object: the template,
 // the propagation policy and every override rule applied, in order.
-func karmadaSource(cp *controlPlane, i int, p *placement.Policy, t placement.Target, applied []overrides.Applied) string {
+func karmadaSource(cp *controlPlane, i int, d placement.Decision, t placement.Target, applied []overrides.Applied) string {
+	p := d.Policy
 	parts := []string{cp.sources[i]}
 	if cp.name != "" {
 		parts = append(parts, "via Karmada control plane "+cp.name)
 	}
 	pol := "propagated by " + p.String()
+	if d.Affinity != "" {
+		pol += fmt.Sprintf(" (cluster affinity %q)", d.Affinity)
+	}
 	if p.Scheduling == placement.Divided && t.Replicas > 0 {
 		pol += fmt.Sprintf(" (%d replicas)", t.Replicas)
 	}

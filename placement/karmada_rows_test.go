@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,7 +123,7 @@ func TestPlacementKarmadaRows(t *testing.T) {
 
 // TestSpreadConstraintKarmadaRows are the spreadConstraint rows of
 // Karmada's TestValidatePropagationSpec: invalid constraints get Karmada's
-// message; valid ones are still refused, as needing live scheduler scores.
+// message; valid ones are accepted.
 func TestSpreadConstraintKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n    spreadConstraints:\n"
 	tests := []parseRow{
@@ -135,14 +134,14 @@ func TestSpreadConstraintKarmadaRows(t *testing.T) {
 		{"two cluster spread constraints", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n", "multiple cluster spread constraints are not allowed"},
 		{"multiple region spread constraints", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n", "multiple region spread constraints are not allowed"},
 		{"spreadByFieldCluster must be included if using spreadByField", "    - {spreadByField: region, maxGroups: 2, minGroups: 1}\n", "the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled"},
-		{"valid constraint: refused offline", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n", "unsupported offline: spec.placement.spreadConstraints"},
+		{"valid constraint", "    - {spreadByField: cluster, maxGroups: 2, minGroups: 1}\n", ""},
 	}
 	runParseRows(t, head, tests)
 }
 
 // TestClusterAffinitiesKarmadaRows are the clusterAffinities rows of
 // Karmada's TestValidatePropagationSpec and TestValidateOverflowAffinities:
-// invalid lists get Karmada's message; valid ones are refused offline.
+// invalid lists get Karmada's message; valid ones are accepted.
 func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
 	tests := []parseRow{
@@ -158,15 +157,13 @@ func TestClusterAffinitiesKarmadaRows(t *testing.T) {
 			"overflowAffinities can only be used together with the inline ClusterAffinity"},
 		{"overflow name duplicates the primary", "    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}\n    clusterAffinities: [{affinityName: primary, clusterNames: [m1], overflowAffinities: [{affinityName: primary, clusterNames: [m2]}]}]\n",
 			`spec.placement.clusterAffinities[0].overflowAffinities[0].affinityName: Invalid value: "primary": overflow affinity name must be unique and must not duplicate the primary group's affinityName`},
-		{"valid list: refused offline", "    clusterAffinities: [{affinityName: group1, clusterNames: [m1]}]\n", "unsupported offline: spec.placement.clusterAffinities"},
+		{"valid list", "    clusterAffinities: [{affinityName: group1, clusterNames: [m1]}]\n", ""},
 	}
 	runParseRows(t, head, tests)
 }
 
 // TestValidatePlacementKarmadaRows are the rows of Karmada's
-// TestValidatePlacement (pkg/util/validation at f8fdd02). A placement
-// Karmada accepts with clusterAffinities is still refused offline
-// (ErrUnsupported), never as invalid.
+// TestValidatePlacement (pkg/util/validation at f8fdd02).
 func TestValidatePlacementKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n"
 	const overflow = "    clusterAffinities: [{affinityName: primary, clusterNames: [member1], overflowAffinities: [{affinityName: overflow-1, clusterNames: [member2]}]}]\n"
@@ -181,30 +178,17 @@ func TestValidatePlacementKarmadaRows(t *testing.T) {
 			"overflowAffinities can only be used together with dynamic weight or aggregated scheduling"},
 		{"no overflow affinities with unsupported scheduling, no error", "    clusterAffinities: [{affinityName: primary, clusterNames: [member1]}]\n", ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(decode(t, head+tt.spec)[0])
-			if tt.want == "" {
-				if !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalid) {
-					t.Fatalf("error %v: want only the offline refusal", err)
-				}
-				return
-			}
-			checkErr(t, err, tt.want)
-		})
-	}
+	runParseRows(t, head, tests)
 }
 
 // TestPropagationSpecKarmadaRows are the remaining rows of Karmada's
 // TestValidatePropagationSpec (pkg/util/validation at f8fdd02): field
-// selectors, preemption and suspension. Its "valid spec" row carries spread
-// constraints, which pass validation and are then refused offline.
+// selectors, preemption and suspension.
 func TestPropagationSpecKarmadaRows(t *testing.T) {
 	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default}\nspec:\n"
 	const sel = "  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]\n"
 	tests := []parseRow{
-		{"valid spec", sel + "  placement:\n    clusterAffinity: {fieldSelector: {matchExpressions: [{key: provider, operator: In, values: [fooCloud]}, {key: region, operator: NotIn, values: [fooCloud]}, {key: zone, operator: NotIn, values: [fooCloud]}]}}\n    spreadConstraints: [{maxGroups: 2, minGroups: 1, spreadByField: region}, {spreadByField: cluster}]\n",
-			"unsupported offline: spec.placement.spreadConstraints"},
+		{"valid spec", sel + "  placement:\n    clusterAffinity: {fieldSelector: {matchExpressions: [{key: provider, operator: In, values: [fooCloud]}, {key: region, operator: NotIn, values: [fooCloud]}, {key: zone, operator: NotIn, values: [fooCloud]}]}}\n    spreadConstraints: [{maxGroups: 2, minGroups: 1, spreadByField: region}, {spreadByField: cluster}]\n", ""},
 		{"clusterAffinity.fieldSelector has unsupported key", sel + "  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: foo, operator: In, values: [fooCloud]}]}}}\n",
 			`unsupported key "foo", must be provider, region, or zone`},
 		{"clusterAffinity.fieldSelector has unsupported operator", sel + "  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: provider, operator: Exists, values: [fooCloud]}]}}}\n",
@@ -349,9 +333,21 @@ func TestDuplicatedKarmadaRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			w, err := readWorkload(tt.template)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cs []candidate
+			for _, c := range members(tt.members...) {
+				cs = append(cs, candidate{cluster: c})
+			}
+			shares, err := p.assignStrategy(cs, w, w.replicas)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var got []string
-			for _, target := range Schedule(tt.template, p, members(tt.members...)).Targets {
-				got = append(got, target.Cluster.Name+"="+strconv.FormatInt(target.Replicas, 10))
+			for _, s := range shares {
+				got = append(got, s.name+"="+strconv.FormatInt(s.replicas, 10))
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("targets (-want +got):\n%s", diff)

@@ -214,7 +214,10 @@ metadata: {name: c, namespace: default}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tmpl := decode(t, tt.template)[0]
-			d := Schedule(tmpl, p, members("m1", "m2", "m3"))
+			d, err := Schedule(tmpl, p, members("m1", "m2", "m3"))
+			if err != nil {
+				t.Fatal(err)
+			}
 			got := map[string]map[string]any{}
 			for _, target := range d.Targets {
 				obj := Claim(tmpl, d, target)
@@ -248,8 +251,8 @@ func TestParseErrors(t *testing.T) {
 		{"selector without kind", "resourceSelectors: [{apiVersion: v1}]", "kind", ErrInvalid},
 		{"bad scheduling type", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Spread}}", `Unsupported value: "Spread"`, ErrInvalid},
 		{"bad field selector key", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {clusterAffinity: {fieldSelector: {matchExpressions: [{key: cpu, operator: In, values: [x]}]}}}", "unsupported key", ErrInvalid},
-		{"dynamic weight", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Divided, weightPreference: {dynamicWeight: AvailableReplicas}}}", "dynamicWeight", ErrUnsupported},
-		{"aggregated", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}}", "Aggregated", ErrUnsupported},
+		{"bad dynamic weight", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {replicaScheduling: {replicaSchedulingType: Divided, weightPreference: {dynamicWeight: Free}}}", `dynamicWeight: Unsupported value: "Free": supported values: "AvailableReplicas"`, ErrInvalid},
+		{"bad spread field", "resourceSelectors: [{apiVersion: v1, kind: Pod}]\n  placement: {spreadConstraints: [{spreadByField: rack}]}", `spreadByField: Unsupported value: "rack"`, ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

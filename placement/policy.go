@@ -1,19 +1,22 @@
 // Package placement decides, as Karmada's detector and scheduler do, which
 // member clusters a resource template reaches and with how many replicas:
 // PropagationPolicy and ClusterPropagationPolicy selection (priority,
-// implicit priority, name), cluster affinity, Duplicated and statically
-// weighted Divided replica scheduling; then it writes the per-cluster
-// replica fields and prunes the fields Karmada never propagates.
+// implicit priority, name); the scheduler's filters (cluster affinity or
+// affinity groups, taints and tolerations, spread fields), its general
+// replica estimator over the inventory's resource figures, spread
+// constraints, and Duplicated, static-weight, dynamic-weight and
+// Aggregated replica assignment, as on a first schedule; then it writes
+// the per-cluster replica fields and prunes the fields Karmada never
+// propagates.
 //
 // Overrides are not this package's concern: the pipeline applies them
-// between Revise and Finish.
+// between Claim and Finish.
 package placement
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -21,10 +24,6 @@ import (
 
 // ErrInvalid is wrapped by errors about a malformed propagation policy.
 var ErrInvalid = errors.New("invalid propagation policy")
-
-// ErrUnsupported is wrapped when a policy asks for scheduling that needs a
-// live cluster's resource figures.
-var ErrUnsupported = errors.New("unsupported offline")
 
 // Kinds of propagation policy.
 const (
@@ -47,10 +46,26 @@ type Policy struct {
 	Selectors             []manifest.ResourceSelector
 	// Affinity selects the clusters (nil: all of them).
 	Affinity *cluster.Affinity
+	// Affinities are placement.clusterAffinities: groups of clusters
+	// tried in order until one can hold the template.
+	Affinities []AffinityTerm
+	// Tolerations are placement.clusterTolerations.
+	Tolerations []Toleration
+	// Spread are placement.spreadConstraints after the mutating webhook's
+	// defaults.
+	Spread []SpreadConstraint
 	// Scheduling is Duplicated (also when absent) or Divided.
 	Scheduling string
+	// Preference is the division preference of a Divided policy: Weighted
+	// (the default) or Aggregated.
+	Preference string
+	// DynamicWeight tells Weighted division by the clusters' room
+	// (weightPreference.dynamicWeight: AvailableReplicas).
+	DynamicWeight bool
 	// Weights is the static weight list of a Divided/Weighted policy.
 	Weights []StaticWeight
+	// weightPreference tells that replicaScheduling has one.
+	weightPreference bool
 	// SuspendAll is spec.suspension.dispatching: no member receives the
 	// templates (Karmada creates no Work).
 	SuspendAll bool
@@ -183,100 +198,8 @@ func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 	return nil
 }
 
-func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) error {
-	if placement == nil {
-		return nil
-	}
-	if raw, ok := placement["clusterAffinities"]; ok {
-		if _, both := placement["clusterAffinity"]; both {
-			return p.errorf(obj, "spec.placement", "spec.placement: Invalid value: clusterAffinities cannot co-exist with clusterAffinity")
-		}
-		terms, _ := raw.([]any)
-		if err := p.validateAffinities(obj, placement, terms); err != nil {
-			return err
-		}
-		return p.errorf(obj, "spec.placement.clusterAffinities", "%w: spec.placement.clusterAffinities (failover between affinity groups depends on live scheduling results); use clusterAffinity", ErrUnsupported)
-	}
-	if raw, ok := placement["clusterAffinity"]; ok {
-		m, ok := raw.(map[string]any)
-		if !ok {
-			return p.errorf(obj, "spec.placement.clusterAffinity", "spec.placement.clusterAffinity: Invalid value: must be an object")
-		}
-		a, err := cluster.DecodeAffinity(m)
-		if err == nil {
-			err = a.Validate()
-		}
-		if err != nil {
-			return p.fieldErr(obj, "spec.placement.clusterAffinity", err)
-		}
-		p.Affinity = a
-	}
-	if sc, _ := placement["spreadConstraints"].([]any); len(sc) > 0 {
-		if err := p.validateSpread(obj, sc); err != nil {
-			return err
-		}
-		return p.errorf(obj, "spec.placement.spreadConstraints",
-			"%w: spec.placement.spreadConstraints (they pick clusters by the scheduler's live scores)", ErrUnsupported)
-	}
-	rs, _ := placement["replicaScheduling"].(map[string]any)
-	if rs == nil {
-		return nil
-	}
-	switch t := manifest.String(rs, "replicaSchedulingType"); t {
-	case "", Duplicated:
-		return nil
-	case Divided:
-		p.Scheduling = Divided
-	default:
-		return p.errorf(obj, "spec.placement.replicaScheduling.replicaSchedulingType",
-			"spec.placement.replicaScheduling.replicaSchedulingType: Unsupported value: %q: supported values: \"Duplicated\", \"Divided\"", t)
-	}
-	switch pref := manifest.String(rs, "replicaDivisionPreference"); pref {
-	case "", Weighted:
-	case Aggregated:
-		return p.errorf(obj, "spec.placement.replicaScheduling.replicaDivisionPreference",
-			"%w: replicaDivisionPreference Aggregated (it packs replicas by the clusters' free resources)", ErrUnsupported)
-	default:
-		return p.errorf(obj, "spec.placement.replicaScheduling.replicaDivisionPreference",
-			"spec.placement.replicaScheduling.replicaDivisionPreference: Unsupported value: %q: supported values: \"Aggregated\", \"Weighted\"", pref)
-	}
-	wp, _ := rs["weightPreference"].(map[string]any)
-	if wp == nil {
-		return nil
-	}
-	if _, ok := wp["dynamicWeight"]; ok {
-		return p.errorf(obj, "spec.placement.replicaScheduling.weightPreference.dynamicWeight",
-			"%w: dynamicWeight (it weighs clusters by their free resources)", ErrUnsupported)
-	}
-	list, _ := wp["staticWeightList"].([]any)
-	for i, raw := range list {
-		path := manifest.Path("spec", "placement", "replicaScheduling", "weightPreference", "staticWeightList", i)
-		m, _ := raw.(map[string]any)
-		tc, _ := m["targetCluster"].(map[string]any)
-		if tc == nil {
-			return p.errorf(obj, path, "%s.targetCluster: Required value", path)
-		}
-		a, err := cluster.DecodeAffinity(tc)
-		if err == nil {
-			err = a.Validate()
-		}
-		if err != nil {
-			return p.fieldErr(obj, path+".targetCluster", err)
-		}
-		w, ok := toInt(m["weight"])
-		if !ok || w < 1 {
-			return p.errorf(obj, path+".weight", "%s.weight: Invalid value: %v: should be greater than or equal to 1", path, m["weight"])
-		}
-		p.Weights = append(p.Weights, StaticWeight{Target: a, Weight: w})
-	}
-	return nil
-}
-
 func (p *Policy) errorf(obj *manifest.Object, path, format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	if !errors.Is(err, ErrUnsupported) {
-		err = fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
+	err := fmt.Errorf("%w: %w", ErrInvalid, fmt.Errorf(format, args...))
 	return fmt.Errorf("%s: %s: %w", obj.FieldPos(path), p, err)
 }
 
@@ -329,19 +252,6 @@ func (p *Policy) implicitPriority(obj *manifest.Object) int {
 		}
 	}
 	return best
-}
-
-// clusters returns the clusters the policy's affinity selects, by
-// name.
-func (p *Policy) clusters(members []*cluster.Cluster) []*cluster.Cluster {
-	var out []*cluster.Cluster
-	for _, c := range members {
-		if p.Affinity.Matches(c) {
-			out = append(out, c)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 func toInt(v any) (int64, bool) {

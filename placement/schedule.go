@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -15,8 +16,10 @@ type Target struct {
 	Cluster *cluster.Cluster
 	// Replicas is the cluster's share (the full count when Duplicated).
 	Replicas int64
-	// Completions is a divided Job's share of spec.completions.
-	Completions int64
+	// Completions is a divided Job's share of spec.completions, when
+	// HasCompletions.
+	Completions    int64
+	HasCompletions bool
 }
 
 // Decision is where a template goes under its policy.
@@ -25,50 +28,207 @@ type Decision struct {
 	// Workload tells whether the template's replicas were scheduled; a
 	// non-workload goes to every selected cluster unchanged.
 	Workload bool
+	// Affinity names the clusterAffinities term the template was placed
+	// by ("" without clusterAffinities).
+	Affinity string
 	Targets  []Target
 }
 
 // Schedule places template on the members p selects, as Karmada's
-// scheduler with its in-tree plugins does when every cluster has every
-// API and no taints. Clusters left with 0 replicas of a workload receive
-// nothing.
-func Schedule(template *manifest.Object, p *Policy, members []*cluster.Cluster) Decision {
-	d := Decision{Policy: p}
-	selected := p.clusters(members)
-	count, workload := replicaCount(template)
-	d.Workload = workload
-	if !workload {
-		for _, c := range selected {
-			d.Targets = append(d.Targets, Target{Cluster: c})
-		}
-		return d
+// scheduler does on a first schedule (every score is 0, no cluster holds
+// the template yet) with its default plugins and estimator: clusters
+// filtered by affinity, taints and spread fields, the room of each from
+// the inventory's resource figures, spread constraints, then Duplicated,
+// static-weight, dynamic-weight or Aggregated assignment. With
+// clusterAffinities the terms are tried in order and the first that
+// schedules wins. Clusters left with 0 replicas of a workload receive
+// nothing. An error wrapping ErrUnschedulable carries Karmada's scheduler
+// message: Karmada places the template nowhere. Other errors are bad
+// input in the template.
+func Schedule(template *manifest.Object, p *Policy, members []*cluster.Cluster) (Decision, error) {
+	w, err := readWorkload(template)
+	if err != nil {
+		return Decision{}, err
 	}
-	var shares []int64
-	if p.Scheduling == Divided {
-		shares = webster(count, p.weights(selected), selected, namesDescending(template))
-	} else {
-		shares = make([]int64, len(selected))
-		for i := range shares {
-			shares[i] = count
+	if len(p.Affinities) == 0 {
+		return p.scheduleTerm(template, w, members, nil)
+	}
+	var first error
+	for i := range p.Affinities {
+		d, err := p.scheduleTerm(template, w, members, &p.Affinities[i])
+		if err == nil {
+			d.Affinity = p.Affinities[i].Name
+			return d, nil
+		}
+		if first == nil {
+			first = err
 		}
 	}
-	var completions []int64
-	if template.Kind() == "Job" && p.Scheduling == Divided {
-		if total, ok := jobField(template, "completions"); ok {
-			completions = webster(total, shares, selected, namesDescending(template))
+	return Decision{Policy: p}, first
+}
+
+// scheduleTerm is one run of Karmada's generic scheduler, with the given
+// clusterAffinities term observed (nil without clusterAffinities).
+func (p *Policy) scheduleTerm(template *manifest.Object, w workload, members []*cluster.Cluster, term *AffinityTerm) (Decision, error) {
+	feasible, err := p.filter(w, members, term)
+	if err != nil {
+		return Decision{}, err
+	}
+	cands := candidates(feasible, w, term)
+	sel := spreadSelection{constraints: p.Spread, duplicated: p.Scheduling != Divided, ignore: p.ignoresSpread(), replicas: w.replicas}
+	chosen, err := sel.selectBest(cands)
+	if err != nil {
+		return Decision{}, unschedulable("failed to select clusters: %v", err)
+	}
+	shares, err := p.assign(chosen, w, term)
+	if err != nil {
+		return Decision{}, unschedulable("failed to assign replicas: %v", err)
+	}
+	d := Decision{Policy: p, Workload: w.isWorkload()}
+	byName := map[string]*cluster.Cluster{}
+	for _, c := range chosen {
+		byName[c.cluster.Name] = c.cluster
+	}
+	for _, s := range shares {
+		d.Targets = append(d.Targets, Target{Cluster: byName[s.name], Replicas: s.replicas})
+	}
+	jobCompletions(template, p, w, d.Targets)
+	return d, nil
+}
+
+// candidates ranks the feasible clusters as Karmada's GroupClustersWithScore
+// does: overflow order, score (0), room, name.
+func candidates(feasible []*cluster.Cluster, w workload, term *AffinityTerm) []candidate {
+	room := availableReplicas(feasible, w)
+	out := make([]candidate, len(feasible))
+	for i, c := range feasible {
+		out[i] = candidate{cluster: c, overflow: overflowOrder(c, term), available: room[i], allocatable: room[i]}
+	}
+	sortCandidates(out)
+	return out
+}
+
+// overflowOrder is getClusterOverflowOrder: 0 for the term's own
+// affinity, i for its i-th overflow affinity.
+func overflowOrder(c *cluster.Cluster, term *AffinityTerm) int32 {
+	if term == nil || term.Affinity.Matches(c) {
+		return 0
+	}
+	for i, a := range term.Overflow {
+		if a.Matches(c) {
+			return int32(i + 1)
 		}
 	}
-	for i, c := range selected {
-		if shares[i] == 0 {
+	return 1000
+}
+
+// assign is Karmada's AssignReplicas: a workload's replicas by the
+// policy's strategy (per overflow tier when the term overflows), anything
+// else whole to every chosen cluster. Shares of 0 are dropped.
+func (p *Policy) assign(chosen []candidate, w workload, term *AffinityTerm) ([]share, error) {
+	if len(chosen) == 0 {
+		return nil, errors.New("no clusters available to schedule")
+	}
+	if !w.isWorkload() {
+		out := make([]share, len(chosen))
+		for i, c := range chosen {
+			out[i] = share{name: c.cluster.Name}
+		}
+		return sortShares(out), nil
+	}
+	if term != nil && term.overflows && p.Affinity == nil {
+		return p.assignTiers(chosen, w)
+	}
+	return p.assignTo(chosen, w, w.replicas)
+}
+
+// assignTiers is assignWorkloadReplicas with overflow: the primary
+// clusters take what they have room for, then each overflow tier in turn.
+func (p *Policy) assignTiers(chosen []candidate, w workload) ([]share, error) {
+	tiers := map[int32][]candidate{}
+	room := map[int32]int64{}
+	var last int32
+	for _, c := range chosen {
+		tiers[c.overflow] = append(tiers[c.overflow], c)
+		room[c.overflow] += c.available
+		last = max(last, c.overflow)
+	}
+	var out []share
+	remaining := w.replicas
+	for i := int32(0); i <= last; i++ {
+		if len(tiers[i]) == 0 {
 			continue
 		}
-		t := Target{Cluster: c, Replicas: shares[i]}
-		if completions != nil {
-			t.Completions = completions[i]
+		n := min(remaining, room[i])
+		res, err := p.assignTo(tiers[i], w, n)
+		if err != nil {
+			return nil, err
 		}
-		d.Targets = append(d.Targets, t)
+		out = append(out, res...)
+		if remaining -= n; remaining <= 0 {
+			break
+		}
 	}
-	return d
+	if remaining > 0 {
+		return nil, &UnschedulableError{Message: "Clusters available replicas are not enough to schedule."}
+	}
+	return sortShares(out), nil
+}
+
+// assignTo is assignReplicasToClusters: replicas over cs by the policy's
+// strategy, zero shares dropped.
+func (p *Policy) assignTo(cs []candidate, w workload, replicas int64) ([]share, error) {
+	out, err := p.assignStrategy(cs, w, replicas)
+	if err != nil {
+		return nil, err
+	}
+	return sortShares(removeZero(out)), nil
+}
+
+// assignStrategy is the policy's assignment function (assignFuncMap):
+// every candidate's share, zeros included.
+func (p *Policy) assignStrategy(cs []candidate, w workload, replicas int64) ([]share, error) {
+	switch p.strategy() {
+	case strategyDuplicated:
+		out := make([]share, len(cs))
+		for i, c := range cs {
+			out[i] = share{name: c.cluster.Name, replicas: replicas}
+		}
+		return out, nil
+	case strategyStaticWeight:
+		clusters := make([]*cluster.Cluster, len(cs))
+		for i, c := range cs {
+			clusters[i] = c.cluster
+		}
+		seats := webster(replicas, p.weights(clusters), clusters, descendingUID(w.uid))
+		out := make([]share, len(cs))
+		for i, c := range clusters {
+			out[i] = share{name: c.Name, replicas: seats[i]}
+		}
+		return out, nil
+	}
+	return assignDynamic(&assignment{candidates: cs, strategy: p.strategy(), replicas: replicas, uid: w.uid})
+}
+
+// jobCompletions divides a divided Job's spec.completions over its
+// targets by their replicas, as Karmada's binding controller does.
+func jobCompletions(t *manifest.Object, p *Policy, w workload, targets []Target) {
+	if t.APIVersion() != "batch/v1" || t.Kind() != "Job" || w.replicas <= 0 || p.Scheduling != Divided {
+		return
+	}
+	total, ok := jobField(t, "completions")
+	if !ok || len(targets) == 0 {
+		return
+	}
+	weights := make([]int64, len(targets))
+	names := make([]string, len(targets))
+	for i, tg := range targets {
+		weights[i], names[i] = tg.Replicas, tg.Cluster.Name
+	}
+	seats := websterSeats(total, weights, nil, names, descendingUID(w.uid))
+	for i := range targets {
+		targets[i].Completions, targets[i].HasCompletions = seats[i], true
+	}
 }
 
 // weights is each selected cluster's static weight: the highest weight of
@@ -92,145 +252,22 @@ func (p *Policy) weights(selected []*cluster.Cluster) []int64 {
 	return w
 }
 
-// webster deals total out by the Sainte-Laguë (Webster) method, as
-// Karmada's AllocateWebsterSeats: each unit goes to the cluster with the
-// highest weight/(2*assigned+1), compared as float64 as Karmada does; ties
-// go to the cluster with fewer units, then to the smaller name (the larger
-// with descending, see namesDescending). Clusters of weight 0 get nothing.
-//
-// It is arithmetic, not one unit per step: a head start gives each
-// cluster the units it wins whatever the tie-breaks (see headStart), then
-// the last few units are dealt one by one.
-func webster(total int64, weights []int64, clusters []*cluster.Cluster, descending bool) []int64 {
-	out := headStart(total, weights)
-	dealt := int64(0)
-	for _, a := range out {
-		dealt += a
-	}
-	for n := dealt; n < total; n++ {
-		best := -1
-		for i, w := range weights {
-			if w <= 0 {
-				continue
-			}
-			if best < 0 {
-				best = i
-				continue
-			}
-			switch c := comparePriority(w, out[i], weights[best], out[best]); {
-			case c > 0:
-				best = i
-			case c == 0 && (out[i] < out[best] || (out[i] == out[best] && (clusters[i].Name < clusters[best].Name) != descending)):
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		out[best]++
-	}
-	return out
-}
-
-// comparePriority compares w1/(2*a1+1) with w2/(2*a2+1) (weights >= 0,
-// units >= 0) as Karmada does, in float64: -1, 0 or +1. Float division
-// is monotone, so a cluster's priorities never rise as it gains units, and
-// huge weights cannot overflow.
-func comparePriority(w1, a1, w2, a2 int64) int {
-	p1 := float64(w1) / float64(2*a1+1)
-	p2 := float64(w2) / float64(2*a2+1)
-	switch {
-	case p1 < p2:
-		return -1
-	case p1 > p2:
-		return 1
-	}
-	return 0
-}
-
 // namesDescending is Karmada's tie-break by the template's UID
 // (tieBreakerByUID): when the FNV-32a hash of metadata.uid is odd, ties go
 // to the larger cluster name; without a UID (drydock's templates rarely
 // have one, Karmada's always do) to the smaller.
 func namesDescending(template *manifest.Object) bool {
-	uid := manifest.String(template.Data, "metadata", "uid")
+	return descendingUID(manifest.String(template.Data, "metadata", "uid"))
+}
+
+// descendingUID is namesDescending for a UID.
+func descendingUID(uid string) bool {
 	if uid == "" {
 		return false
 	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(uid))
 	return h.Sum32()&1 == 1
-}
-
-// headStart is an allocation that the one-by-one dealing reaches before
-// its last units: each cluster's units whose priority w/(2k+1) is
-// strictly above a threshold, where the threshold leaves at most
-// total units in all. The dealing hands out units in decreasing priority,
-// so units strictly above every unit not yet dealt come first whatever
-// the tie-breaks. The threshold is found in floating point and the result
-// then checked exactly; one unit per cluster is held back for rounding,
-// so at most about two units per cluster remain to be dealt one by one.
-func headStart(total int64, weights []int64) []int64 {
-	out := make([]int64, len(weights))
-	if total <= int64(16*len(weights)) {
-		return out
-	}
-	count := func(lambda float64) ([]int64, int64) {
-		a, sum := make([]int64, len(weights)), int64(0)
-		for i, w := range weights {
-			if w > 0 && float64(w) > lambda {
-				// units k with w/(2k+1) > lambda: k < (w/lambda - 1)/2
-				a[i] = int64(math.Ceil((float64(w)/lambda - 1) / 2))
-				sum += a[i]
-			}
-		}
-		return a, sum
-	}
-	lo, hi := 0.0, 0.0
-	for _, w := range weights {
-		hi = math.Max(hi, float64(w))
-	}
-	for range 200 { // hi always leaves at most total units
-		mid := (lo + hi) / 2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if _, sum := count(mid); sum > total {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	a, _ := count(hi)
-	for i := range a {
-		a[i] = max(0, a[i]-1)
-	}
-	return trimToPrefix(a, weights)
-}
-
-// trimToPrefix takes back units from a until every dealt unit ranks
-// strictly above the best unit not dealt (ties at the boundary would need
-// the tie-breaks, so they are left to the one-by-one dealing).
-func trimToPrefix(a, weights []int64) []int64 {
-	for range 4 * len(weights) {
-		head := -1 // the cluster whose next unit ranks highest
-		for j, w := range weights {
-			if w > 0 && (head < 0 || comparePriority(w, a[j], weights[head], a[head]) > 0) {
-				head = j
-			}
-		}
-		trimmed := false
-		for i, w := range weights {
-			if a[i] > 0 && comparePriority(w, a[i]-1, weights[head], a[head]) <= 0 {
-				a[i]--
-				trimmed = true
-			}
-		}
-		if !trimmed {
-			return a
-		}
-	}
-	return make([]int64, len(weights))
 }
 
 // CheckTemplate checks the counts Karmada divides (spec.replicas of a
@@ -260,34 +297,6 @@ func CheckTemplate(t *manifest.Object) error {
 	return nil
 }
 
-// replicaCount is the template's replica count as Karmada's resource
-// interpreter reads it, and whether the template is a workload (a count
-// above 0, or a pod spec with resource requests, a node selector,
-// tolerations or required node affinity).
-func replicaCount(t *manifest.Object) (int64, bool) {
-	var count int64
-	var podSpec map[string]any
-	switch t.Kind() {
-	case "Deployment", "StatefulSet", "ReplicaSet":
-		count, _ = toInt(mustLookup(t.Data, "spec", "replicas"))
-		podSpec = manifest.Map(t.Data, "spec", "template", "spec")
-	case "Job":
-		if par, ok := jobField(t, "parallelism"); ok {
-			count = par
-			if comp, ok := jobField(t, "completions"); ok && comp < count {
-				count = comp
-			}
-		}
-		podSpec = manifest.Map(t.Data, "spec", "template", "spec")
-	case "Pod":
-		count = 1
-		podSpec = manifest.Map(t.Data, "spec")
-	default:
-		return 0, false
-	}
-	return count, count > 0 || needsScheduling(podSpec)
-}
-
 func jobField(t *manifest.Object, field string) (int64, bool) {
 	v, ok := manifest.Lookup(t.Data, "spec", field)
 	if !ok {
@@ -299,30 +308,6 @@ func jobField(t *manifest.Object, field string) (int64, bool) {
 func mustLookup(m map[string]any, keys ...string) any {
 	v, _ := manifest.Lookup(m, keys...)
 	return v
-}
-
-// needsScheduling reports a pod spec with scheduling requirements.
-func needsScheduling(spec map[string]any) bool {
-	if spec == nil {
-		return false
-	}
-	if len(manifest.Map(spec, "nodeSelector")) > 0 {
-		return true
-	}
-	if l, _ := spec["tolerations"].([]any); len(l) > 0 {
-		return true
-	}
-	if _, ok := manifest.Lookup(spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"); ok {
-		return true
-	}
-	containers, _ := spec["containers"].([]any)
-	for _, c := range containers {
-		cm, _ := c.(map[string]any)
-		if len(manifest.Map(cm, "resources", "requests")) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // Claim is the object Karmada's binding controller starts from for one
@@ -388,7 +373,7 @@ func reviseReplicas(data map[string]any, kind string, t Target) {
 		if _, ok := spec["parallelism"]; ok {
 			spec["parallelism"] = t.Replicas
 		}
-		if _, ok := spec["completions"]; ok && t.Completions > 0 {
+		if _, ok := spec["completions"]; ok && t.HasCompletions {
 			spec["completions"] = t.Completions
 		}
 	}
