@@ -109,8 +109,7 @@ func (p *parser) validate(pol *Policy, s *parsedSpec) error {
 		for i, rs := range s.selectors {
 			if rs.Namespace != "" && rs.Namespace != pol.Namespace {
 				path := manifest.Path("spec", "resourceSelectors", i, "namespace")
-				v.invalid(path, path, rs.Namespace,
-					fmt.Sprintf("the namespace of resourceSelector must be the same as the OverridePolicy's namespace %q", pol.Namespace))
+				v.invalid(path, path, rs.Namespace, "namespace of resource selector must be the same as the namespace of the policy")
 			}
 		}
 	}
