@@ -114,3 +114,34 @@ func TestEmptyOverridesKarmadaRows(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateAggregates: like Karmada's webhook, Parse reports every field
+// error of a policy in one denial, between brackets, positioned at the
+// first. The first row is TestValidateOverrideSpec's "overrideRules,
+// targetCluster and overriders can't co-exist", whose two errors Karmada's
+// test does not spell out.
+func TestValidateAggregates(t *testing.T) {
+	const head = "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata: {name: p}\nspec:\n"
+	const plaintext = "{plaintext: [{path: /spec/replicas, operator: replace, value: 1}]}"
+	tests := []struct{ name, spec, want string }{
+		{"overrideRules, targetCluster and overriders can't co-exist",
+			"  targetCluster: {clusterNames: [c1]}\n  overriders: " + plaintext + "\n  overrideRules: [{targetCluster: {clusterNames: [c1]}, overriders: " + plaintext + "}]\n",
+			`p.yaml:5:18: ClusterOverridePolicy p: [spec.targetCluster: Invalid value: {"clusterNames":["c1"]}: overrideRules and targetCluster can't co-exist, ` +
+				`spec.overriders: Invalid value: {"plaintext":[{"operator":"replace","path":"/spec/replicas","value":1}]}: overrideRules and overriders can't co-exist]`},
+		{"label key and value both invalid",
+			"  overrideRules: [{overriders: {labelsOverrider: [{operator: add, value: {'a~b': 'c~d'}}]}}]\n",
+			`p.yaml:5:82: ClusterOverridePolicy p: [spec.overrideRules[0].overriders.labelsOverrider[0].value: Invalid value: "a~b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), ` +
+				`spec.overrideRules[0].overriders.labelsOverrider[0].value: Invalid value: "c~d": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseOne(t, head+tt.spec)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v: want ErrInvalid", err)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -331,3 +331,32 @@ func TestDefaultedDivisionAllowsOverflow(t *testing.T) {
 				"    clusterAffinities: [{affinityName: primary, clusterNames: [m1], overflowAffinities: [{affinityName: o, clusterNames: [m2]}]}]\n"},
 	})
 }
+
+// TestValidateAggregates: like Karmada's webhook, Parse reports every field
+// error of a policy in one denial, between brackets, positioned at the
+// first; a policy Karmada denies is invalid even where drydock would also
+// refuse it offline.
+func TestValidateAggregates(t *testing.T) {
+	tests := []struct{ name, spec, want string }{
+		{"spread and tolerations",
+			"  placement:\n    spreadConstraints: [{spreadByField: region, minGroups: -1}]\n    clusterTolerations: [{key: a, operator: Gt, value: '1'}]\n",
+			`test.yaml:7:25: PropagationPolicy default/p: invalid propagation policy: [spec.placement.spreadConstraints[0]: Invalid value: minGroups lower than 0 is not allowed, ` +
+				`spec.placement.spreadConstraints: Invalid value: the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled, ` +
+				`spec.placement.clusterTolerations[0].operator: Unsupported value: "Gt": supported values: "", "Exists", "Equal"]`},
+		{"invalid and equal workload affinity keys", "  placement:\n    workloadAffinity: {affinity: {groupByLabelKey: 'a b'}, antiAffinity: {groupByLabelKey: 'a b'}}\n",
+			`test.yaml:7:52: PropagationPolicy default/p: invalid propagation policy: [spec.placement.workloadAffinity.affinity.groupByLabelKey: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), ` +
+				`spec.placement.workloadAffinity.antiAffinity.groupByLabelKey: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), ` +
+				`spec.placement.workloadAffinity: Invalid value: affinity and antiAffinity must not use the same groupByLabelKey]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, ppHead+ppDeployments+tt.spec)[0])
+			if !errors.Is(err, ErrInvalid) || errors.Is(err, ErrUnsupported) {
+				t.Fatalf("error %v: want ErrInvalid only", err)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
