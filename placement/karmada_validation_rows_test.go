@@ -123,6 +123,50 @@ func TestClusterFailoverKarmadaRows(t *testing.T) {
 	}
 }
 
+// TestApplicationFailoverAsWrittenKarmadaRows are the rows of Karmada's
+// TestValidateApplicationFailover (pkg/util/validation/validation_test.go
+// at f8fdd02) that TestApplicationFailoverKarmadaRows leaves out, among
+// them the one whose denial aggregates two errors; Karmada compares the
+// whole message. Left out: "the gracePeriodSeconds is empty when purgeMode
+// is gracefully", because Karmada's mutating webhook sets 600 seconds
+// before validation runs, so the API server admits that policy (as
+// drydock does).
+func TestApplicationFailoverAsWrittenKarmadaRows(t *testing.T) {
+	const head = ppHead + ppDeployments + "  propagateDeps: true\n"
+	const app = "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 100}\n"
+	rules := func(rs ...string) string {
+		s := app + "      statePreservation:\n        rules:\n"
+		for i := 0; i < len(rs); i += 2 {
+			s += "        - {aliasLabelName: '" + rs[i] + "', jsonPath: '" + rs[i+1] + "'}\n"
+		}
+		return s
+	}
+	const regex = ": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	tests := []struct{ name, failover, want string }{
+		{"application failover is nil", "", ""},
+		{"statePreservation is nil", app, ""},
+		{"statePreservation with valid rules", rules("valid-label-name", "{.availableReplicas}", "example.com/state-key", "{.readyReplicas}"), ""},
+		{"statePreservation with multiple invalid rules", rules("-invalid1", "{.availableReplicas}", "invalid2@", "{.readyReplicas}"),
+			`[spec.failover.application.statePreservation.rules[0].aliasLabelName: Invalid value: "-invalid1"` + regex +
+				`, spec.failover.application.statePreservation.rules[1].aliasLabelName: Invalid value: "invalid2@"` + regex + "]"},
+		{"statePreservation with valid prefix in aliasLabelName", rules("example.com/my-state", "{.availableReplicas}"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(decode(t, head+tt.failover)[0])
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(err.Error(), ": "+tt.want) {
+				t.Fatalf("error %v,\nwant ErrInvalid ending with %q", err, tt.want)
+			}
+		})
+	}
+}
+
 // TestOverflowAffinitiesKarmadaRows are the rows of Karmada's
 // TestValidateOverflowAffinities (pkg/util/validation/validation_test.go at
 // f8fdd02): the term is spec.placement.clusterAffinities[0] of a policy
@@ -228,8 +272,11 @@ func TestPropagationPolicyMutatingKarmadaRows(t *testing.T) {
 // a policy: TestSetDefaultSpreadConstraints, TestCheckMatchServiceImport
 // (through its effect: application failover without propagateDeps is
 // admitted when a ServiceImport is selected), TestIsReplicaDynamicDivided
-// (the same predicate as the IsOverflowSchedulingAllowed drydock applies),
-// TestSetReplicaDivisionPreferenceWeighted and TestSetDefaultGracePeriodSeconds.
+// (on a stored, that is defaulted, policy it is the same predicate as the
+// IsOverflowSchedulingAllowed that drydock's overflowAllowed applies),
+// TestSetReplicaDivisionPreferenceWeighted and
+// TestSetDefaultGracePeriodSeconds (through the unexported accessors that
+// apply those defaults).
 // Left out: TestIsDependentOverridesPresent and
 // TestIsDependentClusterOverridesPresent (they look policies up in a live
 // API server) and TestGetAppliedPlacement (it reads an annotation Karmada
@@ -359,4 +406,20 @@ func TestValidateAggregates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFailoverRequiredFields: the CRD schema requires decisionConditions
+// of an application failover, rules of a statePreservation and
+// aliasLabelName and jsonPath of a rule; the API server refuses a policy
+// without them before any webhook runs.
+func TestFailoverRequiredFields(t *testing.T) {
+	const head = ppHead + ppDeployments + "  propagateDeps: true\n"
+	runParseRows(t, head, []parseRow{
+		{"application without decisionConditions", "  failover: {application: {purgeMode: Directly}}\n", "spec.failover.application.decisionConditions: Required value"},
+		{"statePreservation without rules", "  failover: {cluster: {statePreservation: {}}}\n", "spec.failover.cluster.statePreservation.rules: Required value"},
+		{"rule without jsonPath", "  failover: {application: {decisionConditions: {}, statePreservation: {rules: [{aliasLabelName: a}]}}}\n",
+			"spec.failover.application.statePreservation.rules[0].jsonPath: Required value"},
+		{"rule without aliasLabelName", "  failover: {cluster: {statePreservation: {rules: [{jsonPath: '{.x}'}]}}}\n",
+			"spec.failover.cluster.statePreservation.rules[0].aliasLabelName: Required value"},
+	})
 }
