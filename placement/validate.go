@@ -123,7 +123,7 @@ func (p *Policy) checkRulesSchema(obj *manifest.Object, behavior map[string]any,
 func (p *Policy) validateSpec(obj *manifest.Object, spec map[string]any) error {
 	var vs violations
 	placement, _ := spec["placement"].(map[string]any)
-	p.placementViolations(&vs, placement)
+	placementViolations(&vs, placement)
 	fo, _ := spec["failover"].(map[string]any)
 	if _, ok := fo["application"].(map[string]any); ok && !p.propagatesDeps(spec) {
 		vs.add("spec.propagateDeps", "spec.propagateDeps: Invalid value: false: application failover is set, propagateDeps must be true")
@@ -149,7 +149,7 @@ func (p *Policy) propagatesDeps(spec map[string]any) bool {
 }
 
 // placementViolations is Karmada's ValidatePlacement.
-func (p *Policy) placementViolations(vs *violations, placement map[string]any) {
+func placementViolations(vs *violations, placement map[string]any) {
 	const base = "spec.placement"
 	terms, _ := placement["clusterAffinities"].([]any)
 	if placement["clusterAffinity"] != nil && placement["clusterAffinities"] != nil {
@@ -265,7 +265,7 @@ func (p *Policy) validateAffinities(obj *manifest.Object, placement map[string]a
 		}
 	}
 	var vs violations
-	p.placementViolations(&vs, map[string]any{"clusterAffinities": terms, "replicaScheduling": placement["replicaScheduling"]})
+	placementViolations(&vs, map[string]any{"clusterAffinities": terms, "replicaScheduling": placement["replicaScheduling"]})
 	return p.aggregate(obj, vs)
 }
 
