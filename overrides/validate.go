@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -13,21 +14,68 @@ import (
 // totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB.
 const totalAnnotationSizeLimit = 256 * (1 << 10)
 
-// validation collects the first webhook error, in the order Karmada's
-// ValidateOverrideSpec checks.
+// validation collects the webhook's field errors in the order Karmada's
+// ValidateOverrideSpec appends them.
 type validation struct {
 	obj   *manifest.Object
 	label string
-	err   error
+	// pos is where the first error points.
+	pos  string
+	errs []fieldError
 }
 
-// invalid records field.Invalid(path, value, msg), positioned at pos (a
-// path under path, or path itself).
+// fieldError is one field error: the field's path and the message.
+type fieldError struct{ path, msg string }
+
+func (e fieldError) String() string { return e.path + ": " + e.msg }
+
+// add records the field error msg about the field at path, positioned at
+// pos (a path under path, or path itself).
+func (v *validation) add(pos, path, msg string) {
+	if len(v.errs) == 0 {
+		v.pos = pos
+	}
+	v.errs = append(v.errs, fieldError{path: path, msg: msg})
+}
+
+// invalid records field.Invalid(path, value, msg), positioned at pos.
 func (v *validation) invalid(pos, path string, value any, msg string) {
-	if v.err != nil {
+	v.add(pos, path, fmt.Sprintf("Invalid value: %s: %s", formatValue(value), msg))
+}
+
+// invalidEach records one field.Invalid per problem err lists (the
+// manifest validators join Kubernetes' messages with "; ").
+func (v *validation) invalidEach(pos, path string, value any, err error) {
+	if err == nil {
 		return
 	}
-	v.err = invalidErrorAt(v.obj, v.label, pos, path, fmt.Sprintf("Invalid value: %s: %s", formatValue(value), msg))
+	for _, msg := range strings.Split(err.Error(), "; ") {
+		v.invalid(pos, path, value, msg)
+	}
+}
+
+// err is Karmada's denial (field.ErrorList.ToAggregate): the one error, or
+// all of them between brackets, comma-separated, repeats dropped;
+// positioned at the first. nil when there is none.
+func (v *validation) err() error {
+	var errs []fieldError
+	var texts []string
+	for _, e := range v.errs {
+		if !slices.Contains(texts, e.String()) {
+			errs, texts = append(errs, e), append(texts, e.String())
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return invalidErrorAt(v.obj, v.label, v.pos, errs[0].path, errs[0].msg)
+	}
+	text := fmt.Sprintf("%s: [%s]", v.label, strings.Join(texts, ", "))
+	if at := v.obj.FieldPos(v.pos).String(); at != "" {
+		text = at + ": " + text
+	}
+	return &policyError{msg: text, sentinel: ErrInvalid}
 }
 
 const maxValueLen = 200
@@ -53,12 +101,12 @@ func formatValue(value any) string {
 // affinity reports Karmada's field selector rule for the affinity at path.
 func (v *validation) affinity(a *cluster.Affinity, path string) {
 	err := a.Validate()
-	if err == nil || v.err != nil {
+	if err == nil {
 		return
 	}
 	var fe *manifest.FieldError
 	if !errors.As(err, &fe) {
-		v.err = invalidError(v.obj, v.label, path, err.Error())
+		v.add(path, path, err.Error())
 		return
 	}
 	selPath := path + ".fieldSelector"
@@ -109,12 +157,11 @@ func (p *parser) validate(pol *Policy, s *parsedSpec) error {
 		for i, rs := range s.selectors {
 			if rs.Namespace != "" && rs.Namespace != pol.Namespace {
 				path := manifest.Path("spec", "resourceSelectors", i, "namespace")
-				v.invalid(path, path, rs.Namespace,
-					fmt.Sprintf("the namespace of resourceSelector must be the same as the OverridePolicy's namespace %q", pol.Namespace))
+				v.invalid(path, path, rs.Namespace, "namespace of resource selector must be the same as the namespace of the policy")
 			}
 		}
 	}
-	return v.err
+	return v.err()
 }
 
 // emptyOverriders is Karmada's emptyOverrides: it does not look at
@@ -149,23 +196,17 @@ func (v *validation) annotations(values map[string]string, path string) {
 	size := 0
 	for _, k := range manifest.SortedKeys(values) {
 		size += len(k) + len(values[k])
-		if err := manifest.ValidLabelKey(strings.ToLower(k)); err != nil {
-			v.invalid(join(path, k), path, k, err.Error())
-		}
+		v.invalidEach(join(path, k), path, k, manifest.ValidLabelKey(strings.ToLower(k)))
 	}
-	if size > totalAnnotationSizeLimit && v.err == nil {
-		v.err = invalidError(v.obj, v.label, path, fmt.Sprintf("Too long: must have at most %d bytes", totalAnnotationSizeLimit))
+	if size > totalAnnotationSizeLimit {
+		v.add(path, path, fmt.Sprintf("Too long: must have at most %d bytes", totalAnnotationSizeLimit))
 	}
 }
 
 func (v *validation) labels(values map[string]string, path string) {
 	for _, k := range manifest.SortedKeys(values) {
-		if err := manifest.ValidLabelKey(k); err != nil {
-			v.invalid(join(path, k), path, k, err.Error())
-		}
-		if err := manifest.ValidLabelValue(values[k]); err != nil {
-			v.invalid(join(path, k), path, values[k], err.Error())
-		}
+		v.invalidEach(join(path, k), path, k, manifest.ValidLabelKey(k))
+		v.invalidEach(join(path, k), path, values[k], manifest.ValidLabelValue(values[k]))
 	}
 }
 

@@ -151,21 +151,27 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 		}
 		p.Selectors = append(p.Selectors, s)
 	}
-	placement, _ := spec["placement"].(map[string]any)
-	if err := p.parsePlacement(obj, placement); err != nil {
-		return nil, err
-	}
 	if err := p.parseSuspension(obj, spec["suspension"]); err != nil {
 		return nil, err
 	}
+	if err := p.checkSchema(obj, spec); err != nil {
+		return nil, err
+	}
+	// Every rule of Karmada's validating webhook, before drydock refuses
+	// what it cannot schedule offline: a policy Karmada denies is invalid,
+	// never merely unsupported.
 	if err := p.validateSpec(obj, spec); err != nil {
+		return nil, err
+	}
+	placement, _ := spec["placement"].(map[string]any)
+	if err := p.parsePlacement(obj, placement); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// parseSuspension reads spec.suspension; Karmada's validation refuses
-// dispatching together with dispatchingOnClusters.clusterNames.
+// parseSuspension reads spec.suspension (validateSpec refuses dispatching
+// together with dispatchingOnClusters.clusterNames).
 func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 	if raw == nil {
 		return nil
@@ -191,9 +197,6 @@ func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 			}
 			p.SuspendOn = append(p.SuspendOn, name)
 		}
-	}
-	if p.SuspendAll && len(p.SuspendOn) > 0 {
-		return p.errorf(obj, "spec.suspension", "spec.suspension.suspension: Invalid value: suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames")
 	}
 	return nil
 }
