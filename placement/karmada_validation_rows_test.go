@@ -25,17 +25,16 @@ type offlineRow struct {
 }
 
 // runOfflineRows parses head+spec for each row. A policy Karmada admits
-// must parse, or be refused only as needing live scheduling
-// (ErrUnsupported); one it denies must wrap ErrInvalid and contain each
-// wanted text.
+// must parse; one it denies must wrap ErrInvalid and contain each wanted
+// text.
 func runOfflineRows(t *testing.T, head string, rows []offlineRow) {
 	t.Helper()
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			_, err := Parse(decode(t, head+r.spec)[0])
 			if len(r.want) == 0 {
-				if errors.Is(err, ErrInvalid) || (err != nil && !errors.Is(err, ErrUnsupported)) {
-					t.Fatalf("error %v: want none, or only the offline refusal", err)
+				if err != nil {
+					t.Fatalf("error %v: want none", err)
 				}
 				return
 			}
@@ -241,8 +240,7 @@ func TestPropagationPolicyWebhookKarmadaRows(t *testing.T) {
 // ServiceImport is selected, a 600-second grace period), and the policy's
 // namespace on selectors without one. Karmada's PropagationPolicy also has
 // a selector with only a namespace, which the CRD refuses: it is left
-// out. With the spread constraint drydock refuses the policy offline only;
-// without it the parsed policy is checked. The permanent-id label and the
+// out. The parsed policy is checked. The permanent-id label and the
 // finalizer Karmada adds have no offline use; Handle_DecodeError has no
 // YAML counterpart.
 func TestPropagationPolicyMutatingKarmadaRows(t *testing.T) {
@@ -255,13 +253,13 @@ func TestPropagationPolicyMutatingKarmadaRows(t *testing.T) {
 	}
 	for name, src := range policies {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Parse(decode(t, src+spread)[0]); !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalid) {
-				t.Fatalf("with spread constraints: error %v, want only the offline refusal", err)
-			}
-			p := parse(t, src)
+			p := parse(t, src+spread)
 			wantNS := map[string]string{"propagationpolicy": "test-namespace"}[name]
-			if diff := cmp.Diff([]string{wantNS, Divided}, []string{p.Selectors[0].Namespace, p.Scheduling}); diff != "" {
+			if diff := cmp.Diff([]string{wantNS, Divided, Weighted}, []string{p.Selectors[0].Namespace, p.Scheduling, p.Preference}); diff != "" {
 				t.Errorf("selector namespace and scheduling (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]SpreadConstraint{{Field: SpreadCluster, MinGroups: 1}}, p.Spread); diff != "" {
+				t.Errorf("spread constraints (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -398,8 +396,8 @@ func TestValidateAggregates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse(decode(t, ppHead+ppDeployments+tt.spec)[0])
-			if !errors.Is(err, ErrInvalid) || errors.Is(err, ErrUnsupported) {
-				t.Fatalf("error %v: want ErrInvalid only", err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v: want ErrInvalid", err)
 			}
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

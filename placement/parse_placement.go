@@ -21,18 +21,19 @@ type Toleration struct {
 	Key, Operator, Value, Effect string
 }
 
-// parsePlacement reads spec.placement after Karmada's mutating webhook's
-// defaults (Weighted division preference, spread constraint defaults) and
-// checks it as Karmada's CRD schema and webhook do.
-func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) error {
+// checkPlacementSchema makes the checks of Karmada's CRD schema on
+// spec.placement (types, enums, required fields, minimums), which the API
+// server makes before the webhooks see the policy. The first violation is
+// reported.
+func (p *Policy) checkPlacementSchema(obj *manifest.Object, placement map[string]any) error {
 	if placement == nil {
 		return nil
 	}
 	steps := []func() error{
-		func() error { return p.parseAffinity(obj, placement) },
-		func() error { return p.parseTolerations(obj, placement) },
-		func() error { return p.parseSpread(obj, placement) },
-		func() error { return p.parseReplicaScheduling(obj, placement) },
+		func() error { return p.checkAffinitySchema(obj, placement) },
+		func() error { return p.checkTolerationSchema(obj, placement) },
+		func() error { return p.checkSpreadSchema(obj, placement) },
+		func() error { return p.checkSchedulingSchema(obj, placement) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -42,74 +43,50 @@ func (p *Policy) parsePlacement(obj *manifest.Object, placement map[string]any) 
 	return nil
 }
 
-// parseAffinity reads clusterAffinity or clusterAffinities (not both).
-func (p *Policy) parseAffinity(obj *manifest.Object, placement map[string]any) error {
-	if raw, ok := placement["clusterAffinities"]; ok {
-		if _, both := placement["clusterAffinity"]; both {
-			return p.errorf(obj, "spec.placement", "spec.placement: Invalid value: clusterAffinities cannot co-exist with clusterAffinity")
+// checkAffinitySchema: clusterAffinity and every clusterAffinities term
+// (and overflow term) are objects that decode.
+func (p *Policy) checkAffinitySchema(obj *manifest.Object, placement map[string]any) error {
+	const base = "spec.placement"
+	if raw, ok := placement["clusterAffinity"]; ok && raw != nil {
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return p.errorf(obj, base+".clusterAffinity", "%s.clusterAffinity: Invalid value: must be an object", base)
 		}
-		terms, _ := raw.([]any)
-		if err := p.validateAffinities(obj, placement, terms); err != nil {
+		if _, err := cluster.DecodeAffinity(m); err != nil {
+			return p.fieldErr(obj, base+".clusterAffinity", err)
+		}
+	}
+	terms, _ := placement["clusterAffinities"].([]any)
+	for i, raw := range terms {
+		path := manifest.Path(base+".clusterAffinities", i)
+		if err := p.checkAffinityObject(obj, raw, path); err != nil {
 			return err
 		}
-		return p.decodeAffinityTerms(terms)
-	}
-	raw, ok := placement["clusterAffinity"]
-	if !ok {
-		return nil
-	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return p.errorf(obj, "spec.placement.clusterAffinity", "spec.placement.clusterAffinity: Invalid value: must be an object")
-	}
-	a, err := decodeValidAffinity(m)
-	if err != nil {
-		return p.fieldErr(obj, "spec.placement.clusterAffinity", err)
-	}
-	p.Affinity = a
-	return nil
-}
-
-// decodeAffinityTerms keeps validated clusterAffinities terms.
-func (p *Policy) decodeAffinityTerms(terms []any) error {
-	for _, raw := range terms {
 		m, _ := raw.(map[string]any)
-		a, err := decodeValidAffinity(m)
-		if err != nil {
-			return err
-		}
-		t := AffinityTerm{Name: manifest.String(m, "affinityName"), Affinity: a}
-		list, isList := m["overflowAffinities"].([]any)
-		t.overflows = isList
-		for _, o := range list {
-			om, _ := o.(map[string]any)
-			oa, err := decodeValidAffinity(om)
-			if err != nil {
+		list, _ := m["overflowAffinities"].([]any)
+		for j, o := range list {
+			if err := p.checkAffinityObject(obj, o, manifest.Path(path+".overflowAffinities", j)); err != nil {
 				return err
 			}
-			t.Overflow = append(t.Overflow, oa)
 		}
-		p.Affinities = append(p.Affinities, t)
 	}
 	return nil
 }
 
-// decodeValidAffinity decodes and validates a ClusterAffinity; an empty
-// one decodes to a match-all affinity.
-func decodeValidAffinity(m map[string]any) (*cluster.Affinity, error) {
-	if m == nil {
-		m = map[string]any{}
+func (p *Policy) checkAffinityObject(obj *manifest.Object, raw any, path string) error {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return p.errorf(obj, path, "%s: Invalid value: must be an object", path)
 	}
-	a, err := cluster.DecodeAffinity(m)
-	if err == nil {
-		err = a.Validate()
+	if _, err := cluster.DecodeAffinity(m); err != nil {
+		return p.fieldErr(obj, path, err)
 	}
-	return a, err
+	return nil
 }
 
-// parseTolerations reads clusterTolerations (operators Exists and Equal,
-// the latter the default).
-func (p *Policy) parseTolerations(obj *manifest.Object, placement map[string]any) error {
+// checkTolerationSchema: clusterTolerations are objects with a known
+// effect.
+func (p *Policy) checkTolerationSchema(obj *manifest.Object, placement map[string]any) error {
 	list, _ := placement["clusterTolerations"].([]any)
 	for i, raw := range list {
 		path := manifest.Path("spec", "placement", "clusterTolerations", i)
@@ -117,86 +94,44 @@ func (p *Policy) parseTolerations(obj *manifest.Object, placement map[string]any
 		if !ok {
 			return p.errorf(obj, path, "%s: Invalid value: must be an object", path)
 		}
-		t := Toleration{Key: manifest.String(m, "key"), Operator: manifest.String(m, "operator"),
-			Value: manifest.String(m, "value"), Effect: manifest.String(m, "effect")}
 		if err := p.checkEnum(obj, path+".effect", m["effect"], "NoSchedule", "PreferNoSchedule", "NoExecute"); err != nil {
 			return err
 		}
-		p.Tolerations = append(p.Tolerations, t)
 	}
 	return nil
 }
 
-// parseSpread reads spreadConstraints with the mutating webhook's defaults.
-func (p *Policy) parseSpread(obj *manifest.Object, placement map[string]any) error {
+// checkSpreadSchema: spreadByField is one of the four fields.
+func (p *Policy) checkSpreadSchema(obj *manifest.Object, placement map[string]any) error {
 	list, _ := placement["spreadConstraints"].([]any)
-	if len(list) == 0 {
-		return nil
-	}
-	for i, raw := range list { // the CRD's enum comes before the webhook
+	for i, raw := range list {
 		m, _ := raw.(map[string]any)
 		path := manifest.Path("spec", "placement", "spreadConstraints", i)
 		if err := p.checkEnum(obj, path+".spreadByField", m["spreadByField"], SpreadCluster, SpreadRegion, SpreadZone, SpreadProvider); err != nil {
 			return err
 		}
 	}
-	if err := p.validateSpread(obj, list); err != nil {
-		return err
-	}
-	for _, raw := range list {
-		m, _ := raw.(map[string]any)
-		c := SpreadConstraint{Field: manifest.String(m, "spreadByField"), Label: manifest.String(m, "spreadByLabel")}
-		if c.Field == "" && c.Label == "" {
-			c.Field = SpreadCluster
-		}
-		minGroups, _ := toInt(m["minGroups"])
-		maxGroups, _ := toInt(m["maxGroups"])
-		c.MinGroups, c.MaxGroups = int(max(minGroups, 1)), int(maxGroups)
-		p.Spread = append(p.Spread, c)
-	}
 	return nil
 }
 
-// parseReplicaScheduling reads replicaScheduling: Duplicated, or Divided
-// (Weighted by static weights or by the clusters' room, or Aggregated).
-func (p *Policy) parseReplicaScheduling(obj *manifest.Object, placement map[string]any) error {
+// checkSchedulingSchema: replicaScheduling's enums, and static weights
+// with a target cluster and a weight of at least 1.
+func (p *Policy) checkSchedulingSchema(obj *manifest.Object, placement map[string]any) error {
 	rs, _ := placement["replicaScheduling"].(map[string]any)
 	if rs == nil {
 		return nil
 	}
 	const base = "spec.placement.replicaScheduling"
-	switch t := manifest.String(rs, "replicaSchedulingType"); t {
-	case "", Duplicated:
-		return nil
-	case Divided:
-		p.Scheduling = Divided
-	default:
-		return p.errorf(obj, base+".replicaSchedulingType",
-			"%s.replicaSchedulingType: Unsupported value: %q: supported values: \"Duplicated\", \"Divided\"", base, t)
+	if err := p.checkEnum(obj, base+".replicaSchedulingType", rs["replicaSchedulingType"], Duplicated, Divided); err != nil {
+		return err
 	}
-	switch pref := manifest.String(rs, "replicaDivisionPreference"); pref {
-	case "", Weighted:
-		p.Preference = Weighted
-	case Aggregated:
-		p.Preference = Aggregated
-	default:
-		return p.errorf(obj, base+".replicaDivisionPreference",
-			"%s.replicaDivisionPreference: Unsupported value: %q: supported values: \"Aggregated\", \"Weighted\"", base, pref)
+	if err := p.checkEnum(obj, base+".replicaDivisionPreference", rs["replicaDivisionPreference"], Aggregated, Weighted); err != nil {
+		return err
 	}
 	wp, _ := rs["weightPreference"].(map[string]any)
-	if wp == nil {
-		return nil
-	}
 	if err := p.checkEnum(obj, base+".weightPreference.dynamicWeight", wp["dynamicWeight"], "AvailableReplicas"); err != nil {
 		return err
 	}
-	p.DynamicWeight = manifest.String(wp, "dynamicWeight") != ""
-	p.weightPreference = true
-	return p.parseStaticWeights(obj, wp)
-}
-
-// parseStaticWeights reads weightPreference.staticWeightList.
-func (p *Policy) parseStaticWeights(obj *manifest.Object, wp map[string]any) error {
 	list, _ := wp["staticWeightList"].([]any)
 	for i, raw := range list {
 		path := manifest.Path("spec", "placement", "replicaScheduling", "weightPreference", "staticWeightList", i)
@@ -205,17 +140,97 @@ func (p *Policy) parseStaticWeights(obj *manifest.Object, wp map[string]any) err
 		if tc == nil {
 			return p.errorf(obj, path, "%s.targetCluster: Required value", path)
 		}
-		a, err := decodeValidAffinity(tc)
-		if err != nil {
+		if _, err := decodeValidAffinity(tc); err != nil {
 			return p.fieldErr(obj, path+".targetCluster", err)
 		}
-		w, ok := toInt(m["weight"])
-		if !ok || w < 1 {
+		if w, ok := toInt(m["weight"]); !ok || w < 1 {
 			return p.errorf(obj, path+".weight", "%s.weight: Invalid value: %v: should be greater than or equal to 1", path, m["weight"])
 		}
-		p.Weights = append(p.Weights, StaticWeight{Target: a, Weight: w})
 	}
 	return nil
+}
+
+// parsePlacement reads spec.placement, already checked by
+// checkPlacementSchema and validateSpec, with Karmada's mutating webhook's
+// defaults (Weighted division preference, spread constraint defaults).
+func (p *Policy) parsePlacement(placement map[string]any) {
+	if placement == nil {
+		return
+	}
+	if m, ok := placement["clusterAffinity"].(map[string]any); ok {
+		p.Affinity = mustAffinity(m)
+	}
+	terms, _ := placement["clusterAffinities"].([]any)
+	for _, raw := range terms {
+		m, _ := raw.(map[string]any)
+		p.Affinities = append(p.Affinities, decodeTerm(m))
+	}
+	tols, _ := placement["clusterTolerations"].([]any)
+	for _, raw := range tols {
+		m, _ := raw.(map[string]any)
+		p.Tolerations = append(p.Tolerations, Toleration{Key: manifest.String(m, "key"), Operator: manifest.String(m, "operator"),
+			Value: manifest.String(m, "value"), Effect: manifest.String(m, "effect")})
+	}
+	spread, _ := placement["spreadConstraints"].([]any)
+	for _, raw := range spread {
+		c, _ := raw.(map[string]any)
+		d := defaultSpread(c)
+		p.Spread = append(p.Spread, SpreadConstraint{Field: d.field, Label: d.label, MinGroups: int(d.minGroups), MaxGroups: int(d.maxGroups)})
+	}
+	p.parseReplicaScheduling(placement)
+}
+
+// decodeTerm reads a clusterAffinities term.
+func decodeTerm(m map[string]any) AffinityTerm {
+	t := AffinityTerm{Name: manifest.String(m, "affinityName"), Affinity: mustAffinity(m)}
+	list, isList := m["overflowAffinities"].([]any)
+	t.overflows = isList
+	for _, o := range list {
+		om, _ := o.(map[string]any)
+		t.Overflow = append(t.Overflow, mustAffinity(om))
+	}
+	return t
+}
+
+// mustAffinity decodes an affinity the schema checks passed.
+func mustAffinity(m map[string]any) *cluster.Affinity {
+	a, err := cluster.DecodeAffinity(m)
+	if err != nil || a == nil {
+		return &cluster.Affinity{}
+	}
+	return a
+}
+
+// decodeValidAffinity decodes and validates a ClusterAffinity.
+func decodeValidAffinity(m map[string]any) (*cluster.Affinity, error) {
+	a, err := cluster.DecodeAffinity(m)
+	if err == nil {
+		err = a.Validate()
+	}
+	return a, err
+}
+
+// parseReplicaScheduling reads replicaScheduling: Duplicated, or Divided
+// (Weighted by static weights or by the clusters' room, or Aggregated).
+func (p *Policy) parseReplicaScheduling(placement map[string]any) {
+	rs, _ := placement["replicaScheduling"].(map[string]any)
+	if manifest.String(rs, "replicaSchedulingType") != Divided {
+		return
+	}
+	p.Scheduling = Divided
+	p.Preference = divisionPreference(placement)
+	wp, _ := rs["weightPreference"].(map[string]any)
+	if wp == nil {
+		return
+	}
+	p.weightPreference = true
+	p.DynamicWeight = manifest.String(wp, "dynamicWeight") != ""
+	list, _ := wp["staticWeightList"].([]any)
+	for _, raw := range list {
+		m, _ := raw.(map[string]any)
+		w, _ := toInt(m["weight"])
+		p.Weights = append(p.Weights, StaticWeight{Target: mustAffinity(manifest.Map(m, "targetCluster")), Weight: w})
+	}
 }
 
 // strategy is Karmada's assignment strategy for the policy.

@@ -154,19 +154,18 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	if err := p.parseSuspension(obj, spec["suspension"]); err != nil {
 		return nil, err
 	}
+	placement, _ := spec["placement"].(map[string]any)
+	if err := p.checkPlacementSchema(obj, placement); err != nil {
+		return nil, err
+	}
 	if err := p.checkSchema(obj, spec); err != nil {
 		return nil, err
 	}
-	// Every rule of Karmada's validating webhook, before drydock refuses
-	// what it cannot schedule offline: a policy Karmada denies is invalid,
-	// never merely unsupported.
+	// Then every rule of Karmada's validating webhook, all of them.
 	if err := p.validateSpec(obj, spec); err != nil {
 		return nil, err
 	}
-	placement, _ := spec["placement"].(map[string]any)
-	if err := p.parsePlacement(obj, placement); err != nil {
-		return nil, err
-	}
+	p.parsePlacement(placement)
 	return p, nil
 }
 

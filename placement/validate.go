@@ -238,37 +238,6 @@ func overflowViolations(vs *violations, term map[string]any, path, primary strin
 	}
 }
 
-// validateAffinities checks a clusterAffinities list: the schema (each
-// term and overflow term an object that decodes), then Karmada's rules
-// (placementViolations), all of them.
-func (p *Policy) validateAffinities(obj *manifest.Object, placement map[string]any, terms []any) error {
-	const base = "spec.placement.clusterAffinities"
-	for i, raw := range terms {
-		path := manifest.Path(base, i)
-		m, ok := raw.(map[string]any)
-		if !ok {
-			return p.errorf(obj, path, "%s: Invalid value: must be an object", path)
-		}
-		if _, err := cluster.DecodeAffinity(m); err != nil {
-			return p.fieldErr(obj, path, err)
-		}
-		list, _ := m["overflowAffinities"].([]any)
-		for j, raw := range list {
-			opath := manifest.Path(path+".overflowAffinities", j)
-			om, ok := raw.(map[string]any)
-			if !ok {
-				return p.errorf(obj, opath, "%s: Invalid value: must be an object", opath)
-			}
-			if _, err := cluster.DecodeAffinity(om); err != nil {
-				return p.fieldErr(obj, opath, err)
-			}
-		}
-	}
-	var vs violations
-	placementViolations(&vs, map[string]any{"clusterAffinities": terms, "replicaScheduling": placement["replicaScheduling"]})
-	return p.aggregate(obj, vs)
-}
-
 // fieldPath is where a decoder's or validator's *manifest.FieldError
 // points under base.
 func fieldPath(base string, err error) string {
@@ -490,13 +459,6 @@ func spreadViolations(vs *violations, constraints []any) {
 	if _, ok := seen["cluster"]; len(seen) > 0 && !ok {
 		vs.add(base, "%s: Invalid value: the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled", base)
 	}
-}
-
-// validateSpread is Karmada's ValidateSpreadConstraint, all violations.
-func (p *Policy) validateSpread(obj *manifest.Object, constraints []any) error {
-	var vs violations
-	spreadViolations(&vs, constraints)
-	return p.aggregate(obj, vs)
 }
 
 // emptyAffinity is Karmada's emptyClusterAffinity on a term's inline
