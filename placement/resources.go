@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -137,8 +138,11 @@ func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, e
 	for name, raw := range m {
 		q, err := cluster.ParseQuantity(raw)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s %s: %s.%s: Invalid value: %v: %w",
-				t.FieldPos(path+"."+name), t.Kind(), t.Name(), path, name, raw, err)
+			if s, ok := raw.(string); ok {
+				raw = strconv.Quote(s)
+			}
+			return nil, fmt.Errorf("%s: %s: %s.%s: Invalid value: %v: %w",
+				t.FieldPos(path+"."+name), t.Key(), path, name, raw, err)
 		}
 		out[name] = q
 	}
