@@ -26,9 +26,24 @@ tools:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pipeline/ ./render/
 
-# Long fuzzing, one target at a time (go test -fuzz takes one package and one target).
+# Long fuzzing, one target at a time (go test -fuzz takes one package and one
+# target): every parser of user bytes, then the mutation test over the corpora.
+FUZZ_TARGETS = \
+	FuzzDecode:./manifest/ \
+	FuzzInventory:./cluster/ \
+	FuzzParseSchedule:./placement/ \
+	FuzzParseApply:./overrides/ \
+	FuzzNativePatch:./overrides/ \
+	FuzzParseCUEDefinitions:./render/ \
+	FuzzParseApplication:./render/ \
+	FuzzParseSet:./render/addon/ \
+	FuzzRenderAddon:./render/addon/ \
+	FuzzLoadConfig:./cmd/drydock/ \
+	FuzzDiff:./golden/
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./manifest/
-	$(GO) test -run '^$$' -fuzz FuzzParseCUEDefinitions -fuzztime $(FUZZTIME) ./render/
-	$(GO) test -run '^$$' -fuzz FuzzDiff -fuzztime $(FUZZTIME) ./golden/
-	$(GO) test -run TestMutatedInputs -mutations 200 ./pipeline/
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $${t%%:*}"; \
+		$(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) $${t#*:}; \
+	done
+	$(GO) test -run TestMutatedInputs ./pipeline/ -mutations 200
