@@ -103,8 +103,12 @@ func bySummary(c *cluster.Capacity, request cluster.ResourceList) int64 {
 // grade's minimum resources and 110 pods, and places one-pod replicas on
 // them first-fit. Nodes are independent, so the total is the sum of what
 // each node holds, at most MaxInt32. ok is false where Karmada's model
-// building fails (a negative node count) and it falls back to the summary.
+// building fails (no resource models, a negative node count) and it falls
+// back to the summary.
 func byModels(c *cluster.Capacity, request cluster.ResourceList) (int64, bool) {
+	if len(c.Models) == 0 {
+		return 0, false
+	}
 	counts := map[int64]int64{}
 	for _, m := range c.Modelings {
 		if m.Count < 0 {

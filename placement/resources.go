@@ -22,6 +22,10 @@ type workload struct {
 	req *requirements
 	// uid is metadata.uid, Karmada's tie-break seed.
 	uid string
+	// previous is the binding's spec.clusters from an earlier schedule,
+	// which the dynamic strategies build on. drydock schedules once, so
+	// only tests set it.
+	previous []share
 }
 
 // isWorkload reports whether Karmada assigns the template's replicas

@@ -75,8 +75,7 @@ func (p *Policy) scheduleTerm(template *manifest.Object, w workload, members []*
 		return Decision{}, err
 	}
 	cands := candidates(feasible, w, term)
-	sel := spreadSelection{constraints: p.Spread, duplicated: p.Scheduling != Divided, ignore: p.ignoresSpread(), replicas: w.replicas}
-	chosen, err := sel.selectBest(cands)
+	chosen, err := p.spreadSelection(w.replicas).selectBest(cands)
 	if err != nil {
 		return Decision{}, unschedulable("failed to select clusters: %v", err)
 	}
@@ -94,6 +93,12 @@ func (p *Policy) scheduleTerm(template *manifest.Object, w workload, members []*
 	}
 	jobCompletions(template, p, w, d.Targets)
 	return d, nil
+}
+
+// spreadSelection is what SelectBestClusters reads of the policy for a
+// template of the given replicas.
+func (p *Policy) spreadSelection(replicas int64) spreadSelection {
+	return spreadSelection{constraints: p.Spread, duplicated: p.Scheduling != Divided, ignore: p.ignoresSpread(), replicas: replicas}
 }
 
 // candidates ranks the feasible clusters as Karmada's GroupClustersWithScore
@@ -207,7 +212,7 @@ func (p *Policy) assignStrategy(cs []candidate, w workload, replicas int64) ([]s
 		}
 		return out, nil
 	}
-	return assignDynamic(&assignment{candidates: cs, strategy: p.strategy(), replicas: replicas, uid: w.uid})
+	return assignDynamic(&assignment{candidates: cs, strategy: p.strategy(), replicas: replicas, uid: w.uid, previous: w.previous})
 }
 
 // jobCompletions divides a divided Job's spec.completions over its

@@ -157,7 +157,11 @@ func roomiest(cs []candidate, floor int64) int {
 // the best cluster of each, then the best of the others up to the
 // cluster constraint's maxGroups.
 func (s spreadSelection) byRegion(cs []candidate) ([]candidate, error) {
-	regions := s.regions(cs)
+	return s.fromRegions(s.regions(cs))
+}
+
+// fromRegions is selectBestClustersByRegion over grouped, scored regions.
+func (s spreadSelection) fromRegions(regions map[string]*group) ([]candidate, error) {
 	regionC, _ := s.constraint(SpreadRegion)
 	clusterC, _ := s.constraint(SpreadCluster)
 	if len(regions) < regionC.MinGroups {
