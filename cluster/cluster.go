@@ -73,34 +73,23 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 	if msg := ValidateClusterName(name); msg != "" && name != Local {
 		return fmt.Errorf("%s: Cluster %q: metadata.name: Invalid value: %q: %s", obj.FieldPos("metadata.name"), name, name, msg)
 	}
-	c := &Cluster{
-		Name:              name,
-		Labels:            obj.Labels(),
-		Provider:          manifest.String(obj.Data, "spec", "provider"),
-		Region:            manifest.String(obj.Data, "spec", "region"),
-		KubernetesVersion: manifest.String(obj.Data, "status", "kubernetesVersion"),
-		ControlPlane:      obj.Annotations()[AnnotationControlPlane],
-		Source:            obj.Pos,
+	if prev, dup := inv.clusters[name]; dup && prev.Source.IsValid() {
+		return fmt.Errorf("%s: Cluster %q is already in the inventory (%s)", obj.Pos, name, prev.Source)
+	}
+	c, err := decodeCluster(obj)
+	if err != nil {
+		return err
 	}
 	if v := c.KubernetesVersion; v != "" {
 		if _, err := semver.NewVersion(v); err != nil {
 			return fmt.Errorf("%s: Cluster %q: status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", obj.FieldPos("status.kubernetesVersion"), name, v)
 		}
 	}
-	var err error
 	if c.Capacity, err = decodeCapacity(obj); err != nil {
 		return err
 	}
 	if c.Taints, err = decodeTaints(obj); err != nil {
 		return err
-	}
-	if zones, ok := manifest.Lookup(obj.Data, "spec", "zones"); ok {
-		l, _ := zones.([]any)
-		for _, z := range l {
-			if s, ok := z.(string); ok {
-				c.Zones = append(c.Zones, s)
-			}
-		}
 	}
 	if name == Local {
 		c.Labels = nil

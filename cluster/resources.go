@@ -61,16 +61,19 @@ func (l ResourceList) Pods() resource.Quantity {
 // decodeCapacity reads status.resourceSummary and spec.resourceModels; nil
 // when the Cluster has no resourceSummary.
 func decodeCapacity(obj *manifest.Object) (*Capacity, error) {
+	models, err := decodeModels(obj) // validated whether or not they are used
+	if err != nil {
+		return nil, err
+	}
 	summary, ok := manifest.Lookup(obj.Data, "status", "resourceSummary")
 	if !ok || summary == nil {
 		return nil, nil
 	}
-	m, ok := summary.(map[string]any)
-	if !ok {
-		return nil, fieldError(obj, "status.resourceSummary", summary, "must be an object")
+	m, err := object(obj, "status.resourceSummary", summary)
+	if err != nil {
+		return nil, err
 	}
-	c := &Capacity{}
-	var err error
+	c := &Capacity{Models: models}
 	for _, f := range []struct {
 		key string
 		dst *ResourceList
@@ -79,10 +82,7 @@ func decodeCapacity(obj *manifest.Object) (*Capacity, error) {
 			return nil, err
 		}
 	}
-	if c.Modelings, err = decodeModelings(obj, m["allocatableModelings"]); err != nil {
-		return nil, err
-	}
-	if c.Models, err = decodeModels(obj); err != nil {
+	if c.Modelings, err = decodeModelings(obj); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -92,15 +92,15 @@ func decodeResourceList(obj *manifest.Object, path string, v any) (ResourceList,
 	if v == nil {
 		return nil, nil
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fieldError(obj, path, v, "must be an object")
+	m, err := object(obj, path, v)
+	if err != nil {
+		return nil, err
 	}
 	out := make(ResourceList, len(m))
-	for name, raw := range m {
-		q, err := ParseQuantity(raw)
+	for _, name := range manifest.SortedKeys(m) {
+		q, err := ParseQuantity(m[name])
 		if err != nil {
-			return nil, fieldError(obj, path+"."+name, raw, err.Error())
+			return nil, invalid(obj, path+"."+name, m[name], err.Error())
 		}
 		out[name] = q
 	}
@@ -119,7 +119,7 @@ func ParseQuantity(v any) (resource.Quantity, error) {
 	case float64:
 		s = strconv.FormatFloat(x, 'f', -1, 64)
 	default:
-		return resource.Quantity{}, fmt.Errorf("quantities must be a string or a number")
+		return resource.Quantity{}, fmt.Errorf("quantities must be a string or a number, not %s", manifest.TypeName(v))
 	}
 	q, err := resource.ParseQuantity(s)
 	if err != nil {
@@ -128,60 +128,154 @@ func ParseQuantity(v any) (resource.Quantity, error) {
 	return q, nil
 }
 
-func decodeModelings(obj *manifest.Object, v any) ([]Modeling, error) {
-	l, _ := v.([]any)
+// integer reads a required whole number.
+func integer(obj *manifest.Object, path string, v any) (int64, error) {
+	if v == nil {
+		return 0, fmt.Errorf("%s: Cluster %q: %s: Required value", obj.FieldPos(path), obj.Name(), path)
+	}
+	n, ok := v.(int64)
+	if !ok {
+		return 0, typeError(obj, path, v, "integer")
+	}
+	return n, nil
+}
+
+func decodeModelings(obj *manifest.Object) ([]Modeling, error) {
+	l, err := list(obj, "status.resourceSummary.allocatableModelings")
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Modeling, 0, len(l))
 	for i, raw := range l {
 		path := manifest.Path("status", "resourceSummary", "allocatableModelings", i)
-		m, _ := raw.(map[string]any)
-		grade, gok := m["grade"].(int64)
-		count, cok := m["count"].(int64)
-		if !gok || grade < 0 {
-			return nil, fieldError(obj, path+".grade", m["grade"], "must be a non-negative integer")
+		m, err := object(obj, path, raw)
+		if err != nil {
+			return nil, err
 		}
-		if !cok {
-			return nil, fieldError(obj, path+".count", m["count"], "must be an integer")
+		var md Modeling
+		if md.Grade, err = integer(obj, path+".grade", m["grade"]); err != nil {
+			return nil, err
 		}
-		out = append(out, Modeling{Grade: grade, Count: count})
+		if md.Grade < 0 {
+			return nil, invalid(obj, path+".grade", md.Grade, "must be greater than or equal to 0")
+		}
+		if md.Count, err = integer(obj, path+".count", m["count"]); err != nil {
+			return nil, err
+		}
+		out = append(out, md)
 	}
 	return out, nil
 }
 
+// model is a resource model as authored, with its maxima for validation.
+type model struct {
+	ResourceModel
+	names []string
+	max   []resource.Quantity
+}
+
 // decodeModels reads spec.resourceModels as Karmada's API server stores
-// them: sorted by grade with the first grade's minimums 0, or the default
-// models when there are none.
+// and validates them: sorted by grade, the first grade's minimums 0 and
+// the last grade's maximums MaxInt64, then checked (ValidateClusterResourceModels);
+// the default models when there are none.
 func decodeModels(obj *manifest.Object) ([]ResourceModel, error) {
-	raw, _ := manifest.Lookup(obj.Data, "spec", "resourceModels")
-	l, _ := raw.([]any)
-	if len(l) == 0 {
-		return defaultModels(), nil
+	l, err := list(obj, "spec.resourceModels")
+	if err != nil || len(l) == 0 {
+		return defaultModels(), err
 	}
-	out := make([]ResourceModel, 0, len(l))
+	models := make([]model, 0, len(l))
 	for i, item := range l {
-		path := manifest.Path("spec", "resourceModels", i)
-		m, _ := item.(map[string]any)
-		grade, ok := m["grade"].(int64)
-		if !ok || grade < 0 {
-			return nil, fieldError(obj, path+".grade", m["grade"], "must be a non-negative integer")
+		m, err := decodeModel(obj, manifest.Path("spec", "resourceModels", i), item)
+		if err != nil {
+			return nil, err
 		}
-		model := ResourceModel{Grade: grade, Min: ResourceList{}}
-		ranges, _ := m["ranges"].([]any)
-		for j, r := range ranges {
-			rm, _ := r.(map[string]any)
-			name, _ := rm["name"].(string)
-			q, err := ParseQuantity(rm["min"])
-			if err != nil {
-				return nil, fieldError(obj, manifest.Path("spec", "resourceModels", i, "ranges", j, "min"), rm["min"], err.Error())
-			}
-			model.Min[name] = q
-		}
-		out = append(out, model)
+		models = append(models, m)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Grade < out[j].Grade })
-	for name := range out[0].Min {
-		out[0].Min[name] = resource.Quantity{}
+	sort.SliceStable(models, func(i, j int) bool { return models[i].Grade < models[j].Grade })
+	for _, name := range models[0].names {
+		models[0].Min[name] = resource.Quantity{}
+	}
+	last := models[len(models)-1]
+	for j := range last.max {
+		last.max[j] = *resource.NewQuantity(maxInt64, resource.DecimalSI)
+	}
+	if msg := checkModels(models); msg != "" {
+		return nil, invalid(obj, "spec.resourceModels", l, msg)
+	}
+	out := make([]ResourceModel, len(models))
+	for i, m := range models {
+		out[i] = m.ResourceModel
 	}
 	return out, nil
+}
+
+func decodeModel(obj *manifest.Object, path string, item any) (model, error) {
+	m, err := object(obj, path, item)
+	if err != nil {
+		return model{}, err
+	}
+	md := model{ResourceModel: ResourceModel{Min: ResourceList{}}}
+	if md.Grade, err = integer(obj, path+".grade", m["grade"]); err != nil {
+		return model{}, err
+	}
+	ranges, err := listValue(obj, path+".ranges", m["ranges"])
+	if err != nil {
+		return model{}, err
+	}
+	for j, r := range ranges {
+		rpath := manifest.Path(path+".ranges", j)
+		rm, err := object(obj, rpath, r)
+		if err != nil {
+			return model{}, err
+		}
+		name, _ := rm["name"].(string)
+		if name == "" {
+			return model{}, fmt.Errorf("%s: Cluster %q: %s.name: Required value", obj.FieldPos(rpath), obj.Name(), rpath)
+		}
+		var lo, hi resource.Quantity
+		for _, b := range []struct {
+			key string
+			dst *resource.Quantity
+		}{{"min", &lo}, {"max", &hi}} {
+			if *b.dst, err = ParseQuantity(rm[b.key]); err != nil {
+				return model{}, invalid(obj, rpath+"."+b.key, rm[b.key], err.Error())
+			}
+		}
+		md.Min[name] = lo
+		md.names = append(md.names, name)
+		md.max = append(md.max, hi)
+	}
+	return md, nil
+}
+
+// checkModels is Karmada's ValidateClusterResourceModels on standardized
+// models: its message, or "".
+func checkModels(models []model) string {
+	for i, m := range models {
+		if i > 0 && m.Grade == models[i-1].Grade {
+			return "The grade of each models should not be the same"
+		}
+		if i > 0 && len(models[i-1].names) != len(m.names) {
+			return "The number of resource types should be the same"
+		}
+		for j, name := range m.names {
+			lo := m.Min[name]
+			if m.max[j].Cmp(lo) <= 0 {
+				return "The max value of each resource must be greater than the min value"
+			}
+			if i == 0 {
+				continue
+			}
+			prev := models[i-1]
+			if prev.names[j] != name {
+				return "The resource types of each models should be the same"
+			}
+			if prev.max[j].Cmp(lo) != 0 {
+				return "Model intervals for resources must be contiguous and non-overlapping"
+			}
+		}
+	}
+	return ""
 }
 
 // defaultModels are the nine grades Karmada's API server gives a Cluster
@@ -200,32 +294,60 @@ func defaultModels() []ResourceModel {
 	return out
 }
 
-// decodeTaints reads spec.taints.
+// decodeTaints reads spec.taints as Karmada's ValidateClusterTaints checks
+// them: a valid label name as key, a label value as value, a known effect,
+// unique by key and effect.
 func decodeTaints(obj *manifest.Object) ([]Taint, error) {
-	raw, _ := manifest.Lookup(obj.Data, "spec", "taints")
-	l, _ := raw.([]any)
+	l, err := list(obj, "spec.taints")
+	if err != nil {
+		return nil, err
+	}
 	var out []Taint
+	seen := map[[2]string]bool{}
 	for i, item := range l {
 		path := manifest.Path("spec", "taints", i)
-		m, _ := item.(map[string]any)
-		t := Taint{Key: manifest.String(m, "key"), Value: manifest.String(m, "value"), Effect: manifest.String(m, "effect")}
-		if t.Key == "" {
-			return nil, fmt.Errorf("%s: Cluster %q: %s.key: Required value", obj.FieldPos(path), obj.Name(), path)
+		tm, err := object(obj, path, item)
+		if err != nil {
+			return nil, err
 		}
-		switch t.Effect {
-		case "NoSchedule", "PreferNoSchedule", "NoExecute":
-		default:
-			return nil, fmt.Errorf("%s: Cluster %q: %s.effect: Unsupported value: %q: supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"",
-				obj.FieldPos(path+".effect"), obj.Name(), path, t.Effect)
+		var t Taint
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"key", &t.Key}, {"value", &t.Value}, {"effect", &t.Effect}} {
+			if *f.dst, err = stringValue(obj, path+"."+f.key, tm[f.key]); err != nil {
+				return nil, err
+			}
 		}
+		if err := checkTaint(obj, path, t); err != nil {
+			return nil, err
+		}
+		if seen[[2]string{t.Key, t.Effect}] {
+			return nil, fmt.Errorf("%s: Cluster %q: %s: Duplicate value: %s: taints must be unique by key and effect pair",
+				obj.FieldPos(path), obj.Name(), path, render(item))
+		}
+		seen[[2]string{t.Key, t.Effect}] = true
 		out = append(out, t)
 	}
 	return out, nil
 }
 
-func fieldError(obj *manifest.Object, path string, v any, msg string) error {
-	if s, ok := v.(string); ok {
-		v = strconv.Quote(s)
+func checkTaint(obj *manifest.Object, path string, t Taint) error {
+	if t.Key == "" {
+		return fmt.Errorf("%s: Cluster %q: %s.key: Required value", obj.FieldPos(path), obj.Name(), path)
 	}
-	return fmt.Errorf("%s: Cluster %q: %s: Invalid value: %v: %s", obj.FieldPos(path), obj.Name(), path, v, msg)
+	if err := manifest.ValidLabelKey(t.Key); err != nil {
+		return invalid(obj, path+".key", t.Key, err.Error())
+	}
+	if err := manifest.ValidLabelValue(t.Value); err != nil {
+		return invalid(obj, path+".value", t.Value, err.Error())
+	}
+	switch t.Effect {
+	case "NoSchedule", "PreferNoSchedule", "NoExecute":
+		return nil
+	case "":
+		return fmt.Errorf("%s: Cluster %q: %s.effect: Required value", obj.FieldPos(path), obj.Name(), path)
+	}
+	return fmt.Errorf("%s: Cluster %q: %s.effect: Unsupported value: %q: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+		obj.FieldPos(path+".effect"), obj.Name(), path, t.Effect)
 }

@@ -30,23 +30,30 @@ type controlPlane struct {
 	owners      []string
 	propagation []*placement.Policy
 	overrides   []*overrides.Policy
+	// inContext puts an error about an object in context (what
+	// dispatched it to this control plane).
+	inContext func(*manifest.Object, error) error
 }
 
+// asAuthored leaves an error about an authored input as it is.
+func asAuthored(_ *manifest.Object, err error) error { return err }
+
 // karmadaPolicies parses the propagation and override policies among objs
-// and returns the rest (the templates). Invalid policies are bad input.
-func karmadaPolicies(objs []*manifest.Object) (templates []*manifest.Object, props []*placement.Policy, ovs []*overrides.Policy, err error) {
+// and returns the rest (the templates). Invalid policies are bad input;
+// where gives the context an error about an object is reported in.
+func karmadaPolicies(objs []*manifest.Object, where func(*manifest.Object, error) error) (templates []*manifest.Object, props []*placement.Policy, ovs []*overrides.Policy, err error) {
 	for _, o := range objs {
 		switch {
 		case placement.IsPolicy(o):
 			p, err := placement.Parse(o)
 			if err != nil {
-				return nil, nil, nil, inputError(err)
+				return nil, nil, nil, inputError(where(o, err))
 			}
 			props = append(props, p)
 		case overrides.IsPolicy(o):
 			p, err := overrides.Parse(o)
 			if err != nil {
-				return nil, nil, nil, inputError(err)
+				return nil, nil, nil, inputError(where(o, err))
 			}
 			ovs = append(ovs, p)
 		default:
@@ -106,7 +113,7 @@ func (cp *controlPlane) place(i int) placed {
 		return r
 	}
 	if err := placement.CheckTemplate(t); err != nil {
-		r.err = err
+		r.err = cp.inContext(t, err)
 		return r
 	}
 	if p.SuspendAll {
@@ -119,7 +126,7 @@ func (cp *controlPlane) place(i int) placed {
 		return r
 	}
 	if err != nil {
-		r.err = err
+		r.err = cp.inContext(t, err)
 		return r
 	}
 	for _, target := range d.Targets {
@@ -130,7 +137,7 @@ func (cp *controlPlane) place(i int) placed {
 		obj := placement.Claim(t, d, target)
 		out, applied, err := overrides.Apply(obj, target.Cluster, cp.overrides)
 		if err != nil {
-			r.err = err
+			r.err = cp.inContext(t, err)
 			return r
 		}
 		placement.Finish(out)

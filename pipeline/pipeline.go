@@ -103,7 +103,7 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	}
 	l.apps = append(installed.apps, l.apps...)
 	// Karmada policies are checked before anything renders.
-	templates, props, ovs, err := karmadaPolicies(l.resources)
+	templates, props, ovs, err := karmadaPolicies(l.resources, asAuthored)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 		}
 	}
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
-		cp := &controlPlane{members: inv.Members(""), templates: templates, propagation: props, overrides: ovs}
+		cp := &controlPlane{members: inv.Members(""), templates: templates, propagation: props, overrides: ovs, inContext: asAuthored}
 		for _, t := range templates {
 			cp.sources = append(cp.sources, "template "+t.Pos.String())
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
@@ -174,20 +174,32 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 }
 
 // propagateDispatched runs Karmada on what the workflow left in a control
-// plane cluster: its policies and templates, for its members.
+// plane cluster: its policies and templates, for its members. Rendered
+// objects have no position of their own: errors about them point at what
+// produced them and name it.
 func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int) ([]string, error) {
 	entries := store.List(name)
 	objs := make([]*manifest.Object, 0, len(entries))
 	byObject := map[*manifest.Object]cluster.Entry{}
 	for _, e := range entries {
+		if !e.Object.Pos.IsValid() {
+			e.Object.Pos = e.Origin.Pos
+		}
 		objs = append(objs, e.Object)
 		byObject[e.Object] = e
 	}
-	templates, props, ovs, err := karmadaPolicies(objs)
+	where := func(o *manifest.Object, err error) error {
+		e := byObject[o]
+		if e.Source == "" {
+			return err
+		}
+		return fmt.Errorf("%w (dispatched to Karmada control plane %q by %s)", err, name, e.Source)
+	}
+	templates, props, ovs, err := karmadaPolicies(objs, where)
 	if err != nil {
 		return nil, err
 	}
-	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, propagation: props, overrides: ovs}
+	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, propagation: props, overrides: ovs, inContext: where}
 	for _, t := range templates {
 		cp.sources = append(cp.sources, byObject[t].Source)
 		cp.origins = append(cp.origins, byObject[t].Origin)
