@@ -68,6 +68,9 @@ type Policy struct {
 
 // WorkflowStep is one step (or sub-step) of spec.workflow.
 type WorkflowStep struct {
+	// Name is the authored name, or for an unnamed step of the
+	// Application the one KubeVela's mutating webhook gives it (see
+	// Unnamed).
 	Name       string
 	Type       string
 	Properties map[string]any
@@ -78,6 +81,8 @@ type WorkflowStep struct {
 	SubSteps   []WorkflowStep
 	Timeout    string
 	Path       string
+	// Unnamed is true when the step was authored without a name.
+	Unnamed bool
 }
 
 // Input fills ParameterKey (a dotted path into the step's or component's
@@ -148,6 +153,7 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	if wf := manifest.Map(spec, "workflow"); wf != nil {
 		_, app.HasWorkflow = wf["steps"]
 		app.Workflow = parseSteps(wf, "steps", "spec.workflow")
+		nameSteps(app.Workflow)
 		if err := validateSteps(obj, app.Name, app.Workflow); err != nil {
 			return nil, err
 		}
@@ -155,18 +161,42 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	return app, nil
 }
 
+// nameSteps names unnamed steps as KubeVela's mutating webhook does
+// (handleWorkflow): step-<i>, and sub-steps step-<i>-<j>.
+func nameSteps(steps []WorkflowStep) {
+	for i := range steps {
+		if steps[i].Name == "" {
+			steps[i].Name, steps[i].Unnamed = fmt.Sprintf("step-%d", i), true
+		}
+		for j := range steps[i].SubSteps {
+			if sub := &steps[i].SubSteps[j]; sub.Name == "" {
+				sub.Name, sub.Unnamed = fmt.Sprintf("step-%d-%d", i, j), true
+			}
+		}
+	}
+}
+
 // validateSteps makes the checks of KubeVela's Application webhook
 // (ValidateWorkflow): step names are unique across steps and sub-steps,
 // and a step's timeout is a Go duration. The webhook checks a sub-step's
 // parent timeout, not its own; so does this.
 func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error {
-	seen := map[string]string{}
+	seen := map[string]WorkflowStep{}
 	check := func(s WorkflowStep, field string) error {
-		if first, dup := seen[s.Name]; dup {
-			return appErr(obj, s.Path+".name", "application %q: %s: Invalid value: %q: duplicated step name (first at %s)", app, field, s.Name, obj.FieldPos(first+".name"))
+		first, dup := seen[s.Name]
+		if !dup {
+			seen[s.Name] = s
+			return nil
 		}
-		seen[s.Name] = s.Path
-		return nil
+		note := ""
+		switch {
+		case s.Unnamed:
+			note = "; KubeVela's mutating webhook gave this unnamed step that name"
+		case first.Unnamed:
+			note = ", an unnamed step KubeVela's mutating webhook gave that name"
+		}
+		return appErr(obj, stepNamePath(s), "application %q: %s: Invalid value: %q: duplicated step name (first at %s%s)",
+			app, field, s.Name, obj.FieldPos(stepNamePath(first)), note)
 	}
 	for _, s := range steps {
 		if err := check(s, "spec.workflow.steps"); err != nil {
@@ -185,6 +215,14 @@ func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error
 		}
 	}
 	return nil
+}
+
+// stepNamePath is where a step's name is, or the step for an unnamed one.
+func stepNamePath(s WorkflowStep) string {
+	if s.Unnamed {
+		return s.Path
+	}
+	return s.Path + ".name"
 }
 
 // validTimeout checks step s's timeout as the webhook does.
