@@ -58,8 +58,8 @@ type Trait struct {
 
 // Policy is one entry of spec.policies.
 type Policy struct {
-	// Name is the authored name, or for a nameless policy the one KubeVela
-	// generates: <type>:auto-gen:<index>.
+	// Name is the authored name, or for a nameless policy the one
+	// KubeVela's parser gives it: <type>-auto-gen-<index>.
 	Name       string
 	Type       string
 	Properties map[string]any
@@ -141,7 +141,7 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		pol := Policy{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
 			Properties: manifest.Map(m, "properties"), Path: manifest.Path("spec", "policies", i)}
 		if pol.Name == "" {
-			pol.Name = fmt.Sprintf("%s:auto-gen:%d", pol.Type, i)
+			pol.Name = fmt.Sprintf("%s-auto-gen-%d", pol.Type, i)
 		}
 		// KubeVela's parser (parsePolicies) refuses a policy without
 		// properties, except debug.

@@ -94,6 +94,9 @@ func TestRefusals(t *testing.T) {
 			`app.yaml:9:7: invalid application: application "a": spec.workflow.steps: Invalid value: "step-1": duplicated step name (first at app.yaml:8:14; KubeVela's mutating webhook gave this unnamed step that name)`},
 		{"an authored name duplicates a generated one", appDoc("  workflow:\n    steps:\n    - {type: suspend}\n    - {name: step-0, type: suspend}"),
 			`app.yaml:9:14: invalid application: application "a": spec.workflow.steps: Invalid value: "step-0": duplicated step name (first at app.yaml:8:7, an unnamed step KubeVela's mutating webhook gave that name)`},
+		// The parser names a nameless policy <type>-auto-gen-<index>.
+		{"auto-generated policy name", appDoc("  policies: [{type: garbage-collect}]"),
+			`app.yaml:6:14: invalid application: application "a": policy garbage-collect named garbage-collect-auto-gen-0 must not have empty properties`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
