@@ -24,6 +24,10 @@ type Application struct {
 	Workflow     []WorkflowStep
 	// HasWorkflow is true when spec.workflow.steps is present (even empty).
 	HasWorkflow bool
+	// WorkflowRef names the Workflow object whose steps run
+	// (spec.workflow.ref); HasWorkflowMode says spec.workflow.mode is set.
+	WorkflowRef     string
+	HasWorkflowMode bool
 	// Object is the authored Application.
 	Object *manifest.Object
 }
@@ -64,6 +68,9 @@ type Policy struct {
 	Type       string
 	Properties map[string]any
 	Path       string
+	// Object is the core.oam.dev/v1alpha1 Policy object of an external
+	// policy (nil for the Application's own).
+	Object *manifest.Object
 }
 
 // WorkflowStep is one step (or sub-step) of spec.workflow.
@@ -143,15 +150,12 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		if pol.Name == "" {
 			pol.Name = fmt.Sprintf("%s-auto-gen-%d", pol.Type, i)
 		}
-		// KubeVela's parser (parsePolicies) refuses a policy without
-		// properties, except debug.
-		if m["properties"] == nil && pol.Type != "debug" {
-			return nil, appErr(obj, pol.Path, "application %q: policy %s named %s must not have empty properties", app.Name, pol.Type, pol.Name)
-		}
 		app.Policies = append(app.Policies, pol)
 	}
 	if wf := manifest.Map(spec, "workflow"); wf != nil {
-		_, app.HasWorkflow = wf["steps"]
+		app.HasWorkflow = wf["steps"] != nil
+		app.WorkflowRef = manifest.String(wf, "ref")
+		app.HasWorkflowMode = wf["mode"] != nil
 		app.Workflow = parseSteps(wf, "steps", "spec.workflow")
 		nameSteps(app.Workflow)
 		if err := validateSteps(obj, app.Name, app.Workflow); err != nil {
@@ -159,6 +163,38 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		}
 	}
 	return app, nil
+}
+
+// Workflow is a core.oam.dev/v1alpha1 Workflow: the steps an Application
+// whose spec.workflow.ref names it runs.
+type Workflow struct {
+	Name, Namespace string
+	Steps           []WorkflowStep
+	Object          *manifest.Object
+}
+
+// ParseWorkflow reads a Workflow object. Its steps' paths locate fields in
+// it (see externalPath).
+func ParseWorkflow(obj *manifest.Object) (*Workflow, error) {
+	if err := schemas.ValidateWorkflow(obj); err != nil {
+		return nil, err
+	}
+	wf := &Workflow{Name: obj.Name(), Namespace: obj.Namespace(), Object: obj}
+	if wf.Namespace == "" {
+		wf.Namespace = "default"
+	}
+	wf.Steps = parseSteps(obj.Data, "steps", externalPath("Workflow", wf.Name))
+	return wf, nil
+}
+
+// ParsePolicy reads a core.oam.dev/v1alpha1 Policy object: a policy a
+// deploy step may name that the Application does not declare.
+func ParsePolicy(obj *manifest.Object) (*Policy, error) {
+	if err := schemas.ValidatePolicy(obj); err != nil {
+		return nil, err
+	}
+	return &Policy{Name: obj.Name(), Type: manifest.String(obj.Data, "type"), Properties: manifest.Map(obj.Data, "properties"),
+		Path: externalPath("Policy", obj.Name()), Object: obj}, nil
 }
 
 // nameSteps names unnamed steps as KubeVela's mutating webhook does

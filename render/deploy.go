@@ -61,9 +61,9 @@ func (w *workflowRun) selectPolicies(s *WorkflowStep) ([]*Policy, error) {
 	raw, _ := s.Properties["policies"].([]any)
 	for i, r := range raw {
 		name, _ := r.(string)
-		p := w.app.policy(name)
+		p := w.policy(name)
 		if p == nil {
-			return nil, &Error{Pos: w.app.Object.FieldPos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
+			return nil, &Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
 				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)}
 		}
 		out = append(out, p)
@@ -175,7 +175,7 @@ func (w *workflowRun) policyErr(p *Policy, field, format string, args ...any) er
 	if p.Properties == nil {
 		path = p.Path
 	}
-	return &Error{Pos: w.app.Object.FieldPos(path), App: w.app.Name,
+	return &Error{Pos: w.pos(path), App: w.app.Name,
 		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))}
 }
 
@@ -387,15 +387,6 @@ func (c Component) clone() Component {
 		}
 	}
 	return out
-}
-
-func (a *Application) policy(name string) *Policy {
-	for i := range a.Policies {
-		if a.Policies[i].Name == name {
-			return &a.Policies[i]
-		}
-	}
-	return nil
 }
 
 // withDeployContext names the deploy step and its override policies in a

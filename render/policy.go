@@ -15,7 +15,7 @@ var (
 	goPolicies      = map[string]bool{"topology": true, "override": true, "replication": true}
 	runtimePolicies = map[string]bool{
 		"apply-once": true, "garbage-collect": true, "shared-resource": true, "take-over": true,
-		"read-only": true, "resource-update": true, "debug": true, "envbinding": true,
+		"read-only": true, "resource-update": true, "debug": true, "envbinding": true, "env-binding": true,
 	}
 )
 
