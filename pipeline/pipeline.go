@@ -146,6 +146,9 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	}
 	res.Apps = results
 	for _, r := range results {
+		res.Warnings = append(res.Warnings, r.Warnings...)
+	}
+	for _, r := range results {
 		if err := reconcile(res.Clusters, r); err != nil {
 			return nil, inputError(err)
 		}

@@ -51,10 +51,11 @@ func builtinDefinitions(t *testing.T) *Definitions {
 // It returns the error ("" for none) and the warnings.
 func renderDoc(t *testing.T, doc string) (string, []string) {
 	t.Helper()
-	if _, err := renderResult(t, doc); err != nil {
+	res, err := renderResult(t, doc)
+	if err != nil {
 		return err.Error(), nil
 	}
-	return "", nil
+	return "", res.Warnings
 }
 
 // renderResult is renderDoc's render.
@@ -230,12 +231,87 @@ func TestRefusals(t *testing.T) {
 			`app.yaml:5:34: application "a" component "web": unknown type: "webservice@v1" names a revision of ComponentDefinition "webservice": DefinitionRevision objects are not available offline (drydock renders with the definitions it is given; use "webservice")`},
 		{"invalid definition revision name", strings.Replace(appDoc(""), "type: webservice", "type: \"webservice@vX_Y!\"", 1),
 			`app.yaml:5:34: application "a" component "web": invalid definitionRevision name webservice:name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+		// When the workflow runs: the deploy step's policies decode strictly.
+		{"topology unknown field", appDoc("  policies: [{name: t, type: topology, properties: {clusters: [m1], foo: bar}}]"),
+			`app.yaml:6:74: application "a": policy "t": spec.policies[0].properties.foo: failed to parse topology policy t: json: unknown field "foo"`},
+		{"topology clusters not a list", appDoc("  policies: [{name: t, type: topology, properties: {clusters: m1}}]"),
+			`app.yaml:6:63: application "a": policy "t": spec.policies[0].properties.clusters: failed to parse topology policy t: json: cannot unmarshal string into Go struct field TopologyPolicySpec.Placement.clusters of type []string`},
+		{"topology namespace not a string", appDoc("  policies: [{name: t, type: topology, properties: {clusters: [m1], namespace: 5}}]"),
+			`app.yaml:6:80: application "a": policy "t": spec.policies[0].properties.namespace: failed to parse topology policy t: json: cannot unmarshal number into Go struct field TopologyPolicySpec.namespace of type string`},
+		{"topology label not a string", appDoc("  policies: [{name: t, type: topology, properties: {clusterLabelSelector: {region: 5}}}]"),
+			`app.yaml:6:84: application "a": policy "t": spec.policies[0].properties.clusterLabelSelector.region: failed to parse topology policy t: json: cannot unmarshal number into Go struct field TopologyPolicySpec.Placement.clusterLabelSelector of type string`},
+		{"topology clusterSelector is deprecated", appDoc("  policies: [{name: t, type: topology, properties: {clusterSelector: {region: west}}}]"), ""},
+		{"override unknown field at deploy", appDoc("  policies: [{name: o, type: override, properties: {components: [], foo: bar}}]"),
+			`app.yaml:6:74: application "a": policy "o": spec.policies[0].properties.foo: failed to parse override policy o: json: unknown field "foo"`},
+		{"nameless override patch properties not an object", appDoc("  policies: [{name: o, type: override, properties: {components: [{properties: x}]}}]"),
+			`app.yaml:6:65: application "a": policy "o": spec.policies[0].properties.components: failed to apply override policy o: failed to merge application components: failed to merge component properties: failed to convert patch parameters to map: json: cannot unmarshal string into Go value of type map[string]interface {}`},
+		{"nameless override trait properties not an object", traitDoc + "  policies: [{name: o, type: override, properties: {components: [{traits: [{type: scaler, properties: x}]}]}}]\n",
+			`app.yaml:6:65: application "a": policy "o": spec.policies[0].properties.components: failed to apply override policy o: failed to merge application components: failed to merge component traits: failed to convert patch parameters to map: json: cannot unmarshal string into Go value of type map[string]interface {}`},
+		{"lost component", traitDoc2 + "  policies: [{name: o, type: override, properties: {components: [{name: web, traits: [{type: scaler, properties: x}, {type: labels, properties: {a: b}}]}]}}]\n",
+			`app.yaml:6:65: application "a": policy "o": spec.policies[0].properties.components: failed to apply override policy o: KubeVela's merge loses component web (a trait patch whose properties are not an object, then one that merges) and dereferences it: the deploy fails`},
+		{"replication unknown field", appDoc("  policies: [{name: r, type: replication, properties: {keys: [a], selector: [web], foo: bar}}]\n  workflow:\n    steps: [{name: d, type: deploy, properties: {policies: [r]}}]"),
+			`app.yaml:6:89: application "a": policy "r": spec.policies[0].properties.foo: failed to parse replicate policy r: json: unknown field "foo"`},
+		{"replication keys not a list", appDoc("  policies: [{name: r, type: replication, properties: {keys: a, selector: [web]}}]\n  workflow:\n    steps: [{name: d, type: deploy, properties: {policies: [r]}}]"),
+			`app.yaml:6:62: application "a": policy "r": spec.policies[0].properties.keys: failed to parse replicate policy r: json: cannot unmarshal string into Go struct field ReplicationPolicySpec.keys of type []string`},
+		{"deploy parallelism 0", appDoc("  workflow:\n    steps: [{name: d, type: deploy, properties: {parallelism: 0}}]"),
+			`app.yaml:7:63: application "a": step "d": spec.workflow.steps[0].properties.parallelism: parallelism cannot be smaller than 1`},
+		{"deploy sub-step parallelism not an int", appDoc("  workflow:\n    steps: [{name: g, type: step-group, subSteps: [{name: d, type: deploy, properties: {parallelism: \"5\"}}]}]"),
+			`app.yaml:7:102: application "a": step "d": spec.workflow.steps[0].subSteps[0].properties.parallelism: parameter.parallelism: conflicting values "5" and 5 (mismatched types string and int); parameter.parallelism: conflicting values "5" and int (mismatched types string and int)`},
+		{"deploy sub-step policy missing", appDoc("  workflow:\n    steps: [{name: g, type: step-group, subSteps: [{name: d, type: deploy, properties: {policies: [nope]}}]}]"),
+			`app.yaml:7:100: application "a": step "d": policy "nope" not found`},
+		// The resource keeper decodes the resource policies before the workflow starts.
+		{"apply-once enable not a bool", appDoc("  policies: [{name: ao, type: apply-once, properties: {enable: \"yes\"}}]"),
+			`app.yaml:6:64: application "a": policy "ao": spec.policies[0].properties.enable: failed to parse apply-once policy: failed to unmarshal *v1alpha1.ApplyOncePolicySpec: json: cannot unmarshal string into Go struct field ApplyOncePolicySpec.enable of type bool`},
+		{"garbage-collect rules not a list", appDoc("  policies: [{name: gc, type: garbage-collect, properties: {rules: x}}]"),
+			`app.yaml:6:68: application "a": policy "gc": spec.policies[0].properties.rules: failed to parse garbage-collect policy: failed to unmarshal *v1alpha1.GarbageCollectPolicySpec: json: cannot unmarshal string into Go struct field GarbageCollectPolicySpec.rules of type []v1alpha1.GarbageCollectPolicyRule`},
+		{"garbage-collect strategy not a string", appDoc("  policies: [{name: gc, type: garbage-collect, properties: {rules: [{selector: {componentNames: [web]}, strategy: 1}]}}]"),
+			`app.yaml:6:115: application "a": policy "gc": spec.policies[0].properties.rules[0].strategy: failed to parse garbage-collect policy: failed to unmarshal *v1alpha1.GarbageCollectPolicySpec: json: cannot unmarshal number into Go struct field GarbageCollectPolicyRule.rules.strategy of type v1alpha1.GarbageCollectStrategy`},
+		{"shared-resource rules not a list", appDoc("  policies: [{name: sr, type: shared-resource, properties: {rules: x}}]"),
+			`app.yaml:6:68: application "a": policy "sr": spec.policies[0].properties.rules: failed to parse shared-resource policy: failed to unmarshal *v1alpha1.SharedResourcePolicySpec: json: cannot unmarshal string into Go struct field SharedResourcePolicySpec.rules of type []v1alpha1.SharedResourcePolicyRule`},
+		{"take-over rules not a list", appDoc("  policies: [{name: to, type: take-over, properties: {rules: x}}]"),
+			`app.yaml:6:62: application "a": policy "to": spec.policies[0].properties.rules: failed to parse take-over policy: failed to unmarshal *v1alpha1.TakeOverPolicySpec: json: cannot unmarshal string into Go struct field TakeOverPolicySpec.rules of type []v1alpha1.TakeOverPolicyRule`},
+		{"read-only rules not a list", appDoc("  policies: [{name: ro, type: read-only, properties: {rules: x}}]"),
+			`app.yaml:6:62: application "a": policy "ro": spec.policies[0].properties.rules: failed to parse read-only policy: failed to unmarshal *v1alpha1.ReadOnlyPolicySpec: json: cannot unmarshal string into Go struct field ReadOnlyPolicySpec.rules of type []v1alpha1.ReadOnlyPolicyRule`},
+		{"resource-update rules not a list", appDoc("  policies: [{name: ru, type: resource-update, properties: {rules: x}}]"),
+			`app.yaml:6:68: application "a": policy "ru": spec.policies[0].properties.rules: failed to parse resource-update policy: failed to unmarshal *v1alpha1.ResourceUpdatePolicySpec: json: cannot unmarshal string into Go struct field ResourceUpdatePolicySpec.rules of type []v1alpha1.ResourceUpdatePolicyRule`},
+		{"resource policies of one type merge", appDoc("  policies:\n  - {name: a, type: apply-once, properties: {enable: true}}\n  - {name: b, type: apply-once, properties: {enable: \"yes\", rules: x}}"),
+			`app.yaml:8:68: application "a": policy "b": spec.policies[1].properties.rules: failed to parse apply-once policy: failed to unmarshal *v1alpha1.ApplyOncePolicySpec: json: cannot unmarshal string into Go struct field ApplyOncePolicySpec.rules of type []v1alpha1.ApplyOncePolicyRule`},
+		{"unknown fields in resource policies are fine", appDoc("  policies: [{name: gc, type: garbage-collect, properties: {foo: bar}}]"), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, _ := renderDoc(t, tt.doc)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAcceptedWithWarnings lists what KubeVela accepts, and does in a way
+// a user would not expect, with drydock's warning.
+func TestAcceptedWithWarnings(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		writes    int
+		want      []string
+	}{
+		{"a named patch that does not merge drops every component", appDoc("  policies: [{name: o, type: override, properties: {components: [{name: web, properties: x}]}}]"),
+			0, []string{`app.yaml:6:65: application "a" policy "o": a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step "deploy", which dispatches nothing`}},
+		{"so does a named trait patch", traitDoc + "  policies: [{name: o, type: override, properties: {components: [{name: web, traits: [{type: scaler, properties: x}]}]}}]\n",
+			0, []string{`app.yaml:6:65: application "a" policy "o": a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step "deploy", which dispatches nothing`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := renderResult(t, tt.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, res.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if len(res.Writes) != tt.writes {
+				t.Errorf("%d writes, want %d", len(res.Writes), tt.writes)
 			}
 		})
 	}

@@ -33,6 +33,9 @@ type AppResult struct {
 	Writes []Write
 	// Trace records the workflow step by step.
 	Trace []string
+	// Warnings note what KubeVela does without an error that a user would
+	// not expect (it drops components, for one).
+	Warnings []string
 }
 
 // service is a component applied somewhere: PostDispatch traits follow it.
@@ -73,6 +76,8 @@ type workflowRun struct {
 	wf *Workflow
 	// external are the Policy objects top-level deploy steps name.
 	external []*Policy
+	// warnings note what KubeVela does silently.
+	warnings []string
 	vars     map[string]any
 	ran      map[string]bool
 	e        *Engine
@@ -92,10 +97,14 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opt
 	if err != nil {
 		return nil, err
 	}
+	if err := run.resourcePolicies(); err != nil {
+		return nil, err
+	}
 	if err := run.renderPolicies(); err != nil {
 		return nil, err
 	}
 	err = run.steps(steps)
+	run.res.Warnings = run.warnings
 	if errors.Is(err, errSuspended) {
 		return run.res, nil
 	}
@@ -262,6 +271,14 @@ func (w *workflowRun) step(s *WorkflowStep) (map[string]any, error) {
 	}
 	return nil, &Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
 		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
+}
+
+// warnf records a warning once.
+func (w *workflowRun) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !slices.Contains(w.warnings, msg) {
+		w.warnings = append(w.warnings, msg)
+	}
 }
 
 func (w *workflowRun) tracef(format string, args ...any) {
