@@ -300,6 +300,10 @@ func TestAcceptedWithWarnings(t *testing.T) {
 			0, []string{`app.yaml:6:65: application "a" policy "o": a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step "deploy", which dispatches nothing`}},
 		{"so does a named trait patch", traitDoc + "  policies: [{name: o, type: override, properties: {components: [{name: web, traits: [{type: scaler, properties: x}]}]}}]\n",
 			0, []string{`app.yaml:6:65: application "a" policy "o": a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step "deploy", which dispatches nothing`}},
+		{"two traits output one name", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - name: web\n    type: webservice\n    properties: {image: nginx}\n    traits: [{type: hpa, properties: {max: 5}}, {type: hpa, properties: {max: 8}}]\n",
+			3, []string{`app.yaml:9:49: application "a" component "web" trait "hpa": spec.components[0].traits[1]: KubeVela's validating webhook refuses this Application: cannot evaluate trait "hpa": cannot append auxiliaries into context: outputs item name must be unique: auxiliary "hpa" already exits (its controller renders it, as drydock does)`}},
+		{"PostDispatch traits are not checked", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - name: web\n    type: webservice\n    properties: {image: nginx}\n    traits: [{type: expose, properties: {port: [80]}}, {type: expose, properties: {port: [81]}}]\n",
+			3, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -346,6 +346,9 @@ func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies
 	for _, r := range m.Objects() {
 		w.write(r, step, policies)
 	}
+	for _, msg := range m.Warnings {
+		w.warnf("%s", msg)
+	}
 	if w.e.HasPostDispatch(comp) {
 		w.services = append(w.services, service{comp: comp, pl: pl, step: step})
 	}
