@@ -22,7 +22,7 @@ type Application struct {
 	Components   []Component
 	Policies     []Policy
 	Workflow     []WorkflowStep
-	// HasWorkflow is true when spec.workflow.steps is present (even empty).
+	// HasWorkflow is true when spec.workflow.steps is set (even to []).
 	HasWorkflow bool
 	// WorkflowRef names the Workflow object whose steps run
 	// (spec.workflow.ref); HasWorkflowMode says spec.workflow.mode is set.

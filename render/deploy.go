@@ -82,7 +82,10 @@ const deployParameter = `parameter: {
 // top-level step's properties strictly already; a sub-step's are only
 // checked here.
 func (w *workflowRun) deployParameters(s *WorkflowStep) (*kvDeployWorkflowStepSpec, error) {
-	v := w.e.ctx.CompileString(deployParameter)
+	if !w.e.deployParam.Exists() {
+		w.e.deployParam = w.e.ctx.CompileString(deployParameter)
+	}
+	v := w.e.deployParam
 	if s.Properties != nil {
 		v = v.FillPath(cue.ParsePath("parameter"), w.e.ctx.Encode(normalizeNumbers(s.Properties)))
 	}
