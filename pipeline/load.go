@@ -14,8 +14,12 @@ import (
 
 // loaded is everything read from the inputs, by kind.
 type loaded struct {
-	apps      []*manifest.Object
-	defs      []*render.Definition
+	apps []*manifest.Object
+	defs []*render.Definition
+	// workflows and policies are core.oam.dev/v1alpha1 Workflow and Policy
+	// objects: what Applications refer to by name.
+	workflows []*render.Workflow
+	policies  []*render.Policy
 	clusters  []*manifest.Object
 	resources []*manifest.Object
 	// read holds the absolute paths read: a file named twice (or given
@@ -115,6 +119,18 @@ func (l *loaded) add(o *manifest.Object) error {
 	switch {
 	case group == "core.oam.dev" && o.Kind() == "Application":
 		l.apps = append(l.apps, o)
+	case group == "core.oam.dev" && o.Kind() == "Workflow":
+		wf, err := render.ParseWorkflow(o)
+		if err != nil {
+			return inputError(err)
+		}
+		l.workflows = append(l.workflows, wf)
+	case group == "core.oam.dev" && o.Kind() == "Policy":
+		p, err := render.ParsePolicy(o)
+		if err != nil {
+			return inputError(err)
+		}
+		l.policies = append(l.policies, p)
 	case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
 		d, err := render.DefinitionFromObject(o)
 		if err != nil {

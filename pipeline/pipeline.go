@@ -137,11 +137,17 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	// them have finished.
 	opts := in.Workflow
 	opts.Observed = res.Clusters
+	if opts.Workflows, opts.Policies, err = hubObjects(&l); err != nil {
+		return nil, err
+	}
 	results, err := renderAll(ctx, defs, inv, apps, in.Workers, opts, wd)
 	if err != nil {
 		return nil, err
 	}
 	res.Apps = results
+	for _, r := range results {
+		res.Warnings = append(res.Warnings, r.Warnings...)
+	}
 	for _, r := range results {
 		if err := reconcile(res.Clusters, r); err != nil {
 			return nil, inputError(err)
@@ -171,6 +177,32 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	return res, nil
+}
+
+// hubObjects indexes the Workflow and Policy objects among the inputs by
+// namespace/name; the API server keeps one of each.
+func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Policy, error) {
+	workflows := map[string]*render.Workflow{}
+	for _, wf := range l.workflows {
+		key := wf.Namespace + "/" + wf.Name
+		if first, dup := workflows[key]; dup {
+			return nil, nil, inputError(fmt.Errorf("%s: Workflow %s is also defined at %s", wf.Object.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+		}
+		workflows[key] = wf
+	}
+	policies := map[string]*render.Policy{}
+	for _, p := range l.policies {
+		ns := p.Object.Namespace()
+		if ns == "" {
+			ns = "default"
+		}
+		key := ns + "/" + p.Name
+		if first, dup := policies[key]; dup {
+			return nil, nil, inputError(fmt.Errorf("%s: Policy %s is also defined at %s", p.Object.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+		}
+		policies[key] = p
+	}
+	return workflows, policies, nil
 }
 
 // propagateDispatched runs Karmada on what the workflow left in a control
@@ -297,7 +329,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	}
 	for _, err := range errs {
 		var re *render.Error
-		if errors.As(err, &re) {
+		if errors.As(err, &re) || errors.Is(err, render.ErrInvalidApplication) {
 			return nil, inputError(err)
 		}
 		if err != nil {

@@ -22,8 +22,12 @@ type Application struct {
 	Components   []Component
 	Policies     []Policy
 	Workflow     []WorkflowStep
-	// HasWorkflow is true when spec.workflow.steps is present (even empty).
+	// HasWorkflow is true when spec.workflow.steps is set (even to []).
 	HasWorkflow bool
+	// WorkflowRef names the Workflow object whose steps run
+	// (spec.workflow.ref); HasWorkflowMode says spec.workflow.mode is set.
+	WorkflowRef     string
+	HasWorkflowMode bool
 	// Object is the authored Application.
 	Object *manifest.Object
 }
@@ -58,16 +62,22 @@ type Trait struct {
 
 // Policy is one entry of spec.policies.
 type Policy struct {
-	// Name is the authored name, or for a nameless policy the one KubeVela
-	// generates: <type>:auto-gen:<index>.
+	// Name is the authored name, or for a nameless policy the one
+	// KubeVela's parser gives it: <type>-auto-gen-<index>.
 	Name       string
 	Type       string
 	Properties map[string]any
 	Path       string
+	// Object is the core.oam.dev/v1alpha1 Policy object of an external
+	// policy (nil for the Application's own).
+	Object *manifest.Object
 }
 
 // WorkflowStep is one step (or sub-step) of spec.workflow.
 type WorkflowStep struct {
+	// Name is the authored name, or for an unnamed step of the
+	// Application the one KubeVela's mutating webhook gives it (see
+	// Unnamed).
 	Name       string
 	Type       string
 	Properties map[string]any
@@ -78,6 +88,8 @@ type WorkflowStep struct {
 	SubSteps   []WorkflowStep
 	Timeout    string
 	Path       string
+	// Unnamed is true when the step was authored without a name.
+	Unnamed bool
 }
 
 // Input fills ParameterKey (a dotted path into the step's or component's
@@ -136,18 +148,16 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		pol := Policy{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
 			Properties: manifest.Map(m, "properties"), Path: manifest.Path("spec", "policies", i)}
 		if pol.Name == "" {
-			pol.Name = fmt.Sprintf("%s:auto-gen:%d", pol.Type, i)
-		}
-		// KubeVela's parser (parsePolicies) refuses a policy without
-		// properties, except debug.
-		if m["properties"] == nil && pol.Type != "debug" {
-			return nil, appErr(obj, pol.Path, "application %q: policy %s named %s must not have empty properties", app.Name, pol.Type, pol.Name)
+			pol.Name = fmt.Sprintf("%s-auto-gen-%d", pol.Type, i)
 		}
 		app.Policies = append(app.Policies, pol)
 	}
 	if wf := manifest.Map(spec, "workflow"); wf != nil {
-		_, app.HasWorkflow = wf["steps"]
+		app.HasWorkflow = wf["steps"] != nil
+		app.WorkflowRef = manifest.String(wf, "ref")
+		app.HasWorkflowMode = wf["mode"] != nil
 		app.Workflow = parseSteps(wf, "steps", "spec.workflow")
+		nameSteps(app.Workflow)
 		if err := validateSteps(obj, app.Name, app.Workflow); err != nil {
 			return nil, err
 		}
@@ -155,18 +165,74 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	return app, nil
 }
 
+// Workflow is a core.oam.dev/v1alpha1 Workflow: the steps an Application
+// whose spec.workflow.ref names it runs.
+type Workflow struct {
+	Name, Namespace string
+	Steps           []WorkflowStep
+	Object          *manifest.Object
+}
+
+// ParseWorkflow reads a Workflow object. Its steps' paths locate fields in
+// it (see externalPath).
+func ParseWorkflow(obj *manifest.Object) (*Workflow, error) {
+	if err := schemas.ValidateWorkflow(obj); err != nil {
+		return nil, err
+	}
+	wf := &Workflow{Name: obj.Name(), Namespace: obj.Namespace(), Object: obj}
+	if wf.Namespace == "" {
+		wf.Namespace = "default"
+	}
+	wf.Steps = parseSteps(obj.Data, "steps", externalPath("Workflow", wf.Name))
+	return wf, nil
+}
+
+// ParsePolicy reads a core.oam.dev/v1alpha1 Policy object: a policy a
+// deploy step may name that the Application does not declare.
+func ParsePolicy(obj *manifest.Object) (*Policy, error) {
+	if err := schemas.ValidatePolicy(obj); err != nil {
+		return nil, err
+	}
+	return &Policy{Name: obj.Name(), Type: manifest.String(obj.Data, "type"), Properties: manifest.Map(obj.Data, "properties"),
+		Path: externalPath("Policy", obj.Name()), Object: obj}, nil
+}
+
+// nameSteps names unnamed steps as KubeVela's mutating webhook does
+// (handleWorkflow): step-<i>, and sub-steps step-<i>-<j>.
+func nameSteps(steps []WorkflowStep) {
+	for i := range steps {
+		if steps[i].Name == "" {
+			steps[i].Name, steps[i].Unnamed = fmt.Sprintf("step-%d", i), true
+		}
+		for j := range steps[i].SubSteps {
+			if sub := &steps[i].SubSteps[j]; sub.Name == "" {
+				sub.Name, sub.Unnamed = fmt.Sprintf("step-%d-%d", i, j), true
+			}
+		}
+	}
+}
+
 // validateSteps makes the checks of KubeVela's Application webhook
 // (ValidateWorkflow): step names are unique across steps and sub-steps,
 // and a step's timeout is a Go duration. The webhook checks a sub-step's
 // parent timeout, not its own; so does this.
 func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error {
-	seen := map[string]string{}
+	seen := map[string]WorkflowStep{}
 	check := func(s WorkflowStep, field string) error {
-		if first, dup := seen[s.Name]; dup {
-			return appErr(obj, s.Path+".name", "application %q: %s: Invalid value: %q: duplicated step name (first at %s)", app, field, s.Name, obj.FieldPos(first+".name"))
+		first, dup := seen[s.Name]
+		if !dup {
+			seen[s.Name] = s
+			return nil
 		}
-		seen[s.Name] = s.Path
-		return nil
+		note := ""
+		switch {
+		case s.Unnamed:
+			note = "; KubeVela's mutating webhook gave this unnamed step that name"
+		case first.Unnamed:
+			note = ", an unnamed step KubeVela's mutating webhook gave that name"
+		}
+		return appErr(obj, stepNamePath(s), "application %q: %s: Invalid value: %q: duplicated step name (first at %s%s)",
+			app, field, s.Name, obj.FieldPos(stepNamePath(first)), note)
 	}
 	for _, s := range steps {
 		if err := check(s, "spec.workflow.steps"); err != nil {
@@ -185,6 +251,14 @@ func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error
 		}
 	}
 	return nil
+}
+
+// stepNamePath is where a step's name is, or the step for an unnamed one.
+func stepNamePath(s WorkflowStep) string {
+	if s.Unnamed {
+		return s.Path
+	}
+	return s.Path + ".name"
 }
 
 // validTimeout checks step s's timeout as the webhook does.

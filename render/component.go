@@ -58,6 +58,9 @@ type ComponentManifest struct {
 	Name        string
 	Workload    *Resource
 	Auxiliaries []*Resource
+	// Warnings note what KubeVela's webhook would refuse but its
+	// controller renders.
+	Warnings []string
 }
 
 // Objects returns the workload followed by the auxiliaries.
@@ -101,6 +104,8 @@ type componentRun struct {
 	ctxData map[string]any
 	base    rendered
 	aux     []auxiliary
+	// warnings note what KubeVela's webhook would refuse.
+	warnings []string
 }
 
 // RenderComponent evaluates comp's definition and its dispatch-stage traits
@@ -197,9 +202,40 @@ func (r *componentRun) collectOutputs(def *Definition, v cue.Value, typ string, 
 		return r.cueErr(def, path, trait, err)
 	}
 	for it.Next() {
-		r.aux = append(r.aux, auxiliary{typ: typ, name: it.Selector().Unquoted(), obj: rendered{val: it.Value()}, postDispatch: post})
+		name := it.Selector().Unquoted()
+		if trait != "" && !post {
+			r.uniqueOutput(name, path, trait)
+		}
+		r.aux = append(r.aux, auxiliary{typ: typ, name: name, obj: rendered{val: it.Value()}, postDispatch: post})
 	}
 	return nil
+}
+
+// uniqueOutput notes what KubeVela's validating webhook refuses when it
+// admits the Application (ValidateCUESchematicAppfile's
+// validateAuxiliaryNameUnique): a dispatch-stage trait outputting an
+// object under a name the component or an earlier trait already used.
+// KubeVela's controller renders such an Application (the conformance
+// corpus's ex-advanced-cue-mysql-pvc, two pvc traits, expects both
+// claims), so this is a warning, not an error. The webhook evaluates the
+// components as authored: one an override policy changed is not checked.
+func (r *componentRun) uniqueOutput(name, path, trait string) {
+	if len(r.comp.Overlays) > 0 {
+		return
+	}
+	for _, t := range r.comp.Traits {
+		if len(t.Overlays) > 0 {
+			return
+		}
+	}
+	for _, a := range r.aux {
+		if a.name == name && !a.postDispatch {
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: application %q component %q trait %q: %s: KubeVela's validating webhook refuses this Application: "+
+				"cannot evaluate trait %q: cannot append auxiliaries into context: outputs item name must be unique: auxiliary %q already exits "+
+				"(its controller renders it, as drydock does)", r.app.Object.FieldPos(path), r.app.Name, r.comp.Name, trait, path, trait, name))
+			return
+		}
+	}
 }
 
 func (r *componentRun) trait(t *Trait) error {
@@ -288,7 +324,7 @@ func userErrors(v cue.Value, kind, name string) error {
 
 // manifest turns the final CUE values into objects with KubeVela's labels.
 func (r *componentRun) manifest(pl Placement) (*ComponentManifest, error) {
-	m := &ComponentManifest{Name: r.comp.Name}
+	m := &ComponentManifest{Name: r.comp.Name, Warnings: r.warnings}
 	wl, err := r.base.object()
 	if err != nil {
 		return nil, r.errAt(r.comp.Path, "", fmt.Errorf("output: %s", cueMessage(err)))

@@ -40,7 +40,7 @@ func (w *workflowRun) withInputs(props map[string]any, ins []Input, owner, path 
 	for i, in := range ins {
 		v, ok := w.lookupVar(in.From)
 		if !ok {
-			return nil, nil, &Error{Pos: w.app.Object.FieldPos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
+			return nil, nil, &Error{Pos: w.pos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
 				Err: fmt.Errorf("%s: input from %q: no step or component output of that name has been produced", owner, in.From)}
 		}
 		byName[in.From] = v
@@ -48,7 +48,7 @@ func (w *workflowRun) withInputs(props map[string]any, ins []Input, owner, path 
 			continue
 		}
 		if err := setDotted(out, in.ParameterKey, manifest.DeepCopy(v)); err != nil {
-			return nil, nil, &Error{Pos: w.app.Object.FieldPos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
+			return nil, nil, &Error{Pos: w.pos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
 				Err: fmt.Errorf("%s: input parameterKey %q: %v", owner, in.ParameterKey, err)}
 		}
 	}
@@ -131,7 +131,7 @@ func (w *workflowRun) evalOutputs(outs []Output, scope map[string]any, owner str
 	}
 	sv := w.e.ctx.Encode(scope)
 	for _, o := range outs {
-		done := w.e.begin(w.app.Object.FieldPos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
+		done := w.e.begin(w.pos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
 		v := w.e.ctx.CompileString(o.ValueFrom, cue.Scope(sv), cue.InferBuiltins(true))
 		var goV any
 		err := v.Err()
@@ -143,7 +143,7 @@ func (w *workflowRun) evalOutputs(outs []Output, scope map[string]any, owner str
 		}
 		done()
 		if err != nil {
-			return &Error{Pos: w.app.Object.FieldPos(o.Path + ".valueFrom"), App: w.app.Name,
+			return &Error{Pos: w.pos(o.Path + ".valueFrom"), App: w.app.Name,
 				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, cueMessage(err))}
 		}
 		w.setVar(o.Name, goV)

@@ -1,11 +1,15 @@
 package render
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+
+	"cuelang.org/go/cue"
+	cueerrors "cuelang.org/go/cue/errors"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -20,12 +24,19 @@ type placement struct {
 // policies, components patched by override policies and replicated by
 // replication policies, each component applied to each placement.
 func (w *workflowRun) deploy(s *WorkflowStep) error {
-	if auto, ok := s.Properties["auto"].(bool); ok && !auto {
+	params, err := w.deployParameters(s)
+	if err != nil {
+		return err
+	}
+	if params.Auto != nil && !*params.Auto {
 		if err := w.suspend(s.Name); err != nil {
 			return err
 		}
 	}
-	pols, err := w.selectPolicies(s)
+	if *params.Parallelism < 1 {
+		return w.stepFieldErr(s, "properties.parallelism", "parallelism cannot be smaller than 1")
+	}
+	pols, err := w.selectPolicies(s, params.Policies)
 	if err != nil {
 		return err
 	}
@@ -37,7 +48,7 @@ func (w *workflowRun) deploy(s *WorkflowStep) error {
 	if err != nil {
 		return err
 	}
-	comps, err := w.overrideComponents(pols)
+	comps, err := w.overrideComponents(s, pols)
 	if err != nil {
 		return err
 	}
@@ -56,14 +67,64 @@ func (w *workflowRun) deploy(s *WorkflowStep) error {
 	return nil
 }
 
-func (w *workflowRun) selectPolicies(s *WorkflowStep) ([]*Policy, error) {
+// deployParameter is the parameter of KubeVela's deploy step definition
+// (vela-templates/definitions/internal/workflowstep/deploy.cue).
+const deployParameter = `parameter: {
+	auto:                     *true | bool
+	policies:                 *[] | [...string]
+	parallelism:              *5 | int
+	ignoreTerraformComponent: *true | bool
+}
+`
+
+// deployParameters evaluates a deploy step's properties with the deploy
+// definition's parameter, defaults included. The parser has decoded a
+// top-level step's properties strictly already; a sub-step's are only
+// checked here.
+func (w *workflowRun) deployParameters(s *WorkflowStep) (*kvDeployWorkflowStepSpec, error) {
+	if !w.e.deployParam.Exists() {
+		w.e.deployParam = w.e.ctx.CompileString(deployParameter)
+	}
+	v := w.e.deployParam
+	if s.Properties != nil {
+		v = v.FillPath(cue.ParsePath("parameter"), w.e.ctx.Encode(normalizeNumbers(s.Properties)))
+	}
+	params := &kvDeployWorkflowStepSpec{}
+	param := v.LookupPath(cue.ParsePath("parameter"))
+	err := param.Validate(cue.Concrete(true))
+	if err == nil {
+		var data []byte
+		if data, err = param.MarshalJSON(); err == nil {
+			err = json.Unmarshal(data, params)
+		}
+	}
+	if err != nil {
+		rel := "properties"
+		if errs := cueerrors.Errors(err); len(errs) > 0 {
+			if p := errs[0].Path(); len(p) > 1 && p[0] == "parameter" {
+				rel = propertyPath("", p[1:])
+			}
+		}
+		return nil, w.stepFieldErr(s, rel, "%s", cueMessage(err))
+	}
+	return params, nil
+}
+
+// stepFieldErr is a step's refusal naming the field (relative to the step).
+func (w *workflowRun) stepFieldErr(s *WorkflowStep, rel, format string, args ...any) error {
+	path := joinField(s.Path, rel)
+	return &Error{Pos: w.pos(path), App: w.app.Name,
+		Err: fmt.Errorf("step %q: %s: %s", s.Name, displayPath(path), fmt.Sprintf(format, args...))}
+}
+
+// selectPolicies finds the policies a deploy step names, among the
+// Application's and the external ones the parser loaded.
+func (w *workflowRun) selectPolicies(s *WorkflowStep, names []string) ([]*Policy, error) {
 	var out []*Policy
-	raw, _ := s.Properties["policies"].([]any)
-	for i, r := range raw {
-		name, _ := r.(string)
-		p := w.app.policy(name)
+	for i, name := range names {
+		p := w.policy(name)
 		if p == nil {
-			return nil, &Error{Pos: w.app.Object.FieldPos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
+			return nil, &Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
 				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)}
 		}
 		out = append(out, p)
@@ -97,56 +158,41 @@ func (w *workflowRun) placements(pols []*Policy) ([]placement, error) {
 	return out, nil
 }
 
-var topologyFields = map[string]bool{"clusters": true, "clusterLabelSelector": true, "clusterSelector": true, "allowEmpty": true, "namespace": true}
-
+// topology is the placements of a topology policy
+// (GetPlacementsFromTopologyPolicies): its clusters, else the clusters its
+// clusterLabelSelector matches, else the hub. clusterSelector, the
+// deprecated spelling, only counts behind KubeVela's DeprecatedPolicySpec
+// feature gate, which is off.
 func (w *workflowRun) topology(p *Policy) ([]placement, error) {
 	if p.Properties == nil {
-		return nil, w.policyErr(p, "", "topology policy must not have empty properties")
+		return nil, w.policyErr(p, "", "topology policy %s must not have empty properties", p.Name)
 	}
-	for _, k := range manifest.SortedKeys(p.Properties) {
-		if !topologyFields[k] {
-			return nil, w.policyErr(p, k, "unknown field %q", k)
-		}
+	var spec kvTopologyPolicySpec
+	if err := decodeStrict(p.Properties, &spec); err != nil {
+		return nil, w.policyFieldErr(p, errorPath(p.Properties, err), "failed to parse topology policy %s: %v", p.Name, err)
 	}
-	ns := manifest.String(p.Properties, "namespace")
 	var names []string
-	if raw, ok := p.Properties["clusters"]; ok && raw != nil {
-		list, _ := raw.([]any)
-		for i, c := range list {
-			name, _ := c.(string)
+	switch {
+	case spec.Clusters != nil:
+		for i, name := range spec.Clusters {
 			if _, ok := w.inv.Get(name); !ok {
 				return nil, w.policyErr(p, manifest.Path("clusters", i), "cluster %q is not in the cluster inventory", name)
 			}
 			names = append(names, name)
 		}
-	} else if sel := selector(p.Properties); sel != nil {
-		names = w.matchClusters(sel)
-		allow, _ := p.Properties["allowEmpty"].(bool)
-		if len(names) == 0 && !allow {
+	case spec.ClusterLabelSelector != nil:
+		names = w.matchClusters(spec.ClusterLabelSelector)
+		if len(names) == 0 && !spec.AllowEmpty {
 			return nil, w.policyErr(p, "clusterLabelSelector", "failed to find any cluster matches given labels")
 		}
-	} else {
+	default:
 		names = []string{cluster.Local}
 	}
 	out := make([]placement, 0, len(names))
 	for _, n := range names {
-		out = append(out, placement{cluster: n, namespace: ns})
+		out = append(out, placement{cluster: n, namespace: spec.Namespace})
 	}
 	return out, nil
-}
-
-func selector(props map[string]any) map[string]string {
-	for _, k := range []string{"clusterLabelSelector", "clusterSelector"} {
-		if raw, ok := props[k]; ok && raw != nil {
-			m, _ := raw.(map[string]any)
-			out := map[string]string{}
-			for k, v := range m {
-				out[k] = fmt.Sprint(v)
-			}
-			return out
-		}
-	}
-	return nil
 }
 
 // matchClusters lists clusters whose labels include sel, `local` first.
@@ -175,13 +221,24 @@ func (w *workflowRun) policyErr(p *Policy, field, format string, args ...any) er
 	if p.Properties == nil {
 		path = p.Path
 	}
-	return &Error{Pos: w.app.Object.FieldPos(path), App: w.app.Name,
+	return &Error{Pos: w.pos(path), App: w.app.Name,
 		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))}
 }
 
+// policyFieldErr is a refusal of a policy's properties in KubeVela's
+// words, naming the field (rel, relative to the properties).
+func (w *workflowRun) policyFieldErr(p *Policy, rel, format string, args ...any) error {
+	path := joinField(p.Path+".properties", rel)
+	if p.Properties == nil {
+		path = p.Path
+	}
+	return &Error{Pos: w.pos(path), App: w.app.Name,
+		Err: fmt.Errorf("policy %q: %s: %s", p.Name, displayPath(path), fmt.Sprintf(format, args...))}
+}
+
 // overrideComponents applies the override policies to copies of the
-// application's components.
-func (w *workflowRun) overrideComponents(pols []*Policy) ([]Component, error) {
+// application's components (overrideConfiguration).
+func (w *workflowRun) overrideComponents(s *WorkflowStep, pols []*Policy) ([]Component, error) {
 	comps := make([]Component, len(w.app.Components))
 	for i, c := range w.app.Components {
 		comps[i] = c.clone()
@@ -191,10 +248,14 @@ func (w *workflowRun) overrideComponents(pols []*Policy) ([]Component, error) {
 			continue
 		}
 		if p.Properties == nil {
-			return nil, w.policyErr(p, "", "override policy must not have empty properties")
+			return nil, w.policyErr(p, "", "override policy %s must not have empty properties", p.Name)
+		}
+		var spec kvOverridePolicySpec
+		if err := decodeStrict(p.Properties, &spec); err != nil {
+			return nil, w.policyFieldErr(p, errorPath(p.Properties, err), "failed to parse override policy %s: %v", p.Name, err)
 		}
 		var err error
-		if comps, err = w.override(p, comps); err != nil {
+		if comps, err = w.override(s, p, comps); err != nil {
 			return nil, err
 		}
 	}
@@ -203,20 +264,42 @@ func (w *workflowRun) overrideComponents(pols []*Policy) ([]Component, error) {
 
 var componentNamePattern = regexp.MustCompile(`[a-z]([a-z-]{0,61}[a-z])?`)
 
-func (w *workflowRun) override(p *Policy, comps []Component) ([]Component, error) {
+// errComponentLost is KubeVela's MergeComponent returning neither a
+// component nor an error (see mergeComponent).
+var errComponentLost = errors.New("component lost")
+
+// override is KubeVela's PatchComponents. A patch that does not merge (its
+// properties are not an object) makes KubeVela fail with the error of the
+// last merge of a nameless patch; when that merge succeeded, or the
+// failing patch named its component (KubeVela keeps that error in a
+// shadowed variable), PatchComponents returns no components and no error,
+// and the deploy step dispatches none: a KubeVela bug drydock reproduces,
+// with a warning. KubeVela visits the components of a nameless patch in
+// Go map order; drydock in the written order.
+func (w *workflowRun) override(s *WorkflowStep, p *Policy, comps []Component) ([]Component, error) {
 	patches, _ := p.Properties["components"].([]any)
-	for i, raw := range patches {
-		patch, ok := raw.(map[string]any)
-		if !ok {
-			return nil, w.policyErr(p, manifest.Path("components", i), "component patch must be a mapping")
+	failed, lost := 0, ""
+	var last error
+	merge := func(c *Component, patch map[string]any, overlay string, named bool) {
+		err := mergeComponent(c, patch, overlay)
+		switch {
+		case errors.Is(err, errComponentLost):
+			lost = c.Name
+		case err != nil:
+			failed++
 		}
+		if !named {
+			last = err
+		}
+	}
+	for i, raw := range patches {
+		patch, _ := raw.(map[string]any)
 		name, typ := manifest.String(patch, "name"), manifest.String(patch, "type")
 		overlay := manifest.Path(p.Path, "properties", "components", i)
 		if name == "" {
 			for j := range comps {
 				if typ == "" || comps[j].Type == typ {
-					mergeComponent(&comps[j], patch, overlay)
-					comps[j].addOverlay(overlay)
+					merge(&comps[j], patch, overlay, false)
 				}
 			}
 			continue
@@ -234,73 +317,121 @@ func (w *workflowRun) override(p *Policy, comps []Component) ([]Component, error
 			if typ != "" && typ != comps[j].Type {
 				comps[j] = componentFromPatch(patch, comps[j].Path, overlay)
 			} else {
-				mergeComponent(&comps[j], patch, overlay)
-				comps[j].addOverlay(overlay)
+				merge(&comps[j], patch, overlay, true)
 			}
 		}
 		if !matched && componentNamePattern.MatchString(name) {
 			comps = append(comps, componentFromPatch(patch, p.Path, overlay))
 		}
 	}
-	if sel, ok := p.Properties["selector"].([]any); ok {
-		keep := map[string]bool{}
-		for _, s := range sel {
-			if n, ok := s.(string); ok {
-				keep[n] = true
-			}
-		}
-		var out []Component
-		for _, c := range comps {
-			if keep[c.Name] {
-				out = append(out, c)
-			}
-		}
-		comps = out
+	if lost != "" && failed == 0 {
+		return nil, w.policyFieldErr(p, "components", "failed to apply override policy %s: KubeVela's merge loses component %s "+
+			"(a trait patch whose properties are not an object, then one that merges) and dereferences it: the deploy fails", p.Name, lost)
 	}
-	return comps, nil
+	if failed > 0 {
+		if last != nil && !errors.Is(last, errComponentLost) {
+			return nil, w.policyFieldErr(p, "components", "failed to apply override policy %s: failed to merge application components: %v", p.Name, last)
+		}
+		w.warnf("%s: application %q policy %q: a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step %q, which dispatches nothing",
+			w.pos(p.Path+".properties.components"), w.app.Name, p.Name, s.Name)
+		return nil, nil
+	}
+	return selectComponents(p, comps), nil
+}
+
+// selectComponents keeps the components an override policy's selector
+// names (all when it has none).
+func selectComponents(p *Policy, comps []Component) []Component {
+	sel, ok := p.Properties["selector"].([]any)
+	if !ok {
+		return comps
+	}
+	keep := map[string]bool{}
+	for _, s := range sel {
+		if n, ok := s.(string); ok {
+			keep[n] = true
+		}
+	}
+	var out []Component
+	for _, c := range comps {
+		if keep[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // regexpFromWildcard turns a component name pattern into KubeVela's
 // (unanchored) regular expression: `*` matches anything.
 func regexpFromWildcard(name string) string { return strings.ReplaceAll(name, "*", ".*") }
 
-// mergeComponent merges an override patch into c: properties deep-merged
-// (lists replaced, zero values override), traits matched by type.
-// overlay is the patch's field path in the Application.
-func mergeComponent(c *Component, patch map[string]any, overlay string) {
-	if props, ok := patch["properties"].(map[string]any); ok {
+// mergeComponent merges an override patch into c as KubeVela's
+// MergeComponent does: properties deep-merged (lists replaced, zero
+// values override), traits matched by type. overlay is the patch's field
+// path in the Application. Properties that are not an object do not
+// merge: the error is KubeVela's; when a later trait merges after one
+// that did not, KubeVela returns no component and no error
+// (errComponentLost).
+func mergeComponent(c *Component, patch map[string]any, overlay string) error {
+	if raw, ok := patch["properties"]; ok && raw != nil {
+		props, isMap := raw.(map[string]any)
+		if !isMap {
+			return fmt.Errorf("failed to merge component properties: %w", notAMap(raw))
+		}
 		if c.Properties == nil {
 			c.Properties = map[string]any{}
 		}
 		mergeMaps(c.Properties, props)
 	}
+	var failed int
+	var last error
 	traits, _ := patch["traits"].([]any)
 	for k, raw := range traits {
 		t, _ := raw.(map[string]any)
 		typ := manifest.String(t, "type")
 		disable, _ := t["disable"].(bool)
 		tpath := manifest.Path(overlay, "traits", k)
-		idx := -1
-		for j := range c.Traits {
-			if c.Traits[j].Type == typ {
-				idx = j
-				break
-			}
-		}
+		idx := slices.IndexFunc(c.Traits, func(tr Trait) bool { return tr.Type == typ })
 		switch {
 		case idx >= 0 && disable:
 			c.Traits = append(c.Traits[:idx:idx], c.Traits[idx+1:]...)
 		case idx >= 0:
-			if c.Traits[idx].Properties == nil {
-				c.Traits[idx].Properties = map[string]any{}
+			last = mergeTrait(&c.Traits[idx], t, tpath)
+			if last != nil {
+				failed++
 			}
-			props, _ := t["properties"].(map[string]any)
-			mergeMaps(c.Traits[idx].Properties, props)
-			c.Traits[idx].Overlays = append(slices.Clip(c.Traits[idx].Overlays), tpath)
 		case !disable:
 			c.Traits = append(c.Traits, traitFromPatch(t, c.Path, tpath))
 		}
 	}
+	switch {
+	case failed > 0 && last == nil:
+		return errComponentLost
+	case failed > 0:
+		return fmt.Errorf("failed to merge component traits: %w", last)
+	}
+	return nil
+}
+
+// mergeTrait merges a trait patch's properties into tr.
+func mergeTrait(tr *Trait, t map[string]any, tpath string) error {
+	raw := t["properties"]
+	props, isMap := raw.(map[string]any)
+	if raw != nil && !isMap {
+		return notAMap(raw)
+	}
+	if tr.Properties == nil {
+		tr.Properties = map[string]any{}
+	}
+	mergeMaps(tr.Properties, props)
+	tr.Overlays = append(slices.Clip(tr.Overlays), tpath)
+	return nil
+}
+
+// notAMap is KubeVela's error for patch properties that are not an object
+// (RawExtension2Map).
+func notAMap(v any) error {
+	return fmt.Errorf("failed to convert patch parameters to map: json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(v))
 }
 
 // mergeMaps merges copies of src's values into dst.
@@ -351,6 +482,10 @@ func (w *workflowRun) replicate(pols []*Policy, comps []Component) ([]Component,
 		if p.Type != "replication" || p.Properties == nil {
 			continue
 		}
+		var spec kvReplicationPolicySpec
+		if err := decodeStrict(p.Properties, &spec); err != nil {
+			return nil, nil, w.policyFieldErr(p, errorPath(p.Properties, err), "failed to parse replicate policy %s: %v", p.Name, err)
+		}
 		sel := map[string]bool{}
 		for _, s := range strs(p.Properties["selector"]) {
 			sel[s] = true
@@ -387,15 +522,6 @@ func (c Component) clone() Component {
 		}
 	}
 	return out
-}
-
-func (a *Application) policy(name string) *Policy {
-	for i := range a.Policies {
-		if a.Policies[i].Name == name {
-			return &a.Policies[i]
-		}
-	}
-	return nil
 }
 
 // withDeployContext names the deploy step and its override policies in a

@@ -21,8 +21,10 @@ type Engine struct {
 	ctx       *cue.Context
 	templates map[*Definition]cue.Value
 	orders    map[*Definition]orderCache
-	uses      int
-	act       activity
+	// deployParam is deployParameter compiled into ctx, once.
+	deployParam cue.Value
+	uses        int
+	act         activity
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
@@ -40,6 +42,7 @@ func (e *Engine) reset() {
 	e.ctx = cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
 	e.templates = map[*Definition]cue.Value{}
 	e.orders = map[*Definition]orderCache{}
+	e.deployParam = cue.Value{}
 	e.uses = 0
 }
 

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -93,17 +94,26 @@ func stringOr(m map[string]any, key, def string) string {
 }
 
 // refObjects replaces a ref-objects component's properties with the
-// objects it refers to, as KubeVela's LoadDynamicComponent does: each
-// selector picks objects from the observed hub (or its cluster) by name
-// or labels, cleared of server-populated fields.
+// objects it refers to, as KubeVela's parser (parseReferredObjects) and
+// LoadDynamicComponent do: the properties decode strictly, and each
+// selector picks objects from the observed hub (or its cluster) by name or
+// labels, cleared of server-populated fields.
 func (w *workflowRun) refObjects(comp *Component) (*Component, error) {
-	raw, _ := comp.Properties["objects"].([]any)
-	if urls, _ := comp.Properties["urls"].([]any); len(urls) > 0 {
-		return nil, w.compErr(comp, "properties.urls", "ref-objects urls are not supported offline (drydock never reaches the network); list the objects with --observed and refer to them by name or labels")
+	var spec kvRefObjectsComponentSpec
+	err := errors.New("EOF") // KubeVela decodes the absent properties' empty bytes
+	if comp.Properties != nil {
+		err = decodeStrict(comp.Properties, &spec)
+	}
+	if err != nil {
+		path := joinField(comp.Path+".properties", errorPath(comp.Properties, err))
+		if comp.Properties == nil {
+			path = comp.Path
+		}
+		return nil, &Error{Pos: w.pos(path), App: w.app.Name, Component: comp.Name,
+			Err: fmt.Errorf("%s: failed to parseReferredObjects: invalid properties for ref-objects in component %s: %v", path, comp.Name, err)}
 	}
 	var found []map[string]any
-	for i, r := range raw {
-		sel, _ := r.(map[string]any)
+	for i, sel := range spec.Objects {
 		objs, err := w.selectRefObjects(comp, sel, manifest.Path("properties", "objects", i))
 		if err != nil {
 			return nil, err
@@ -111,6 +121,9 @@ func (w *workflowRun) refObjects(comp *Component) (*Component, error) {
 		for _, o := range objs {
 			found = appendObject(found, o)
 		}
+	}
+	if len(spec.URLs) > 0 {
+		return nil, w.compErr(comp, "properties.urls", "ref-objects urls are not supported offline (drydock never reaches the network); list the objects with --observed and refer to them by name or labels")
 	}
 	list := make([]any, len(found))
 	for i, o := range found {
@@ -121,24 +134,29 @@ func (w *workflowRun) refObjects(comp *Component) (*Component, error) {
 	return &out, nil
 }
 
-func (w *workflowRun) selectRefObjects(comp *Component, sel map[string]any, path string) ([]map[string]any, error) {
-	name := manifest.String(sel, "name")
-	labels := manifest.StringMap(sel, "labelSelector")
-	if labels == nil {
-		labels = manifest.StringMap(sel, "selector")
-	}
+// selectRefObjects is KubeVela's SelectRefObjectsForDispatch. The
+// deprecated `selector` spelling of labelSelector only counts behind
+// KubeVela's DeprecatedObjectLabelSelector feature gate, which is off.
+func (w *workflowRun) selectRefObjects(comp *Component, sel kvObjectReferrer, path string) ([]map[string]any, error) {
+	name, labels := sel.Name, sel.LabelSelector
 	if labels != nil && name != "" {
 		return nil, w.compErr(comp, path, "invalid object selector for ref-objects, name and labelSelector cannot be both set")
 	}
-	group, kind, err := refObjectKind(sel)
+	group, kind, err := w.refObjectKind(sel)
 	if err != nil {
 		return nil, w.compErr(comp, path, err.Error())
 	}
-	ns := stringOr(sel, "namespace", w.app.Namespace)
+	ns := sel.Namespace
+	if ns == "" {
+		ns = w.app.Namespace
+	}
 	if clusterScoped[group+"/"+kind] {
 		ns = ""
 	}
-	target := stringOr(sel, "cluster", cluster.Local)
+	target := sel.Cluster
+	if target == "" {
+		target = cluster.Local
+	}
 	if target != cluster.Local {
 		if err := w.checkCluster(target, comp.Path+"."+path+".cluster", fmt.Sprintf("component %q", comp.Name)); err != nil {
 			return nil, err
@@ -172,7 +190,7 @@ func (w *workflowRun) selectRefObjects(comp *Component, sel map[string]any, path
 }
 
 func (w *workflowRun) compErr(comp *Component, path, msg string) error {
-	return &Error{Pos: w.app.Object.FieldPos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)}
+	return &Error{Pos: w.pos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)}
 }
 
 func hasLabels(have, want map[string]string) bool {
@@ -218,22 +236,39 @@ func clearForDispatch(obj map[string]any) map[string]any {
 }
 
 // refObjectKind resolves a selector's resource (and group) to a kind, as
-// an API server's REST mapper would for the built-in resources, or takes
-// the legacy apiVersion/kind pair.
-func refObjectKind(sel map[string]any) (group, kind string, err error) {
-	if res := manifest.String(sel, "resource"); res != "" {
-		g := manifest.String(sel, "group")
-		for _, r := range builtinResources {
-			if (res == r.plural || res == r.singular) && (g == "" || g == r.group) {
-				return r.group, r.kind, nil
-			}
+// an API server's REST mapper would: the built-in resources, and those of
+// the CustomResourceDefinitions among the observed hub objects. The legacy
+// apiVersion/kind pair only counts behind KubeVela's
+// LegacyObjectTypeIdentifier feature gate, which is off.
+func (w *workflowRun) refObjectKind(sel kvObjectReferrer) (group, kind string, err error) {
+	res := sel.Resource
+	if res == "" {
+		return "", "", errors.New("resource is not set and legacy object type identifier is disabled for referring objects")
+	}
+	for _, r := range append(builtinResources, w.observedResources()...) {
+		if (res == r.plural || res == r.singular) && (sel.Group == "" || sel.Group == r.group) {
+			return r.group, r.kind, nil
 		}
-		return "", "", fmt.Errorf("no kind found for resource %s (drydock knows the built-in Kubernetes resources; for others give apiVersion and kind)", res)
 	}
-	if av, k := manifest.String(sel, "apiVersion"), manifest.String(sel, "kind"); av != "" && k != "" {
-		return manifest.Group(av), k, nil
+	return "", "", fmt.Errorf("no kind found for resource %s (drydock knows the built-in Kubernetes resources and those of the CustomResourceDefinitions given with --observed)", res)
+}
+
+// observedResources are the resources of the CustomResourceDefinitions
+// the hub holds.
+func (w *workflowRun) observedResources() []resourceKind {
+	if w.opts.Observed == nil {
+		return nil
 	}
-	return "", "", fmt.Errorf("neither resource or apiVersion/kind is set for referring objects")
+	var out []resourceKind
+	for _, e := range w.opts.Observed.List(cluster.Local) {
+		d := e.Object.Data
+		if e.Object.Kind() != "CustomResourceDefinition" || manifest.Group(e.Object.APIVersion()) != "apiextensions.k8s.io" {
+			continue
+		}
+		out = append(out, resourceKind{group: manifest.String(d, "spec", "group"), plural: manifest.String(d, "spec", "names", "plural"),
+			singular: manifest.String(d, "spec", "names", "singular"), kind: manifest.String(d, "spec", "names", "kind")})
+	}
+	return out
 }
 
 type resourceKind struct{ group, plural, singular, kind string }

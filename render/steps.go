@@ -47,7 +47,7 @@ func (w *workflowRun) orderSteps(steps []WorkflowStep) ([]*WorkflowStep, error) 
 }
 
 func (w *workflowRun) stepErr(s *WorkflowStep, msg string) error {
-	return &Error{Pos: w.app.Object.FieldPos(s.Path), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
+	return &Error{Pos: w.pos(s.Path), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
 }
 
 // shouldRun evaluates a step's `if`. Every emulated step succeeds, so
@@ -69,7 +69,7 @@ func (w *workflowRun) shouldRun(s *WorkflowStep, inputs map[string]any) (bool, e
 	if inputs == nil {
 		inputs = map[string]any{}
 	}
-	done := w.e.begin(w.app.Object.FieldPos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
+	done := w.e.begin(w.pos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
 	v := w.e.ctx.CompileString("status: _\ninputs: _\nresult: "+s.If).
 		FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()

@@ -33,6 +33,9 @@ type AppResult struct {
 	Writes []Write
 	// Trace records the workflow step by step.
 	Trace []string
+	// Warnings note what KubeVela does without an error that a user would
+	// not expect (it drops components, for one).
+	Warnings []string
 }
 
 // service is a component applied somewhere: PostDispatch traits follow it.
@@ -50,6 +53,11 @@ type Options struct {
 	// Observed is what the clusters already hold (ref-objects components
 	// and read-object steps read it); nil means empty clusters.
 	Observed Observed
+	// Workflows and Policies are the hub's core.oam.dev/v1alpha1 Workflow
+	// and Policy objects by namespace/name: what spec.workflow.ref and a
+	// deploy step's external policies name.
+	Workflows map[string]*Workflow
+	Policies  map[string]*Policy
 }
 
 // Observed is read access to the clusters' state before the render
@@ -63,7 +71,13 @@ type Observed interface {
 var errSuspended = errors.New("workflow suspended")
 
 type workflowRun struct {
-	opts     Options
+	opts Options
+	// wf is the Workflow object whose steps run (spec.workflow.ref).
+	wf *Workflow
+	// external are the Policy objects top-level deploy steps name.
+	external []*Policy
+	// warnings note what KubeVela does silently.
+	warnings []string
 	vars     map[string]any
 	ran      map[string]bool
 	e        *Engine
@@ -79,14 +93,18 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opt
 	e.act.app = app.Name
 	defer func() { e.act.app = "" }()
 	run := &workflowRun{opts: opts, e: e, app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
+	steps, err := run.admit()
+	if err != nil {
+		return nil, err
+	}
+	if err := run.resourcePolicies(); err != nil {
+		return nil, err
+	}
 	if err := run.renderPolicies(); err != nil {
 		return nil, err
 	}
-	steps := app.Workflow
-	if !app.HasWorkflow || len(steps) == 0 {
-		steps = generateSteps(app)
-	}
-	err := run.steps(steps)
+	err = run.steps(steps)
+	run.res.Warnings = run.warnings
 	if errors.Is(err, errSuspended) {
 		return run.res, nil
 	}
@@ -99,10 +117,27 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opt
 	return run.res, nil
 }
 
-// generateSteps is KubeVela's generated workflow: one deploy per topology
-// policy (with every override), a single deploy for overrides only, or one
-// apply-component step per component.
-func generateSteps(app *Application) []WorkflowStep {
+// generateSteps is KubeVela's step generator chain after the ref one:
+// the existing steps if any; else one deploy per topology policy (with
+// every override), or a single deploy for overrides only; else the
+// env-binding policies' deploy2env steps; else one apply-component step
+// per component.
+func (w *workflowRun) generateSteps(existing []WorkflowStep) ([]WorkflowStep, error) {
+	if len(existing) > 0 {
+		return existing, nil
+	}
+	if steps := generateDeploySteps(w.app); len(steps) > 0 {
+		return steps, nil
+	}
+	steps, err := w.generateEnvBindingSteps()
+	if err != nil || len(steps) > 0 {
+		return steps, err
+	}
+	return generateApplySteps(w.app), nil
+}
+
+// generateDeploySteps is KubeVela's DeployWorkflowStepGenerator.
+func generateDeploySteps(app *Application) []WorkflowStep {
 	var topologies, overrides []any
 	for _, p := range app.Policies {
 		switch p.Type {
@@ -124,9 +159,35 @@ func generateSteps(app *Application) []WorkflowStep {
 	if len(topologies) == 0 && (len(overrides) > 0 || hasRef) {
 		steps = append(steps, WorkflowStep{Name: "deploy", Type: "deploy", Properties: map[string]any{"policies": overrides}})
 	}
-	if len(steps) > 0 {
-		return steps
+	return steps
+}
+
+// generateEnvBindingSteps is KubeVela's Deploy2EnvWorkflowStepGenerator:
+// a deploy2env step per env of each env-binding policy.
+func (w *workflowRun) generateEnvBindingSteps() ([]WorkflowStep, error) {
+	var steps []WorkflowStep
+	for i := range w.app.Policies {
+		p := &w.app.Policies[i]
+		if p.Type != "env-binding" || p.Properties == nil {
+			continue
+		}
+		var spec kvEnvBindingSpec
+		if err := decodeLoose(p.Properties, &spec); err != nil {
+			return nil, w.admitErr(joinField(p.Path+".properties", errorPath(p.Properties, err)), fmt.Sprintf("policy %q", p.Name),
+				"failed to parseWorkflowSteps: %s: %v", generatorFailed, err)
+		}
+		for _, env := range spec.Envs {
+			steps = append(steps, WorkflowStep{Name: "deploy-" + p.Name + "-" + env.Name, Type: "deploy2env", Path: p.Path,
+				Properties: map[string]any{"policy": p.Name, "env": env.Name}})
+		}
 	}
+	return steps, nil
+}
+
+// generateApplySteps is KubeVela's ApplyComponentWorkflowStepGenerator:
+// one apply-component step per component.
+func generateApplySteps(app *Application) []WorkflowStep {
+	var steps []WorkflowStep
 	producer := map[string]string{}
 	for _, c := range app.Components {
 		for _, o := range c.Outputs {
@@ -203,9 +264,21 @@ func (w *workflowRun) step(s *WorkflowStep) (map[string]any, error) {
 		return w.applyObject(s)
 	case "read-object":
 		return w.readObject(s)
+	case "deploy2env":
+		return nil, &Error{Pos: w.pos(s.Path), App: w.app.Name,
+			Err: fmt.Errorf("%w: step %q of type %q: the deprecated env-binding policy's deploy2env step is not emulated by drydock; "+
+				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)}
 	}
-	return nil, &Error{Pos: w.app.Object.FieldPos(s.Path + ".type"), App: w.app.Name,
+	return nil, &Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
 		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
+}
+
+// warnf records a warning once.
+func (w *workflowRun) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !slices.Contains(w.warnings, msg) {
+		w.warnings = append(w.warnings, msg)
+	}
 }
 
 func (w *workflowRun) tracef(format string, args ...any) {
@@ -226,7 +299,7 @@ func (w *workflowRun) applyComponent(s *WorkflowStep) error {
 	name := manifest.String(s.Properties, "component")
 	comp := w.app.component(name)
 	if comp == nil {
-		return &Error{Pos: w.app.Object.FieldPos(s.Path), App: w.app.Name,
+		return &Error{Pos: w.pos(s.Path), App: w.app.Name,
 			Err: fmt.Errorf("step %q: component %q not found", s.Name, name)}
 	}
 	pl := Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
@@ -240,7 +313,7 @@ func (w *workflowRun) applyComponent(s *WorkflowStep) error {
 
 func (w *workflowRun) checkCluster(name, path, who string) error {
 	if _, ok := w.inv.Get(name); !ok {
-		return &Error{Pos: w.app.Object.FieldPos(path), App: w.app.Name,
+		return &Error{Pos: w.pos(path), App: w.app.Name,
 			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)}
 	}
 	return nil
@@ -272,6 +345,9 @@ func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies
 	}
 	for _, r := range m.Objects() {
 		w.write(r, step, policies)
+	}
+	for _, msg := range m.Warnings {
+		w.warnf("%s", msg)
 	}
 	if w.e.HasPostDispatch(comp) {
 		w.services = append(w.services, service{comp: comp, pl: pl, step: step})

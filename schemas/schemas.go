@@ -56,8 +56,15 @@ var (
 
 var step = &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
 	"name": str, "type": str, "properties": props, "dependsOn": strs, "if": str, "timeout": str,
-	"inputs": inputs, "outputs": outputs,
+	"inputs": inputs, "outputs": outputs, "meta": {kind: kMap, fields: map[string]*field{"alias": str}},
 }}
+
+// steps is a workflow's steps: a step may be a group with sub-steps (one
+// level) and a mode for them.
+var steps = &field{kind: kList, items: withSubSteps(step)}
+
+// mode is a workflow's execution mode (StepByStep or DAG).
+var mode = &field{kind: kMap, fields: map[string]*field{"steps": str, "subSteps": str}}
 
 var application = &field{kind: kMap, required: []string{"spec"}, fields: map[string]*field{
 	"metadata": {kind: kMap, required: []string{"name"}, fields: map[string]*field{
@@ -68,7 +75,7 @@ var application = &field{kind: kMap, required: []string{"spec"}, fields: map[str
 	"spec": {kind: kMap, required: []string{"components"}, fields: map[string]*field{
 		"components": {kind: kList, items: &field{kind: kMap, required: []string{"name", "type"}, fields: map[string]*field{
 			"name": str, "type": str, "properties": props, "dependsOn": strs, "externalRevision": str,
-			"inputs": inputs, "outputs": outputs,
+			"inputs": inputs, "outputs": outputs, "scopes": {kind: kMap, items: str},
 			"traits": {kind: kList, items: &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
 				"type": str, "properties": props,
 			}}},
@@ -77,9 +84,22 @@ var application = &field{kind: kMap, required: []string{"spec"}, fields: map[str
 			"name": str, "type": str, "properties": props,
 		}}},
 		"workflow": {kind: kMap, fields: map[string]*field{
-			"steps": {kind: kList, items: withSubSteps(step)},
+			"ref": str, "mode": mode, "steps": steps,
 		}},
 	}},
+}}
+
+// workflow is a core.oam.dev/v1alpha1 Workflow (charts/vela-core/crds/
+// core.oam.dev_workflows.yaml): steps and mode at the top level.
+var workflow = &field{kind: kMap, fields: map[string]*field{
+	"metadata": {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
+	"mode":     mode, "steps": steps,
+}}
+
+// policy is a core.oam.dev/v1alpha1 Policy (core.oam.dev_policies.yaml).
+var policy = &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+	"metadata": {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
+	"type":     str, "properties": props,
 }}
 
 func withSubSteps(s *field) *field {
@@ -89,6 +109,7 @@ func withSubSteps(s *field) *field {
 		cp.fields[k] = v
 	}
 	cp.fields["subSteps"] = &field{kind: kList, items: s}
+	cp.fields["mode"] = str
 	return &cp
 }
 
@@ -96,6 +117,16 @@ func withSubSteps(s *field) *field {
 // reports the first violation at its position.
 func ValidateApplication(obj *manifest.Object) error {
 	return validate(obj, application, obj.Data, "")
+}
+
+// ValidateWorkflow checks a core.oam.dev/v1alpha1 Workflow's structure.
+func ValidateWorkflow(obj *manifest.Object) error {
+	return validate(obj, workflow, obj.Data, "")
+}
+
+// ValidatePolicy checks a core.oam.dev/v1alpha1 Policy's structure.
+func ValidatePolicy(obj *manifest.Object) error {
+	return validate(obj, policy, obj.Data, "")
 }
 
 func validate(obj *manifest.Object, f *field, v any, path string) error {
