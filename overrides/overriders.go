@@ -2,6 +2,7 @@ package overrides
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -295,6 +296,10 @@ func setMetadataMap(doc map[string]any, field string) bool {
 	return true
 }
 
+// notADocument matches json-patch's refusal of a document that is a
+// scalar.
+var notADocument = regexp.MustCompile(`cannot unmarshal (\w+) into Go value of type map\[string\]\*jsonpatch\.lazyNode`)
+
 // fieldOverride is Karmada's applyFieldOverriders for one FieldOverrider:
 // the string at FieldPath is patched as a JSON or YAML document and set
 // back, without a round trip of the object.
@@ -320,6 +325,10 @@ func fieldOverride(doc map[string]any, f *FieldOverrider) error {
 		out, err = jsonFieldPatch([]byte(s), f.JSON)
 	}
 	if err != nil {
+		// json-patch's decoder error is Karmada's own wording; say what it means.
+		if m := notADocument.FindStringSubmatch(err.Error()); m != nil {
+			return fmt.Errorf("%w (the text at %s is a %s, not an object or list the patch can change)", err, f.FieldPath, m[1])
+		}
 		return err
 	}
 	pointerSet(doc, tokens, string(out))

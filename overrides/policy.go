@@ -13,9 +13,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // Kinds of override policy.
@@ -201,6 +203,9 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	pol := p.header()
 	if p.err != nil {
 		return nil, p.err
+	}
+	if err := schemaError(obj, p.label, schemas.Karmada(pol.Kind).Validate(obj)); err != nil {
+		return nil, err
 	}
 	p.label = pol.label()
 	spec := p.spec()
@@ -431,6 +436,28 @@ type parser struct {
 	obj   *manifest.Object
 	label string
 	err   error
+}
+
+// schemaError is the API server's refusal of a policy that breaks the
+// CRD's schema: every violation, aggregated as field.ErrorList does,
+// positioned at the first; nil for none.
+func schemaError(obj *manifest.Object, label string, errs []schemas.FieldError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Msg
+	}
+	msg := msgs[0]
+	if len(msgs) > 1 {
+		msg = "[" + strings.Join(msgs, ", ") + "]"
+	}
+	text := fmt.Sprintf("%s: %s", label, msg)
+	if s := errs[0].Pos.String(); s != "" {
+		text = s + ": " + text
+	}
+	return &policyError{msg: text, sentinel: ErrInvalid}
 }
 
 // fail records an error about the field at path (the first one wins).

@@ -20,6 +20,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // ErrInvalid is wrapped by errors about a malformed propagation policy.
@@ -110,6 +111,13 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	}
 	if p.Name == "" {
 		return nil, p.errorf(obj, "metadata.name", "metadata.name: Required value")
+	}
+	if errs := schemas.Karmada(p.Kind).Validate(obj); len(errs) > 0 {
+		var vs violations
+		for _, e := range errs {
+			vs.add(e.Path, "%s", e.Msg)
+		}
+		return nil, p.aggregate(obj, vs)
 	}
 	spec, ok := obj.Data["spec"].(map[string]any)
 	if !ok {

@@ -134,7 +134,14 @@ func containerRequest(t *manifest.Object, path, base string, c any) (cluster.Res
 
 // quantities reads a ResourceList field.
 func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, error) {
-	m, _ := v.(map[string]any)
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		got := manifest.TypeName(v)
+		return nil, fmt.Errorf("%s: %s: %s: Invalid value: %q: %s in body must be of type object: %q", t.FieldPos(path), t.Key(), path, got, path, got)
+	}
 	if len(m) == 0 {
 		return nil, nil
 	}
