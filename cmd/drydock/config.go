@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -120,6 +121,29 @@ func pathReason(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// flagPaths are the paths one flag gave ("" for arguments).
+type flagPaths struct {
+	flag  string
+	paths []string
+}
+
+// checkFlagPaths refuses a path given on the command line that does not
+// exist, naming the flag: "--clusters c.yaml: no such file or directory".
+// "-" (standard input) is not a path.
+func checkFlagPaths(given ...flagPaths) error {
+	for _, g := range given {
+		for _, p := range g.paths {
+			if p == "-" {
+				continue
+			}
+			if _, err := os.Stat(p); err != nil {
+				return fmt.Errorf("%s: %w", strings.TrimSpace(g.flag+" "+p), pathReason(err))
+			}
+		}
+	}
+	return nil
 }
 
 // checkOutputDir refuses an --output-dir that holds the working directory

@@ -190,6 +190,10 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock test: --rego-version must be v0 or v1")
 		return exitUsage
 	}
+	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
+	}
 	for i := range suites {
 		o.rules.apply(fs, &suites[i])
 	}
