@@ -77,6 +77,16 @@ func TestLoadErrors(t *testing.T) {
 			want: []string{"testdata/missing"},
 		},
 		{
+			name: "YAML data with a syntax error",
+			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/baddata/yaml"}},
+			want: []string{"testdata/baddata/yaml/data.yaml:1: invalid YAML near line 1: did not find expected ',' or ']'"},
+		},
+		{
+			name: "JSON data with a syntax error",
+			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/baddata/json/data.json"}},
+			want: []string{"testdata/baddata/json/data.json:3:23: invalid JSON: invalid character '}' looking for beginning of object key string"},
+		},
+		{
 			name: "data conflict",
 			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/checks/data", "testdata/checks/data/limits.yaml", "testdata/conflict"}},
 			want: []string{"testdata/conflict/limits.json: merge error: conflicting values at data.limits.max_replicas"},

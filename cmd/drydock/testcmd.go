@@ -195,7 +195,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	for i := range suites {
-		o.rules.apply(fs, &suites[i])
+		o.rules.apply(fs, base, &suites[i])
 	}
 	o.engines = &engineCache{m: map[string]*cachedEngine{}}
 	results := runSuites(context.Background(), suites, base, o)
@@ -274,13 +274,12 @@ type ruleFlags struct {
 	regoVersion                string
 }
 
-func (f ruleFlags) apply(fs *pflag.FlagSet, s *suiteConfig) {
+func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *suiteConfig) {
 	if fs.Changed("policy") {
-		// Command-line paths are relative to the working directory.
-		s.Policies = absAll(f.policies)
+		s.Policies = fromBase(base, f.policies)
 	}
 	if fs.Changed("data") {
-		s.Data = absAll(f.data)
+		s.Data = fromBase(base, f.data)
 	}
 	if fs.Changed("namespace") {
 		s.Namespaces = f.namespaces
@@ -296,12 +295,22 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, s *suiteConfig) {
 	}
 }
 
-func absAll(paths []string) []string {
+// fromBase rewrites command-line paths, relative to the working
+// directory, relative to base (the config's directory, which a suite's
+// paths are joined to), so that joined they read as the user typed them
+// and messages name them so. Absolute paths stay absolute.
+func fromBase(base string, paths []string) []string {
+	absBase, baseErr := filepath.Abs(base)
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		out[i] = p
-		if abs, err := filepath.Abs(p); err == nil {
-			out[i] = abs
+		abs, err := filepath.Abs(p)
+		if err != nil || filepath.IsAbs(p) {
+			continue
+		}
+		out[i] = abs
+		if r, err := filepath.Rel(absBase, abs); baseErr == nil && err == nil {
+			out[i] = r
 		}
 	}
 	return out
