@@ -36,6 +36,9 @@ type DecodeOptions struct {
 	LastKeyWins bool
 	// KeepLists keeps `kind: List` documents whole instead of expanding items.
 	KeepLists bool
+	// KeyPositions records where each mapping key is written, for
+	// Object.KeyPos (off by default: it doubles the positions kept).
+	KeyPositions bool
 }
 
 // Decode reads a multi-document YAML (or JSON) stream named file into
@@ -219,6 +222,9 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int) (map[string]an
 		if path != "" {
 			child = path + "." + key
 		}
+		if c.opts.KeyPositions {
+			c.fields[child+keySuffix] = c.pos(kn)
+		}
 		if c.opts.LastKeyWins {
 			delete(c.fields, child)
 		}
@@ -383,7 +389,10 @@ func kindName(n *yaml.Node) string {
 	return "an alias"
 }
 
-const blockSuffix = "#block"
+const (
+	blockSuffix = "#block"
+	keySuffix   = "#key"
+)
 
 // blockStart finds where the content of a block scalar starts: the line
 // after its indicator, at the block's indentation.

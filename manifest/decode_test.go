@@ -92,6 +92,32 @@ func TestFieldPos(t *testing.T) {
 	}
 }
 
+func TestKeyPos(t *testing.T) {
+	in := "suites:\n  - name: a\n    limitz:\n      x: 1\n"
+	tests := []struct {
+		name string
+		opts DecodeOptions
+		path string
+		want string
+	}{
+		{"key recorded", DecodeOptions{KeyPositions: true}, "suites[0].limitz", "c.yaml:3:5"},
+		{"top-level key", DecodeOptions{KeyPositions: true}, "suites", "c.yaml:1:1"},
+		{"list item: its value", DecodeOptions{KeyPositions: true}, "suites[0]", "c.yaml:2:5"},
+		{"not recorded: the value", DecodeOptions{}, "suites[0].limitz", "c.yaml:4:7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, err := Decode("c.yaml", []byte(in), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, objs[0].KeyPos(tt.path).String()); diff != "" {
+				t.Errorf("KeyPos(%q) (-want +got):\n%s", tt.path, diff)
+			}
+		})
+	}
+}
+
 func TestBlockStart(t *testing.T) {
 	in := "spec:\n  template: |\n    output: {\n    \tx: 1\n    }\n"
 	objs, err := Decode("d.yaml", []byte(in), DecodeOptions{})

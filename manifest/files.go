@@ -23,7 +23,7 @@ func ReadFile(name string) ([]byte, error) {
 	// still cannot wait for a writer.
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return nil, fileError(err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
@@ -31,7 +31,7 @@ func ReadFile(name string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, fileError(err)
 	}
 	if len(data) > MaxInputBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
@@ -43,7 +43,7 @@ func ReadFile(name string) ([]byte, error) {
 func regular(name string) error {
 	fi, err := os.Stat(name)
 	if err != nil {
-		return err
+		return fileError(err)
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", name, fileType(fi.Mode()))
@@ -52,6 +52,17 @@ func regular(name string) error {
 		return fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
 	}
 	return nil
+}
+
+// fileError rewords an *fs.PathError ("stat x.yaml: no such file or
+// directory" names a system call) as "x.yaml: no such file or directory".
+// The cause stays wrapped: errors.Is(err, fs.ErrNotExist) still holds.
+func fileError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
 }
 
 func fileType(m fs.FileMode) string {
@@ -95,7 +106,7 @@ func RealPath(p string) (string, error) {
 			return filepath.Join(real, rest), nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(q) == q {
-			return "", err
+			return "", fileError(err)
 		}
 		rest = filepath.Join(filepath.Base(q), rest)
 	}
@@ -127,7 +138,7 @@ type WalkOptions struct {
 func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, err
+		return nil, fileError(err)
 	}
 	if !info.IsDir() {
 		return []string{root}, regular(root)
@@ -137,7 +148,7 @@ func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return nil, err
+		return nil, fileError(err)
 	}
 	repo := RepoRoot(abs)
 	// A trailing separator makes WalkDir enter a root that is a symlink.
@@ -146,7 +157,7 @@ func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 	err = filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
-			return err
+			return fileError(err)
 		case d.IsDir():
 			if path != walkRoot && opts.SkipDir != nil && opts.SkipDir(d.Name()) {
 				return filepath.SkipDir
@@ -172,13 +183,13 @@ func walkLink(path, repo string, opts WalkOptions, files *[]string) error {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		if opts.Keep(filepath.Base(path)) {
-			return fmt.Errorf("%s: broken symlink: %w", path, err)
+			return fmt.Errorf("%s: broken symlink: %w", path, fileError(err))
 		}
 		return nil
 	}
 	fi, err := os.Stat(target)
 	if err != nil {
-		return err
+		return fileError(err)
 	}
 	if !fi.IsDir() && !opts.Keep(filepath.Base(path)) {
 		return nil

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +51,51 @@ func TestReadFile(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("ReadFile error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFileErrors: a file that cannot be read is named with the reason,
+// not with the system call that failed ("stat x: ..."), and the cause
+// stays matchable with errors.Is.
+func TestFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	locked := filepath.Join(dir, "locked")
+	if err := os.Mkdir(locked, 0o000); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755)
+	missing := filepath.Join(dir, "nope.yaml")
+	tests := []struct {
+		name string
+		call func() error
+		want string
+		is   error
+	}{
+		{"ReadFile of a missing file", func() error { _, err := ReadFile(missing); return err },
+			missing + ": no such file or directory", fs.ErrNotExist},
+		{"WalkFiles of a missing root", func() error { _, err := WalkFiles(missing, WalkOptions{}); return err },
+			missing + ": no such file or directory", fs.ErrNotExist},
+		{"WalkFiles of an unreadable directory", func() error {
+			_, err := WalkFiles(locked, WalkOptions{Keep: func(string) bool { return true }})
+			return err
+		}, locked + "/: permission denied", fs.ErrPermission},
+	}
+	if os.Geteuid() == 0 {
+		tests = tests[:2] // root reads every directory
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if !errors.Is(err, tt.is) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.is)
 			}
 		})
 	}

@@ -73,6 +73,15 @@ func (o *Object) HasField(path string) bool {
 	return ok
 }
 
+// KeyPos returns the position of the key of the mapping entry at path when
+// the object was decoded with DecodeOptions.KeyPositions, else FieldPos.
+func (o *Object) KeyPos(path string) Pos {
+	if p, ok := o.fields[path+keySuffix]; ok {
+		return p
+	}
+	return o.FieldPos(path)
+}
+
 // BlockStart returns where the content of the block scalar (| or >) at path
 // starts in the authored file.
 func (o *Object) BlockStart(path string) (Pos, bool) {

@@ -339,8 +339,13 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	return results, nil
 }
 
-// preload writes observed objects into the fake clusters.
+// preload writes observed objects into the fake clusters. They are
+// first gathered with each document as the owner of its object, so that
+// Store.Apply refuses two documents giving one object (naming both) as it
+// refuses two owners; in the actual state they have no owner, since the
+// render's writes replace them.
 func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Object) error {
+	given := cluster.NewStore()
 	for _, o := range objs {
 		target := o.Labels()[render.LabelAppCluster]
 		if target == "" {
@@ -349,8 +354,17 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 		if _, ok := inv.Get(target); !ok {
 			return inputError(fmt.Errorf("%s: observed %s: cluster %q is not in the inventory", o.Pos, o.Key(), target))
 		}
-		if err := store.Apply(target, cluster.Entry{Object: o, Source: "observed " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}}); err != nil {
+		e := cluster.Entry{Object: o, Source: "observed " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}, Owner: "observed input " + o.Pos.String()}
+		if err := given.Apply(target, e); err != nil {
 			return inputError(err)
+		}
+	}
+	for _, c := range given.Clusters() {
+		for _, e := range given.List(c) {
+			e.Owner = ""
+			if err := store.Apply(c, e); err != nil {
+				return inputError(err)
+			}
 		}
 	}
 	return nil

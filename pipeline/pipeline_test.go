@@ -69,9 +69,15 @@ func TestRunConflicts(t *testing.T) {
 	long := strings.Repeat("a", 253)
 	tests := []struct {
 		name, input string
+		observed    string   // --observed objects, if any
 		want        []string // parts of the error; none: no error
 		conflict    bool
 	}{
+		{name: "one observed object given twice", input: cm("ConfigMap", "x"),
+			observed: cm("ConfigMap", "a") + "data: {v: \"1\"}\n" + cm("ConfigMap", "a") + "data: {v: \"2\"}\n", conflict: true,
+			want: []string{"obs.yaml:8:18: observed input obs.yaml:6:1: ConfigMap default/a in cluster local is already owned by observed input obs.yaml:1:1 (obs.yaml:3:18): conflicting objects"}},
+		{name: "an application replaces an observed object", input: app("one", "web"),
+			observed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"},
 		{name: "same Deployment from two applications", input: app("one", "web") + app("two", "web"), conflict: true,
 			want: []string{"in.yaml:13:7: application default/two: Deployment.apps default/web in cluster local is already owned by application default/one (in.yaml:6:7)"}},
 		{name: "one application writing twice is fine", input: app("one", "web")},
@@ -98,7 +104,15 @@ func TestRunConflicts(t *testing.T) {
 			if err := os.WriteFile(path, []byte(strings.TrimPrefix(tt.input, "---\n")), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Run(context.Background(), Inputs{Paths: []string{path}})
+			in := Inputs{Paths: []string{path}}
+			if tt.observed != "" {
+				obs := filepath.Join(dir, "obs.yaml")
+				if err := os.WriteFile(obs, []byte(strings.TrimPrefix(tt.observed, "---\n")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				in.ObservedPaths = []string{obs}
+			}
+			_, err := Run(context.Background(), in)
 			if len(tt.want) == 0 {
 				if err != nil {
 					t.Fatal(err)

@@ -294,7 +294,7 @@ func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), o
 			if errors.Is(err, ErrTimeout) {
 				return invalid(err)
 			}
-			return invalid(fmt.Errorf("%s: namespace %s: %w", j.label, nc.name, err))
+			return invalid(fmt.Errorf("%s: namespace %s: %w", j.label, nc.name, e.explain(err)))
 		}
 	}
 	slices.SortStableFunc(out.results, compareResults)

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -188,14 +190,50 @@ func loadData(paths []string) (storage.Store, error) {
 	docs := map[string]any{}
 	if len(files) > 0 {
 		res, err := loader.NewFileLoader().All(files)
-		var lerrs loader.Errors
-		switch {
-		case errors.As(err, &lerrs):
-			return nil, invalid(errors.Join(lerrs...))
-		case err != nil:
-			return nil, invalid(fmt.Errorf("load data: %w", err))
+		if err != nil {
+			return nil, dataError(files, err)
 		}
 		docs = res.Documents
 	}
 	return inmem.NewFromObjectWithOpts(docs, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)), nil
+}
+
+// dataError explains why OPA's loader refused the data files. Its syntax
+// errors carry no position ("error converting YAML to JSON: yaml: line 1:
+// ...", "invalid character '}' ..."), so the files are read again to find
+// the first syntax error with its file:line; OPA's own errors are kept
+// when there is none (a merge conflict between files).
+func dataError(files []string, err error) error {
+	for _, f := range files {
+		src, rerr := manifest.ReadFile(f)
+		if rerr != nil {
+			return invalid(rerr)
+		}
+		if serr := dataSyntaxError(f, src); serr != nil {
+			return invalid(serr)
+		}
+	}
+	var lerrs loader.Errors
+	if errors.As(err, &lerrs) {
+		return invalid(errors.Join(lerrs...))
+	}
+	return invalid(fmt.Errorf("load data: %w", err))
+}
+
+// dataSyntaxError is the syntax error of the data file f, positioned, or
+// nil. JSON is checked as JSON (YAML would accept a trailing comma).
+func dataSyntaxError(f string, src []byte) error {
+	if filepath.Ext(f) != ".json" {
+		_, err := manifest.Decode(f, src, manifest.DecodeOptions{KeepLists: true})
+		return err
+	}
+	var v any
+	var se *json.SyntaxError
+	if err := json.Unmarshal(src, &v); errors.As(err, &se) {
+		at := max(0, min(int(se.Offset)-1, len(src)))
+		line := 1 + bytes.Count(src[:at], []byte("\n"))
+		col := at - bytes.LastIndexByte(src[:at], '\n')
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %s", f, line, col, se)
+	}
+	return nil
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -15,7 +18,8 @@ import (
 // else the config's directory), after resolving the symlinks of its
 // existing part. A golden directory must not hold the config or any of its
 // suite's other paths, and golden directories of two suites must not be
-// equal or nested: Update replaces and prunes the whole directory.
+// equal or nested: Update replaces and prunes the whole directory. Every
+// path but golden (which --update creates) must exist.
 type configPaths struct {
 	file string // the config file, as given
 	dir  string // its directory, absolute and resolved
@@ -25,7 +29,7 @@ type configPaths struct {
 	golden map[string]string
 }
 
-func checkConfigPaths(file string, data []byte, cfg *testConfig) error {
+func checkConfigPaths(file string, doc *manifest.Object, cfg *testConfig) error {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return err
@@ -34,11 +38,7 @@ func checkConfigPaths(file string, data []byte, cfg *testConfig) error {
 	if err != nil {
 		return err
 	}
-	docs, err := manifest.Decode(file, data, manifest.DecodeOptions{})
-	if err != nil || len(docs) != 1 {
-		return fmt.Errorf("%s: %v", file, err)
-	}
-	c := &configPaths{file: file, dir: dir, repo: manifest.RepoRoot(dir), doc: docs[0], golden: map[string]string{}}
+	c := &configPaths{file: file, dir: dir, repo: manifest.RepoRoot(dir), doc: doc, golden: map[string]string{}}
 	for i := range cfg.Suites {
 		if err := c.suite(i, &cfg.Suites[i]); err != nil {
 			return err
@@ -58,6 +58,9 @@ func (c *configPaths) suite(i int, s *suiteConfig) error {
 			r, err := c.resolve(field, p)
 			if err != nil {
 				return err
+			}
+			if _, err := os.Stat(r); err != nil {
+				return fmt.Errorf("%s: suite %q: %s: %s: %w", c.doc.FieldPos(field), s.Name, key, p, pathReason(err))
 			}
 			resolved[field] = r
 		}
@@ -108,6 +111,39 @@ func (c *configPaths) resolve(field, p string) (string, error) {
 		return "", fmt.Errorf("%s: %s: %q leads outside the repository %s (to %s)", pos, field, p, c.repo, r)
 	}
 	return r, nil
+}
+
+// pathReason is why a path could not be used, without the system call
+// and path os errors start with: "no such file or directory".
+func pathReason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// flagPaths are the paths one flag gave ("" for arguments).
+type flagPaths struct {
+	flag  string
+	paths []string
+}
+
+// checkFlagPaths refuses a path given on the command line that does not
+// exist, naming the flag: "--clusters c.yaml: no such file or directory".
+// "-" (standard input) is not a path.
+func checkFlagPaths(given ...flagPaths) error {
+	for _, g := range given {
+		for _, p := range g.paths {
+			if p == "-" {
+				continue
+			}
+			if _, err := os.Stat(p); err != nil {
+				return fmt.Errorf("%s: %w", strings.TrimSpace(g.flag+" "+p), pathReason(err))
+			}
+		}
+	}
+	return nil
 }
 
 // checkOutputDir refuses an --output-dir that holds the working directory

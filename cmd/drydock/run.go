@@ -160,6 +160,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock render: no inputs (give files, directories or - for stdin)")
 		return exitUsage
 	}
+	if err := checkFlagPaths(flagPaths{"", in.Paths}, flagPaths{"-d", in.DefinitionPaths},
+		flagPaths{"--clusters", in.ClusterPaths}, flagPaths{"--observed", in.ObservedPaths}); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
+	}
 	var err error
 	if outDir != "" {
 		inputs := append(append(append([]string{}, in.Paths...), in.DefinitionPaths...), in.ClusterPaths...)

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
@@ -39,6 +38,9 @@ type limitsConfig struct {
 	EvalTimeout string `json:"evalTimeout,omitempty"`
 	RuleTimeout string `json:"ruleTimeout,omitempty"`
 	Memory      string `json:"memory,omitempty"`
+	// evalTimeout and ruleTimeout are the durations, as loadConfig
+	// parsed them.
+	evalTimeout, ruleTimeout time.Duration
 }
 
 // suiteConfig is one suite: what to render and what to check it against.
@@ -188,8 +190,12 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock test: --rego-version must be v0 or v1")
 		return exitUsage
 	}
+	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
+	}
 	for i := range suites {
-		o.rules.apply(fs, &suites[i])
+		o.rules.apply(fs, base, &suites[i])
 	}
 	o.engines = &engineCache{m: map[string]*cachedEngine{}}
 	results := runSuites(context.Background(), suites, base, o)
@@ -244,22 +250,18 @@ func writeReport(stdout io.Writer, results []*suiteResult, o testOptions, report
 }
 
 // applyLimits sets the limits in force: a flag given on the command line,
-// else drydock.yaml's limits, else the default.
+// else drydock.yaml's limits (checked by loadConfig), else the default.
 func (o *testOptions) applyLimits(fs *pflag.FlagSet, c limitsConfig) error {
-	var err error
 	if c.EvalTimeout != "" && !fs.Changed("eval-timeout") {
-		if o.lim.evalTimeout, err = time.ParseDuration(c.EvalTimeout); err != nil {
-			return fmt.Errorf("limits.evalTimeout %q: want a duration such as 30s or 2m", c.EvalTimeout)
-		}
+		o.lim.evalTimeout = c.evalTimeout
 	}
 	if c.RuleTimeout != "" && !fs.Changed("rule-timeout") {
-		if o.ruleTimeout, err = time.ParseDuration(c.RuleTimeout); err != nil {
-			return fmt.Errorf("limits.ruleTimeout %q: want a duration such as 10s or 1m", c.RuleTimeout)
-		}
+		o.ruleTimeout = c.ruleTimeout
 	}
 	if c.Memory != "" && !fs.Changed("memory-limit") {
 		o.lim.memory = c.Memory
 	}
+	var err error
 	o.limits, err = o.lim.limits()
 	return err
 }
@@ -272,13 +274,12 @@ type ruleFlags struct {
 	regoVersion                string
 }
 
-func (f ruleFlags) apply(fs *pflag.FlagSet, s *suiteConfig) {
+func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *suiteConfig) {
 	if fs.Changed("policy") {
-		// Command-line paths are relative to the working directory.
-		s.Policies = absAll(f.policies)
+		s.Policies = fromBase(base, f.policies)
 	}
 	if fs.Changed("data") {
-		s.Data = absAll(f.data)
+		s.Data = fromBase(base, f.data)
 	}
 	if fs.Changed("namespace") {
 		s.Namespaces = f.namespaces
@@ -294,49 +295,25 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, s *suiteConfig) {
 	}
 }
 
-func absAll(paths []string) []string {
+// fromBase rewrites command-line paths, relative to the working
+// directory, relative to base (the config's directory, which a suite's
+// paths are joined to), so that joined they read as the user typed them
+// and messages name them so. Absolute paths stay absolute.
+func fromBase(base string, paths []string) []string {
+	absBase, baseErr := filepath.Abs(base)
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		out[i] = p
-		if abs, err := filepath.Abs(p); err == nil {
-			out[i] = abs
+		abs, err := filepath.Abs(p)
+		if err != nil || filepath.IsAbs(p) {
+			continue
+		}
+		out[i] = abs
+		if r, err := filepath.Rel(absBase, abs); baseErr == nil && err == nil {
+			out[i] = r
 		}
 	}
 	return out
-}
-
-// loadConfig reads the config strictly: an unknown key is an error, so a
-// typo cannot silently switch a check off.
-func loadConfig(path string) (*testConfig, string, error) {
-	data, err := manifest.ReadFile(path)
-	if err != nil {
-		return nil, "", err
-	}
-	var cfg testConfig
-	if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
-		return nil, "", fmt.Errorf("%s: %v", path, err)
-	}
-	if len(cfg.Suites) == 0 {
-		return nil, "", fmt.Errorf("%s: no suites", path)
-	}
-	seen := map[string]bool{}
-	for i, s := range cfg.Suites {
-		switch {
-		case s.Name == "":
-			return nil, "", fmt.Errorf("%s: suites[%d]: name is required", path, i)
-		case seen[s.Name]:
-			return nil, "", fmt.Errorf("%s: suites[%d]: duplicate suite name %q", path, i, s.Name)
-		case len(s.Inputs) == 0:
-			return nil, "", fmt.Errorf("%s: suite %q: inputs are required", path, s.Name)
-		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
-			return nil, "", fmt.Errorf("%s: suite %q: regoVersion must be v0 or v1", path, s.Name)
-		}
-		seen[s.Name] = true
-	}
-	if err := checkConfigPaths(path, data, &cfg); err != nil {
-		return nil, "", err
-	}
-	return &cfg, filepath.Dir(path), nil
 }
 
 // shard keeps the suites of shard "i/n": sorted by name, dealt round-robin.

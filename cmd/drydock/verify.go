@@ -40,6 +40,10 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock verify: --rego-version must be v0 or v1\n")
 		return exitUsage
 	}
+	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
+	}
 	rep, err := rules.Verify(context.Background(), o)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)

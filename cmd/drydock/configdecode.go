@@ -1,0 +1,282 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// loadConfig reads the config strictly: an unknown key is an error, so a
+// typo cannot silently switch a check off. Every error starts with the
+// file:line:col of what it is about.
+func loadConfig(path string) (*testConfig, string, error) {
+	data, err := manifest.ReadFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("--config %w", err)
+	}
+	doc, err := configDocument(path, data)
+	if err != nil {
+		return nil, "", err
+	}
+	var cfg testConfig
+	d := configDecoder{doc: doc}
+	if err := d.value("", doc.Data, reflect.ValueOf(&cfg).Elem()); err != nil {
+		return nil, "", err
+	}
+	if err := d.check(&cfg); err != nil {
+		return nil, "", err
+	}
+	if err := checkConfigPaths(path, doc, &cfg); err != nil {
+		return nil, "", err
+	}
+	return &cfg, filepath.Dir(path), nil
+}
+
+// configDocument decodes the config's one YAML document, keeping the
+// positions of its keys and values.
+func configDocument(path string, data []byte) (*manifest.Object, error) {
+	docs, err := manifest.Decode(path, data, manifest.DecodeOptions{KeepLists: true, KeyPositions: true})
+	switch {
+	case err != nil:
+		return nil, err
+	case len(docs) == 0:
+		return nil, fmt.Errorf("%s:1:1: no suites: the file is empty", path)
+	case len(docs) > 1:
+		return nil, fmt.Errorf("%s: a second YAML document: %s holds one (suites and limits)", docs[1].Pos, path)
+	}
+	return docs[0], nil
+}
+
+// configDecoder fills the config types from the decoded document by their
+// json tags (the keys of drydock.yaml). A null value leaves a field at its
+// zero value; an unknown key or a value of another type is an error at its
+// position.
+type configDecoder struct {
+	doc *manifest.Object
+}
+
+// value decodes v, found at path, into rv.
+func (d configDecoder) value(path string, v any, rv reflect.Value) error {
+	if v == nil {
+		return nil
+	}
+	switch rv.Kind() {
+	case reflect.String:
+		s, ok := scalarString(v)
+		if !ok {
+			return d.wrongType(path, v, rv.Type())
+		}
+		rv.SetString(s)
+	case reflect.Bool:
+		b, ok := v.(bool)
+		if !ok {
+			return d.wrongType(path, v, rv.Type())
+		}
+		rv.SetBool(b)
+	case reflect.Slice:
+		return d.list(path, v, rv)
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return d.wrongType(path, v, rv.Type())
+		}
+		return d.mapping(path, m, rv)
+	default:
+		panic(fmt.Sprintf("config field %s of unsupported type %s", path, rv.Type()))
+	}
+	return nil
+}
+
+// list decodes a sequence; a null item is an error (a list of paths with
+// a hole in it is a mistake, not an empty path).
+func (d configDecoder) list(path string, v any, rv reflect.Value) error {
+	items, ok := v.([]any)
+	if !ok {
+		return d.wrongType(path, v, rv.Type())
+	}
+	out := reflect.MakeSlice(rv.Type(), len(items), len(items))
+	for i, item := range items {
+		at := manifest.Path(path, i)
+		if item == nil {
+			return d.wrongType(at, nil, rv.Type().Elem())
+		}
+		if err := d.value(at, item, out.Index(i)); err != nil {
+			return err
+		}
+	}
+	rv.Set(out)
+	return nil
+}
+
+// mapping decodes a mapping into a struct, key by key in the order they
+// are written, so the first problem in the file is the one reported.
+func (d configDecoder) mapping(path string, m map[string]any, rv reflect.Value) error {
+	fields := configFields(rv.Type())
+	keys := manifest.SortedKeys(m)
+	slices.SortStableFunc(keys, func(a, b string) int {
+		pa, pb := d.doc.KeyPos(manifest.Path(path, a)), d.doc.KeyPos(manifest.Path(path, b))
+		if pa.Line != pb.Line {
+			return pa.Line - pb.Line
+		}
+		return pa.Col - pb.Col
+	})
+	for _, k := range keys {
+		at := manifest.Path(path, k)
+		i, ok := fields[k]
+		if !ok {
+			return fmt.Errorf("%s: %sunknown key %q (valid keys%s: %s)", d.doc.KeyPos(at), prefix(path), k, levelName(path),
+				strings.Join(manifest.SortedKeys(fields), ", "))
+		}
+		if err := d.value(at, m[k], rv.Field(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// configFields maps the keys of a config struct (its exported fields'
+// json names) to field indexes.
+func configFields(t reflect.Type) map[string]int {
+	out := map[string]int{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && name != "" && name != "-" {
+			out[name] = i
+		}
+	}
+	return out
+}
+
+// wrongType is the error of a value v at path that is not of type t.
+func (d configDecoder) wrongType(path string, v any, t reflect.Type) error {
+	msg := fmt.Sprintf("%s: %swant %s, found %s", d.doc.FieldPos(path), prefix(path), typeName(t), valueName(v))
+	if _, isBool := v.(bool); isBool && t.Kind() == reflect.String {
+		msg += " (YAML reads unquoted yes/no/on/off/true/false as booleans: quote it)"
+	}
+	return errors.New(msg)
+}
+
+// prefix is "path: ", or "" at the top level.
+func prefix(path string) string {
+	if path == "" {
+		return ""
+	}
+	return path + ": "
+}
+
+// levelName names the mapping at path for the list of its valid keys.
+func levelName(path string) string {
+	switch {
+	case path == "":
+		return " at the top level"
+	case strings.HasPrefix(path, "suites["):
+		return " of a suite"
+	}
+	return " of " + path
+}
+
+// scalarString reads a string field: numbers are taken as written (a
+// namespace named 5), booleans are not.
+func scalarString(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// typeName says what a config field of type t holds.
+func typeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Struct {
+			return "a list of mappings"
+		}
+		return "a list of strings"
+	}
+	return "a mapping"
+}
+
+// valueName describes a decoded YAML value for messages.
+func valueName(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("the boolean %t", x)
+	case int64, float64:
+		return fmt.Sprintf("the number %v", x)
+	case []any:
+		return "a list"
+	}
+	return "a mapping"
+}
+
+// check validates what the types cannot say: suites exist, are named
+// once, have inputs and a known Rego version; limits parse.
+func (d configDecoder) check(cfg *testConfig) error {
+	if len(cfg.Suites) == 0 {
+		return fmt.Errorf("%s: no suites (want suites: a list of {name, inputs, ...})", d.doc.FieldPos("suites"))
+	}
+	names := map[string]string{}
+	for i, s := range cfg.Suites {
+		at := manifest.Path("suites", i)
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("%s: %s: name is required", d.doc.FieldPos(at), at)
+		case names[s.Name] != "":
+			return fmt.Errorf("%s: %s: duplicate suite name %q (first at %s)", d.doc.FieldPos(at+".name"), at, s.Name, d.doc.FieldPos(names[s.Name]))
+		case len(s.Inputs) == 0:
+			return fmt.Errorf("%s: suite %q: inputs are required", d.doc.FieldPos(at+".inputs"), s.Name)
+		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
+			return fmt.Errorf("%s: suite %q: regoVersion %q: want v0 or v1", d.doc.FieldPos(at+".regoVersion"), s.Name, s.RegoVersion)
+		}
+		names[s.Name] = at + ".name"
+	}
+	return d.checkLimits(&cfg.Limits)
+}
+
+// checkLimits parses the limits, keeping the durations.
+func (d configDecoder) checkLimits(l *limitsConfig) error {
+	durations := []struct {
+		key, value, example string
+		into                *time.Duration
+	}{
+		{"evalTimeout", l.EvalTimeout, "30s or 2m", &l.evalTimeout},
+		{"ruleTimeout", l.RuleTimeout, "10s or 1m", &l.ruleTimeout},
+	}
+	for _, f := range durations {
+		if f.value == "" {
+			continue
+		}
+		v, err := time.ParseDuration(f.value)
+		if err != nil {
+			return fmt.Errorf("%s: limits.%s %q: want a duration such as %s", d.doc.FieldPos("limits."+f.key), f.key, f.value, f.example)
+		}
+		*f.into = v
+	}
+	if l.Memory != "" {
+		if _, err := parseBytes(l.Memory); err != nil {
+			return fmt.Errorf("%s: limits.memory %q: %w", d.doc.FieldPos("limits.memory"), l.Memory, err)
+		}
+	}
+	return nil
+}

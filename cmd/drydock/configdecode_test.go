@@ -1,0 +1,125 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestLoadConfigErrors: every refusal of drydock.yaml starts with the
+// file:line:col of what it is about and says it in the config's terms.
+func TestLoadConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, config, want string
+	}{
+		{"unknown top-level key", "suites:\n  - name: s\n    inputs: [app.yaml]\nsweets: true\n",
+			`drydock.yaml:4:1: unknown key "sweets" (valid keys at the top level: limits, suites)`},
+		{"unknown key of suites[3]", "suites:\n  - {name: a, inputs: [app.yaml]}\n  - {name: b, inputs: [app.yaml]}\n  - {name: c, inputs: [app.yaml]}\n  - name: d\n    inputs: [app.yaml]\n    goldne: golden/d\n",
+			`drydock.yaml:7:5: suites[3]: unknown key "goldne" (valid keys of a suite: allNamespaces, clusters, combine, data, definitions, golden, inputs, name, namespaces, noBuiltins, observed, policies, regoVersion, stopAtSuspend)`},
+		{"unknown key of limits", "limits:\n  evalTimeot: 5s\nsuites: [{name: s, inputs: [app.yaml]}]\n",
+			`drydock.yaml:2:3: limits: unknown key "evalTimeot" (valid keys of limits: evalTimeout, memory, ruleTimeout)`},
+		{"unknown key with a mapping value points at the key", "suites: [{name: s, inputs: [app.yaml]}]\nlimitz:\n  evalTimeout: 5s\n",
+			`drydock.yaml:2:1: unknown key "limitz" (valid keys at the top level: limits, suites)`},
+		{"inputs is a string", "suites:\n  - name: s\n    inputs: app.yaml\n",
+			`drydock.yaml:3:13: suites[0].inputs: want a list of strings, found the string "app.yaml"`},
+		{"suites is a mapping", "suites:\n  s:\n    inputs: [app.yaml]\n",
+			`drydock.yaml:2:3: suites: want a list of mappings, found a mapping`},
+		{"combine is a string", "suites:\n  - name: s\n    inputs: [app.yaml]\n    combine: \"yes please\"\n",
+			`drydock.yaml:4:14: suites[0].combine: want true or false, found the string "yes please"`},
+		{"a path that YAML reads as a boolean", "suites:\n  - name: s\n    inputs: [app.yaml, on]\n",
+			`drydock.yaml:3:24: suites[0].inputs[1]: want a string, found the boolean true (YAML reads unquoted yes/no/on/off/true/false as booleans: quote it)`},
+		{"a null path", "suites:\n  - name: s\n    inputs: [app.yaml, ~]\n",
+			`drydock.yaml:3:24: suites[0].inputs[1]: want a string, found null`},
+		{"a suite that is a string", "suites: [s]\n",
+			`drydock.yaml:1:10: suites[0]: want a mapping, found the string "s"`},
+		{"bad evalTimeout", "limits:\n  evalTimeout: forever\n  memory: lots\nsuites:\n  - name: s\n    inputs: [app.yaml]\n",
+			`drydock.yaml:2:16: limits.evalTimeout "forever": want a duration such as 30s or 2m`},
+		{"bad ruleTimeout", "limits: {ruleTimeout: 5}\nsuites: [{name: s, inputs: [app.yaml]}]\n",
+			`drydock.yaml:1:23: limits.ruleTimeout "5": want a duration such as 10s or 1m`},
+		{"bad memory", "limits: {memory: lots}\nsuites: [{name: s, inputs: [app.yaml]}]\n",
+			`drydock.yaml:1:18: limits.memory "lots": want a size such as 512MiB or 4GiB`},
+		{"bad regoVersion", "suites:\n  - name: s\n    inputs: [app.yaml]\n    regoVersion: v2\n",
+			`drydock.yaml:4:18: suite "s": regoVersion "v2": want v0 or v1`},
+		{"duplicate suite name", "suites:\n  - name: s\n    inputs: [app.yaml]\n  - name: s\n    inputs: [app.yaml]\n",
+			`drydock.yaml:4:11: suites[1]: duplicate suite name "s" (first at drydock.yaml:2:11)`},
+		{"suite without a name", "suites:\n  - inputs: [app.yaml]\n",
+			`drydock.yaml:2:5: suites[0]: name is required`},
+		{"suite without inputs", "suites:\n  - name: s\n",
+			`drydock.yaml:2:5: suite "s": inputs are required`},
+		{"duplicate key", "suites:\n  - inputs: [app.yaml]\n    inputs: [app.yaml]\n",
+			`drydock.yaml:3:5: invalid YAML: duplicate key "inputs" (first defined at line 2)`},
+		{"no suites", "limits: {memory: 1GiB}\n", `drydock.yaml:1:1: no suites (want suites: a list of {name, inputs, ...})`},
+		{"empty file", "", `drydock.yaml:1:1: no suites: the file is empty`},
+		{"two documents", "suites: [{name: s, inputs: [app.yaml]}]\n---\nsuites: []\n",
+			`drydock.yaml:3:1: a second YAML document: drydock.yaml holds one (suites and limits)`},
+		{"missing input", "suites:\n  - name: s\n    inputs: [app.yaml, missing.yaml]\n",
+			`drydock.yaml:3:24: suite "s": inputs: missing.yaml: no such file or directory`},
+		{"missing policy directory", "suites:\n  - name: s\n    inputs: [app.yaml]\n    policies: [nope]\n",
+			`drydock.yaml:4:16: suite "s": policies: nope: no such file or directory`},
+		{"input below a file", "suites:\n  - name: s\n    inputs: [app.yaml/x]\n",
+			`drydock.yaml:3:14: suites[0].inputs[0]: "app.yaml/x": not a directory`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			if err := os.WriteFile("app.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile("drydock.yaml", []byte(tt.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := loadConfig("drydock.yaml")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLoadConfig: what the strict reading accepts.
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"apps", "policy"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := `limits: {evalTimeout: 5s, ruleTimeout: 1m, memory: 1GiB}
+suites:
+  - name: prod
+    inputs: [apps]
+    golden: golden/prod
+    policies: [policy]
+    namespaces: [main, 5]
+    combine: true
+    noBuiltins: null
+    regoVersion: v0
+`
+	path := filepath.Join(dir, "drydock.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, base, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &testConfig{
+		Limits: limitsConfig{EvalTimeout: "5s", RuleTimeout: "1m", Memory: "1GiB", evalTimeout: 5 * time.Second, ruleTimeout: time.Minute},
+		Suites: []suiteConfig{{Name: "prod", Inputs: []string{"apps"}, Golden: "golden/prod", Policies: []string{"policy"},
+			Namespaces: []string{"main", "5"}, Combine: true, RegoVersion: "v0"}},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(limitsConfig{}), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	if base != dir {
+		t.Errorf("base %q, want %q", base, dir)
+	}
+}
