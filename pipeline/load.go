@@ -149,3 +149,22 @@ func (l *loaded) add(o *manifest.Object) error {
 	}
 	return nil
 }
+
+// only refuses what a flag read that is not of the kinds it takes (its
+// clusters, its definitions): nothing read is silently dropped.
+func (l *loaded) only(flag, want string, clusters, defs bool) error {
+	var stray []*manifest.Object
+	stray = append(stray, l.apps...)
+	stray = append(stray, l.resources...)
+	if !clusters {
+		stray = append(stray, l.clusters...)
+	}
+	if len(stray) == 0 && (defs || len(l.defs) == 0) {
+		return nil
+	}
+	if len(stray) == 0 {
+		return inputError(fmt.Errorf("%s: %s: %s %q is not %s", l.defs[0].Source, flag, l.defs[0].Kind, l.defs[0].Name, want))
+	}
+	o := stray[0]
+	return inputError(fmt.Errorf("%s: %s: %s is not %s", o.Pos, flag, o.Key(), want))
+}

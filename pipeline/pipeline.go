@@ -82,14 +82,23 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	if err := readPaths(in.Paths, in.Stdin, &l); err != nil {
 		return nil, err
 	}
-	var extra loaded
+	var extra, given loaded
 	if err := readPaths(in.DefinitionPaths, nil, &extra); err != nil {
 		return nil, err
 	}
-	if err := readPaths(in.ClusterPaths, nil, &extra); err != nil {
+	if err := extra.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
 		return nil, err
 	}
-	inv, err := inventory(append(extra.clusters, l.clusters...))
+	if err := readPaths(in.ClusterPaths, nil, &given); err != nil {
+		return nil, err
+	}
+	if err := given.only("--clusters", "a cluster.karmada.io Cluster", true, false); err != nil {
+		return nil, err
+	}
+	if len(in.ClusterPaths) > 0 && len(given.clusters) == 0 {
+		return nil, inputError(fmt.Errorf("--clusters %s: no cluster.karmada.io Cluster object", strings.Join(in.ClusterPaths, ", ")))
+	}
+	inv, err := inventory(append(given.clusters, l.clusters...))
 	if err != nil {
 		return nil, err
 	}
