@@ -57,7 +57,7 @@ func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, yamlError(file, err)
+			return nil, yamlError(file, data, err)
 		}
 		objs, err := decodeDocument(file, data, &doc, opts)
 		if err != nil {
@@ -124,13 +124,23 @@ func (o *Object) listItems() ([]*Object, error) {
 	return out, nil
 }
 
-func yamlError(file string, err error) error {
+// yamlError positions a syntax error of the YAML library, which only says
+// "line N" in its text. Its parser errors ("did not find expected ...")
+// give a 0-based line (of the construct being parsed, or of where the
+// problem was found when the construct starts on the first line; its
+// scanner errors are 1-based): drydock reports the 1-based line, at most
+// the file's last.
+func yamlError(file string, data []byte, err error) error {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
-			if _, convErr := strconv.Atoi(rest[:i]); convErr == nil {
-				return fmt.Errorf("%s:%s: %w near line %s: %s", file, rest[:i], ErrInvalidYAML, rest[:i], strings.TrimSpace(rest[i+1:]))
+			if n, convErr := strconv.Atoi(rest[:i]); convErr == nil {
+				text := strings.TrimSpace(rest[i+1:])
+				if strings.HasPrefix(text, "did not find expected") {
+					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
+				}
+				return fmt.Errorf("%s:%d: %w near line %d: %s", file, n, ErrInvalidYAML, n, text)
 			}
 		}
 	}
