@@ -146,7 +146,7 @@ func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, er
 		return nil, inputError(err)
 	}
 	for _, o := range res.Objects {
-		o.Pos = inDir(a.Dir, o.Pos)
+		o.MapPos(func(p manifest.Pos) manifest.Pos { return inDir(a.Dir, p) })
 		if !o.Pos.IsValid() {
 			o.Pos = manifest.Pos{File: a.Dir}
 		}

@@ -27,14 +27,14 @@ func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, re
 	}
 	chain = append(chain, pkg.meta.Name)
 	var deps []resolvedDep
-	for _, d := range pkg.meta.Dependencies {
+	for i, d := range pkg.meta.Dependencies {
 		if d == nil || e.installed[d.Name] {
 			continue
 		}
 		if slices.Contains(chain, d.Name) {
-			return invalidf(manifest.Pos{File: pkg.metaFile}, "addon %s: dependency cycle %s -> %s", pkg.meta.Name, strings.Join(chain, " -> "), d.Name)
+			return pkg.depErr(i, "name", "dependency cycle %s -> %s", strings.Join(chain, " -> "), d.Name)
 		}
-		dep, err := e.resolve(pkg, d)
+		dep, err := e.resolve(pkg, i)
 		if err != nil {
 			return err
 		}
@@ -62,13 +62,13 @@ func (pkg *addonPackage) userClusters(args map[string]any) (any, bool) {
 	return clustersArg(args), true
 }
 
-// resolve finds a dependency in the registry and checks its version
+// resolve finds the i-th dependency in the registry and checks its version
 // against the constraint, as KubeVela's checkSemVer does.
-func (e *enabler) resolve(pkg *addonPackage, d *dependency) (resolvedDep, error) {
-	pos := manifest.Pos{File: pkg.metaFile}
+func (e *enabler) resolve(pkg *addonPackage, i int) (resolvedDep, error) {
+	d := pkg.meta.Dependencies[i]
 	fsys, err := subFS(e.opts.Registry, d.Name)
 	if err != nil {
-		return resolvedDep{}, invalidf(pos, "addon %s has unresolvable dependency %s: no available addon with name %s", pkg.meta.Name, d.Name, d.Name)
+		return resolvedDep{}, pkg.depErr(i, "name", "unresolvable dependency %s: no available addon with name %s", d.Name, d.Name)
 	}
 	dep, err := readPackage(fsys)
 	if err != nil {
@@ -76,12 +76,19 @@ func (e *enabler) resolve(pkg *addonPackage, d *dependency) (resolvedDep, error)
 	}
 	ok, err := checkSemVer(dep.meta.Version, d.Version)
 	if err != nil {
-		return resolvedDep{}, invalidf(pos, "addon %s: dependency %s: %v", pkg.meta.Name, d.Name, err)
+		return resolvedDep{}, pkg.depErr(i, "version", "dependency %s: version %q of the registry's %s against %q: %v", d.Name, dep.meta.Version, d.Name, d.Version, err)
 	}
 	if !ok {
-		return resolvedDep{}, invalidf(pos, "addon %s has unresolvable dependency %s: no version of %s satisfies %q (registry has %s)", pkg.meta.Name, d.Name, d.Name, d.Version, dep.meta.Version)
+		return resolvedDep{}, pkg.depErr(i, "version", "unresolvable dependency %s: no version of %s satisfies %q (registry has %s)", d.Name, d.Name, d.Version, dep.meta.Version)
 	}
 	return resolvedDep{name: d.Name, fsys: fsys}, nil
+}
+
+// depErr is an error about field of the i-th dependency, located in
+// metadata.yaml.
+func (pkg *addonPackage) depErr(i int, field, format string, args ...any) error {
+	path := manifest.Path("dependencies", i, field)
+	return &Error{Pos: pkg.metaAt.FieldPos(path), Addon: pkg.meta.Name, Msg: path + ": " + fmt.Sprintf(format, args...)}
 }
 
 // checkSemVer reports whether version satisfies the constraint require:
