@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -242,7 +243,7 @@ func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, er
 // directory as given.
 func inDir(dir string, p manifest.Pos) manifest.Pos {
 	if p.IsValid() && !filepath.IsAbs(p.File) {
-		p.File = filepath.ToSlash(filepath.Clean(dir)) + "/" + p.File
+		p.File = path.Clean(filepath.ToSlash(filepath.Clean(dir)) + "/" + p.File)
 	}
 	return p
 }

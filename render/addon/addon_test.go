@@ -106,7 +106,11 @@ func TestRenderErrors(t *testing.T) {
 // the field or item concerned, in KubeVela's or drydock's words, never in
 // a library's.
 func TestRenderErrorMessages(t *testing.T) {
-	registry := fstest.MapFS{"other/metadata.yaml": {Data: []byte("name: other\nversion: 1.0.0\n")}}
+	registry := fstest.MapFS{
+		"other/metadata.yaml": {Data: []byte("name: other\nversion: 1.0.0\n")},
+		"bad/metadata.yaml":   {Data: []byte("name: bad\nversion: 1.0.0\ntags: x\n")},
+		"loop/metadata.yaml":  {Data: []byte("name: loop\nversion: 1.0.0\ndependencies: [{name: demo}]\n")},
+	}
 	tests := []struct {
 		name  string
 		files map[string]string
@@ -169,6 +173,18 @@ func TestRenderErrorMessages(t *testing.T) {
 			files: map[string]string{"metadata.yaml": testMeta + "dependencies:\n  - name: other\n    version: \">=2.0.0\"\n"},
 			opts:  Options{Registry: registry},
 			want:  `metadata.yaml:5:14: addon demo: dependencies[0].version: unresolvable dependency other: no version of other satisfies ">=2.0.0" (registry has 1.0.0)`,
+		},
+		{
+			name:  "dependency with bad metadata, located in its own directory",
+			files: map[string]string{"metadata.yaml": testMeta + "dependencies:\n  - name: bad\n"},
+			opts:  Options{Registry: registry},
+			want:  `../bad/metadata.yaml:3:7: addon bad (needed by addon demo): metadata.yaml: tags: must be a list of strings, found the string "x"`,
+		},
+		{
+			name:  "dependency cycle",
+			files: map[string]string{"metadata.yaml": testMeta + "dependencies:\n  - name: loop\n"},
+			opts:  Options{Registry: registry},
+			want:  "../loop/metadata.yaml:3:23: addon loop (needed by addon demo): dependencies[0].name: dependency cycle demo -> loop -> demo",
 		},
 		{
 			name: "template.yaml components a mapping",

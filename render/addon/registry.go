@@ -1,8 +1,10 @@
 package addon
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 
@@ -47,10 +49,38 @@ func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, re
 	if cs, ok := pkg.userClusters(args); ok {
 		depArgs = map[string]any{"clusters": cs}
 	}
+	n := len(res.Objects)
 	if _, err := e.enable(deps[0].fsys, depArgs, res, chain); err != nil {
-		return fmt.Errorf("enable dependency %s of addon %s: %w", deps[0].name, pkg.meta.Name, err)
+		return fromDependency(deps[0].name, pkg.meta.Name, err)
+	}
+	for _, o := range res.Objects[n:] {
+		o.MapPos(func(p manifest.Pos) manifest.Pos { return inSibling(deps[0].name, p) })
 	}
 	return nil
+}
+
+// fromDependency locates an error of the dependency in the registry
+// directory dir relative to the dependent addon's directory (its sibling)
+// and says which addon needed it.
+func fromDependency(dir, dependent string, err error) error {
+	var ae *Error
+	if !errors.As(err, &ae) {
+		return fmt.Errorf("dependency %s of addon %s: %w", dir, dependent, err)
+	}
+	ae.Pos = inSibling(dir, ae.Pos)
+	if ae.Dependent == "" {
+		ae.Dependent = dependent
+	}
+	return err
+}
+
+// inSibling makes a position in the registry's addon dir relative to a
+// sibling addon's directory.
+func inSibling(dir string, p manifest.Pos) manifest.Pos {
+	if p.File != "" && !path.IsAbs(p.File) {
+		p.File = path.Join("..", dir, p.File)
+	}
+	return p
 }
 
 // userClusters returns the `clusters` parameter when the user gave one.
@@ -72,7 +102,7 @@ func (e *enabler) resolve(pkg *addonPackage, i int) (resolvedDep, error) {
 	}
 	dep, err := readPackage(fsys)
 	if err != nil {
-		return resolvedDep{}, fmt.Errorf("read dependency %s of addon %s: %w", d.Name, pkg.meta.Name, err)
+		return resolvedDep{}, fromDependency(d.Name, pkg.meta.Name, err)
 	}
 	ok, err := checkSemVer(dep.meta.Version, d.Version)
 	if err != nil {
