@@ -28,8 +28,7 @@ func (f srcFile) base() string { return path.Base(f.path) }
 
 // addonPackage is an addon directory classified the way KubeVela reads it.
 type addonPackage struct {
-	meta     meta
-	metaFile string
+	meta meta
 	// metaAt says where metadata.yaml's fields were authored.
 	metaAt     *manifest.Object
 	parameters *srcFile // root parameter.cue, else resources/parameter.cue
@@ -240,7 +239,6 @@ func (pkg *addonPackage) readMeta(f srcFile) error {
 		at, _ := locate(f)
 		return withAddon(err, manifest.String(at.Data, "name"))
 	}
-	pkg.metaFile = f.path
 	pkg.metaAt, _ = locate(f)
 	return nil
 }
