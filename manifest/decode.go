@@ -28,6 +28,24 @@ const (
 // ErrInvalidYAML is wrapped by every error about malformed YAML input.
 var ErrInvalidYAML = errors.New("invalid YAML")
 
+// PosError is a decoding error at a place in the input. Its message is the
+// position followed by Err; callers that put their own context between the
+// two take Pos and Err apart with errors.As.
+type PosError struct {
+	Pos Pos
+	Err error
+}
+
+// Error formats the error as "file:line:col: message".
+func (e *PosError) Error() string { return e.Pos.String() + ": " + e.Err.Error() }
+
+// Unwrap returns Err (which wraps ErrInvalidYAML).
+func (e *PosError) Unwrap() error { return e.Err }
+
+func posErrorf(p Pos, format string, args ...any) error {
+	return &PosError{Pos: p, Err: fmt.Errorf(format, args...)}
+}
+
 // DecodeOptions tune Decode.
 type DecodeOptions struct {
 	// LastKeyWins accepts duplicate mapping keys, keeping the last value
@@ -46,7 +64,7 @@ type DecodeOptions struct {
 // an error; `kind: List` documents are expanded into their items.
 func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
 	if len(data) > MaxInputBytes {
-		return nil, fmt.Errorf("%s: %w: larger than %d bytes", file, ErrInvalidYAML, MaxInputBytes)
+		return nil, posErrorf(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*Object
@@ -82,7 +100,7 @@ func decodeDocument(file string, data []byte, doc *yaml.Node, opts DecodeOptions
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s:%d:%d: %w: a document must be a mapping, found %s", file, root.Line, root.Column, ErrInvalidYAML, kindName(root))
+		return nil, posErrorf(c.pos(root), "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(root))
 	}
 	obj := &Object{Data: m, Pos: c.pos(root), fields: c.fields}
 	if opts.KeepLists || !isList(m) {
@@ -104,13 +122,13 @@ func (o *Object) listItems() ([]*Object, error) {
 		if o.Data["items"] == nil {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%s: %w: List items must be a sequence", o.FieldPos("items"), ErrInvalidYAML)
+		return nil, posErrorf(o.FieldPos("items"), "%w: List items must be a sequence", ErrInvalidYAML)
 	}
 	out := make([]*Object, 0, len(items))
 	for i, it := range items {
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w: List item %d must be a mapping", o.FieldPos(Path("items", i)), ErrInvalidYAML, i)
+			return nil, posErrorf(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
 		}
 		prefix := Path("items", i)
 		item := &Object{Data: m, Pos: o.FieldPos(prefix), fields: map[string]Pos{}}
@@ -140,11 +158,11 @@ func yamlError(file string, data []byte, err error) error {
 				if strings.HasPrefix(text, "did not find expected") {
 					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
 				}
-				return fmt.Errorf("%s:%d: %w near line %d: %s", file, n, ErrInvalidYAML, n, text)
+				return posErrorf(Pos{File: file, Line: n}, "%w near line %d: %s", ErrInvalidYAML, n, text)
 			}
 		}
 	}
-	return fmt.Errorf("%s: %w: %s", file, ErrInvalidYAML, msg)
+	return posErrorf(Pos{File: file}, "%w: %s", ErrInvalidYAML, msg)
 }
 
 type converter struct {
@@ -163,7 +181,7 @@ type converter struct {
 func (c *converter) pos(n *yaml.Node) Pos { return Pos{File: c.file, Line: n.Line, Col: n.Column} }
 
 func (c *converter) errorf(n *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("%s: %w: %s", c.pos(n), ErrInvalidYAML, fmt.Sprintf(format, args...))
+	return posErrorf(c.pos(n), "%w: %s", ErrInvalidYAML, fmt.Sprintf(format, args...))
 }
 
 func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {

@@ -157,7 +157,38 @@ func TestDecodeErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %q lacks %q", err, tt.want)
 			}
+			var pe *PosError
+			if !errors.As(err, &pe) || !strings.HasPrefix(tt.want, pe.Pos.String()+": ") {
+				t.Errorf("error %v: position %v, want the one %q starts with", err, pe, tt.want)
+			}
 		})
+	}
+}
+
+func TestGraft(t *testing.T) {
+	objs, err := Decode("res.yaml", []byte("kind: ConfigMap\nmetadata:\n  name: a\nlist:\n- x\n"), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := &Object{Pos: Pos{File: "app.yaml", Line: 1, Col: 1}}
+	at.SetFieldPos("spec", Pos{File: "app.yaml", Line: 2, Col: 1})
+	at.Graft("spec.objects[0]", objs[0])
+	at.MapPos(func(p Pos) Pos { p.File = "dir/" + p.File; return p })
+	got := map[string]string{}
+	for _, path := range []string{"", "spec", "spec.objects", "spec.objects[0]", "spec.objects[0].metadata.name", "spec.objects[0].list[0]", "spec.objects[1]"} {
+		got[path] = at.FieldPos(path).String()
+	}
+	want := map[string]string{
+		"":                              "dir/app.yaml:1:1",
+		"spec":                          "dir/app.yaml:2:1",
+		"spec.objects":                  "dir/app.yaml:2:1",
+		"spec.objects[0]":               "dir/res.yaml:1:1",
+		"spec.objects[0].metadata.name": "dir/res.yaml:3:9",
+		"spec.objects[0].list[0]":       "dir/res.yaml:5:3",
+		"spec.objects[1]":               "dir/app.yaml:2:1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("positions (-want +got):\n%s", diff)
 	}
 }
 

@@ -82,6 +82,45 @@ func (o *Object) KeyPos(path string) Pos {
 	return o.FieldPos(path)
 }
 
+// SetFieldPos records that the value at path (as built by Path) was
+// authored at p, for objects built from something other than YAML.
+func (o *Object) SetFieldPos(path string, p Pos) {
+	if o.fields == nil {
+		o.fields = map[string]Pos{}
+	}
+	o.fields[path] = p
+}
+
+// Graft records the positions of src's fields under prefix, as if src had
+// been authored at that path of o: the value at prefix is located at
+// src.Pos, the one at prefix.f where src's f was. With prefix "" every
+// position of src is copied and o.Pos is left alone.
+func (o *Object) Graft(prefix string, src *Object) {
+	if prefix != "" && src.Pos.IsValid() {
+		o.SetFieldPos(prefix, src.Pos)
+	}
+	for p, pos := range src.fields {
+		switch {
+		case prefix == "":
+		case p[0] == '[':
+			p = prefix + p
+		default:
+			p = prefix + "." + p
+		}
+		o.SetFieldPos(p, pos)
+	}
+}
+
+// MapPos replaces the object's position and every recorded field position
+// by f's result (for example to make file names relative to another
+// directory).
+func (o *Object) MapPos(f func(Pos) Pos) {
+	o.Pos = f(o.Pos)
+	for p, pos := range o.fields {
+		o.fields[p] = f(pos)
+	}
+}
+
 // BlockStart returns where the content of the block scalar (| or >) at path
 // starts in the authored file.
 func (o *Object) BlockStart(path string) (Pos, bool) {

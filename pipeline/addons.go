@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -35,17 +36,21 @@ type AddonInputs struct {
 type AddonResult struct {
 	Clusters *cluster.Store
 	Notes    string
+	// Warnings name the addon components that could not be checked.
+	Warnings []string
 }
 
 // RenderAddon renders everything `vela addon enable` applies for one
 // addon (and, with a registry, its dependencies) into the hub `local`.
+// The addons' Applications are checked as KubeVela's webhook would (see
+// checkApps); what their components render is not part of the result.
 func RenderAddon(in AddonInputs) (*AddonResult, error) {
-	return bounded(context.Background(), in.Limits, func(_ context.Context, wd *watchdog) (*AddonResult, error) {
-		return renderAddon(in, wd)
+	return bounded(context.Background(), in.Limits, func(ctx context.Context, wd *watchdog) (*AddonResult, error) {
+		return renderAddon(ctx, in, wd)
 	})
 }
 
-func renderAddon(in AddonInputs, wd *watchdog) (*AddonResult, error) {
+func renderAddon(ctx context.Context, in AddonInputs, wd *watchdog) (*AddonResult, error) {
 	var l loaded
 	if err := readPaths(in.ClusterPaths, nil, &l); err != nil {
 		return nil, err
@@ -60,13 +65,84 @@ func renderAddon(in AddonInputs, wd *watchdog) (*AddonResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	inst := &installed{}
+	if err := inst.add(res, in.Addon.Dir); err != nil {
+		return nil, err
+	}
+	warnings, err := checkApps(ctx, inst, wd)
+	if err != nil {
+		return nil, err
+	}
 	store := cluster.NewStore()
 	for _, o := range res.Objects {
 		if err := store.Apply(cluster.Local, hubEntry(o, in.Addon.Dir)); err != nil {
 			return nil, inputError(err)
 		}
 	}
-	return &AddonResult{Clusters: store, Notes: res.Notes}, nil
+	return &AddonResult{Clusters: store, Notes: res.Notes, Warnings: warnings}, nil
+}
+
+// checkApps checks the addons' own Applications as KubeVela's Application
+// webhook does before the API server stores them, with the definitions
+// `drydock render --addon` has (built-ins and the addons'): they must parse,
+// and each component (but ref-objects and components fed by workflow
+// inputs, which the webhook leaves alone too) must render with its
+// dispatch-stage traits; the objects it renders must have valid names, as
+// the API server requires when the workflow applies them. Nothing rendered
+// is kept: `vela addon enable` only applies the Application. A type none
+// of those definitions provides may be installed on the control plane
+// already (by an addon taken as installed): such a component is not
+// checked, and a warning says so.
+func checkApps(ctx context.Context, inst *installed, wd *watchdog) ([]string, error) {
+	defs, err := definitions(false, inst.defs)
+	if err != nil {
+		return nil, err
+	}
+	apps, err := parseApps(inst.apps)
+	if err != nil {
+		return nil, err
+	}
+	e := render.NewEngine(defs)
+	wd.watch(e)
+	var warnings []string
+	for _, app := range apps {
+		for i := range app.Components {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			w, err := checkComponent(e, app, &app.Components[i])
+			if err != nil {
+				return nil, err
+			}
+			warnings = append(warnings, w...)
+		}
+	}
+	return warnings, nil
+}
+
+// checkComponent renders one component of an addon Application on the hub
+// and validates the names of what it renders.
+func checkComponent(e *render.Engine, app *render.Application, comp *render.Component) ([]string, error) {
+	if comp.Type == "ref-objects" || len(comp.Inputs) > 0 {
+		return nil, nil
+	}
+	m, err := e.RenderComponent(app, comp, render.Placement{})
+	if errors.Is(err, render.ErrUnknownDefinition) {
+		return []string{fmt.Sprintf("%v: no built-in or addon definition; the component was not checked", err)}, nil
+	}
+	var re *render.Error
+	if errors.As(err, &re) {
+		return nil, inputError(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range m.Objects() {
+		if err := cluster.ValidateMeta(manifest.New(r.Object)); err != nil {
+			return nil, inputError(fmt.Errorf("%s: application %q component %q: %w", app.Object.FieldPos(comp.Path), app.Name, comp.Name, err))
+		}
+	}
+	return nil, nil
 }
 
 // installed is what the addons put on the hub.
@@ -91,23 +167,32 @@ func installAddons(addons []Addon, inv *cluster.Inventory, wd *watchdog) (*insta
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range res.Objects {
-			group := manifest.Group(o.APIVersion())
-			switch {
-			case group == "core.oam.dev" && o.Kind() == "Application":
-				out.apps = append(out.apps, o)
-				continue
-			case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
-				d, err := render.DefinitionFromObject(o)
-				if err != nil {
-					return nil, inputError(fmt.Errorf("addon %s: %w", a.Dir, err))
-				}
-				out.defs = append(out.defs, d)
-			}
-			out.hub = append(out.hub, hubEntry(o, a.Dir))
+		if err := out.add(res, a.Dir); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// add sorts what the addon in dir applies into Applications, definitions
+// and the hub's other objects.
+func (out *installed) add(res *addon.Result, dir string) error {
+	for _, o := range res.Objects {
+		group := manifest.Group(o.APIVersion())
+		switch {
+		case group == "core.oam.dev" && o.Kind() == "Application":
+			out.apps = append(out.apps, o)
+			continue
+		case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
+			d, err := render.DefinitionFromObject(o)
+			if err != nil {
+				return inputError(fmt.Errorf("addon %s: %w", dir, err))
+			}
+			out.defs = append(out.defs, d)
+		}
+		out.hub = append(out.hub, hubEntry(o, dir))
+	}
+	return nil
 }
 
 // hubEntry is an object the addon in dir installs on the hub; the addon
@@ -146,7 +231,7 @@ func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, er
 		return nil, inputError(err)
 	}
 	for _, o := range res.Objects {
-		o.Pos = inDir(a.Dir, o.Pos)
+		o.MapPos(func(p manifest.Pos) manifest.Pos { return inDir(a.Dir, p) })
 		if !o.Pos.IsValid() {
 			o.Pos = manifest.Pos{File: a.Dir}
 		}
@@ -158,7 +243,7 @@ func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, er
 // directory as given.
 func inDir(dir string, p manifest.Pos) manifest.Pos {
 	if p.IsValid() && !filepath.IsAbs(p.File) {
-		p.File = filepath.ToSlash(filepath.Clean(dir)) + "/" + p.File
+		p.File = path.Clean(filepath.ToSlash(filepath.Clean(dir)) + "/" + p.File)
 	}
 	return p
 }

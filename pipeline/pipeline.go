@@ -116,18 +116,9 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	apps := make([]*render.Application, len(l.apps))
-	defined := map[string]*render.Application{}
-	for i, o := range l.apps {
-		if apps[i], err = render.ParseApplication(o); err != nil {
-			return nil, inputError(err)
-		}
-		key := apps[i].Namespace + "/" + apps[i].Name
-		if first, dup := defined[key]; dup {
-			return nil, inputError(fmt.Errorf("%s: Application %s is also defined at %s: the API server keeps one Application per namespace and name",
-				o.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
-		}
-		defined[key] = apps[i]
+	apps, err := parseApps(l.apps)
+	if err != nil {
+		return nil, err
 	}
 	var observed loaded
 	if err := readPaths(in.ObservedPaths, nil, &observed); err != nil {
@@ -212,6 +203,25 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 		policies[key] = p
 	}
 	return workflows, policies, nil
+}
+
+// parseApps parses Applications, refusing two of one namespace and name.
+func parseApps(objs []*manifest.Object) ([]*render.Application, error) {
+	apps := make([]*render.Application, len(objs))
+	defined := map[string]*render.Application{}
+	for i, o := range objs {
+		var err error
+		if apps[i], err = render.ParseApplication(o); err != nil {
+			return nil, inputError(err)
+		}
+		key := apps[i].Namespace + "/" + apps[i].Name
+		if first, dup := defined[key]; dup {
+			return nil, inputError(fmt.Errorf("%s: Application %s is also defined at %s: the API server keeps one Application per namespace and name",
+				o.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+		}
+		defined[key] = apps[i]
+	}
+	return apps, nil
 }
 
 // propagateDispatched runs Karmada on what the workflow left in a control

@@ -156,3 +156,69 @@ func TestRunBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderAddonChecksApplication renders the addon's own Application as
+// KubeVela's webhook checks it: what it refuses is bad input at the line
+// of the component; a type nothing here defines is only a warning.
+func TestRenderAddonChecksApplication(t *testing.T) {
+	meta := "name: ad\nversion: 1.0.0\n"
+	tests := []struct {
+		name     string
+		files    map[string]string
+		wantErr  string
+		warnings []string
+	}{
+		{
+			name: "component parameter of the wrong type",
+			files: map[string]string{
+				"template.cue": "package main\n\noutput: {\n\tkind: \"Application\"\n\tspec: components: [{\n\t\tname: \"x\"\n\t\ttype: \"webservice\"\n\t\tproperties: image: 5\n\t}]\n}\n",
+			},
+			wantErr: `ad/template.cue:8:15: application "addon-ad" component "x": output.spec.template.spec.containers.0.image: conflicting values 5 and string (mismatched types int and string); parameter.image: conflicting values 5 and string (mismatched types int and string) (template builtin/webservice.cue:69:14)`,
+		},
+		{
+			name: "resource with an invalid name",
+			files: map[string]string{
+				"resources/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad\n",
+			},
+			wantErr: `ad/resources/cm.yaml:1:1: application "addon-ad" component "ad-resources": ConfigMap "Bad": metadata.name: Invalid value: "Bad": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+		},
+		{
+			name: "type the control plane may have",
+			files: map[string]string{
+				"resources/x.cue": "output: {\n\ttype: \"helm\"\n\tproperties: {}\n}\n",
+			},
+			warnings: []string{`ad/resources/x.cue:2:2: application "addon-ad" component "x": unknown type: no ComponentDefinition "helm": no built-in or addon definition; the component was not checked`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			tt.files["metadata.yaml"] = meta
+			for name, data := range tt.files {
+				path := filepath.Join("ad", name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := RenderAddon(AddonInputs{Addon: Addon{Dir: "ad"}})
+			gotErr := ""
+			if err != nil {
+				gotErr = err.Error()
+				if !errors.Is(err, ErrInput) {
+					t.Errorf("error %v is not ErrInput", err)
+				}
+			}
+			if diff := cmp.Diff(tt.wantErr, gotErr); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if err == nil {
+				if diff := cmp.Diff(tt.warnings, res.Warnings); diff != "" {
+					t.Errorf("warnings (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}

@@ -58,5 +58,8 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+	}
 	return emit(stdout, stderr, res.Clusters, *outDir, res.Notes)
 }

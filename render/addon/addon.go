@@ -53,14 +53,23 @@ type Error struct {
 	Pos manifest.Pos
 	// Addon is the addon's name ("" before metadata.yaml is read).
 	Addon string
+	// Dependent is the addon that needed this one, when the error arose
+	// in enabling a dependency.
+	Dependent string
 	// Msg says what is wrong.
 	Msg string
 }
 
-// Error formats the error as "file:line:col: addon NAME: message".
+// Error formats the error as "file:line:col: addon NAME: message", with
+// "(needed by addon DEPENDENT)" after NAME for a dependency.
 func (e *Error) Error() string {
 	s := e.Msg
-	if e.Addon != "" {
+	switch {
+	case e.Dependent != "" && e.Addon != "":
+		s = fmt.Sprintf("addon %s (needed by addon %s): %s", e.Addon, e.Dependent, s)
+	case e.Dependent != "":
+		s = fmt.Sprintf("dependency of addon %s: %s", e.Dependent, s)
+	case e.Addon != "":
 		s = fmt.Sprintf("addon %s: %s", e.Addon, s)
 	}
 	if e.Pos.IsValid() {

@@ -28,7 +28,10 @@ type application struct {
 	Metadata   objectMeta `json:"metadata"`
 	Spec       appSpec    `json:"spec"`
 
-	pos manifest.Pos
+	// at says where the Application's fields were authored (the object
+	// itself carries no data): the template, metadata.yaml for what
+	// KubeVela derives from it, and each resource file for its component.
+	at *manifest.Object
 }
 
 type objectMeta struct {
@@ -136,7 +139,7 @@ func (e *enabler) renderApp(pkg *addonPackage, args map[string]any) (*applicatio
 	case pkg.appYAML != nil:
 		app, err = decodeAppYAML(*pkg.appYAML)
 	default:
-		app = &application{pos: manifest.Pos{File: pkg.metaFile}}
+		app = &application{at: &manifest.Object{Pos: pkg.metaAt.Pos}}
 	}
 	if err != nil {
 		return nil, nil, err
@@ -146,6 +149,7 @@ func (e *enabler) renderApp(pkg *addonPackage, args map[string]any) (*applicatio
 	}
 	app.APIVersion, app.Kind = appAPIVersion, appKind
 	app.Metadata.Name = "addon-" + pkg.meta.Name
+	app.at.SetFieldPos("metadata.name", pkg.metaAt.FieldPos("name"))
 	app.Metadata.Namespace = velaSystem
 	app.setLabels(map[string]string{labelAddonName: pkg.meta.Name, labelAddonVersion: pkg.meta.Version})
 	for _, o := range aux {
@@ -158,6 +162,7 @@ func (e *enabler) renderApp(pkg *addonPackage, args map[string]any) (*applicatio
 		return nil, nil, err
 	}
 	if !cueTemplate && pkg.meta.deploysToRuntime() && !app.hasTopology() {
+		app.at.SetFieldPos(manifest.Path("spec", "policies", len(app.Spec.Policies)), pkg.metaAt.FieldPos("deployTo"))
 		if err := e.addLegacyTopology(app, args); err != nil {
 			return nil, nil, err
 		}
@@ -181,25 +186,30 @@ func decodeAppYAML(f srcFile) (*application, error) {
 	if err != nil {
 		return nil, err
 	}
-	var probe struct {
-		Kind string `json:"kind"`
+	at, _ := locate(f)
+	v, err := manifest.DecodeJSON(js)
+	if err != nil {
+		return nil, invalidf(at.Pos, "template.yaml: %v", err)
 	}
-	if err := json.Unmarshal(js, &probe); err != nil || probe.Kind == "" {
-		return nil, invalidf(f.pos(), "object 'Kind' is missing in %s", strings.TrimSpace(string(js)))
+	m, _ := v.(map[string]any)
+	if err := requireKind(m, at); err != nil {
+		return nil, err
 	}
-	app := &application{pos: docStart(f)}
-	if err := json.Unmarshal(js, app); err != nil {
-		return nil, invalidf(f.pos(), "%v", err)
+	app := &application{at: &manifest.Object{Pos: docStart(f)}}
+	app.at.Graft("", at)
+	if err := decodeJSON(js, app, at, "template.yaml"); err != nil {
+		return nil, err
 	}
 	return app, nil
 }
 
 // addNamespaces adds a raw Namespace component per needNamespace entry.
 func (a *application) addNamespaces(pkg *addonPackage) error {
-	for _, ns := range pkg.meta.NeedNamespace {
+	for i, ns := range pkg.meta.NeedNamespace {
 		if ns == velaSystem {
 			continue
 		}
+		a.at.SetFieldPos(manifest.Path("spec", "components", len(a.Spec.Components)), pkg.metaAt.FieldPos(manifest.Path("needNamespace", i)))
 		props, err := rawJSON(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 		if err != nil {
 			return err
@@ -213,12 +223,17 @@ func (a *application) addNamespaces(pkg *addonPackage) error {
 // component per non-main CUE resource.
 func (a *application) addResources(pkg *addonPackage, args map[string]any) error {
 	if len(pkg.resYAML) > 0 {
+		comp := manifest.Path("spec", "components", len(a.Spec.Components))
 		var objs []any
-		for _, f := range pkg.resYAML {
+		for i, f := range pkg.resYAML {
 			o, err := yamlObject(f)
 			if err != nil {
 				return err
 			}
+			if i == 0 {
+				a.at.SetFieldPos(comp, o.Pos)
+			}
+			a.at.Graft(manifest.Path(comp, "properties", "objects", i), o)
 			objs = append(objs, o.Data)
 		}
 		props, err := rawJSON(map[string]any{"objects": objs})
@@ -228,11 +243,12 @@ func (a *application) addResources(pkg *addonPackage, args map[string]any) error
 		a.Spec.Components = append(a.Spec.Components, appComponent{Name: pkg.meta.Name + "-resources", Type: "k8s-objects", Properties: props})
 	}
 	for _, f := range pkg.resCUE {
-		comp, err := renderCUEComponent(pkg, f, args)
+		comp, at, err := renderCUEComponent(pkg, f, args)
 		if err != nil {
 			return err
 		}
 		if comp != nil {
+			a.at.Graft(manifest.Path("spec", "components", len(a.Spec.Components)), at)
 			a.Spec.Components = append(a.Spec.Components, *comp)
 		}
 	}
@@ -377,5 +393,7 @@ func (a *application) object() (*manifest.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &manifest.Object{Data: v.(map[string]any), Pos: a.pos}, nil
+	o := &manifest.Object{Data: v.(map[string]any), Pos: a.at.Pos}
+	o.Graft("", a.at)
+	return o, nil
 }

@@ -2,6 +2,7 @@ package addon
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -44,6 +45,19 @@ func parseCUEFile(f srcFile) (*ast.File, error) {
 		return nil, cueError("", err)
 	}
 	return file, nil
+}
+
+// scriptError is cueError for a resource file evaluated nested under
+// outputKey: the messages name the file's own fields ("output.x"), never
+// drydock's wrapper.
+func scriptError(what string, err error) error {
+	e := cueError(what, err)
+	var ae *Error
+	if errors.As(e, &ae) {
+		ae.Msg = strings.ReplaceAll(ae.Msg, outputKey+".", "")
+		ae.Msg = strings.ReplaceAll(ae.Msg, outputKey, "the file")
+	}
+	return e
 }
 
 // cueError formats a CUE error as "file:line:col: what: messages", preferring

@@ -1,7 +1,6 @@
 package addon
 
 import (
-	"encoding/json"
 	"path"
 	"strings"
 
@@ -59,9 +58,9 @@ func decodeCUEApp(pkg *addonPackage, v cue.Value) (*application, []*manifest.Obj
 	if err != nil {
 		return nil, nil, cueError("decode application from CUE", err)
 	}
-	app := &application{pos: cuePos(pkg.appCUE, out)}
-	if err := json.Unmarshal(js, app); err != nil {
-		return nil, nil, invalidf(app.pos, "decode application from CUE: %v", err)
+	app := &application{at: cuePositions(pkg.appCUE, out)}
+	if err := decodeJSON(js, app, app.at, "template.cue: output"); err != nil {
+		return nil, nil, err
 	}
 	outputs := v.LookupPath(cue.MakePath(cue.Str("outputs")))
 	if !outputs.Exists() {
@@ -88,11 +87,51 @@ func decodeCUEApp(pkg *addonPackage, v cue.Value) (*application, []*manifest.Obj
 
 // cuePos is the position of a value in the addon's files, or the file.
 func cuePos(f *srcFile, v cue.Value) manifest.Pos {
-	p := v.Pos()
-	if !p.IsValid() || p.Filename() == generatedFile {
-		return f.pos()
+	if p, ok := authored(v); ok {
+		return p
 	}
-	return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+	return f.pos()
+}
+
+// authored is where v was written in the addon's own files, if it was.
+func authored(v cue.Value) (manifest.Pos, bool) {
+	p := v.Pos()
+	if !p.IsValid() || p.Filename() == generatedFile || p.Filename() == "" {
+		return manifest.Pos{}, false
+	}
+	return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}, true
+}
+
+// cuePositions maps where v (placed at f's start when unknown) and the
+// values under it were written, for errors about the data v becomes.
+func cuePositions(f *srcFile, v cue.Value) *manifest.Object {
+	at := &manifest.Object{Pos: cuePos(f, v)}
+	recordCUE(at, "", v, 0)
+	return at
+}
+
+// recordCUE records the positions of the values under v, at path prefix.
+// Values only the generated context gave are left out (they fall back to
+// their parent's position).
+func recordCUE(at *manifest.Object, prefix string, v cue.Value, depth int) {
+	if depth > manifest.MaxDepth {
+		return
+	}
+	if p, ok := authored(v); ok && prefix != "" {
+		at.SetFieldPos(prefix, p)
+	}
+	switch v.IncompleteKind() {
+	case cue.StructKind:
+		iter, err := v.Fields()
+		for err == nil && iter.Next() {
+			recordCUE(at, manifest.Path(prefix, iter.Selector().Unquoted()), iter.Value(), depth+1)
+		}
+	case cue.ListKind:
+		iter, err := v.List()
+		for i := 0; err == nil && iter.Next(); i++ {
+			recordCUE(at, manifest.Path(prefix, i), iter.Value(), depth+1)
+		}
+	}
 }
 
 // outputKey is where KubeVela evaluates a resource file: nested under one
@@ -100,40 +139,42 @@ func cuePos(f *srcFile, v cue.Value) manifest.Pos {
 const outputKey = "zz_output__"
 
 // renderCUEComponent renders a resources .cue file outside the template's
-// package into a component (nil when it has no `output`).
-func renderCUEComponent(pkg *addonPackage, rf srcFile, args map[string]any) (*appComponent, error) {
+// package into a component (nil when it has no `output`) and where its
+// fields were written.
+func renderCUEComponent(pkg *addonPackage, rf srcFile, args map[string]any) (*appComponent, *manifest.Object, error) {
 	script, err := parseCUEFile(rf)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if script.PackageName() == "main" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	cf, err := newContextFiles(pkg, args, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v, err := buildFiles(newContext(), scriptFile(rf.path, cf, script))
 	if err != nil {
-		return nil, cueError("render resource", err)
+		return nil, nil, scriptError("render resource", err)
 	}
 	out := v.LookupPath(cue.MakePath(cue.Str(outputKey), cue.Str("output")))
 	if !out.Exists() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	js, err := out.MarshalJSON()
 	if err != nil {
-		return nil, cueError("render resource", err)
+		return nil, nil, scriptError("render resource", err)
 	}
 	comp := &appComponent{}
-	if err := json.Unmarshal(js, comp); err != nil {
-		return nil, invalidf(rf.pos(), "render resource: %v", err)
+	at := cuePositions(&rf, out)
+	if err := decodeJSON(js, comp, at, rf.base()+": output"); err != nil {
+		return nil, nil, err
 	}
 	if comp.Name == "" {
 		name := strings.ReplaceAll(rf.base(), path.Ext(rf.base()), "")
 		comp.Name = strings.ReplaceAll(name, ".", "-")
 	}
-	return comp, nil
+	return comp, at, nil
 }
 
 // scriptFile puts the context declarations and, nested under outputKey, the

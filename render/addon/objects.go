@@ -3,7 +3,9 @@ package addon
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"path"
+	"reflect"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -13,34 +15,111 @@ import (
 
 // yamlToJSON converts the first YAML document of f to JSON the way the
 // Kubernetes YAML serializer does (sigs.k8s.io/yaml: YAML 1.1 scalars, last
-// duplicate key wins).
+// duplicate key wins). A failure is located at its cause.
 func yamlToJSON(f srcFile) ([]byte, error) {
 	if len(f.data) > manifest.MaxInputBytes {
 		return nil, invalidf(f.pos(), "larger than %d bytes", manifest.MaxInputBytes)
 	}
 	js, err := yaml.YAMLToJSON(f.data)
 	if err != nil {
-		return nil, invalidf(f.pos(), "%v", err)
+		return nil, explainYAML(f, "", nil, false, err)
 	}
 	return js, nil
 }
 
+// locate decodes f with drydock's position-keeping decoder and returns its
+// first document, whose Data and field positions say where each value was
+// authored. It is only a map of positions: the values KubeVela uses come
+// from sigs.k8s.io/yaml, which reads the first document alone. When f does
+// not decode, the object is empty and placed at the first document's start.
+func locate(f srcFile) (*manifest.Object, error) {
+	objs, err := manifest.Decode(f.path, f.data, manifest.DecodeOptions{LastKeyWins: true, KeepLists: true})
+	if err != nil || len(objs) == 0 {
+		return &manifest.Object{Pos: docStart(f)}, err
+	}
+	return objs[0], nil
+}
+
+// explainYAML turns a sigs.k8s.io/yaml failure on f into an error at its
+// cause: the YAML syntax error, else (with a target type t) the first value
+// of the wrong shape, named as what's field. coerce is sigs.k8s.io/yaml's
+// turning of scalars into strings for string fields (Unmarshal, not
+// YAMLToJSON).
+func explainYAML(f srcFile, what string, t reflect.Type, coerce bool, err error) error {
+	obj, derr := locate(f)
+	var pe *manifest.PosError
+	if errors.As(derr, &pe) {
+		return invalidf(pe.Pos, "%v", pe.Err)
+	}
+	if t != nil {
+		if e := checkShape(t, obj.Data, "", obj, coerce); e != nil {
+			return shapeErr(obj, what, e)
+		}
+	}
+	if what == "" {
+		what = f.base()
+	}
+	return invalidf(obj.Pos, "%s: %v", what, err)
+}
+
+// decodeJSON decodes js into target as encoding/json does; a value of the
+// wrong type is reported where at says it was authored, named as what's
+// field.
+func decodeJSON(js []byte, target any, at *manifest.Object, what string) error {
+	err := json.Unmarshal(js, target)
+	if err == nil {
+		return nil
+	}
+	if v, derr := manifest.DecodeJSON(js); derr == nil {
+		if e := checkShape(reflect.TypeOf(target), v, "", at, false); e != nil {
+			return shapeErr(at, what, e)
+		}
+	}
+	return invalidf(at.Pos, "%s: %v", what, err)
+}
+
 // yamlObject reads the first document of a YAML file as a Kubernetes object,
-// which must name its kind.
+// which must name its kind. The object records where its fields were
+// authored.
 func yamlObject(f srcFile) (*manifest.Object, error) {
 	js, err := yamlToJSON(f)
 	if err != nil {
 		return nil, err
 	}
+	at, _ := locate(f)
 	v, err := manifest.DecodeJSON(js)
 	if err != nil {
-		return nil, invalidf(f.pos(), "%v", err)
+		return nil, invalidf(docStart(f), "%s: %v", f.base(), err)
 	}
 	m, ok := v.(map[string]any)
-	if !ok || manifest.String(m, "kind") == "" {
-		return nil, invalidf(docStart(f), "object 'Kind' is missing in %s", strings.TrimSpace(string(js)))
+	if v == nil {
+		m, ok = map[string]any{}, true
 	}
-	return &manifest.Object{Data: m, Pos: docStart(f)}, nil
+	if !ok {
+		return nil, invalidf(docStart(f), "%s: must be a Kubernetes object (a mapping), found %s", f.base(), valueNoun(v))
+	}
+	if err := requireKind(m, at); err != nil {
+		return nil, err
+	}
+	o := &manifest.Object{Data: m, Pos: docStart(f)}
+	o.Graft("", at)
+	return o, nil
+}
+
+// requireKind refuses an object without a kind, as Kubernetes' decoder
+// does ("Object 'Kind' is missing").
+func requireKind(m map[string]any, at *manifest.Object) error {
+	switch k := m["kind"].(type) {
+	case string:
+		if k != "" {
+			return nil
+		}
+		return invalidf(at.FieldPos("kind"), "kind: Required value: a Kubernetes object must name its kind")
+	case nil:
+		return invalidf(at.Pos, "kind: Required value: a Kubernetes object must name its kind")
+	default:
+		return invalidf(at.FieldPos("kind"), "kind: must be a string, found %s", valueNoun(k))
+	}
 }
 
 // docStart is where the first YAML document of f starts: the first line
@@ -52,7 +131,7 @@ func docStart(f srcFile) manifest.Pos {
 			return manifest.Pos{File: f.path, Line: i + 1, Col: 1}
 		}
 	}
-	return f.pos()
+	return manifest.Pos{File: f.path, Line: 1, Col: 1}
 }
 
 // renderSchemas turns schemas/* files into ui-schema ConfigMaps named before

@@ -5,8 +5,10 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"reflect"
 	"strings"
 
+	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -26,22 +28,21 @@ func (f srcFile) base() string { return path.Base(f.path) }
 
 // addonPackage is an addon directory classified the way KubeVela reads it.
 type addonPackage struct {
-	meta     meta
-	metaFile string
-	// metaNamePos is where metadata.yaml sets the name.
-	metaNamePos manifest.Pos
-	parameters  *srcFile // root parameter.cue, else resources/parameter.cue
-	appCUE      *srcFile
-	appYAML     *srcFile
-	resCUE      []srcFile
-	resYAML     []srcFile
-	defYAML     []srcFile
-	defCUE      []srcFile
-	configTmpl  []srcFile
-	schemas     []srcFile
-	viewCUE     []srcFile
-	viewYAML    []srcFile
-	notes       *srcFile
+	meta meta
+	// metaAt says where metadata.yaml's fields were authored.
+	metaAt     *manifest.Object
+	parameters *srcFile // root parameter.cue, else resources/parameter.cue
+	appCUE     *srcFile
+	appYAML    *srcFile
+	resCUE     []srcFile
+	resYAML    []srcFile
+	defYAML    []srcFile
+	defCUE     []srcFile
+	configTmpl []srcFile
+	schemas    []srcFile
+	viewCUE    []srcFile
+	viewYAML   []srcFile
+	notes      *srcFile
 }
 
 // patterns classify a file by the first matching prefix of its path (no
@@ -101,7 +102,10 @@ func readPackage(fsys fs.FS) (*addonPackage, error) {
 	if global != nil {
 		pkg.parameters = global
 	}
-	if err := pkg.meta.validate(pkg.metaFile, pkg.metaNamePos); err != nil {
+	if pkg.metaAt == nil {
+		return nil, invalidf(manifest.Pos{}, "the addon has no metadata.yaml")
+	}
+	if err := pkg.meta.validate(pkg.metaAt); err != nil {
 		return nil, err
 	}
 	return pkg, nil
@@ -225,35 +229,61 @@ type systemRequirements struct {
 
 // readMeta decodes metadata.yaml as KubeVela does (sigs.k8s.io/yaml into
 // the typed struct: last duplicate key wins, scalars coerced into strings).
+// A failure is located at the offending line.
 func (pkg *addonPackage) readMeta(f srcFile) error {
 	if len(f.data) > manifest.MaxInputBytes {
 		return invalidf(f.pos(), "larger than %d bytes", manifest.MaxInputBytes)
 	}
 	if err := yaml.Unmarshal(f.data, &pkg.meta); err != nil {
-		return invalidf(f.pos(), "%v", err)
+		err = explainYAML(f, "metadata.yaml", reflect.TypeFor[meta](), true, err)
+		at, _ := locate(f)
+		return withAddon(err, manifest.String(at.Data, "name"))
 	}
-	pkg.metaFile = f.path
-	pkg.metaNamePos = manifest.Pos{File: f.path, Line: 1, Col: 1}
-	if objs, err := manifest.Decode(f.path, f.data, manifest.DecodeOptions{LastKeyWins: true}); err == nil && len(objs) == 1 {
-		pkg.metaNamePos = objs[0].FieldPos("name")
-	}
+	pkg.metaAt, _ = locate(f)
 	return nil
 }
 
-func (m *meta) validate(file string, namePos manifest.Pos) error {
-	pos := manifest.Pos{File: file}
+// withAddon names the addon in err when it is an *Error that does not yet.
+func withAddon(err error, name string) error {
+	var ae *Error
+	if errors.As(err, &ae) && ae.Addon == "" {
+		ae.Addon = name
+	}
+	return err
+}
+
+// validate checks what KubeVela requires of the metadata before it enables
+// the addon; at locates the fields in metadata.yaml.
+func (m *meta) validate(at *manifest.Object) error {
 	switch {
-	case file == "":
-		return invalidf(manifest.Pos{}, "the addon has no metadata.yaml")
 	case m.Name == "":
-		return invalidf(pos, "metadata.yaml must define the name of the addon")
+		return invalidf(at.FieldPos("name"), "metadata.yaml must define the name of the addon")
 	case m.Version == "":
-		return invalidf(pos, "metadata.yaml must define the version of the addon")
+		return &Error{Pos: at.FieldPos("version"), Addon: m.Name, Msg: "metadata.yaml must define the version of the addon"}
 	}
 	// The name becomes the addon Application's name (addon-<name>) and
 	// part of ConfigMap and Secret names, and of drydock's paths.
 	if msg := manifest.DNS1123Label(m.Name); msg != "" {
-		return invalidf(namePos, "metadata.yaml: name: Invalid value: %q: %s", m.Name, msg)
+		return invalidf(at.FieldPos("name"), "metadata.yaml: name: Invalid value: %q: %s", m.Name, msg)
+	}
+	return withAddon(m.System.validate(at), m.Name)
+}
+
+// validate checks the system requirements' constraints. KubeVela checks the
+// running vela CLI, vela-core and Kubernetes versions against them before
+// anything else; drydock knows none of those versions offline, but a
+// constraint that does not parse fails that check whatever the versions.
+func (r *systemRequirements) validate(at *manifest.Object) error {
+	if r == nil {
+		return nil
+	}
+	for _, c := range []struct{ field, require string }{{"vela", r.VelaVersion}, {"kubernetes", r.KubernetesVersion}} {
+		if c.require == "" {
+			continue
+		}
+		if _, err := semver.NewConstraint(strings.ReplaceAll(c.require, "v", " ")); err != nil {
+			return invalidf(at.FieldPos("system."+c.field), "metadata.yaml: system.%s: Invalid value: %q: not a version constraint KubeVela can check", c.field, c.require)
+		}
 	}
 	return nil
 }

@@ -1,8 +1,10 @@
 package addon
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 
@@ -27,14 +29,14 @@ func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, re
 	}
 	chain = append(chain, pkg.meta.Name)
 	var deps []resolvedDep
-	for _, d := range pkg.meta.Dependencies {
+	for i, d := range pkg.meta.Dependencies {
 		if d == nil || e.installed[d.Name] {
 			continue
 		}
 		if slices.Contains(chain, d.Name) {
-			return invalidf(manifest.Pos{File: pkg.metaFile}, "addon %s: dependency cycle %s -> %s", pkg.meta.Name, strings.Join(chain, " -> "), d.Name)
+			return pkg.depErr(i, "name", "dependency cycle %s -> %s", strings.Join(chain, " -> "), d.Name)
 		}
-		dep, err := e.resolve(pkg, d)
+		dep, err := e.resolve(pkg, i)
 		if err != nil {
 			return err
 		}
@@ -47,10 +49,38 @@ func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, re
 	if cs, ok := pkg.userClusters(args); ok {
 		depArgs = map[string]any{"clusters": cs}
 	}
+	n := len(res.Objects)
 	if _, err := e.enable(deps[0].fsys, depArgs, res, chain); err != nil {
-		return fmt.Errorf("enable dependency %s of addon %s: %w", deps[0].name, pkg.meta.Name, err)
+		return fromDependency(deps[0].name, pkg.meta.Name, err)
+	}
+	for _, o := range res.Objects[n:] {
+		o.MapPos(func(p manifest.Pos) manifest.Pos { return inSibling(deps[0].name, p) })
 	}
 	return nil
+}
+
+// fromDependency locates an error of the dependency in the registry
+// directory dir relative to the dependent addon's directory (its sibling)
+// and says which addon needed it.
+func fromDependency(dir, dependent string, err error) error {
+	var ae *Error
+	if !errors.As(err, &ae) {
+		return fmt.Errorf("dependency %s of addon %s: %w", dir, dependent, err)
+	}
+	ae.Pos = inSibling(dir, ae.Pos)
+	if ae.Dependent == "" {
+		ae.Dependent = dependent
+	}
+	return err
+}
+
+// inSibling makes a position in the registry's addon dir relative to a
+// sibling addon's directory.
+func inSibling(dir string, p manifest.Pos) manifest.Pos {
+	if p.File != "" && !path.IsAbs(p.File) {
+		p.File = path.Join("..", dir, p.File)
+	}
+	return p
 }
 
 // userClusters returns the `clusters` parameter when the user gave one.
@@ -62,26 +92,33 @@ func (pkg *addonPackage) userClusters(args map[string]any) (any, bool) {
 	return clustersArg(args), true
 }
 
-// resolve finds a dependency in the registry and checks its version
+// resolve finds the i-th dependency in the registry and checks its version
 // against the constraint, as KubeVela's checkSemVer does.
-func (e *enabler) resolve(pkg *addonPackage, d *dependency) (resolvedDep, error) {
-	pos := manifest.Pos{File: pkg.metaFile}
+func (e *enabler) resolve(pkg *addonPackage, i int) (resolvedDep, error) {
+	d := pkg.meta.Dependencies[i]
 	fsys, err := subFS(e.opts.Registry, d.Name)
 	if err != nil {
-		return resolvedDep{}, invalidf(pos, "addon %s has unresolvable dependency %s: no available addon with name %s", pkg.meta.Name, d.Name, d.Name)
+		return resolvedDep{}, pkg.depErr(i, "name", "unresolvable dependency %s: no available addon with name %s", d.Name, d.Name)
 	}
 	dep, err := readPackage(fsys)
 	if err != nil {
-		return resolvedDep{}, fmt.Errorf("read dependency %s of addon %s: %w", d.Name, pkg.meta.Name, err)
+		return resolvedDep{}, fromDependency(d.Name, pkg.meta.Name, err)
 	}
 	ok, err := checkSemVer(dep.meta.Version, d.Version)
 	if err != nil {
-		return resolvedDep{}, invalidf(pos, "addon %s: dependency %s: %v", pkg.meta.Name, d.Name, err)
+		return resolvedDep{}, pkg.depErr(i, "version", "dependency %s: version %q of the registry's %s against %q: %v", d.Name, dep.meta.Version, d.Name, d.Version, err)
 	}
 	if !ok {
-		return resolvedDep{}, invalidf(pos, "addon %s has unresolvable dependency %s: no version of %s satisfies %q (registry has %s)", pkg.meta.Name, d.Name, d.Name, d.Version, dep.meta.Version)
+		return resolvedDep{}, pkg.depErr(i, "version", "unresolvable dependency %s: no version of %s satisfies %q (registry has %s)", d.Name, d.Name, d.Version, dep.meta.Version)
 	}
 	return resolvedDep{name: d.Name, fsys: fsys}, nil
+}
+
+// depErr is an error about field of the i-th dependency, located in
+// metadata.yaml.
+func (pkg *addonPackage) depErr(i int, field, format string, args ...any) error {
+	path := manifest.Path("dependencies", i, field)
+	return &Error{Pos: pkg.metaAt.FieldPos(path), Addon: pkg.meta.Name, Msg: path + ": " + fmt.Sprintf(format, args...)}
 }
 
 // checkSemVer reports whether version satisfies the constraint require:
