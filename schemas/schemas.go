@@ -9,6 +9,7 @@ package schemas
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -31,11 +32,15 @@ func (k kind) String() string {
 }
 
 // field is one schema node: its type, required children, and children.
+// An item that names itself (a component, trait, policy or step) has a
+// noun and the key holding its name, so errors inside it can name it.
 type field struct {
 	kind     kind
 	required []string
 	fields   map[string]*field
 	items    *field
+	noun     string
+	nameKey  string
 }
 
 var (
@@ -54,7 +59,7 @@ var (
 	}}}
 )
 
-var step = &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+var step = &field{kind: kMap, noun: "step", nameKey: "name", required: []string{"type"}, fields: map[string]*field{
 	"name": str, "type": str, "properties": props, "dependsOn": strs, "if": str, "timeout": str,
 	"inputs": inputs, "outputs": outputs, "meta": {kind: kMap, fields: map[string]*field{"alias": str}},
 }}
@@ -73,14 +78,14 @@ var application = &field{kind: kMap, required: []string{"spec"}, fields: map[str
 		"annotations": {kind: kMap, items: str},
 	}},
 	"spec": {kind: kMap, required: []string{"components"}, fields: map[string]*field{
-		"components": {kind: kList, items: &field{kind: kMap, required: []string{"name", "type"}, fields: map[string]*field{
+		"components": {kind: kList, items: &field{kind: kMap, noun: "component", nameKey: "name", required: []string{"name", "type"}, fields: map[string]*field{
 			"name": str, "type": str, "properties": props, "dependsOn": strs, "externalRevision": str,
 			"inputs": inputs, "outputs": outputs, "scopes": {kind: kMap, items: str},
-			"traits": {kind: kList, items: &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+			"traits": {kind: kList, items: &field{kind: kMap, noun: "trait", nameKey: "type", required: []string{"type"}, fields: map[string]*field{
 				"type": str, "properties": props,
 			}}},
 		}}},
-		"policies": {kind: kList, items: &field{kind: kMap, required: []string{"type"}, fields: map[string]*field{
+		"policies": {kind: kList, items: &field{kind: kMap, noun: "policy", nameKey: "name", required: []string{"type"}, fields: map[string]*field{
 			"name": str, "type": str, "properties": props,
 		}}},
 		"workflow": {kind: kMap, fields: map[string]*field{
@@ -113,62 +118,150 @@ func withSubSteps(s *field) *field {
 	return &cp
 }
 
+// Violation is a schema violation located in its object: the position,
+// who it concerns (the object and the named component, trait, policy or
+// step the field path goes through), the field path and what is wrong.
+// It wraps ErrInvalid.
+type Violation struct {
+	Pos manifest.Pos
+	// Subject is e.g. `application "shop" component "web"`, or the bare
+	// kind when the object has no usable name.
+	Subject string
+	// Path is the field path ("" for the object itself).
+	Path string
+	Msg  string
+}
+
+func (v *Violation) Error() string {
+	where := v.Pos.String() + ": " + v.Subject + ": "
+	if v.Path == "" {
+		return where + v.Msg
+	}
+	if strings.HasPrefix(v.Msg, "must be") {
+		return where + v.Path + " " + v.Msg
+	}
+	return where + v.Path + ": " + v.Msg
+}
+
+// Unwrap makes every violation match ErrInvalid.
+func (v *Violation) Unwrap() error { return ErrInvalid }
+
 // ValidateApplication checks a core.oam.dev Application's structure and
 // reports the first violation at its position.
 func ValidateApplication(obj *manifest.Object) error {
-	return validate(obj, application, obj.Data, "")
+	return check(obj, application)
 }
 
 // ValidateWorkflow checks a core.oam.dev/v1alpha1 Workflow's structure.
 func ValidateWorkflow(obj *manifest.Object) error {
-	return validate(obj, workflow, obj.Data, "")
+	return check(obj, workflow)
 }
 
 // ValidatePolicy checks a core.oam.dev/v1alpha1 Policy's structure.
 func ValidatePolicy(obj *manifest.Object) error {
-	return validate(obj, policy, obj.Data, "")
+	return check(obj, policy)
 }
 
-func validate(obj *manifest.Object, f *field, v any, path string) error {
-	if !hasKind(f.kind, v) {
-		name := path
-		if name == "" {
-			name = "the document"
+func check(obj *manifest.Object, f *field) error {
+	subject := obj.Kind()
+	if name, ok := manifest.Lookup(obj.Data, "metadata", "name"); ok {
+		if s, ok := name.(string); ok && s != "" {
+			subject = fmt.Sprintf("%s %q", strings.ToLower(obj.Kind()), s)
 		}
-		return fmt.Errorf("%s: %w: %s %s must be %s", obj.FieldPos(path), ErrInvalid, obj.Kind(), name, f.kind)
+	}
+	return (&walker{obj: obj}).validate(f, obj.Data, "", subject)
+}
+
+// walker validates one object against a schema.
+type walker struct{ obj *manifest.Object }
+
+func (w *walker) violation(path, subject, format string, args ...any) error {
+	return &Violation{Pos: w.obj.FieldPos(path), Subject: subject, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (w *walker) validate(f *field, v any, path, subject string) error {
+	if !hasKind(f.kind, v) {
+		if path == "" {
+			return w.violation(path, subject, "the document must be %s", f.kind)
+		}
+		return w.violation(path, subject, "must be %s", f.kind)
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		for _, r := range f.required {
-			if _, ok := x[r]; !ok {
-				return fmt.Errorf("%s: %w: %s %s: missing required field %q", obj.FieldPos(path), ErrInvalid, obj.Kind(), orTop(path), r)
-			}
-		}
-		for _, k := range manifest.SortedKeys(x) {
-			child := f.fields[k]
-			if child == nil {
-				child = f.items
-			}
-			if child != nil && x[k] != nil {
-				if err := validate(obj, child, x[k], join(path, k)); err != nil {
-					return err
-				}
-			}
-		}
+		return w.mapping(f, x, path, subject)
 	case []any:
-		if f.items != nil {
-			for i, e := range x {
-				item := fmt.Sprintf("%s[%d]", path, i)
-				if e == nil {
-					return fmt.Errorf("%s: %w: %s %s: null item (want %s)", obj.FieldPos(item), ErrInvalid, obj.Kind(), item, f.items.kind)
-				}
-				if err := validate(obj, f.items, e, item); err != nil {
-					return err
-				}
+		return w.list(f, x, path, subject)
+	}
+	return nil
+}
+
+// mapping checks a mapping's required fields and its children. A null
+// field counts as absent: the API server drops nulls of non-nullable
+// fields before it validates.
+func (w *walker) mapping(f *field, x map[string]any, path, subject string) error {
+	for _, r := range f.required {
+		v, ok := x[r]
+		if !ok {
+			return w.violation(path, subject, "missing required field %q", r)
+		}
+		if v == nil {
+			err := w.violation(path, subject, "missing required field %q (null counts as absent: the API server drops null fields)", r)
+			err.(*Violation).Pos = w.obj.FieldPos(join(path, r))
+			return err
+		}
+	}
+	for _, k := range manifest.SortedKeys(x) {
+		child := f.fields[k]
+		if child == nil {
+			child = f.items
+		}
+		if child != nil && x[k] != nil {
+			if err := w.validate(child, x[k], join(path, k), subject); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// list checks a list's items; an item that names itself extends the
+// subject for errors inside it.
+func (w *walker) list(f *field, x []any, path, subject string) error {
+	if f.items == nil {
+		return nil
+	}
+	for i, e := range x {
+		item := fmt.Sprintf("%s[%d]", path, i)
+		if e == nil {
+			return w.violation(item, subject, "null item (want %s)", f.items.kind)
+		}
+		if err := w.validate(f.items, e, item, named(subject, f.items, e)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// named extends subject with the item's name the way render names it:
+// `application "a" component "c" trait "t"`, `application "a": policy "p"`.
+func named(subject string, f *field, item any) string {
+	m, ok := item.(map[string]any)
+	if !ok || f.noun == "" {
+		return subject
+	}
+	name, ok := m[f.nameKey].(string)
+	if !ok || name == "" {
+		return subject
+	}
+	sep := " "
+	if f.noun == "policy" || f.noun == "step" {
+		sep = ": "
+		// A sub-step's error names the sub-step, not its group.
+		if i := strings.Index(subject, `: step "`); i >= 0 {
+			subject = subject[:i]
+		}
+	}
+	return fmt.Sprintf("%s%s%s %q", subject, sep, f.noun, name)
 }
 
 func hasKind(k kind, v any) bool {
@@ -191,11 +284,4 @@ func join(path, k string) string {
 		return k
 	}
 	return path + "." + k
-}
-
-func orTop(path string) string {
-	if path == "" {
-		return "object"
-	}
-	return path
 }
