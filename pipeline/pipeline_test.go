@@ -142,3 +142,37 @@ func TestRunBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLocatesRefusedNames: a rendered object's name or namespace the
+// API server refuses points at the authored value (the component's name,
+// a property, a topology policy's namespace) and names the application
+// and component.
+func TestRunLocatesRefusedNames(t *testing.T) {
+	const head = "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n"
+	const subdomain = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
+	const label = `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`
+	tests := []struct{ name, body, want string }{
+		{"component name", "    - {name: Web, type: webservice, properties: {image: nginx}}\n",
+			`app.yaml:6:14: application "shop" component "Web": Deployment "Web": metadata.name: Invalid value: "Web": ` + subdomain},
+		{"object name", "    - name: objs\n      type: k8s-objects\n      properties:\n        objects:\n          - {apiVersion: v1, kind: ConfigMap, metadata: {name: 'Bad Name!'}}\n",
+			`app.yaml:10:64: application "shop" component "objs": ConfigMap "Bad Name!": metadata.name: Invalid value: "Bad Name!": ` + subdomain},
+		{"topology namespace", "    - {name: web, type: webservice, properties: {image: nginx}}\n  policies:\n    - {name: p, type: topology, properties: {clusters: [local], namespace: Bad_NS}}\n",
+			`app.yaml:8:76: application "shop" component "web": Deployment "web": metadata.namespace: Invalid value: "Bad_NS": ` + label},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(head+tt.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			got := ""
+			if _, err := Run(context.Background(), Inputs{Paths: []string{"app.yaml"}}); err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
