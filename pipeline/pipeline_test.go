@@ -87,7 +87,7 @@ func TestRunConflicts(t *testing.T) {
 		{name: "a YAML 1.1 boolean as a name", input: karmada + cm("ConfigMap", "yes"),
 			want: []string{"in.yaml:14:18: ConfigMap: metadata.name: Invalid value: true: a boolean, not a string (YAML 1.1 reads unquoted yes/no/on/off/y/n as booleans: quote the name)"}},
 		{name: "a component name that is no DNS name", input: app("one", "Web_1"),
-			want: []string{"in.yaml:6:7: Deployment \"Web_1\": metadata.name: Invalid value"}},
+			want: []string{`in.yaml:6:14: application "one" component "Web_1": Deployment "Web_1": metadata.name: Invalid value`}},
 		{name: "a cluster name of 49 characters", input: "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: " + strings.Repeat("c", 49) + "}\n",
 			want: []string{"in.yaml:3:18: Cluster \"ccc", "metadata.name: Invalid value", "must be no more than 48 characters"}},
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
 )
@@ -121,6 +122,12 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	}
 	if app.Name == "" {
 		return nil, appErr(obj, "metadata.name", "Application without metadata.name")
+	}
+	// The API server's ValidateObjectMeta: a DNS-1123 subdomain name, a
+	// DNS-1123 label namespace.
+	var me *cluster.MetaError
+	if err := cluster.ValidateMeta(obj); errors.As(err, &me) {
+		return nil, appErr(obj, me.Field, "application %q: %s: %s", app.Name, me.Field, me.Msg)
 	}
 	if app.Namespace == "" {
 		app.Namespace = "default"

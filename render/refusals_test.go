@@ -140,6 +140,14 @@ func TestRefusals(t *testing.T) {
 	tests := []struct {
 		name, doc, want string
 	}{
+		// The API server's ValidateObjectMeta checks the Application's own
+		// name and namespace.
+		{"application name not a DNS-1123 subdomain", strings.Replace(appDoc(""), "{name: a}", "{name: My_App}", 1),
+			`app.yaml:3:18: invalid application: application "My_App": metadata.name: Invalid value: "My_App": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{"application name too long", strings.Replace(appDoc(""), "{name: a}", "{name: "+strings.Repeat("a", 254)+"}", 1),
+			`app.yaml:3:18: invalid application: application "` + strings.Repeat("a", 254) + `": metadata.name: Invalid value: "` + strings.Repeat("a", 254) + `": must be no more than 253 characters`},
+		{"application namespace not a DNS-1123 label", strings.Replace(appDoc(""), "{name: a}", "{name: a, namespace: x.y}", 1),
+			`app.yaml:3:32: invalid application: application "a": metadata.namespace: Invalid value: "x.y": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
 		// The mutating webhook names unnamed steps step-<i> and
 		// sub-steps step-<i>-<j> before the validating one checks them.
 		{"unnamed steps are named", appDoc("  workflow:\n    steps: [{type: suspend}, {type: suspend}]"), ""},
