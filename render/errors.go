@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	cueerrors "cuelang.org/go/cue/errors"
@@ -98,13 +99,23 @@ func (r *componentRun) cueErr(def *Definition, path, trait string, err error) er
 	return e
 }
 
-// propertyPath is the field path of a parameter under base.properties.
+// propertyPath is the field path of a parameter under base.properties;
+// CUE's list indexes (numeric path elements) become [i].
 func propertyPath(base string, param []string) string {
-	elems := []any{base, "properties"}
-	for _, s := range param {
-		elems = append(elems, s)
+	return manifest.Path(base, "properties") + pathTail(param)
+}
+
+// pathTail writes CUE path elements as a field path suffix: .a[1].b.
+func pathTail(elems []string) string {
+	var b strings.Builder
+	for _, s := range elems {
+		if _, err := strconv.Atoi(s); err == nil {
+			b.WriteString("[" + s + "]")
+		} else {
+			b.WriteString("." + s)
+		}
 	}
-	return manifest.Path(elems...)
+	return b.String()
 }
 
 func templatePos(def *Definition, ps []token.Pos) manifest.Pos {

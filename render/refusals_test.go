@@ -46,8 +46,9 @@ func builtinDefinitions(t *testing.T) *Definitions {
 }
 
 // renderDoc renders the first Application in doc (app.yaml) with the
-// built-in definitions and a member cluster m1; the Workflow and Policy
-// objects in doc are on the hub, and any other object is observed there.
+// built-in definitions, the definitions in doc, and a member cluster m1;
+// the Workflow and Policy objects in doc are on the hub, and any other
+// object is observed there.
 // It returns the error ("" for none) and the warnings.
 func renderDoc(t *testing.T, doc string) (string, []string) {
 	t.Helper()
@@ -75,9 +76,18 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 	}
 	store := cluster.NewStore()
 	opts := Options{Observed: store, Workflows: map[string]*Workflow{}, Policies: map[string]*Policy{}}
+	defs := builtinDefinitions(t)
 	var app *Application
 	for _, o := range objs {
 		switch o.Kind() {
+		case "ComponentDefinition", "TraitDefinition", "PolicyDefinition", "WorkflowStepDefinition":
+			var d *Definition
+			if d, err = DefinitionFromObject(o); err == nil {
+				if defs == builtinSet {
+					defs = defs.Clone()
+				}
+				defs.Add(d)
+			}
 		case "Application":
 			if app == nil {
 				app, err = ParseApplication(o)
@@ -99,7 +109,7 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 			return nil, err
 		}
 	}
-	return NewEngine(builtinDefinitions(t)).RenderApplication(app, inv, opts)
+	return NewEngine(defs).RenderApplication(app, inv, opts)
 }
 
 // appDoc is an Application named a with one webservice component web,
