@@ -108,6 +108,9 @@ type componentRun struct {
 	aux     []auxiliary
 	// stages record the render, to explain an incomplete object.
 	stages []stage
+	// policy is true when comp stands for a policy whose definition
+	// renders (errors then name the policy).
+	policy bool
 	// warnings note what KubeVela's webhook would refuse.
 	warnings []string
 }
