@@ -91,6 +91,10 @@ type WorkflowStep struct {
 	Path       string
 	// Unnamed is true when the step was authored without a name.
 	Unnamed bool
+	// fromComponent marks the apply-component step KubeVela generates
+	// for a component of an Application without a workflow (Path is
+	// the component's).
+	fromComponent bool
 }
 
 // Input fills ParameterKey (a dotted path into the step's or component's
