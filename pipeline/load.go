@@ -99,6 +99,11 @@ func (l *loaded) addFile(name string, data []byte) error {
 		if err != nil {
 			return inputError(err)
 		}
+		for _, d := range defs {
+			if err := render.AdmitDefinition(d); err != nil {
+				return inputError(err)
+			}
+		}
 		l.defs = append(l.defs, defs...)
 		return nil
 	}
@@ -133,6 +138,9 @@ func (l *loaded) add(o *manifest.Object) error {
 		l.policies = append(l.policies, p)
 	case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
 		d, err := render.DefinitionFromObject(o)
+		if err == nil {
+			err = render.AdmitDefinition(d)
+		}
 		if err != nil {
 			return inputError(err)
 		}

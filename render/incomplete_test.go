@@ -22,10 +22,10 @@ func TestIncomplete(t *testing.T) {
 		{"list item parameter not given", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
 			"  - name: web\n    type: webservice\n    properties:\n      image: nginx\n      volumeMounts:\n        pvc:\n        - {name: a, mountPath: /a, claimName: ca}\n        - {name: b, mountPath: /b}\n",
 			`app.yaml:13:11: application "a" component "web": properties.volumeMounts.pvc[1].claimName is required and not given (parameter.volumeMounts.pvc.1.claimName: incomplete value string), which leaves output.spec.template.spec.volumes.1.persistentVolumeClaim.claimName incomplete`},
-		{"component parameter not given", "apiVersion: core.oam.dev/v1beta1\nkind: ComponentDefinition\nmetadata: {name: box}\nspec:\n  schematic:\n    cue:\n      template: |\n" +
+		{"component parameter not given", "apiVersion: core.oam.dev/v1beta1\nkind: ComponentDefinition\nmetadata: {name: box}\nspec:\n  workload: {type: autodetects.core.oam.dev}\n  schematic:\n    cue:\n      template: |\n" +
 			"        output: {apiVersion: \"v1\", kind: \"ConfigMap\", data: x: parameter.missing}\n        parameter: {image: string, missing: string}\n---\n" +
 			"apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components: [{name: api, type: box, properties: {image: nginx}}]\n",
-			`app.yaml:15:51: application "a" component "api": properties.missing is required and not given (parameter.missing: incomplete value string), which leaves output.data.x incomplete`},
+			`app.yaml:16:51: application "a" component "api": properties.missing is required and not given (parameter.missing: incomplete value string), which leaves output.data.x incomplete`},
 		{"YAML 1.1 boolean key", traitDef + "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
 			"  - {name: web, type: webservice, properties: {image: nginx}, traits: [{type: t, properties: {n: 1}}]}\n",
 			`app.yaml:16:98: application "a" component "web" trait "t": properties.n is required and not given (parameter.n: incomplete value int), which leaves output.spec.replicas incomplete; the properties have the key "false" instead: YAML 1.1 reads an unquoted n as false (quote the key: "n")`},

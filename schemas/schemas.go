@@ -25,10 +25,12 @@ const (
 	kMap
 	kList
 	kAny
+	kBool
+	kInt
 )
 
 func (k kind) String() string {
-	return [...]string{"", "a string", "a mapping", "a list", "any value"}[k]
+	return [...]string{"", "a string", "a mapping", "a list", "any value", "a boolean", "an integer"}[k]
 }
 
 // field is one schema node: its type, required children, and children.
@@ -107,6 +109,51 @@ var policy = &field{kind: kMap, required: []string{"type"}, fields: map[string]*
 	"type":     str, "properties": props,
 }}
 
+// Definitions (charts/vela-core/crds/core.oam.dev_*definitions.yaml): the
+// spec fields' types and required fields. The template's content is
+// KubeVela's webhook's concern (render.AdmitDefinition).
+var (
+	boolean   = &field{kind: kBool}
+	integer   = &field{kind: kInt}
+	schematic = &field{kind: kMap, fields: map[string]*field{
+		"cue": {kind: kMap, required: []string{"template"}, fields: map[string]*field{"template": str}},
+		"terraform": {kind: kMap, required: []string{"configuration"}, fields: map[string]*field{
+			"configuration": str, "customRegion": str, "deleteResource": boolean, "path": str, "type": str,
+			"gitCredentialsSecretReference": props,
+			"providerRef":                   {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
+			"writeConnectionSecretToRef":    {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
+		}},
+		"kube": props,
+	}}
+	definitionRef = &field{kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "version": str}}
+	defStatus     = &field{kind: kMap, fields: map[string]*field{"customStatus": str, "details": str, "healthPolicy": str}}
+	defMetadata   = &field{kind: kMap, fields: map[string]*field{"name": str, "namespace": str,
+		"labels": {kind: kMap, items: str}, "annotations": {kind: kMap, items: str}}}
+)
+
+var definitions = map[string]*field{
+	"ComponentDefinition": {kind: kMap, fields: map[string]*field{"metadata": defMetadata,
+		"spec": {kind: kMap, required: []string{"workload"}, fields: map[string]*field{
+			"childResourceKinds": {kind: kList, items: props}, "extension": props, "podSpecPath": str, "revisionLabel": str,
+			"schematic": schematic, "status": defStatus, "version": str,
+			"workload": {kind: kMap, fields: map[string]*field{"type": str,
+				"definition": {kind: kMap, required: []string{"apiVersion", "kind"}, fields: map[string]*field{"apiVersion": str, "kind": str}}}},
+		}}}},
+	"TraitDefinition": {kind: kMap, fields: map[string]*field{"metadata": defMetadata,
+		"spec": {kind: kMap, fields: map[string]*field{
+			"appliesToWorkloads": strs, "conflictsWith": strs, "controlPlaneOnly": boolean, "definitionRef": definitionRef,
+			"extension": props, "manageWorkload": boolean, "podDisruptive": boolean, "revisionEnabled": boolean,
+			"schematic": schematic, "stage": str, "status": defStatus, "version": str, "workloadRefPath": str,
+		}}}},
+	"PolicyDefinition": {kind: kMap, fields: map[string]*field{"metadata": defMetadata,
+		"spec": {kind: kMap, fields: map[string]*field{
+			"definitionRef": definitionRef, "global": boolean, "manageHealthCheck": boolean, "priority": integer,
+			"schematic": schematic, "scope": str, "version": str,
+		}}}},
+	"WorkflowStepDefinition": {kind: kMap, fields: map[string]*field{"metadata": defMetadata,
+		"spec": {kind: kMap, fields: map[string]*field{"definitionRef": definitionRef, "schematic": schematic, "version": str}}}},
+}
+
 func withSubSteps(s *field) *field {
 	cp := *s
 	cp.fields = map[string]*field{}
@@ -152,6 +199,17 @@ func ValidateApplication(obj *manifest.Object) error {
 	return check(obj, application)
 }
 
+// ValidateDefinition checks a core.oam.dev/v1beta1 Component-, Trait-,
+// Policy- or WorkflowStepDefinition's spec as its CRD does (other kinds
+// pass).
+func ValidateDefinition(obj *manifest.Object) error {
+	f := definitions[obj.Kind()]
+	if f == nil {
+		return nil
+	}
+	return check(obj, f)
+}
+
 // ValidateWorkflow checks a core.oam.dev/v1alpha1 Workflow's structure.
 func ValidateWorkflow(obj *manifest.Object) error {
 	return check(obj, workflow)
@@ -166,10 +224,19 @@ func check(obj *manifest.Object, f *field) error {
 	subject := obj.Kind()
 	if name, ok := manifest.Lookup(obj.Data, "metadata", "name"); ok {
 		if s, ok := name.(string); ok && s != "" {
-			subject = fmt.Sprintf("%s %q", strings.ToLower(obj.Kind()), s)
+			subject = fmt.Sprintf("%s %q", subjectKind(obj.Kind()), s)
 		}
 	}
 	return (&walker{obj: obj}).validate(f, obj.Data, "", subject)
+}
+
+// subjectKind is how errors name an object's kind: application, workflow
+// and policy as render names them, definitions by their kind.
+func subjectKind(kind string) string {
+	if strings.HasSuffix(kind, "Definition") {
+		return kind
+	}
+	return strings.ToLower(kind)
 }
 
 // walker validates one object against a schema.
@@ -275,6 +342,17 @@ func hasKind(k kind, v any) bool {
 	case kList:
 		_, ok := v.([]any)
 		return ok || v == nil
+	case kBool:
+		_, ok := v.(bool)
+		return ok
+	case kInt:
+		switch n := v.(type) {
+		case int, int64:
+			return true
+		case float64:
+			return n == float64(int64(n))
+		}
+		return false
 	}
 	return true
 }
