@@ -120,7 +120,7 @@ func (e Entry) metaError(err error) error {
 	if subject := e.Origin.Subject(); subject != "" {
 		return fmt.Errorf("%s: %s: %w", pos, subject, err)
 	}
-	return fmt.Errorf("%s: %w", pos, err)
+	return fmt.Errorf("%s: %s%w", pos, e.Object.Item(), err)
 }
 
 // namePos is where the entry's object is named: its metadata.name in the

@@ -16,7 +16,8 @@ func TestApplyRefusesMeta(t *testing.T) {
 	rendered := func(meta map[string]any) *manifest.Object {
 		return manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta})
 	}
-	authored, err := manifest.Decode("obs.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok, namespace: Bad_NS}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [a]\n"), manifest.DecodeOptions{})
+	authored, err := manifest.Decode("obs.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok, namespace: Bad_NS}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [a]\n"+
+		"---\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {namespace: default}}\n"), manifest.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +38,8 @@ func TestApplyRefusesMeta(t *testing.T) {
 			`obs.yaml:3:33: ConfigMap "ok": metadata.namespace: Invalid value: "Bad_NS": ` + label},
 		{"metadata a list", Entry{Object: authored[1], Origin: Origin{Pos: authored[1].Pos}},
 			`obs.yaml:7:11: ConfigMap: metadata: Invalid value: "array": must be of type object`},
+		{"list item without a name", Entry{Object: authored[3], Origin: Origin{Pos: authored[3].Pos}},
+			`obs.yaml:12:47: items[1]: ConfigMap: metadata.name: Required value: name is required`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

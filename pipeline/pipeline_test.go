@@ -176,3 +176,30 @@ func TestRunLocatesRefusedNames(t *testing.T) {
 		})
 	}
 }
+
+// TestRunNamesListItems: errors about an object of a kubectl List name
+// its item.
+func TestRunNamesListItems(t *testing.T) {
+	const head = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}}\n"
+	tests := []struct{ name, item, want string }{
+		{"no kind", "- {apiVersion: v1, metadata: {name: b}}\n", "list.yaml:5:3: items[1]: document has no kind"},
+		{"bad name", "- {apiVersion: v1, kind: ConfigMap, metadata: {name: B_1}}\n",
+			`list.yaml:5:54: items[1]: ConfigMap "B_1": metadata.name: Invalid value: "B_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "list.yaml"), []byte(head+tt.item), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			got := ""
+			if _, err := Run(context.Background(), Inputs{Paths: []string{"list.yaml"}}); err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
