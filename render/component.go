@@ -354,13 +354,6 @@ func (r *componentRun) manifest(pl Placement) (*ComponentManifest, error) {
 	return m, nil
 }
 
-func traitLabel(typ string) string {
-	if typ == AuxiliaryWorkload {
-		return ""
-	}
-	return typ
-}
-
 // baseContext is the `context` KubeVela gives a component's templates.
 func baseContext(app *Application, comp *Component, pl Placement) map[string]any {
 	ns := app.Namespace
