@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
@@ -39,6 +40,31 @@ var ErrDefinitionDenied = errors.New("definition denied")
 // templates. The webhook's check that output kinds exist in the cluster
 // needs the API server's resources and is not made.
 func AdmitDefinition(d *Definition) error {
+	key := admitKey{kind: d.Kind, name: d.Name, template: d.Template, spec: d.spec}
+	key.spec.obj = nil
+	if _, ok := admitted.Load(key); ok {
+		return nil
+	}
+	if err := admit(d); err != nil {
+		return err
+	}
+	admitted.Store(key, true)
+	return nil
+}
+
+// admitted remembers the definitions AdmitDefinition admitted, so that a
+// process loading the same definitions again (drydock test's suites,
+// benchmarks) compiles each template once. Only admissions are kept: a
+// refusal's message depends on where the definition was authored.
+var admitted sync.Map
+
+// admitKey is everything an admission depends on.
+type admitKey struct {
+	kind, name, template string
+	spec                 defSpec
+}
+
+func admit(d *Definition) error {
 	switch d.Kind {
 	case KindComponent:
 		if !d.spec.workload && d.spec.obj == nil {
