@@ -19,21 +19,48 @@ func nameRule(kind string) func(string) string {
 	return manifest.DNS1123Subdomain
 }
 
+// MetaError is ValidateMeta's refusal of one metadata field.
+type MetaError struct {
+	Kind string
+	// Name is the object's name when it is a string ("" otherwise).
+	Name string
+	// Field is "metadata", "metadata.name" or "metadata.namespace".
+	Field string
+	// Value is the refused value (as decoded).
+	Value any
+	// Msg is Kubernetes' message, e.g. `Invalid value: "x": a lowercase ...`.
+	Msg string
+}
+
+// Error formats the refusal as `Kind "name": field: message`.
+func (e *MetaError) Error() string {
+	subject := e.Kind
+	if e.Name != "" {
+		subject = fmt.Sprintf("%s %q", e.Kind, e.Name)
+	}
+	return subject + ": " + e.Field + ": " + e.Msg
+}
+
 // ValidateMeta checks an object's metadata.name and metadata.namespace as
 // the API server would before storing it (and before drydock builds a path
-// from them): both strings, the name valid for its kind (DNS-1123
-// subdomain for most kinds, DNS-1123 label for Namespaces, DNS-1035 label
-// for Services, path segment for RBAC objects), the namespace a DNS-1123
-// label. A value YAML 1.1 read as a boolean (yes, on, ...) is named as
-// such. The message uses Kubernetes' wording and carries no position.
+// from them): metadata a mapping, both strings, the name valid for its
+// kind (DNS-1123 subdomain for most kinds, DNS-1123 label for Namespaces,
+// DNS-1035 label for Services, path segment for RBAC objects), the
+// namespace a DNS-1123 label. A value YAML 1.1 read as a boolean (yes, on,
+// ...) is named as such. The error is a *MetaError in Kubernetes' wording
+// and carries no position.
 func ValidateMeta(obj *manifest.Object) error {
-	meta, _ := obj.Data["metadata"].(map[string]any)
+	meta, ok := obj.Data["metadata"].(map[string]any)
+	if v, present := obj.Data["metadata"]; present && v != nil && !ok {
+		return &MetaError{Kind: obj.Kind(), Field: "metadata", Value: v,
+			Msg: fmt.Sprintf("Invalid value: %q: must be of type object", manifest.TypeName(v))}
+	}
 	name, ok := meta["name"].(string)
 	if !ok {
-		return fmt.Errorf("%s: metadata.name: %s", obj.Kind(), notAString(meta["name"]))
+		return &MetaError{Kind: obj.Kind(), Field: "metadata.name", Value: meta["name"], Msg: notAString(meta["name"])}
 	}
 	if msg := nameRule(obj.Kind())(name); msg != "" {
-		return fmt.Errorf("%s %q: metadata.name: Invalid value: %q: %s", obj.Kind(), name, name, msg)
+		return &MetaError{Kind: obj.Kind(), Name: name, Field: "metadata.name", Value: name, Msg: fmt.Sprintf("Invalid value: %q: %s", name, msg)}
 	}
 	ns, present := meta["namespace"]
 	if !present || ns == nil {
@@ -41,10 +68,10 @@ func ValidateMeta(obj *manifest.Object) error {
 	}
 	s, ok := ns.(string)
 	if !ok {
-		return fmt.Errorf("%s %q: metadata.namespace: %s", obj.Kind(), name, notAString(ns))
+		return &MetaError{Kind: obj.Kind(), Name: name, Field: "metadata.namespace", Value: ns, Msg: notAString(ns)}
 	}
 	if msg := manifest.DNS1123Label(s); s != "" && msg != "" {
-		return fmt.Errorf("%s %q: metadata.namespace: Invalid value: %q: %s", obj.Kind(), name, s, msg)
+		return &MetaError{Kind: obj.Kind(), Name: name, Field: "metadata.namespace", Value: s, Msg: fmt.Sprintf("Invalid value: %q: %s", s, msg)}
 	}
 	return nil
 }

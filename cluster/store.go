@@ -30,6 +30,31 @@ type Origin struct {
 	Pos         manifest.Pos
 	Application string
 	Component   string
+	// Trait is the trait type that produced the object, Policy the
+	// policy whose definition rendered it ("" for none).
+	Trait  string
+	Policy string
+}
+
+// Subject names who produced the object the way render names them:
+// `application "a" component "c" trait "t"`, `application "a": policy
+// "p"`; "" for an object that no application produced.
+func (o Origin) Subject() string {
+	if o.Application == "" {
+		return ""
+	}
+	s := fmt.Sprintf("application %q", o.Application)
+	switch {
+	case o.Policy != "":
+		return s + fmt.Sprintf(": policy %q", o.Policy)
+	case o.Component == "":
+		return s
+	}
+	s += fmt.Sprintf(" component %q", o.Component)
+	if o.Trait != "" {
+		s += fmt.Sprintf(" trait %q", o.Trait)
+	}
+	return s
 }
 
 // Store is the actual state of every fake cluster. Apply is the only
@@ -55,10 +80,10 @@ var ErrConflict = errors.New("conflicting objects")
 // a resource another application owns), and so is an object whose key
 // differs from one held only in case (they would share an output file).
 // Errors start with the position of the object's name, else of its
-// origin.
+// origin; a refused name or namespace also names the origin's subject.
 func (s *Store) Apply(cluster string, e Entry) error {
 	if err := ValidateMeta(e.Object); err != nil {
-		return fmt.Errorf("%s: %w", e.namePos(), err)
+		return e.metaError(err)
 	}
 	m := s.clusters[cluster]
 	if m == nil {
@@ -84,10 +109,28 @@ func (s *Store) Apply(cluster string, e Entry) error {
 	return nil
 }
 
+// metaError locates ValidateMeta's refusal at the refused field and
+// names who produced the object.
+func (e Entry) metaError(err error) error {
+	pos := e.namePos()
+	var me *MetaError
+	if errors.As(err, &me) {
+		pos = e.fieldPos(me.Field)
+	}
+	if subject := e.Origin.Subject(); subject != "" {
+		return fmt.Errorf("%s: %s: %w", pos, subject, err)
+	}
+	return fmt.Errorf("%s: %s%w", pos, e.Object.Item(), err)
+}
+
 // namePos is where the entry's object is named: its metadata.name in the
 // authored input, else its origin.
-func (e Entry) namePos() manifest.Pos {
-	if p := e.Object.FieldPos("metadata.name"); p.IsValid() {
+func (e Entry) namePos() manifest.Pos { return e.fieldPos("metadata.name") }
+
+// fieldPos is where field (or its nearest authored parent) is in the
+// authored input, else the origin.
+func (e Entry) fieldPos(field string) manifest.Pos {
+	if p := e.Object.FieldPos(field); p.IsValid() {
 		return p
 	}
 	if e.Origin.Pos.IsValid() {

@@ -131,7 +131,7 @@ func (o *Object) listItems() ([]*Object, error) {
 			return nil, posErrorf(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
 		}
 		prefix := Path("items", i)
-		item := &Object{Data: m, Pos: o.FieldPos(prefix), fields: map[string]Pos{}}
+		item := &Object{Data: m, Pos: o.FieldPos(prefix), fields: map[string]Pos{}, ListItem: prefix}
 		for p, pos := range o.fields {
 			if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
 				item.fields[strings.TrimPrefix(rest, ".")] = pos
@@ -151,6 +151,14 @@ func (o *Object) listItems() ([]*Object, error) {
 func yamlError(file string, data []byte, err error) error {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
+	// go-yaml reports an alias to an undefined anchor without its line.
+	var name string
+	if _, scanErr := fmt.Sscanf(msg, "unknown anchor %s referenced", &name); scanErr == nil {
+		name = strings.Trim(name, "'")
+		if p, ok := aliasPos(file, data, name); ok {
+			return posErrorf(p, "%w: unknown anchor '%s' referenced (no &%s before it)", ErrInvalidYAML, name, name)
+		}
+	}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if n, convErr := strconv.Atoi(rest[:i]); convErr == nil {
@@ -446,4 +454,34 @@ func orTop(path string) string {
 		return "the document"
 	}
 	return path
+}
+
+// aliasPos finds the first alias *name with no anchor &name before it:
+// the alias go-yaml could not resolve (its decoder keeps anchors from one
+// document of a stream to the next).
+func aliasPos(file string, data []byte, name string) (Pos, bool) {
+	defined := false
+	for i, line := range strings.Split(string(data), "\n") {
+		for col := 0; col < len(line); col++ {
+			if (line[col] != '*' && line[col] != '&') || !isAnchorAt(line, col+1, name) || (col > 0 && !strings.ContainsRune(" \t[{,:-", rune(line[col-1]))) {
+				continue
+			}
+			if line[col] == '&' {
+				defined = true
+			} else if !defined {
+				return Pos{File: file, Line: i + 1, Col: col + 1}, true
+			}
+		}
+	}
+	return Pos{}, false
+}
+
+// isAnchorAt reports whether line holds the anchor name name at i, ending
+// there (followed by the end of the line, a space or a flow indicator).
+func isAnchorAt(line string, i int, name string) bool {
+	if !strings.HasPrefix(line[i:], name) {
+		return false
+	}
+	end := i + len(name)
+	return end == len(line) || strings.ContainsRune(" \t,[]{}", rune(line[end]))
 }

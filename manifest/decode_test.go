@@ -61,9 +61,9 @@ items:
 	}
 	var got []string
 	for _, o := range objs {
-		got = append(got, o.Kind()+"/"+o.Name()+"@"+o.Pos.String())
+		got = append(got, o.Item()+o.Kind()+"/"+o.Name()+"@"+o.Pos.String())
 	}
-	want := []string{"A/a@s.yaml:3:1", "B/b@s.yaml:9:3", "C/c@s.yaml:12:3"}
+	want := []string{"A/a@s.yaml:3:1", "items[0]: B/b@s.yaml:9:3", "items[1]: C/c@s.yaml:12:3"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("-want +got:\n%s", diff)
 	}
@@ -143,6 +143,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"list items not a list", "kind: List\nitems: 3\n", "in.yaml:2:8: invalid YAML: List items must be a sequence", DecodeOptions{}},
 		{"alias bomb", aliasBomb(), "in.yaml:6:47: invalid YAML: alias *a3 at root.a4[7]: aliases expand to more than 100000 nodes", DecodeOptions{}},
 		{"few aliases, big anchor", wideAnchor(), "in.yaml:2:9: invalid YAML: alias *a at b[1]: aliases expand to more than 100000 nodes", DecodeOptions{}},
+		{"unknown anchor", "a: 1\nb: [x, *nope]\n", "in.yaml:2:8: invalid YAML: unknown anchor 'nope' referenced (no &nope before it)", DecodeOptions{}},
 		{"too deep", "spec:\n  x: " + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "in.yaml:2:" + fmt.Sprint(6+MaxDepth-1) + ": invalid YAML: nesting deeper than 200 levels at spec.x" + strings.Repeat("[0]", MaxDepth-1), DecodeOptions{}},
 	}
 	for _, tt := range tests {

@@ -44,8 +44,20 @@ type Object struct {
 	Data map[string]any
 	// Pos is where the object's document starts.
 	Pos Pos
+	// ListItem is "items[i]" for an object that was item i of a kubectl
+	// List document, else "".
+	ListItem string
 	// fields maps a field path (see Path) to the position of its value.
 	fields map[string]Pos
+}
+
+// Item is how errors name where in its document an object is:
+// "items[i]: " for an item of a List, else "".
+func (o *Object) Item() string {
+	if o.ListItem == "" {
+		return ""
+	}
+	return o.ListItem + ": "
 }
 
 // New returns an Object for data without source positions.

@@ -235,8 +235,24 @@ func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, er
 		if !o.Pos.IsValid() {
 			o.Pos = manifest.Pos{File: a.Dir}
 		}
+		if err := admit(o); err != nil {
+			return nil, inputError(err)
+		}
 	}
 	return res, nil
+}
+
+// admit checks a definition an addon applies as the API server and
+// KubeVela's webhook would.
+func admit(o *manifest.Object) error {
+	if manifest.Group(o.APIVersion()) != "core.oam.dev" || !render.IsDefinitionKind(o.Kind()) {
+		return nil
+	}
+	d, err := render.DefinitionFromObject(o)
+	if err == nil {
+		err = render.AdmitDefinition(d)
+	}
+	return err
 }
 
 // inDir makes a position in an addon's file relative to the addon's

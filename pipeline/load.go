@@ -99,6 +99,11 @@ func (l *loaded) addFile(name string, data []byte) error {
 		if err != nil {
 			return inputError(err)
 		}
+		for _, d := range defs {
+			if err := render.AdmitDefinition(d); err != nil {
+				return inputError(err)
+			}
+		}
 		l.defs = append(l.defs, defs...)
 		return nil
 	}
@@ -133,6 +138,9 @@ func (l *loaded) add(o *manifest.Object) error {
 		l.policies = append(l.policies, p)
 	case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
 		d, err := render.DefinitionFromObject(o)
+		if err == nil {
+			err = render.AdmitDefinition(d)
+		}
 		if err != nil {
 			return inputError(err)
 		}
@@ -140,10 +148,11 @@ func (l *loaded) add(o *manifest.Object) error {
 	case cluster.IsClusterObject(o):
 		l.clusters = append(l.clusters, o)
 	case o.Kind() == "":
-		return inputError(fmt.Errorf("%s: document has no kind", o.Pos))
+		return inputError(fmt.Errorf("%s: %sdocument has no kind", o.Pos, o.Item()))
 	default:
-		if err := cluster.ValidateMeta(o); err != nil {
-			return inputError(fmt.Errorf("%s: %w", o.FieldPos("metadata.name"), err))
+		var me *cluster.MetaError
+		if err := cluster.ValidateMeta(o); errors.As(err, &me) {
+			return inputError(fmt.Errorf("%s: %s%w", o.FieldPos(me.Field), o.Item(), err))
 		}
 		l.resources = append(l.resources, o)
 	}

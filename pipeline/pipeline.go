@@ -395,30 +395,15 @@ func reconcile(store *cluster.Store, r *render.AppResult) error {
 	owner := fmt.Sprintf("application %s/%s", r.App.Namespace, r.App.Name)
 	for _, w := range r.Writes {
 		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
+		var me *cluster.MetaError
+		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
+			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
+		}
 		if err := store.Apply(w.Cluster, e); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// origin locates what produced a write in the Application: the policy
-// whose definition rendered it, else its component, else the app.
-func origin(app *render.Application, w render.Write) cluster.Origin {
-	o := cluster.Origin{Pos: app.Object.Pos, Application: app.Name, Component: w.Resource.Component}
-	for _, p := range app.Policies {
-		if w.Resource.Policy != "" && p.Name == w.Resource.Policy {
-			o.Pos = app.Object.FieldPos(p.Path)
-			return o
-		}
-	}
-	for _, c := range app.Components {
-		if c.Name == w.Resource.Component {
-			o.Pos = app.Object.FieldPos(c.Path)
-			break
-		}
-	}
-	return o
 }
 
 func source(app *render.Application, w render.Write) string {

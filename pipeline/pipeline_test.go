@@ -93,7 +93,7 @@ func TestRunConflicts(t *testing.T) {
 		{name: "a YAML 1.1 boolean as a name", input: karmada + cm("ConfigMap", "yes"),
 			want: []string{"in.yaml:14:18: ConfigMap: metadata.name: Invalid value: true: a boolean, not a string (YAML 1.1 reads unquoted yes/no/on/off/y/n as booleans: quote the name)"}},
 		{name: "a component name that is no DNS name", input: app("one", "Web_1"),
-			want: []string{"in.yaml:6:7: Deployment \"Web_1\": metadata.name: Invalid value"}},
+			want: []string{`in.yaml:6:14: application "one" component "Web_1": Deployment "Web_1": metadata.name: Invalid value`}},
 		{name: "a cluster name of 49 characters", input: "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: " + strings.Repeat("c", 49) + "}\n",
 			want: []string{"in.yaml:3:18: Cluster \"ccc", "metadata.name: Invalid value", "must be no more than 48 characters"}},
 	}
@@ -218,6 +218,67 @@ func TestRenderAddonChecksApplication(t *testing.T) {
 				if diff := cmp.Diff(tt.warnings, res.Warnings); diff != "" {
 					t.Errorf("warnings (-want +got):\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// TestRunLocatesRefusedNames: a rendered object's name or namespace the
+// API server refuses points at the authored value (the component's name,
+// a property, a topology policy's namespace) and names the application
+// and component.
+func TestRunLocatesRefusedNames(t *testing.T) {
+	const head = "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n"
+	const subdomain = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
+	const label = `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`
+	tests := []struct{ name, body, want string }{
+		{"component name", "    - {name: Web, type: webservice, properties: {image: nginx}}\n",
+			`app.yaml:6:14: application "shop" component "Web": Deployment "Web": metadata.name: Invalid value: "Web": ` + subdomain},
+		{"object name", "    - name: objs\n      type: k8s-objects\n      properties:\n        objects:\n          - {apiVersion: v1, kind: ConfigMap, metadata: {name: 'Bad Name!'}}\n",
+			`app.yaml:10:64: application "shop" component "objs": ConfigMap "Bad Name!": metadata.name: Invalid value: "Bad Name!": ` + subdomain},
+		{"topology namespace", "    - {name: web, type: webservice, properties: {image: nginx}}\n  policies:\n    - {name: p, type: topology, properties: {clusters: [local], namespace: Bad_NS}}\n",
+			`app.yaml:8:76: application "shop" component "web": Deployment "web": metadata.namespace: Invalid value: "Bad_NS": ` + label},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(head+tt.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			got := ""
+			if _, err := Run(context.Background(), Inputs{Paths: []string{"app.yaml"}}); err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRunNamesListItems: errors about an object of a kubectl List name
+// its item.
+func TestRunNamesListItems(t *testing.T) {
+	const head = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}}\n"
+	tests := []struct{ name, item, want string }{
+		{"no kind", "- {apiVersion: v1, metadata: {name: b}}\n", "list.yaml:5:3: items[1]: document has no kind"},
+		{"bad name", "- {apiVersion: v1, kind: ConfigMap, metadata: {name: B_1}}\n",
+			`list.yaml:5:54: items[1]: ConfigMap "B_1": metadata.name: Invalid value: "B_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "list.yaml"), []byte(head+tt.item), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			got := ""
+			if _, err := Run(context.Background(), Inputs{Paths: []string{"list.yaml"}}); err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
 	}

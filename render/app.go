@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
 )
@@ -90,6 +91,10 @@ type WorkflowStep struct {
 	Path       string
 	// Unnamed is true when the step was authored without a name.
 	Unnamed bool
+	// fromComponent marks the apply-component step KubeVela generates
+	// for a component of an Application without a workflow (Path is
+	// the component's).
+	fromComponent bool
 }
 
 // Input fills ParameterKey (a dotted path into the step's or component's
@@ -121,6 +126,12 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	}
 	if app.Name == "" {
 		return nil, appErr(obj, "metadata.name", "Application without metadata.name")
+	}
+	// The API server's ValidateObjectMeta: a DNS-1123 subdomain name, a
+	// DNS-1123 label namespace.
+	var me *cluster.MetaError
+	if err := cluster.ValidateMeta(obj); errors.As(err, &me) {
+		return nil, appErr(obj, me.Field, "application %q: %s: %s", app.Name, me.Field, me.Msg)
 	}
 	if app.Namespace == "" {
 		app.Namespace = "default"

@@ -73,6 +73,8 @@ type auxiliary struct {
 	typ, name    string
 	obj          rendered
 	postDispatch bool
+	// stage is the index of the stage that output it.
+	stage int
 }
 
 // rendered is an object's CUE value with its JSON-model form computed at
@@ -104,6 +106,11 @@ type componentRun struct {
 	ctxData map[string]any
 	base    rendered
 	aux     []auxiliary
+	// stages record the render, to explain an incomplete object.
+	stages []stage
+	// policy is true when comp stands for a policy whose definition
+	// renders (errors then name the policy).
+	policy bool
 	// warnings note what KubeVela's webhook would refuse.
 	warnings []string
 }
@@ -189,7 +196,11 @@ func (r *componentRun) workload() error {
 		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
 	}
 	r.base.set(out)
-	return r.collectOutputs(def, v, AuxiliaryWorkload, false, r.comp.Path, "")
+	if err := r.collectOutputs(def, v, AuxiliaryWorkload, false, r.comp.Path, ""); err != nil {
+		return err
+	}
+	r.stages = append(r.stages, stage{def: def, tmpl: v, base: out})
+	return nil
 }
 
 func (r *componentRun) collectOutputs(def *Definition, v cue.Value, typ string, post bool, path, trait string) error {
@@ -206,7 +217,7 @@ func (r *componentRun) collectOutputs(def *Definition, v cue.Value, typ string, 
 		if trait != "" && !post {
 			r.uniqueOutput(name, path, trait)
 		}
-		r.aux = append(r.aux, auxiliary{typ: typ, name: name, obj: rendered{val: it.Value()}, postDispatch: post})
+		r.aux = append(r.aux, auxiliary{typ: typ, name: name, obj: rendered{val: it.Value()}, postDispatch: post, stage: len(r.stages)})
 	}
 	return nil
 }
@@ -277,6 +288,7 @@ func (r *componentRun) trait(t *Trait) error {
 	if err := userErrors(v, "trait", t.Type); err != nil {
 		return r.errAt(t.Path, t.Type, err)
 	}
+	r.stages = append(r.stages, stage{trait: t, def: def, tmpl: v, base: r.base.val})
 	return nil
 }
 
@@ -327,26 +339,19 @@ func (r *componentRun) manifest(pl Placement) (*ComponentManifest, error) {
 	m := &ComponentManifest{Name: r.comp.Name, Warnings: r.warnings}
 	wl, err := r.base.object()
 	if err != nil {
-		return nil, r.errAt(r.comp.Path, "", fmt.Errorf("output: %s", cueMessage(err)))
+		return nil, r.incompleteErr(err, -1, "output")
 	}
 	m.Workload = &Resource{Object: wl, Component: r.comp.Name}
 	for i := range r.aux {
 		a := &r.aux[i]
 		obj, err := a.obj.object()
 		if err != nil {
-			return nil, r.errAt(r.comp.Path, traitLabel(a.typ), fmt.Errorf("outputs.%s: %s", a.name, cueMessage(err)))
+			return nil, r.incompleteErr(err, a.stage, "outputs."+a.name)
 		}
 		m.Auxiliaries = append(m.Auxiliaries, &Resource{Object: obj, Component: r.comp.Name, Trait: a.typ, Output: a.name, PostDispatch: a.postDispatch})
 	}
 	setContract(r.app, r.comp, m, pl)
 	return m, nil
-}
-
-func traitLabel(typ string) string {
-	if typ == AuxiliaryWorkload {
-		return ""
-	}
-	return typ
 }
 
 // baseContext is the `context` KubeVela gives a component's templates.

@@ -8,6 +8,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 var defTypeKinds = map[string]string{
@@ -46,7 +48,7 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: template must be a struct", tmpl.Pos())
 	}
-	d := &Definition{Name: strings.Trim(labelString(meta.Label), `"`), TemplateFile: file}
+	d := &Definition{Name: strings.Trim(labelString(meta.Label), `"`), TemplateFile: file, placed: true}
 	d.Source.File, d.Source.Line, d.Source.Col = file, meta.Pos().Line(), meta.Pos().Column()
 	if err := readDefMeta(file, src, f, tmpl, d); err != nil {
 		return nil, err
@@ -69,15 +71,35 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 		return positioned(err)
 	}
 	m := v.LookupPath(cue.MakePath(cue.Str(d.Name)))
-	typ, _ := m.LookupPath(cue.ParsePath("type")).String()
+	tv := m.LookupPath(cue.ParsePath("type"))
+	typ, _ := tv.String()
 	kind, ok := defTypeKinds[typ]
 	if !ok {
-		return fmt.Errorf("%s: definition %q: unknown type %q (want component, trait, policy or workflow-step)", d.Source, d.Name, typ)
+		return fmt.Errorf("%s: definition %q: unknown type %q (want component, trait, policy or workflow-step)", cuePos(tv, d.Source), d.Name, typ)
 	}
 	d.Kind = kind
-	d.Stage, _ = m.LookupPath(cue.ParsePath("attributes.stage")).String()
-	d.WorkloadType, _ = m.LookupPath(cue.ParsePath("attributes.workload.type")).String()
+	// vela def names the object after the field: the API server's
+	// ValidateObjectMeta checks it as a DNS-1123 subdomain.
+	if msg := manifest.DNS1123Subdomain(d.Name); msg != "" {
+		return fmt.Errorf("%s: %s %q: metadata.name: Invalid value: %q: %s", d.Source, d.Kind, d.Name, d.Name, msg)
+	}
+	attr := func(path string) string {
+		s, _ := m.LookupPath(cue.ParsePath("attributes." + path)).String()
+		return s
+	}
+	d.Stage = attr("stage")
+	d.WorkloadType = attr("workload.type")
+	d.spec = defSpec{cue: true, ref: attr("definitionRef.name"), version: attr("version"),
+		workload: d.WorkloadType != "" || attr("workload.definition.apiVersion") != "" || attr("workload.definition.kind") != ""}
 	return nil
+}
+
+// cuePos is where v was authored, else fallback.
+func cuePos(v cue.Value, fallback manifest.Pos) manifest.Pos {
+	if p := v.Pos(); p.IsValid() {
+		return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+	}
+	return fallback
 }
 
 // templateSource keeps the imports and the template body at their places

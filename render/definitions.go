@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // Definition kinds KubeVela knows.
@@ -43,6 +45,25 @@ type Definition struct {
 	WorkloadType string
 	// Source is where the definition was authored.
 	Source manifest.Pos
+	// spec is what KubeVela's webhook checks besides the template.
+	spec defSpec
+	// placed is true when Template's positions are the authored file's
+	// (false for a template whose place in its file is unknown).
+	placed bool
+}
+
+// defSpec are the spec fields KubeVela's definition webhooks read, and
+// where they were authored.
+type defSpec struct {
+	// workload is true when spec.workload names a type or a definition.
+	workload bool
+	// ref is spec.definitionRef.name.
+	ref string
+	// cue is true when spec.schematic.cue is given.
+	cue     bool
+	version string
+	// obj is the authored object (nil for a `vela def` CUE file).
+	obj *manifest.Object
 }
 
 // KubeSchematic is a ComponentDefinition's `schematic.kube`: a fixed object
@@ -117,7 +138,18 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 	if d.Name == "" {
 		return nil, fmt.Errorf("%s: %s without metadata.name", obj.Pos, d.Kind)
 	}
+	if err := schemas.ValidateDefinition(obj); err != nil {
+		return nil, err
+	}
+	var me *cluster.MetaError
+	if err := cluster.ValidateMeta(obj); errors.As(err, &me) {
+		return nil, fmt.Errorf("%s: %s %q: %s: %s", obj.FieldPos(me.Field), d.Kind, d.Name, me.Field, me.Msg)
+	}
 	spec := manifest.Map(obj.Data, "spec")
+	d.spec = defSpec{obj: obj, ref: manifest.String(spec, "definitionRef", "name"), version: manifest.String(spec, "version"),
+		workload: manifest.String(spec, "workload", "type") != "" || manifest.String(spec, "workload", "definition", "apiVersion") != "" ||
+			manifest.String(spec, "workload", "definition", "kind") != ""}
+	_, d.spec.cue = manifest.Lookup(spec, "schematic", "cue")
 	d.Stage = manifest.String(spec, "stage")
 	d.WorkloadType = manifest.String(spec, "workload", "type")
 	if kube := manifest.Map(spec, "schematic", "kube"); kube != nil {
@@ -141,6 +173,7 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 			return nil, fmt.Errorf("%s: %s %q: %s must be a string", obj.FieldPos(path), d.Kind, d.Name, path)
 		}
 		d.Template, d.TemplateFile = placeTemplate(obj, path, text)
+		_, d.placed = obj.BlockStart(path)
 		return d, nil
 	}
 	return d, nil

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	cueerrors "cuelang.org/go/cue/errors"
@@ -17,6 +18,9 @@ type Error struct {
 	App       string
 	Component string
 	Trait     string
+	// Policy names the policy whose PolicyDefinition was rendered (then
+	// Component and Trait are empty).
+	Policy string
 	// Template is the position in a definition template, when known.
 	Template manifest.Pos
 	// Step and Overrides name the deploy step and the override policies
@@ -33,6 +37,9 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	fmt.Fprintf(&b, "application %q", e.App)
+	if e.Policy != "" {
+		fmt.Fprintf(&b, ": policy %q", e.Policy)
+	}
 	if e.Component != "" {
 		fmt.Fprintf(&b, " component %q", e.Component)
 	}
@@ -57,13 +64,22 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 func (r *componentRun) errAt(path, trait string, err error) error {
-	return &Error{Pos: r.app.Object.FieldPos(path), App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
+	return r.newErr(r.app.Object.FieldPos(path), trait, err)
+}
+
+// newErr is an Error about what r renders: a component (or its trait),
+// or a policy's definition.
+func (r *componentRun) newErr(pos manifest.Pos, trait string, err error) *Error {
+	if r.policy {
+		return &Error{Pos: pos, App: r.app.Name, Policy: r.comp.Name, Err: err}
+	}
+	return &Error{Pos: pos, App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
 }
 
 // cueErr locates a CUE evaluation error: a parameter error points at the
 // property in the Application, anything else at the template line.
 func (r *componentRun) cueErr(def *Definition, path, trait string, err error) error {
-	e := &Error{Pos: r.app.Object.FieldPos(path), App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
+	e := r.newErr(r.app.Object.FieldPos(path), trait, err)
 	var param []string
 	for _, ce := range cueerrors.Errors(err) {
 		if p := templatePos(def, cueerrors.Positions(ce)); p.IsValid() && !e.Template.IsValid() {
@@ -98,13 +114,23 @@ func (r *componentRun) cueErr(def *Definition, path, trait string, err error) er
 	return e
 }
 
-// propertyPath is the field path of a parameter under base.properties.
+// propertyPath is the field path of a parameter under base.properties;
+// CUE's list indexes (numeric path elements) become [i].
 func propertyPath(base string, param []string) string {
-	elems := []any{base, "properties"}
-	for _, s := range param {
-		elems = append(elems, s)
+	return manifest.Path(base, "properties") + pathTail(param)
+}
+
+// pathTail writes CUE path elements as a field path suffix: .a[1].b.
+func pathTail(elems []string) string {
+	var b strings.Builder
+	for _, s := range elems {
+		if _, err := strconv.Atoi(s); err == nil {
+			b.WriteString("[" + s + "]")
+		} else {
+			b.WriteString("." + s)
+		}
 	}
-	return manifest.Path(elems...)
+	return b.String()
 }
 
 func templatePos(def *Definition, ps []token.Pos) manifest.Pos {

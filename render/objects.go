@@ -18,7 +18,7 @@ import (
 func (w *workflowRun) applyObject(s *WorkflowStep) (map[string]any, error) {
 	value, _ := s.Properties["value"].(map[string]any)
 	if value == nil {
-		return nil, w.stepErr(s, "apply-object needs properties.value (an object)")
+		return nil, w.stepErr(s, "properties.value", "apply-object needs properties.value (an object)")
 	}
 	obj, _ := manifest.DeepCopy(value).(map[string]any)
 	target := manifest.String(s.Properties, "cluster")
@@ -28,7 +28,7 @@ func (w *workflowRun) applyObject(s *WorkflowStep) (map[string]any, error) {
 		return nil, err
 	}
 	if manifest.String(obj, "kind") == "" || manifest.String(obj, "metadata", "name") == "" {
-		return nil, w.stepErr(s, "apply-object: properties.value needs kind and metadata.name")
+		return nil, w.stepErr(s, "properties.value", "apply-object: properties.value needs kind and metadata.name")
 	}
 	if manifest.String(obj, "metadata", "namespace") == "" && !IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
@@ -47,7 +47,7 @@ func (w *workflowRun) readObject(s *WorkflowStep) (map[string]any, error) {
 	kind := stringOr(p, "kind", "Application")
 	name := manifest.String(p, "name")
 	if name == "" {
-		return nil, w.stepErr(s, "read-object needs properties.name")
+		return nil, w.stepErr(s, "properties.name", "read-object needs properties.name")
 	}
 	ns := stringOr(p, "namespace", "default")
 	if IsClusterScoped(apiVersion, kind) {
@@ -60,7 +60,7 @@ func (w *workflowRun) readObject(s *WorkflowStep) (map[string]any, error) {
 	key := manifest.Key{Group: manifest.Group(apiVersion), Kind: kind, Namespace: ns, Name: name}
 	obj, ok := w.current(target, key)
 	if !ok {
-		return nil, w.stepErr(s, fmt.Sprintf("read-object: %s not found in cluster %q (objects that exist before the workflow come from --observed)", key, target))
+		return nil, w.stepErr(s, "properties.name", fmt.Sprintf("read-object: %s not found in cluster %q (objects that exist before the workflow come from --observed)", key, target))
 	}
 	params := map[string]any{"cluster": manifest.String(p, "cluster"), "value": map[string]any{
 		"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": stringOr(p, "namespace", "default")}}}

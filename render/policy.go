@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -56,7 +57,7 @@ func (e *Engine) renderPolicy(app *Application, p *Policy, def *Definition) ([]*
 	if p.Properties != nil {
 		ctxData["parameter"] = normalizeNumbers(p.Properties)
 	}
-	run := &componentRun{e: e, app: app, comp: comp, ctxData: ctxData}
+	run := &componentRun{e: e, app: app, comp: comp, ctxData: ctxData, policy: true}
 	v, err := e.evaluate(def, p.Properties, ctxData)
 	if err != nil {
 		return nil, run.cueErr(def, p.Path, "", err)
@@ -75,7 +76,7 @@ func (e *Engine) renderPolicy(app *Application, p *Policy, def *Definition) ([]*
 	for _, val := range vals {
 		obj, err := toGo(val)
 		if err != nil {
-			return nil, run.errAt(p.Path, "", fmt.Errorf("policy %q: %s", p.Name, cueMessage(err)))
+			return nil, run.errAt(p.Path, "", errors.New(cueMessage(err)))
 		}
 		addLabels(obj, map[string]string{LabelAppName: app.Name, LabelAppComponent: p.Name, LabelAppRevision: app.RevisionName()})
 		if manifest.String(obj, "metadata", "name") == "" {

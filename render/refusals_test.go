@@ -46,8 +46,9 @@ func builtinDefinitions(t *testing.T) *Definitions {
 }
 
 // renderDoc renders the first Application in doc (app.yaml) with the
-// built-in definitions and a member cluster m1; the Workflow and Policy
-// objects in doc are on the hub, and any other object is observed there.
+// built-in definitions, the definitions in doc, and a member cluster m1;
+// the Workflow and Policy objects in doc are on the hub, and any other
+// object is observed there.
 // It returns the error ("" for none) and the warnings.
 func renderDoc(t *testing.T, doc string) (string, []string) {
 	t.Helper()
@@ -75,9 +76,18 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 	}
 	store := cluster.NewStore()
 	opts := Options{Observed: store, Workflows: map[string]*Workflow{}, Policies: map[string]*Policy{}}
+	defs := builtinDefinitions(t)
 	var app *Application
 	for _, o := range objs {
 		switch o.Kind() {
+		case "ComponentDefinition", "TraitDefinition", "PolicyDefinition", "WorkflowStepDefinition":
+			var d *Definition
+			if d, err = DefinitionFromObject(o); err == nil {
+				if defs == builtinSet {
+					defs = defs.Clone()
+				}
+				defs.Add(d)
+			}
 		case "Application":
 			if app == nil {
 				app, err = ParseApplication(o)
@@ -99,7 +109,7 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 			return nil, err
 		}
 	}
-	return NewEngine(builtinDefinitions(t)).RenderApplication(app, inv, opts)
+	return NewEngine(defs).RenderApplication(app, inv, opts)
 }
 
 // appDoc is an Application named a with one webservice component web,
@@ -140,6 +150,40 @@ func TestRefusals(t *testing.T) {
 	tests := []struct {
 		name, doc, want string
 	}{
+		// The API server's ValidateObjectMeta checks the Application's own
+		// name and namespace.
+		{"application name not a DNS-1123 subdomain", strings.Replace(appDoc(""), "{name: a}", "{name: My_App}", 1),
+			`app.yaml:3:18: invalid application: application "My_App": metadata.name: Invalid value: "My_App": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{"application name too long", strings.Replace(appDoc(""), "{name: a}", "{name: "+strings.Repeat("a", 254)+"}", 1),
+			`app.yaml:3:18: invalid application: application "` + strings.Repeat("a", 254) + `": metadata.name: Invalid value: "` + strings.Repeat("a", 254) + `": must be no more than 253 characters`},
+		{"application namespace not a DNS-1123 label", strings.Replace(appDoc(""), "{name: a}", "{name: a, namespace: x.y}", 1),
+			`app.yaml:3:32: invalid application: application "a": metadata.namespace: Invalid value: "x.y": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		// Step errors point at the step's field.
+		{"apply-component of an unknown component", appDoc("  workflow:\n    steps: [{name: ac, type: apply-component, properties: {component: nothere}}]"),
+			`app.yaml:7:71: application "a": step "ac": component "nothere" not found`},
+		{"apply-object value not an object", appDoc("  workflow:\n    steps: [{name: ao, type: apply-object, properties: {value: x}}]"),
+			`app.yaml:7:64: application "a": step "ao": apply-object needs properties.value (an object)`},
+		{"apply-object value without kind", appDoc("  workflow:\n    steps: [{name: ao, type: apply-object, properties: {value: {metadata: {name: x}}}}]"),
+			`app.yaml:7:64: application "a": step "ao": apply-object: properties.value needs kind and metadata.name`},
+		{"if with a syntax error", appDoc("  workflow:\n    steps: [{name: s, type: suspend, if: \"status.x ==== \"}]"),
+			`app.yaml:7:42: application "a": step "s": if "status.x ==== ": expected operand, found '=='`},
+		// KubeVela's suspend provider parses the duration (time.ParseDuration)
+		// and fails the step on a bad one.
+		{"suspend duration", appDoc("  workflow:\n    steps: [{name: s, type: suspend, properties: {duration: 1m30s}}]"), ""},
+		{"suspend duration not a duration", appDoc("  workflow:\n    steps: [{name: s, type: suspend, properties: {duration: forever}}]"),
+			`app.yaml:7:61: application "a": step "s": failed to parse duration forever: time: invalid duration "forever"`},
+		{"suspend duration not a string", appDoc("  workflow:\n    steps: [{name: s, type: suspend, properties: {duration: 5}}]"),
+			`app.yaml:7:61: application "a": step "s": parameter.duration: conflicting values 5 and string (mismatched types int and string)`},
+		// A component's dependsOn is the component's (KubeVela generates
+		// a step per component).
+		{"component dependsOn an unknown component", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n" +
+			"  components: [{name: web, type: webservice, properties: {image: nginx}, dependsOn: [ghost]}]\n",
+			`app.yaml:5:86: application "a" component "web": dependsOn names unknown component "ghost"`},
+		{"component dependsOn cycle", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
+			"  - {name: a, type: webservice, properties: {image: nginx}, dependsOn: [b]}\n  - {name: b, type: webservice, properties: {image: nginx}, dependsOn: [a]}\n",
+			`app.yaml:6:72: application "a" component "a": dependsOn forms a cycle`},
+		{"step dependsOn an unknown step", appDoc("  workflow:\n    steps: [{name: s, type: suspend, dependsOn: [x, zzz]}]"),
+			`app.yaml:7:50: application "a": step "s": dependsOn names unknown step "x"`},
 		// The mutating webhook names unnamed steps step-<i> and
 		// sub-steps step-<i>-<j> before the validating one checks them.
 		{"unnamed steps are named", appDoc("  workflow:\n    steps: [{type: suspend}, {type: suspend}]"), ""},

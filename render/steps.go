@@ -1,9 +1,12 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 
 	"cuelang.org/go/cue"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // orderSteps runs steps in their written order except where dependsOn
@@ -20,15 +23,15 @@ func (w *workflowRun) orderSteps(steps []WorkflowStep) ([]*WorkflowStep, error) 
 	visit = func(i int) error {
 		switch state[i] {
 		case 1:
-			return w.stepErr(&steps[i], "dependsOn forms a cycle")
+			return w.dependsOnErr(&steps[i], "dependsOn", "dependsOn forms a cycle")
 		case 2:
 			return nil
 		}
 		state[i] = 1
-		for _, d := range steps[i].DependsOn {
+		for k, d := range steps[i].DependsOn {
 			j, ok := index[d]
 			if !ok {
-				return w.stepErr(&steps[i], fmt.Sprintf("dependsOn names unknown step %q", d))
+				return w.dependsOnErr(&steps[i], manifest.Path("dependsOn", k), fmt.Sprintf("dependsOn names unknown %s %q", stepNoun(&steps[i]), d))
 			}
 			if err := visit(j); err != nil {
 				return err
@@ -46,8 +49,29 @@ func (w *workflowRun) orderSteps(steps []WorkflowStep) ([]*WorkflowStep, error) 
 	return out, nil
 }
 
-func (w *workflowRun) stepErr(s *WorkflowStep, msg string) error {
-	return &Error{Pos: w.pos(s.Path), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
+// stepErr is an error about step s located at its field (a path under
+// the step, e.g. "properties.component"; the nearest authored parent
+// when the field is absent).
+func (w *workflowRun) stepErr(s *WorkflowStep, field, msg string) error {
+	return &Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
+}
+
+// dependsOnErr is stepErr for dependsOn, which for the steps KubeVela
+// generates from components is the component's.
+func (w *workflowRun) dependsOnErr(s *WorkflowStep, field, msg string) error {
+	if s.fromComponent {
+		return &Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Component: s.Name, Err: errors.New(msg)}
+	}
+	return w.stepErr(s, field, msg)
+}
+
+// stepNoun is what s's dependsOn names: steps, or components for the
+// steps generated from components.
+func stepNoun(s *WorkflowStep) string {
+	if s.fromComponent {
+		return "component"
+	}
+	return "step"
 }
 
 // shouldRun evaluates a step's `if`. Every emulated step succeeds, so
@@ -70,12 +94,15 @@ func (w *workflowRun) shouldRun(s *WorkflowStep, inputs map[string]any) (bool, e
 		inputs = map[string]any{}
 	}
 	done := w.e.begin(w.pos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
-	v := w.e.ctx.CompileString("status: _\ninputs: _\nresult: "+s.If).
-		FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
+	defer done()
+	v := w.e.ctx.CompileString("status: _\ninputs: _\nresult: " + s.If)
+	if err := v.Err(); err != nil {
+		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
+	}
+	v = v.FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
-	done()
 	if err != nil {
-		return false, w.stepErr(s, fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
+		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
 	}
 	return b, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -203,7 +204,7 @@ func generateApplySteps(app *Application) []WorkflowStep {
 			}
 		}
 		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", DependsOn: deps, Path: c.Path,
-			Properties: map[string]any{"component": c.Name}})
+			Properties: map[string]any{"component": c.Name}, fromComponent: true})
 	}
 	return steps
 }
@@ -255,6 +256,9 @@ func (w *workflowRun) step(s *WorkflowStep) (map[string]any, error) {
 	case "step-group":
 		return nil, w.steps(s.SubSteps)
 	case "suspend":
+		if err := w.suspendDuration(s); err != nil {
+			return nil, err
+		}
 		return nil, w.suspend(s.Name)
 	case "apply-component":
 		return nil, w.applyComponent(s)
@@ -285,6 +289,30 @@ func (w *workflowRun) tracef(format string, args ...any) {
 	w.res.Trace = append(w.res.Trace, fmt.Sprintf(format, args...))
 }
 
+// suspendDuration checks a suspend step's duration as the step does
+// (kubevela/workflow pkg/providers/builtin/workspace.go Suspend): its
+// template's parameter.duration is a string, and the provider fails on
+// one time.ParseDuration refuses, so the step never completes.
+func (w *workflowRun) suspendDuration(s *WorkflowStep) error {
+	v, ok := s.Properties["duration"]
+	if !ok || v == nil {
+		return nil
+	}
+	d, ok := v.(string)
+	if !ok {
+		param := w.e.ctx.Encode(map[string]any{"parameter": map[string]any{"duration": normalizeNumbers(v)}}).
+			Unify(w.e.ctx.CompileString("parameter: duration?: string"))
+		return w.stepErr(s, "properties.duration", cueMessage(param.Validate()))
+	}
+	if d == "" {
+		return nil
+	}
+	if _, err := time.ParseDuration(d); err != nil {
+		return w.stepErr(s, "properties.duration", fmt.Sprintf("failed to parse duration %s: %v", d, err))
+	}
+	return nil
+}
+
 // suspend stops the workflow, or records that it is taken as resumed.
 func (w *workflowRun) suspend(step string) error {
 	if w.opts.StopAtSuspend {
@@ -299,12 +327,11 @@ func (w *workflowRun) applyComponent(s *WorkflowStep) error {
 	name := manifest.String(s.Properties, "component")
 	comp := w.app.component(name)
 	if comp == nil {
-		return &Error{Pos: w.pos(s.Path), App: w.app.Name,
-			Err: fmt.Errorf("step %q: component %q not found", s.Name, name)}
+		return w.stepErr(s, "properties.component", fmt.Sprintf("component %q not found", name))
 	}
 	pl := Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
 	if pl.Cluster != "" {
-		if err := w.checkCluster(pl.Cluster, s.Path, fmt.Sprintf("step %q", s.Name)); err != nil {
+		if err := w.checkCluster(pl.Cluster, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,104 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+)
+
+// origin locates what produced a write in the Application: the policy
+// whose definition rendered it, else its component, else the app.
+func origin(app *render.Application, w render.Write) cluster.Origin {
+	o := cluster.Origin{Pos: app.Object.Pos, Application: app.Name, Component: w.Resource.Component, Policy: w.Resource.Policy}
+	if w.Resource.Trait != render.AuxiliaryWorkload {
+		o.Trait = w.Resource.Trait
+	}
+	for _, p := range app.Policies {
+		if w.Resource.Policy != "" && p.Name == w.Resource.Policy {
+			o.Pos = app.Object.FieldPos(p.Path)
+			return o
+		}
+	}
+	for _, c := range app.Components {
+		if c.Name == w.Resource.Component {
+			o.Pos = app.Object.FieldPos(c.Path)
+			break
+		}
+	}
+	return o
+}
+
+// metaValuePos finds where the name or namespace the API server refuses
+// was authored: a string field equal to it in the component (its name,
+// properties, traits) or in the policies that placed or rendered the
+// object, preferring a field of the refused field's name (name,
+// namespace). A namespace is looked for in the policies first, a name in
+// the component. Without a match it returns fallback.
+func metaValuePos(app *render.Application, w render.Write, me *cluster.MetaError, fallback manifest.Pos) manifest.Pos {
+	value, ok := me.Value.(string)
+	if !ok {
+		return fallback
+	}
+	s := valueSearch{value: value, key: "name"}
+	comp := func() {
+		for _, c := range app.Components {
+			if c.Name == w.Resource.Component {
+				s.walk(c.Raw, c.Path)
+			}
+		}
+	}
+	pols := func() {
+		for _, p := range app.Policies {
+			if p.Object == nil && (p.Name == w.Resource.Policy || slices.Contains(w.Policies, p.Name)) {
+				s.walk(p.Properties, manifest.Path(p.Path, "properties"))
+			}
+		}
+	}
+	if me.Field == "metadata.namespace" {
+		s.key = "namespace"
+		pols()
+		comp()
+	} else {
+		comp()
+		pols()
+	}
+	for _, p := range []string{s.best, s.any} {
+		if p != "" {
+			return app.Object.FieldPos(p)
+		}
+	}
+	return fallback
+}
+
+// valueSearch finds the field paths of a string value: the first whose
+// last key is key (best), and the first at all (any).
+type valueSearch struct {
+	value, key string
+	best, any  string
+}
+
+func (s *valueSearch) walk(v any, path string) {
+	switch x := v.(type) {
+	case string:
+		if x != s.value {
+			return
+		}
+		if s.any == "" {
+			s.any = path
+		}
+		if s.best == "" && (path == s.key || strings.HasSuffix(path, "."+s.key)) {
+			s.best = path
+		}
+	case map[string]any:
+		for _, k := range manifest.SortedKeys(x) {
+			s.walk(x[k], manifest.Path(path, k))
+		}
+	case []any:
+		for i, e := range x {
+			s.walk(e, manifest.Path(path, i))
+		}
+	}
+}
