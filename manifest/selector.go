@@ -387,6 +387,20 @@ func TypeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// JSONKind is the word encoding/json uses in its errors for the JSON type
+// of v ("object", "array", "string", "bool", "number", "null").
+func JSONKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case int64, int, float64:
+		return "number"
+	}
+	return TypeName(v)
+}
+
 func typeError(path string, v any, want string) *FieldError {
 	return &FieldError{Path: path, Msg: fmt.Sprintf("Invalid value: %q: must be of type %s", TypeName(v), want)}
 }

@@ -431,7 +431,7 @@ func mergeTrait(tr *Trait, t map[string]any, tpath string) error {
 // notAMap is KubeVela's error for patch properties that are not an object
 // (RawExtension2Map).
 func notAMap(v any) error {
-	return fmt.Errorf("failed to convert patch parameters to map: json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(v))
+	return fmt.Errorf("failed to convert patch parameters to map: json: cannot unmarshal %s into Go value of type map[string]interface {}", manifest.JSONKind(v))
 }
 
 // mergeMaps merges copies of src's values into dst.

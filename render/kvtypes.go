@@ -400,7 +400,7 @@ func findKey(v any, key string) (string, bool) {
 // findTyped follows segs (map keys; lists are searched element by
 // element) to the first value whose JSON type is kind.
 func findTyped(v any, segs []string, kind string) (string, bool) {
-	if list, ok := v.([]any); ok && (len(segs) > 0 || jsonKind(v) != kind) {
+	if list, ok := v.([]any); ok && (len(segs) > 0 || manifest.JSONKind(v) != kind) {
 		for i, e := range list {
 			if p, ok := findTyped(e, segs, kind); ok {
 				return joinPath(i, p), true
@@ -411,12 +411,12 @@ func findTyped(v any, segs []string, kind string) (string, bool) {
 	if len(segs) == 0 {
 		if m, ok := v.(map[string]any); ok && kind != "object" {
 			for _, k := range manifest.SortedKeys(m) {
-				if jsonKind(m[k]) == kind {
+				if manifest.JSONKind(m[k]) == kind {
 					return k, true
 				}
 			}
 		}
-		return "", strings.HasPrefix(kind, jsonKind(v))
+		return "", strings.HasPrefix(kind, manifest.JSONKind(v))
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -428,23 +428,6 @@ func findTyped(v any, segs []string, kind string) (string, bool) {
 	}
 	p, ok := findTyped(child, segs[1:], kind)
 	return joinPath(segs[0], p), ok
-}
-
-// jsonKind is the word encoding/json uses for the JSON type of v.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case nil:
-		return "null"
-	}
-	return "number"
 }
 
 func joinPath(first any, rest string) string {

@@ -164,19 +164,5 @@ func (f *field) checkScalar(path string, v any) error {
 }
 
 func typeErr(path string, v any, want string) error {
-	return fmt.Errorf("%s: cannot unmarshal %s into a %s", path, jsonKind(v), want)
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	}
-	return "number"
+	return fmt.Errorf("%s: cannot unmarshal %s into a %s", path, manifest.JSONKind(v), want)
 }
