@@ -1,0 +1,152 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Subject is one level of what an error is about, outermost first: an
+// application, a component in it, a trait of the component; a policy; a
+// workflow step; a Karmada policy; a Cluster.
+type Subject struct {
+	// Kind is the subject's kind as messages name it: "application",
+	// "component", "trait", "policy", "step", "PropagationPolicy", ...
+	Kind string
+	Name string
+}
+
+func (s Subject) String() string {
+	if s.Name == "" {
+		return s.Kind
+	}
+	return fmt.Sprintf("%s %q", s.Kind, s.Name)
+}
+
+// Error is a problem with an authored input, located and named: the place
+// in the input, what it is about (Subjects, outermost first), the field
+// path inside the object, and what is wrong. It is the one error type
+// drydock's packages return for bad input; callers read its parts with
+// errors.As instead of parsing its text.
+type Error struct {
+	Pos      Pos
+	Subjects []Subject
+	// Field is the path of the offending field in the object, as Path
+	// builds it ("" when the error is about the object as a whole).
+	Field string
+	// Err is what is wrong; it wraps the sentinel a caller branches on.
+	Err error
+}
+
+// Errorf returns an Error at pos about subjects, with a message made by
+// fmt.Errorf (so %w wraps).
+func Errorf(pos Pos, subjects []Subject, format string, args ...any) *Error {
+	return &Error{Pos: pos, Subjects: subjects, Err: fmt.Errorf(format, args...)}
+}
+
+// Error formats the error as "file:line:col: kind "name" kind "name": message".
+func (e *Error) Error() string {
+	var b strings.Builder
+	if s := e.Pos.String(); s != "" {
+		b.WriteString(s)
+		b.WriteString(": ")
+	}
+	for i, s := range e.Subjects {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s.String())
+	}
+	if len(e.Subjects) > 0 {
+		b.WriteString(": ")
+	}
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// PosOf returns the position of the first Error in err's chain.
+func PosOf(err error) (Pos, bool) {
+	var e *Error
+	if errors.As(err, &e) && e.Pos.IsValid() {
+		return e.Pos, true
+	}
+	return Pos{}, false
+}
+
+// Errors is a list of errors reported whole: deduplicated, sorted by
+// position (errors without one last, in their order).
+type Errors []error
+
+// Join returns nil for no errors, the error itself for one, else the
+// sorted, deduplicated list.
+func Join(errs ...error) error {
+	var out Errors
+	seen := map[string]bool{}
+	var add func(err error)
+	add = func(err error) {
+		if list, ok := err.(Errors); ok {
+			for _, e := range list {
+				add(e)
+			}
+			return
+		}
+		if msg := err.Error(); !seen[msg] {
+			seen[msg] = true
+			out = append(out, err)
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			add(err)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	slices.SortStableFunc(out, func(a, b error) int {
+		pa, okA := PosOf(a)
+		pb, okB := PosOf(b)
+		switch {
+		case okA && okB:
+			return pa.Compare(pb)
+		case okA:
+			return -1
+		case okB:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Error lists the errors, one per line.
+func (l Errors) Error() string {
+	msgs := make([]string, len(l))
+	for i, err := range l {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap returns the errors, so errors.Is and errors.As see each.
+func (l Errors) Unwrap() []error { return l }
+
+// Compare orders positions by file, line and column.
+func (p Pos) Compare(q Pos) int {
+	switch {
+	case p.File != q.File:
+		return strings.Compare(p.File, q.File)
+	case p.Line != q.Line:
+		return p.Line - q.Line
+	}
+	return p.Col - q.Col
+}

@@ -1,0 +1,54 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestError(t *testing.T) {
+	sentinel := errors.New("invalid")
+	err := &Error{
+		Pos:      Pos{File: "app.yaml", Line: 7, Col: 9},
+		Subjects: []Subject{{"application", "shop"}, {"component", "web"}, {"trait", "scaler"}},
+		Field:    "spec.components[0].traits[0].properties.replicas",
+		Err:      fmtErr(sentinel),
+	}
+	const want = `app.yaml:7:9: application "shop" component "web" trait "scaler": invalid: replicas must be an int`
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if !errors.Is(err, sentinel) {
+		t.Error("Error does not unwrap to its sentinel")
+	}
+	if pos, ok := PosOf(fmtWrap(err)); !ok || pos != err.Pos {
+		t.Errorf("PosOf = %v, %v", pos, ok)
+	}
+}
+
+func fmtErr(s error) error  { return fmt.Errorf("%w: replicas must be an int", s) }
+func fmtWrap(e error) error { return fmt.Errorf("context: %w", e) }
+
+func TestJoin(t *testing.T) {
+	at := func(line int, msg string) error {
+		return &Error{Pos: Pos{File: "a.yaml", Line: line, Col: 1}, Err: errors.New(msg)}
+	}
+	if Join() != nil || Join(nil, nil) != nil {
+		t.Error("Join of nothing is not nil")
+	}
+	one := at(3, "x")
+	if Join(nil, one) != one {
+		t.Error("Join of one error is not that error")
+	}
+	early := at(2, "early")
+	got := Join(at(9, "late"), errors.New("nowhere"), early, at(9, "late"), Join(at(5, "mid"), at(2, "early")))
+	const want = "a.yaml:2:1: early\na.yaml:5:1: mid\na.yaml:9:1: late\nnowhere"
+	if diff := cmp.Diff(want, got.Error()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if !errors.Is(got, errors.Unwrap(early)) {
+		t.Error("a joined list does not unwrap to its errors")
+	}
+}
