@@ -31,9 +31,9 @@ bench:
 FUZZ_TARGETS = \
 	FuzzDecode:./manifest/ \
 	FuzzInventory:./cluster/ \
-	FuzzParseSchedule:./placement/ \
-	FuzzParseApply:./overrides/ \
-	FuzzNativePatch:./overrides/ \
+	FuzzParseSchedule:./karmada/propagation/ \
+	FuzzParseApply:./karmada/override/ \
+	FuzzNativePatch:./karmada/override/ \
 	FuzzParseCUEDefinitions:./render/ \
 	FuzzParseApplication:./render/ \
 	FuzzParseSet:./render/addon/ \

@@ -9,18 +9,19 @@ import (
 // allowed lists, per package, the drydock packages it may import (the
 // layout in DESIGN.md). Dependencies point one way, toward manifest.
 var allowed = map[string][]string{
-	"manifest":       {},
-	"schemas":        {"manifest"},
-	"cluster":        {"manifest"},
-	"golden":         {"manifest"},
-	"rules":          {"manifest"},
-	"overrides":      {"manifest", "cluster", "schemas"},
-	"placement":      {"manifest", "cluster", "schemas"},
-	"render/builtin": {},
-	"render":         {"manifest", "cluster", "schemas"},
-	"render/addon":   {"manifest", "schemas", "render"},
-	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "placement", "overrides"},
-	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
+	"manifest":            {},
+	"schemas":             {"manifest"},
+	"cluster":             {"manifest"},
+	"golden":              {"manifest"},
+	"rules":               {"manifest"},
+	"karmada":             {"manifest", "cluster"},
+	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
+	"karmada/propagation": {"manifest", "cluster", "schemas", "karmada"},
+	"render/builtin":      {},
+	"render":              {"manifest", "cluster", "schemas"},
+	"render/addon":        {"manifest", "schemas", "render"},
+	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
 }
 
 const module = "github.com/drydock-dev/drydock"

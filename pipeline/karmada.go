@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/karmada/override"
+	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/overrides"
-	"github.com/drydock-dev/drydock/placement"
 )
 
 // A Karmada control plane holds resource templates and policies; placement
@@ -22,14 +22,14 @@ import (
 // what KubeVela dispatched to it.
 type controlPlane struct {
 	// name is the inventory cluster ("" for the inputs' control plane).
-	name        string
-	members     []*cluster.Cluster
-	templates   []*manifest.Object
-	sources     []string
-	origins     []cluster.Origin
-	owners      []string
-	propagation []*placement.Policy
-	overrides   []*overrides.Policy
+	name      string
+	members   []*cluster.Cluster
+	templates []*manifest.Object
+	sources   []string
+	origins   []cluster.Origin
+	owners    []string
+	props     []*propagation.Policy
+	ovs       []*override.Policy
 	// inContext puts an error about an object in context (what
 	// dispatched it to this control plane).
 	inContext func(*manifest.Object, error) error
@@ -41,17 +41,17 @@ func asAuthored(_ *manifest.Object, err error) error { return err }
 // karmadaPolicies parses the propagation and override policies among objs
 // and returns the rest (the templates). Invalid policies are bad input;
 // where gives the context an error about an object is reported in.
-func karmadaPolicies(objs []*manifest.Object, where func(*manifest.Object, error) error) (templates []*manifest.Object, props []*placement.Policy, ovs []*overrides.Policy, err error) {
+func karmadaPolicies(objs []*manifest.Object, where func(*manifest.Object, error) error) (templates []*manifest.Object, props []*propagation.Policy, ovs []*override.Policy, err error) {
 	for _, o := range objs {
 		switch {
-		case placement.IsPolicy(o):
-			p, err := placement.Parse(o)
+		case propagation.IsPolicy(o):
+			p, err := propagation.Parse(o)
 			if err != nil {
 				return nil, nil, nil, inputError(where(o, err))
 			}
 			props = append(props, p)
-		case overrides.IsPolicy(o):
-			p, err := overrides.Parse(o)
+		case override.IsPolicy(o):
+			p, err := override.Parse(o)
 			if err != nil {
 				return nil, nil, nil, inputError(where(o, err))
 			}
@@ -107,12 +107,12 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 func (cp *controlPlane) place(i int) placed {
 	var r placed
 	t := cp.templates[i]
-	p := placement.Select(t, cp.propagation)
+	p := propagation.Select(t, cp.props)
 	if p == nil {
 		r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
 		return r
 	}
-	if err := placement.CheckTemplate(t); err != nil {
+	if err := propagation.CheckTemplate(t); err != nil {
 		r.err = cp.inContext(t, err)
 		return r
 	}
@@ -120,8 +120,8 @@ func (cp *controlPlane) place(i int) placed {
 		r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching: it reaches no member cluster", t.Pos, t.Key(), p)
 		return r
 	}
-	d, err := placement.Schedule(t, p, cp.members)
-	if errors.Is(err, placement.ErrUnschedulable) {
+	d, err := propagation.Schedule(t, p, cp.members)
+	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)
 		return r
 	}
@@ -134,13 +134,13 @@ func (cp *controlPlane) place(i int) placed {
 			r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching to %s", t.Pos, t.Key(), p, strings.Join(p.SuspendOn, ", "))
 			continue
 		}
-		obj := placement.Claim(t, d, target)
-		out, applied, err := overrides.Apply(obj, target.Cluster, cp.overrides)
+		obj := propagation.Claim(t, d, target)
+		out, applied, err := override.Apply(obj, target.Cluster, cp.ovs)
 		if err != nil {
 			r.err = cp.inContext(t, err)
 			return r
 		}
-		placement.Finish(out)
+		propagation.Finish(out)
 		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, target.Cluster.Name)
 	}
@@ -156,7 +156,7 @@ func (cp *controlPlane) where() string {
 
 // karmadaSource is the provenance of a propagated object: the template,
 // the propagation policy and every override rule applied, in order.
-func karmadaSource(cp *controlPlane, i int, d placement.Decision, t placement.Target, applied []overrides.Applied) string {
+func karmadaSource(cp *controlPlane, i int, d propagation.Decision, t propagation.Target, applied []override.Applied) string {
 	p := d.Policy
 	parts := []string{cp.sources[i]}
 	if cp.name != "" {
@@ -166,7 +166,7 @@ func karmadaSource(cp *controlPlane, i int, d placement.Decision, t placement.Ta
 	if d.Affinity != "" {
 		pol += fmt.Sprintf(" (cluster affinity %q)", d.Affinity)
 	}
-	if p.Scheduling == placement.Divided && t.Replicas > 0 {
+	if p.Scheduling == propagation.Divided && t.Replicas > 0 {
 		pol += fmt.Sprintf(" (%d replicas)", t.Replicas)
 	}
 	parts = append(parts, pol)

@@ -154,7 +154,7 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 		}
 	}
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
-		cp := &controlPlane{members: inv.Members(""), templates: templates, propagation: props, overrides: ovs, inContext: asAuthored}
+		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored}
 		for _, t := range templates {
 			cp.sources = append(cp.sources, "template "+t.Pos.String())
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
@@ -250,7 +250,7 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 	if err != nil {
 		return nil, err
 	}
-	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, propagation: props, overrides: ovs, inContext: where}
+	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, props: props, ovs: ovs, inContext: where}
 	for _, t := range templates {
 		cp.sources = append(cp.sources, byObject[t].Source)
 		cp.origins = append(cp.origins, byObject[t].Origin)

@@ -1,0 +1,10 @@
+// Package karmada owns what Karmada's policies share: resource selectors
+// (which templates a policy selects, and how specifically) and cluster
+// affinities (which member clusters a placement, a static weight or an
+// override rule targets), decoded from YAML and matched as Karmada's
+// pkg/util matches them.
+//
+// It is not where policies are parsed or applied: propagation
+// (PropagationPolicy, ClusterPropagationPolicy) and override
+// (OverridePolicy, ClusterOverridePolicy) are its sub-packages.
+package karmada
