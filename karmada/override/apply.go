@@ -56,20 +56,17 @@ func Apply(obj *manifest.Object, c *cluster.Cluster, policies []*Policy) (*manif
 	if c == nil {
 		return nil, nil, fmt.Errorf("override %s: %w: no cluster", obj.Key(), ErrApply)
 	}
-	out, applied, err := run(obj, c, policies, false)
-	if errors.Is(err, errNative) {
-		out, applied, err = run(obj, c, policies, true)
-	}
+	out, applied, err := run(obj, c, policies)
 	if err != nil {
 		return nil, nil, err
 	}
 	return &manifest.Object{Data: out, Pos: obj.Pos}, applied, nil
 }
 
-// run applies the policies, patching in memory unless exact.
-func run(obj *manifest.Object, c *cluster.Cluster, policies []*Policy, exact bool) (map[string]any, []Applied, error) {
+// run applies the policies to a copy of obj's data.
+func run(obj *manifest.Object, c *cluster.Cluster, policies []*Policy) (map[string]any, []Applied, error) {
 	data, finite := normalize(obj.Data)
-	d := &document{data: data.(map[string]any), exact: exact || !finite}
+	d := &document{data: data.(map[string]any), nonFinite: !finite}
 	var applied []Applied
 	for _, kind := range []string{KindClusterOverridePolicy, KindOverridePolicy} {
 		for _, p := range matching(d.data, kind, policies) {
@@ -140,9 +137,6 @@ func (e *overriderError) Error() string { return e.path + ": " + e.err.Error() }
 func (e *overriderError) Unwrap() error { return e.err }
 
 func wrapApply(err error, obj *manifest.Object, c *cluster.Cluster, p *Policy) error {
-	if errors.Is(err, errNative) {
-		return err
-	}
 	var oe *overriderError
 	pos, detail := p.Pos, err.Error()
 	if errors.As(err, &oe) {
@@ -157,82 +151,100 @@ func wrapApply(err error, obj *manifest.Object, c *cluster.Cluster, p *Policy) e
 	return &policyError{msg: msg, sentinel: ErrApply}
 }
 
-// applyRule is Karmada's applyPolicyOverriders.
+// Overrider lists, in the order Karmada applies them within a rule.
+var overriderLists = []string{"imageOverrider", "commandOverrider", "argsOverrider",
+	"labelsOverrider", "annotationsOverrider", "fieldOverrider", "plaintext"}
+
+// applyRule is Karmada's applyPolicyOverriders: each overrider list in
+// Karmada's order, each overrider in its list's order; a rule's plaintext
+// operations are one patch.
 func applyRule(d *document, r *Rule) error {
+	for _, list := range overriderLists {
+		for i := range r.Overriders.count(list) {
+			if err := d.applyOverrider(r, list, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// count is how many overriders of list o has (the plaintext operations of
+// a rule count as one overrider).
+func (o *Overriders) count(list string) int {
+	switch list {
+	case "imageOverrider":
+		return len(o.Image)
+	case "commandOverrider":
+		return len(o.Command)
+	case "argsOverrider":
+		return len(o.Args)
+	case "labelsOverrider":
+		return len(o.Labels)
+	case "annotationsOverrider":
+		return len(o.Annotations)
+	case "fieldOverrider":
+		return len(o.Field)
+	case "plaintext":
+		return min(len(o.Plaintext), 1)
+	}
+	return 0
+}
+
+// applyOverrider applies overrider i of list: the one dispatch over
+// overrider kinds. A failure names the overrider (the plaintext operation
+// that failed) and its position.
+func (d *document) applyOverrider(r *Rule, list string, i int) error {
 	o := &r.Overriders
-	for i := range o.Image {
-		ov := &o.Image[i]
-		if err := wrapOverrider(d.patchWith(imagePatches(d.data, ov)), ov.Pos, r.Path, "imageOverrider", i); err != nil {
-			return err
-		}
+	var ops []patchOp
+	var pos manifest.Pos
+	var err error
+	switch list {
+	case "imageOverrider":
+		ops, err = imagePatches(d.data, &o.Image[i])
+		pos = o.Image[i].Pos
+	case "commandOverrider":
+		ops, err = commandArgsPatches(d.data, "command", &o.Command[i])
+		pos = o.Command[i].Pos
+	case "argsOverrider":
+		ops, err = commandArgsPatches(d.data, "args", &o.Args[i])
+		pos = o.Args[i].Pos
+	case "labelsOverrider":
+		ops, pos = labelAnnotationPatches(d.data, "labels", &o.Labels[i]), o.Labels[i].Pos
+	case "annotationsOverrider":
+		ops, pos = labelAnnotationPatches(d.data, "annotations", &o.Annotations[i]), o.Annotations[i].Pos
+	case "fieldOverrider":
+		return overriderFailure(fieldOverride(d.data, &o.Field[i]), o.Field[i].Pos, manifest.Path(r.Path, list, i))
+	case "plaintext":
+		return d.plaintext(o.Plaintext, r.Path)
 	}
-	for _, target := range []string{"command", "args"} {
-		list, name := o.Command, "commandOverrider"
-		if target == "args" {
-			list, name = o.Args, "argsOverrider"
-		}
-		for i := range list {
-			ov := &list[i]
-			if err := wrapOverrider(d.patchWith(commandArgsPatches(d.data, target, ov)), ov.Pos, r.Path, name, i); err != nil {
-				return err
-			}
-		}
+	if err == nil && len(ops) > 0 {
+		_, err = d.patch(ops)
 	}
-	for _, field := range []string{"labels", "annotations"} {
-		list, name := o.Labels, "labelsOverrider"
-		if field == "annotations" {
-			list, name = o.Annotations, "annotationsOverrider"
-		}
-		for i := range list {
-			ops := labelAnnotationPatches(d.data, field, &list[i])
-			if len(ops) == 0 {
-				continue
-			}
-			if err := wrapOverrider(d.patch(ops), list[i].Pos, r.Path, name, i); err != nil {
-				return err
-			}
-		}
-	}
-	for i := range o.Field {
-		f := &o.Field[i]
-		if err := wrapOverrider(fieldOverride(d.data, f), f.Pos, r.Path, "fieldOverrider", i); err != nil {
-			return err
-		}
-	}
-	return d.plaintext(o.Plaintext, r.Path)
+	return overriderFailure(err, pos, manifest.Path(r.Path, list, i))
 }
 
-// patchWith applies the patches a builder produced, or returns its error.
-func (d *document) patchWith(ops []patchOp, err error) error {
-	if err != nil {
-		return err
+// overriderFailure names the overrider at path a failure came from.
+func overriderFailure(err error, pos manifest.Pos, path string) error {
+	if err == nil {
+		return nil
 	}
-	return d.patch(ops)
+	return &overriderError{pos: pos, path: path, err: err}
 }
 
-// wrapOverrider names the overrider (rulePath.list[i]) a failure came from.
-func wrapOverrider(err error, pos manifest.Pos, rulePath, list string, i int) error {
-	if err == nil || errors.Is(err, errNative) {
-		return err
-	}
-	return &overriderError{pos: pos, path: manifest.Path(rulePath, list, i), err: err}
-}
-
-// plaintext applies a rule's plaintext operations as one patch. When the
-// patch fails, the message names the first operation that fails.
+// plaintext applies a rule's plaintext operations as one patch; a failure
+// names the operation that failed.
 func (d *document) plaintext(ops []Operation, rulePath string) error {
 	patch := make([]patchOp, len(ops))
 	for i := range ops {
 		patch[i] = patchOp{op: ops[i].Operator, path: ops[i].Path, value: ops[i].Value, raw: ops[i].raw}
 	}
-	err := d.patch(patch)
-	if err == nil || errors.Is(err, errNative) {
-		return err
+	failed, err := d.patch(patch)
+	if err == nil {
+		return nil
 	}
-	for i := range patch {
-		if _, perr := exactPatch(d.data, patch[:i+1]); perr != nil {
-			return &overriderError{pos: ops[i].Pos, path: manifest.Path(rulePath, "plaintext", i), err: err}
-		}
+	if failed < 0 {
+		return &overriderError{path: rulePath + ".plaintext", err: err}
 	}
-	return &overriderError{path: rulePath + ".plaintext", err: err}
+	return overriderFailure(err, ops[failed].Pos, manifest.Path(rulePath, "plaintext", failed))
 }

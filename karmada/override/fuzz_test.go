@@ -4,14 +4,12 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/drydock-dev/drydock/manifest"
 )
 
 // FuzzParseApply parses policies from arbitrary YAML and applies them to an
-// arbitrary object: nothing may panic, errors wrap their sentinels, and the
-// in-memory patching must agree with the exact (evanphx/json-patch) path.
+// arbitrary object: nothing may panic and errors wrap their sentinels
+// (FuzzNativePatch checks the patching against the library).
 func FuzzParseApply(f *testing.F) {
 	f.Add(benchPolicies, benchObject)
 	f.Add(copHead+"metadata: {name: p}\nspec: {overriders: {plaintext: [{path: /spec/a/-1, operator: add, value: {x: 1.0}}]}}",
@@ -43,19 +41,8 @@ func FuzzParseApply(f *testing.F) {
 		if err != nil || len(objs) == 0 {
 			return
 		}
-		got, _, err := Apply(objs[0], testCluster, policies)
-		if err != nil {
-			if !errors.Is(err, ErrApply) {
-				t.Fatalf("Apply error %v does not wrap ErrApply", err)
-			}
-			return
-		}
-		exact, _, err := run(objs[0], testCluster, policies, true)
-		if err != nil {
-			t.Fatalf("exact mode fails where Apply succeeded: %v", err)
-		}
-		if diff := cmp.Diff(exact, got.Data); diff != "" {
-			t.Fatalf("-exact +native:\n%s", diff)
+		if _, _, err := Apply(objs[0], testCluster, policies); err != nil && !errors.Is(err, ErrApply) {
+			t.Fatalf("Apply error %v does not wrap ErrApply", err)
 		}
 	})
 }

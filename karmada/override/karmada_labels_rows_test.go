@@ -42,10 +42,11 @@ func TestLabelAnnotationOverriderKarmadaRows(t *testing.T) {
 				md[tt.field] = manifestCopy(tt.start)
 			}
 			ops := labelAnnotationPatches(doc, tt.field, &LabelAnnotationOverrider{Operator: tt.operator, Value: tt.value})
-			out, err := exactPatch(doc, ops)
-			if err != nil {
+			d := &document{data: doc}
+			if _, err := d.patch(ops); err != nil {
 				t.Fatal(err)
 			}
+			out := d.data
 			got := map[string]string{}
 			m, _ := out["metadata"].(map[string]any)[tt.field].(map[string]any)
 			for k, v := range m {

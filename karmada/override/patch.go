@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
-
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -24,39 +22,48 @@ type patchOp struct {
 	raw []byte
 }
 
-// errNative means the in-memory patcher met a case it does not reproduce
-// (or an operation that fails); Apply then starts again in exact mode,
-// where every patch goes through evanphx/json-patch as in Karmada.
-var errNative = errors.New("native patch not applicable")
-
 // document is the object being overridden.
 type document struct {
 	data map[string]any
-	// exact applies patches with evanphx/json-patch on the JSON encoding,
-	// followed by a JSON round trip, exactly as Karmada's applyJSONPatch.
-	exact bool
+	// nonFinite tells that data holds NaN or an infinity, which JSON
+	// cannot encode: any patch then fails as Karmada's marshal does.
+	nonFinite bool
 }
 
-// patch applies ops as one JSON patch followed by a JSON round trip.
-func (d *document) patch(ops []patchOp) error {
-	if d.exact {
-		out, err := exactPatch(d.data, ops)
-		if err != nil {
-			return err
-		}
-		d.data = out
-		return nil
+// patch applies ops as one JSON patch followed by a JSON round trip, as
+// Karmada's applyJSONPatch does with evanphx/json-patch v5, in memory:
+// every operation has the library's semantics (negative indices allowed,
+// no missing paths) and fails with the library's message. It returns the
+// index of the operation that failed (-1 for the round trip).
+func (d *document) patch(ops []patchOp) (int, error) {
+	if d.nonFinite {
+		_, err := json.Marshal(d.data) // Karmada's marshal fails the same way
+		return -1, err
 	}
-	for _, o := range ops {
-		if !nativeOp(d.data, o) {
-			return errNative
+	var root any = d.data
+	lost := -1 // the first operation after which the document has no kind
+	for i, o := range ops {
+		if err := applyOp(&root, o); err != nil {
+			return i, err
 		}
+		if lost < 0 && !hasKind(root) {
+			lost = i
+		}
+	}
+	m, ok := root.(map[string]any)
+	if !ok { // unstructured.UnmarshalJSON reads a non-object as having no kind
+		data, _ := json.Marshal(root)
+		//lint:ignore ST1005 apimachinery's message, kept verbatim
+		return lost, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
 	}
 	// unstructured.UnmarshalJSON refuses an object without a kind.
-	if k, ok := d.data["kind"].(string); !ok || k == "" {
-		return errNative
+	if !hasKind(m) {
+		data, _ := json.Marshal(m)
+		//lint:ignore ST1005 apimachinery's message, kept verbatim
+		return lost, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
 	}
-	return nil
+	d.data = m
+	return -1, nil
 }
 
 // marshalPatch encodes ops the way Karmada marshals its overrideOptions.
@@ -80,27 +87,6 @@ func marshalPatch(ops []patchOp) ([]byte, error) {
 	}
 	b.WriteByte(']')
 	return b.Bytes(), nil
-}
-
-// exactPatch is Karmada's applyJSONPatch: marshal, patch, unmarshal.
-func exactPatch(doc map[string]any, ops []patchOp) (map[string]any, error) {
-	patchJSON, err := marshalPatch(ops)
-	if err != nil {
-		return nil, err
-	}
-	patch, err := jsonpatch.DecodePatch(patchJSON)
-	if err != nil {
-		return nil, err
-	}
-	docJSON, err := json.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	out, err := patch.Apply(docJSON)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(out)
 }
 
 // decodeObject is unstructured.UnmarshalJSON: whole numbers become int64,
@@ -174,155 +160,263 @@ func unescape(seg string) string {
 	return pointerDecoder.Replace(seg)
 }
 
-// nativeOp applies one add, remove or replace to doc in memory with the
-// semantics of evanphx/json-patch v5 (default options: negative indices
-// allowed, no missing paths). It reports false when the operation would
-// fail or when the path takes a corner this code leaves to the library (an
-// empty path or segment).
-func nativeOp(doc map[string]any, o patchOp) bool {
-	// evanphx ignores whatever precedes the first '/'.
-	i := strings.IndexByte(o.path, '/')
-	if i < 0 {
-		return false
+// hasKind reports a document unstructured.UnmarshalJSON accepts: an object
+// with a non-empty kind.
+func hasKind(doc any) bool {
+	m, _ := doc.(map[string]any)
+	k, _ := m["kind"].(string)
+	return k != ""
+}
+
+// applyOp applies one add, remove or replace to the document in root with
+// the semantics and messages of evanphx/json-patch v5 (Karmada's defaults:
+// negative indices allowed, missing paths refused).
+func applyOp(root *any, o patchOp) error {
+	val, finite := normalize(o.value)
+	if !finite {
+		_, err := json.Marshal(o.value) // Karmada's marshal of the patch fails so
+		return err
 	}
-	rest := o.path[i+1:]
-	var parent any = doc
-	// slot is where parent is stored, so an array that grows or shrinks
-	// can be stored back.
-	var slotMap map[string]any
-	var slotKey string
-	var slotList []any
-	slotIndex := -1
-	for {
-		seg, tail, more := strings.Cut(rest, "/")
-		if seg == "" {
-			return false
+	if o.path == "" {
+		return replaceDocument(root, o.op, val)
+	}
+	parent, key, ok := findContainer(root, o.path)
+	switch o.op {
+	case OpAdd:
+		if !ok {
+			return fmt.Errorf("add operation does not apply: doc is missing path: \"%s\": %w", o.path, errMissing)
 		}
-		key := unescape(seg)
-		if !more {
-			switch c := parent.(type) {
-			case map[string]any:
-				return mapOp(c, key, o)
-			case []any:
-				out, ok := arrayOp(c, key, o)
-				if !ok {
-					return false
-				}
-				switch {
-				case slotMap != nil:
-					slotMap[slotKey] = out
-				case slotIndex >= 0:
-					slotList[slotIndex] = out
-				}
-				return true
-			}
-			return false
+		if err := parent.add(key, val); err != nil {
+			return fmt.Errorf("error in add for path: '%s': %w", o.path, err)
 		}
-		var child any
-		switch c := parent.(type) {
-		case map[string]any:
-			v, ok := c[key]
-			if !ok {
-				return false
-			}
-			child, slotMap, slotKey, slotList, slotIndex = v, c, key, nil, -1
-		case []any:
-			idx, ok := arrayIndex(key, len(c))
-			if !ok {
-				return false
-			}
-			child, slotMap, slotList, slotIndex = c[idx], nil, c, idx
+	case OpRemove:
+		if !ok {
+			return fmt.Errorf("remove operation does not apply: doc is missing path: \"%s\": %w", o.path, errMissing)
 		}
-		switch child.(type) {
+		if err := parent.remove(key); err != nil {
+			return fmt.Errorf("error in remove for path: '%s': %w", o.path, err)
+		}
+	case OpReplace:
+		if !ok {
+			return fmt.Errorf("replace operation does not apply: doc is missing path: %s: %w", o.path, errMissing)
+		}
+		if _, err := parent.child(key); err != nil {
+			return fmt.Errorf("replace operation does not apply: doc is missing key: %s: %w", o.path, errMissing)
+		}
+		if err := parent.set(key, val); err != nil {
+			return fmt.Errorf("error in remove for path: '%s': %w", o.path, err) // sic: the library's words
+		}
+	default:
+		//lint:ignore ST1005 json-patch's (or apimachinery's) message, kept verbatim
+		return fmt.Errorf("Unexpected kind: %s", o.op)
+	}
+	return nil
+}
+
+// replaceDocument is an operation on the path "": add and replace swap the
+// whole document for the value, remove finds nothing to remove.
+func replaceDocument(root *any, op string, v any) error {
+	switch op {
+	case OpRemove:
+		return fmt.Errorf("error in remove for path: '': %w", errExpectedObject)
+	case OpReplace:
+		switch v.(type) {
 		case map[string]any, []any:
 		default:
-			return false
+			return errors.New("replace operation value must be object or array: %!w(<nil>)")
 		}
-		parent, rest = child, tail
+	case OpAdd:
+		switch v.(type) {
+		case map[string]any, []any, nil:
+		default:
+			return fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]*jsonpatch.lazyNode", manifest.JSONKind(v))
+		}
+	default:
+		//lint:ignore ST1005 json-patch's (or apimachinery's) message, kept verbatim
+		return fmt.Errorf("Unexpected kind: %s", op)
+	}
+	*root = v
+	return nil
+}
+
+// The library's sentinel errors, by their messages.
+var (
+	errMissing        = errors.New("missing value")
+	errInvalidIndex   = errors.New("invalid index referenced")
+	errExpectedObject = errors.New("invalid value, expected object")
+)
+
+// slot is where a value of the document is held: an object's key or a
+// variable (the root, an array element), so that a value can be replaced.
+type slot struct {
+	m map[string]any
+	k string
+	p *any
+}
+
+func (s slot) get() any {
+	if s.m != nil {
+		return s.m[s.k]
+	}
+	return *s.p
+}
+
+func (s slot) put(v any) {
+	if s.m != nil {
+		s.m[s.k] = v
+		return
+	}
+	*s.p = v
+}
+
+// container is an object or an array inside the document, reached through
+// the slot that holds it so that an array can grow or shrink.
+type container struct {
+	at slot
+}
+
+// findContainer is the library's findObject: the container of the last
+// path segment, walking the others (whatever precedes the first '/' is
+// ignored). ok is false where the walk fails: a missing key or index, a
+// value that is not an object or array (null included), an empty segment.
+func findContainer(root *any, path string) (container, string, bool) {
+	_, rest, found := strings.Cut(path, "/")
+	if !found {
+		return container{}, "", false
+	}
+	c := container{at: slot{p: root}}
+	for {
+		part, tail, more := strings.Cut(rest, "/")
+		if !more {
+			return c, unescape(part), true
+		}
+		if part == "" {
+			return container{}, "", false
+		}
+		next, err := c.child(unescape(part))
+		if err != nil {
+			return container{}, "", false
+		}
+		switch next.get().(type) {
+		case map[string]any, []any:
+		default:
+			return container{}, "", false
+		}
+		c, rest = container{at: next}, tail
 	}
 }
 
-// arrayIndex resolves an index to an existing element (negative counts
-// from the end).
-func arrayIndex(key string, n int) (int, bool) {
+// child is the library's get: the slot of key ("" is the container itself).
+func (c container) child(key string) (slot, error) {
+	if key == "" {
+		return c.at, nil
+	}
+	switch v := c.at.get().(type) {
+	case map[string]any:
+		if _, ok := v[key]; !ok {
+			return slot{}, fmt.Errorf("unable to get nonexistent key: %s: %w", key, errMissing)
+		}
+		return slot{m: v, k: key}, nil
+	case []any:
+		i, err := strconv.Atoi(key)
+		if err != nil {
+			return slot{}, err
+		}
+		if i, err = arrayIndex(i, len(v), len(v)); err != nil {
+			return slot{}, err
+		}
+		return slot{p: &v[i]}, nil
+	}
+	return slot{}, errExpectedObject
+}
+
+// set is the library's set: an object's key, or an existing array element.
+func (c container) set(key string, val any) error {
+	switch v := c.at.get().(type) {
+	case map[string]any:
+		v[key] = val
+		return nil
+	case []any:
+		i, err := strconv.Atoi(key)
+		if err != nil {
+			return err
+		}
+		if i < 0 {
+			if i < -len(v) {
+				//lint:ignore ST1005 json-patch's (or apimachinery's) message, kept verbatim
+				return fmt.Errorf("Unable to access invalid index: %d: %w", i, errInvalidIndex)
+			}
+			i += len(v)
+		}
+		v[i] = val
+		return nil
+	}
+	return errExpectedObject
+}
+
+// add is the library's add: an object's key, or an array insertion ("-"
+// appends).
+func (c container) add(key string, val any) error {
+	v, isArray := c.at.get().([]any)
+	if !isArray {
+		return c.set(key, val)
+	}
+	if key == "-" {
+		c.at.put(append(v, val))
+		return nil
+	}
 	i, err := strconv.Atoi(key)
 	if err != nil {
-		return 0, false
+		return fmt.Errorf("value was not a proper array index: '%s': %w", key, err)
+	}
+	if i, err = arrayIndex(i, len(v)+1, len(v)+1); err != nil {
+		return err
+	}
+	out := make([]any, 0, len(v)+1)
+	out = append(out, v[:i]...)
+	out = append(out, val)
+	c.at.put(append(out, v[i:]...))
+	return nil
+}
+
+// remove is the library's remove.
+func (c container) remove(key string) error {
+	switch v := c.at.get().(type) {
+	case map[string]any:
+		if _, ok := v[key]; !ok {
+			return fmt.Errorf("unable to remove nonexistent key: %s: %w", key, errMissing)
+		}
+		delete(v, key)
+		return nil
+	case []any:
+		i, err := strconv.Atoi(key)
+		if err != nil {
+			return err
+		}
+		if i, err = arrayIndex(i, len(v), len(v)); err != nil {
+			return err
+		}
+		out := make([]any, 0, len(v)-1)
+		out = append(out, v[:i]...)
+		c.at.put(append(out, v[i+1:]...))
+		return nil
+	}
+	return errExpectedObject
+}
+
+// arrayIndex resolves index i (negative counts back from n) below limit,
+// with the library's message for an index out of range.
+func arrayIndex(i, n, limit int) (int, error) {
+	if i >= limit {
+		//lint:ignore ST1005 json-patch's (or apimachinery's) message, kept verbatim
+		return 0, fmt.Errorf("Unable to access invalid index: %d: %w", i, errInvalidIndex)
 	}
 	if i < 0 {
 		if i < -n {
-			return 0, false
+			//lint:ignore ST1005 json-patch's (or apimachinery's) message, kept verbatim
+			return 0, fmt.Errorf("Unable to access invalid index: %d: %w", i, errInvalidIndex)
 		}
 		i += n
 	}
-	if i >= n {
-		return 0, false
-	}
-	return i, true
-}
-
-func patchValue(o patchOp) any {
-	v, _ := normalize(o.value)
-	return v
-}
-
-func mapOp(m map[string]any, key string, o patchOp) bool {
-	_, exists := m[key]
-	switch o.op {
-	case OpAdd:
-		m[key] = patchValue(o)
-	case OpReplace:
-		if !exists {
-			return false
-		}
-		m[key] = patchValue(o)
-	case OpRemove:
-		if !exists {
-			return false
-		}
-		delete(m, key)
-	default:
-		return false
-	}
-	return true
-}
-
-func arrayOp(a []any, key string, o patchOp) ([]any, bool) {
-	switch o.op {
-	case OpAdd:
-		if key == "-" {
-			return append(a, patchValue(o)), true
-		}
-		i, err := strconv.Atoi(key)
-		if err != nil {
-			return nil, false
-		}
-		size := len(a) + 1
-		if i >= size || i < -size {
-			return nil, false
-		}
-		if i < 0 {
-			i += size
-		}
-		out := make([]any, 0, size)
-		out = append(out, a[:i]...)
-		out = append(out, patchValue(o))
-		return append(out, a[i:]...), true
-	case OpReplace:
-		i, ok := arrayIndex(key, len(a))
-		if !ok {
-			return nil, false
-		}
-		a[i] = patchValue(o)
-		return a, true
-	case OpRemove:
-		i, ok := arrayIndex(key, len(a))
-		if !ok {
-			return nil, false
-		}
-		out := make([]any, 0, len(a)-1)
-		out = append(out, a[:i]...)
-		return append(out, a[i+1:]...), true
-	}
-	return nil, false
+	return i, nil
 }
