@@ -9,6 +9,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -68,13 +69,13 @@ func IsClusterObject(obj *manifest.Object) bool {
 func (inv *Inventory) Add(obj *manifest.Object) error {
 	name := obj.Name()
 	if name == "" {
-		return fmt.Errorf("%s: Cluster without metadata.name", obj.Pos)
+		return &manifest.Error{Pos: obj.Pos, Err: errors.New("Cluster without metadata.name")}
 	}
 	if msg := ValidateClusterName(name); msg != "" && name != Local {
-		return fmt.Errorf("%s: Cluster %q: metadata.name: Invalid value: %q: %s", obj.FieldPos("metadata.name"), name, name, msg)
+		return clusterError(obj, "metadata.name", "metadata.name: Invalid value: %q: %s", name, msg)
 	}
 	if prev, dup := inv.clusters[name]; dup && prev.Source.IsValid() {
-		return fmt.Errorf("%s: Cluster %q is already in the inventory (%s)", obj.Pos, name, prev.Source)
+		return &manifest.Error{Pos: obj.Pos, Err: fmt.Errorf("Cluster %q is already in the inventory (%s)", name, prev.Source)}
 	}
 	c, err := decodeCluster(obj)
 	if err != nil {
@@ -82,7 +83,7 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 	}
 	if v := c.KubernetesVersion; v != "" {
 		if _, err := semver.NewVersion(v); err != nil {
-			return fmt.Errorf("%s: Cluster %q: status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", obj.FieldPos("status.kubernetesVersion"), name, v)
+			return clusterError(obj, "status.kubernetesVersion", "status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", v)
 		}
 	}
 	if c.Capacity, err = decodeCapacity(obj); err != nil {

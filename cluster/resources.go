@@ -131,7 +131,7 @@ func ParseQuantity(v any) (resource.Quantity, error) {
 // integer reads a required whole number.
 func integer(obj *manifest.Object, path string, v any) (int64, error) {
 	if v == nil {
-		return 0, fmt.Errorf("%s: Cluster %q: %s: Required value", obj.FieldPos(path), obj.Name(), path)
+		return 0, clusterError(obj, path, "%s: Required value", path)
 	}
 	n, ok := v.(int64)
 	if !ok {
@@ -230,7 +230,7 @@ func decodeModel(obj *manifest.Object, path string, item any) (model, error) {
 		}
 		name, _ := rm["name"].(string)
 		if name == "" {
-			return model{}, fmt.Errorf("%s: Cluster %q: %s.name: Required value", obj.FieldPos(rpath), obj.Name(), rpath)
+			return model{}, clusterError(obj, rpath, "%s.name: Required value", rpath)
 		}
 		var lo, hi resource.Quantity
 		for _, b := range []struct {
@@ -323,8 +323,7 @@ func decodeTaints(obj *manifest.Object) ([]Taint, error) {
 			return nil, err
 		}
 		if seen[[2]string{t.Key, t.Effect}] {
-			return nil, fmt.Errorf("%s: Cluster %q: %s: Duplicate value: %s: taints must be unique by key and effect pair",
-				obj.FieldPos(path), obj.Name(), path, render(item))
+			return nil, clusterError(obj, path, "%s: Duplicate value: %s: taints must be unique by key and effect pair", path, render(item))
 		}
 		seen[[2]string{t.Key, t.Effect}] = true
 		out = append(out, t)
@@ -334,7 +333,7 @@ func decodeTaints(obj *manifest.Object) ([]Taint, error) {
 
 func checkTaint(obj *manifest.Object, path string, t Taint) error {
 	if t.Key == "" {
-		return fmt.Errorf("%s: Cluster %q: %s.key: Required value", obj.FieldPos(path), obj.Name(), path)
+		return clusterError(obj, path, "%s.key: Required value", path)
 	}
 	if err := manifest.ValidLabelKey(t.Key); err != nil {
 		return invalid(obj, path+".key", t.Key, err.Error())
@@ -346,8 +345,7 @@ func checkTaint(obj *manifest.Object, path string, t Taint) error {
 	case "NoSchedule", "PreferNoSchedule", "NoExecute":
 		return nil
 	case "":
-		return fmt.Errorf("%s: Cluster %q: %s.effect: Required value", obj.FieldPos(path), obj.Name(), path)
+		return clusterError(obj, path, "%s.effect: Required value", path)
 	}
-	return fmt.Errorf("%s: Cluster %q: %s.effect: Unsupported value: %q: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
-		obj.FieldPos(path+".effect"), obj.Name(), path, t.Effect)
+	return clusterError(obj, path+".effect", "%s.effect: Unsupported value: %q: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"", path, t.Effect)
 }

@@ -97,11 +97,11 @@ func (s *Store) Apply(cluster string, e Entry) error {
 		prev := m[held]
 		switch {
 		case held != key:
-			return fmt.Errorf("%s: %s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
-				e.namePos(), key, held, prev.namePos(), cluster, ErrConflict)
+			return &manifest.Error{Pos: e.namePos(), Err: fmt.Errorf("%s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
+				key, held, prev.namePos(), cluster, ErrConflict)}
 		case prev.Owner != "" && e.Owner != "" && prev.Owner != e.Owner:
-			return fmt.Errorf("%s: %s: %s in cluster %s is already owned by %s (%s): %w",
-				e.namePos(), e.Owner, key, cluster, prev.Owner, prev.namePos(), ErrConflict)
+			return &manifest.Error{Pos: e.namePos(), Subjects: []manifest.Subject{{Kind: e.Owner}},
+				Err: fmt.Errorf("%s in cluster %s is already owned by %s (%s): %w", key, cluster, prev.Owner, prev.namePos(), ErrConflict)}
 		}
 	}
 	m[key] = e
@@ -112,15 +112,15 @@ func (s *Store) Apply(cluster string, e Entry) error {
 // metaError locates ValidateMeta's refusal at the refused field and
 // names who produced the object.
 func (e Entry) metaError(err error) error {
-	pos := e.namePos()
+	pos, field := e.namePos(), ""
 	var me *MetaError
 	if errors.As(err, &me) {
-		pos = e.fieldPos(me.Field)
+		pos, field = e.fieldPos(me.Field), me.Field
 	}
 	if subject := e.Origin.Subject(); subject != "" {
-		return fmt.Errorf("%s: %s: %w", pos, subject, err)
+		return &manifest.Error{Pos: pos, Subjects: []manifest.Subject{{Kind: subject}}, Field: field, Err: err}
 	}
-	return fmt.Errorf("%s: %s%w", pos, e.Object.Item(), err)
+	return &manifest.Error{Pos: pos, Field: field, Err: fmt.Errorf("%s%w", e.Object.Item(), err)}
 }
 
 // namePos is where the entry's object is named: its metadata.name in the

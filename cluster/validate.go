@@ -166,14 +166,20 @@ func object(obj *manifest.Object, path string, v any) (map[string]any, error) {
 // typeError is the API server's message for a value of the wrong type.
 func typeError(obj *manifest.Object, path string, v any, want string) error {
 	got := manifest.TypeName(v)
-	return fmt.Errorf("%s: Cluster %q: %s: Invalid value: %q: %s in body must be of type %s: %q",
-		obj.FieldPos(path), obj.Name(), path, got, path, want, got)
+	return clusterError(obj, path, "%s: Invalid value: %q: %s in body must be of type %s: %q", path, got, path, want, got)
 }
 
 // invalid is a field.Invalid error: the value rendered as the API server
 // renders it (strings quoted, numbers plain, the rest as JSON).
 func invalid(obj *manifest.Object, path string, v any, msg string) error {
-	return fmt.Errorf("%s: Cluster %q: %s: Invalid value: %s: %s", obj.FieldPos(path), obj.Name(), path, render(v), msg)
+	return clusterError(obj, path, "%s: Invalid value: %s: %s", path, render(v), msg)
+}
+
+// clusterError is a refusal of a Cluster about the field at path,
+// positioned there: `file:line:col: Cluster "name": message`.
+func clusterError(obj *manifest.Object, path, format string, args ...any) error {
+	return &manifest.Error{Pos: obj.FieldPos(path), Subjects: []manifest.Subject{{Kind: "Cluster", Name: obj.Name()}},
+		Field: path, Err: fmt.Errorf(format, args...)}
 }
 
 // render formats a bad value as apimachinery's field errors do.

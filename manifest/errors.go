@@ -15,11 +15,18 @@ type Subject struct {
 	// "component", "trait", "policy", "step", "PropagationPolicy", ...
 	Kind string
 	Name string
+	// Bare prints the name unquoted, as Karmada names its objects
+	// ("PropagationPolicy default/web").
+	Bare bool
 }
 
+// String is `kind "name"` (`kind name` when Bare, `kind` without a name).
 func (s Subject) String() string {
-	if s.Name == "" {
+	switch {
+	case s.Name == "":
 		return s.Kind
+	case s.Bare:
+		return s.Kind + " " + s.Name
 	}
 	return fmt.Sprintf("%s %q", s.Kind, s.Name)
 }

@@ -12,7 +12,7 @@ func TestError(t *testing.T) {
 	sentinel := errors.New("invalid")
 	err := &Error{
 		Pos:      Pos{File: "app.yaml", Line: 7, Col: 9},
-		Subjects: []Subject{{"application", "shop"}, {"component", "web"}, {"trait", "scaler"}},
+		Subjects: []Subject{{Kind: "application", Name: "shop"}, {Kind: "component", Name: "web"}, {Kind: "trait", Name: "scaler"}},
 		Field:    "spec.components[0].traits[0].properties.replicas",
 		Err:      fmtErr(sentinel),
 	}

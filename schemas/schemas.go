@@ -165,33 +165,26 @@ func withSubSteps(s *field) *field {
 	return &cp
 }
 
-// Violation is a schema violation located in its object: the position,
-// who it concerns (the object and the named component, trait, policy or
-// step the field path goes through), the field path and what is wrong.
-// It wraps ErrInvalid.
-type Violation struct {
-	Pos manifest.Pos
-	// Subject is e.g. `application "shop" component "web"`, or the bare
-	// kind when the object has no usable name.
-	Subject string
-	// Path is the field path ("" for the object itself).
-	Path string
-	Msg  string
+// violation is what a schema violation says about its field (its path
+// and what is wrong); it wraps ErrInvalid. The position and who it
+// concerns (the object and the named component, trait, policy or step the
+// path goes through) are on the manifest.Error around it.
+type violation struct {
+	path, msg string
 }
 
-func (v *Violation) Error() string {
-	where := v.Pos.String() + ": " + v.Subject + ": "
-	if v.Path == "" {
-		return where + v.Msg
+func (v *violation) Error() string {
+	switch {
+	case v.path == "":
+		return v.msg
+	case strings.HasPrefix(v.msg, "must be"):
+		return v.path + " " + v.msg
 	}
-	if strings.HasPrefix(v.Msg, "must be") {
-		return where + v.Path + " " + v.Msg
-	}
-	return where + v.Path + ": " + v.Msg
+	return v.path + ": " + v.msg
 }
 
 // Unwrap makes every violation match ErrInvalid.
-func (v *Violation) Unwrap() error { return ErrInvalid }
+func (v *violation) Unwrap() error { return ErrInvalid }
 
 // ValidateApplication checks a core.oam.dev Application's structure and
 // reports the first violation at its position.
@@ -242,8 +235,9 @@ func subjectKind(kind string) string {
 // walker validates one object against a schema.
 type walker struct{ obj *manifest.Object }
 
-func (w *walker) violation(path, subject, format string, args ...any) error {
-	return &Violation{Pos: w.obj.FieldPos(path), Subject: subject, Path: path, Msg: fmt.Sprintf(format, args...)}
+func (w *walker) violation(path, subject, format string, args ...any) *manifest.Error {
+	return &manifest.Error{Pos: w.obj.FieldPos(path), Subjects: []manifest.Subject{{Kind: subject}}, Field: path,
+		Err: &violation{path: path, msg: fmt.Sprintf(format, args...)}}
 }
 
 func (w *walker) validate(f *field, v any, path, subject string) error {
@@ -273,7 +267,7 @@ func (w *walker) mapping(f *field, x map[string]any, path, subject string) error
 		}
 		if v == nil {
 			err := w.violation(path, subject, "missing required field %q (null counts as absent: the API server drops null fields)", r)
-			err.(*Violation).Pos = w.obj.FieldPos(join(path, r))
+			err.Pos = w.obj.FieldPos(join(path, r))
 			return err
 		}
 	}

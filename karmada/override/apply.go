@@ -138,17 +138,14 @@ func (e *overriderError) Unwrap() error { return e.err }
 
 func wrapApply(err error, obj *manifest.Object, c *cluster.Cluster, p *Policy) error {
 	var oe *overriderError
-	pos, detail := p.Pos, err.Error()
+	pos, path := p.Pos, ""
 	if errors.As(err, &oe) {
+		path = oe.path
 		if oe.pos.IsValid() {
 			pos = oe.pos
 		}
 	}
-	msg := fmt.Sprintf("%s: %s on cluster %s: %s", p.label(), obj.Key(), c.Name, detail)
-	if s := pos.String(); s != "" {
-		msg = s + ": " + msg
-	}
-	return &policyError{msg: msg, sentinel: ErrApply}
+	return located(pos, p.label(), path, fmt.Sprintf("%s on cluster %s: %s", obj.Key(), c.Name, err), ErrApply)
 }
 
 // Overrider lists, in the order Karmada applies them within a rule.

@@ -182,7 +182,8 @@ func (p *Policy) label() string {
 	return p.Kind + " " + p.Namespace + "/" + p.Name
 }
 
-// policyError is an error about a policy's input, carrying its sentinel.
+// policyError is what is wrong with a policy (or with applying it), in
+// Karmada's words, carrying its sentinel.
 type policyError struct {
 	msg      string
 	sentinel error
@@ -190,6 +191,13 @@ type policyError struct {
 
 func (e *policyError) Error() string { return e.msg }
 func (e *policyError) Unwrap() error { return e.sentinel }
+
+// located is an error about the policy labelled label, at pos, about the
+// field at path ("" for the policy as a whole).
+func located(pos manifest.Pos, label, path, msg string, sentinel error) error {
+	return &manifest.Error{Pos: pos, Subjects: []manifest.Subject{{Kind: label}}, Field: path,
+		Err: &policyError{msg: msg, sentinel: sentinel}}
+}
 
 // Parse reads and validates an OverridePolicy or ClusterOverridePolicy. It
 // rejects what Karmada's CRD schema rejects (wrong types, missing required
@@ -453,11 +461,7 @@ func schemaError(obj *manifest.Object, label string, errs []schemas.FieldError) 
 	if len(msgs) > 1 {
 		msg = "[" + strings.Join(msgs, ", ") + "]"
 	}
-	text := fmt.Sprintf("%s: %s", label, msg)
-	if s := errs[0].Pos.String(); s != "" {
-		text = s + ": " + text
-	}
-	return &policyError{msg: text, sentinel: ErrInvalid}
+	return located(errs[0].Pos, label, errs[0].Path, msg, ErrInvalid)
 }
 
 // fail records an error about the field at path (the first one wins).
@@ -475,12 +479,7 @@ func invalidError(obj *manifest.Object, label, path, msg string) error {
 // invalidErrorAt reports msg about the field at path, positioned at the
 // field at pos.
 func invalidErrorAt(obj *manifest.Object, label, pos, path, msg string) error {
-	at := obj.FieldPos(pos)
-	text := fmt.Sprintf("%s: %s: %s", label, path, msg)
-	if s := at.String(); s != "" {
-		text = s + ": " + text
-	}
-	return &policyError{msg: text, sentinel: ErrInvalid}
+	return located(obj.FieldPos(pos), label, path, path+": "+msg, ErrInvalid)
 }
 
 // fieldErr records a decoder's *manifest.FieldError under base.

@@ -71,11 +71,7 @@ func (v *validation) err() error {
 	case 1:
 		return invalidErrorAt(v.obj, v.label, v.pos, errs[0].path, errs[0].msg)
 	}
-	text := fmt.Sprintf("%s: [%s]", v.label, strings.Join(texts, ", "))
-	if at := v.obj.FieldPos(v.pos).String(); at != "" {
-		text = at + ": " + text
-	}
-	return &policyError{msg: text, sentinel: ErrInvalid}
+	return located(v.obj.FieldPos(v.pos), v.label, errs[0].path, "["+strings.Join(texts, ", ")+"]", ErrInvalid)
 }
 
 const maxValueLen = 200

@@ -208,9 +208,20 @@ func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 	return nil
 }
 
+// errorf is a refusal of the policy about the field at path, positioned
+// there: "file:line:col: Kind ns/name: invalid propagation policy: msg".
 func (p *Policy) errorf(obj *manifest.Object, path, format string, args ...any) error {
-	err := fmt.Errorf("%w: %w", ErrInvalid, fmt.Errorf(format, args...))
-	return fmt.Errorf("%s: %s: %w", obj.FieldPos(path), p, err)
+	return &manifest.Error{Pos: obj.FieldPos(path), Subjects: []manifest.Subject{p.subject()}, Field: path,
+		Err: fmt.Errorf("%w: %w", ErrInvalid, fmt.Errorf(format, args...))}
+}
+
+// subject names the policy in errors.
+func (p *Policy) subject() manifest.Subject {
+	name := p.Name
+	if p.Kind == KindPropagationPolicy {
+		name = p.Namespace + "/" + p.Name
+	}
+	return manifest.Subject{Kind: p.Kind, Name: name, Bare: true}
 }
 
 // fieldErr locates a decoder's *manifest.FieldError under base.
@@ -220,7 +231,7 @@ func (p *Policy) fieldErr(obj *manifest.Object, base string, err error) error {
 	if errors.As(err, &fe) && fe.Path != "" {
 		path = base + "." + fe.Path
 	}
-	return fmt.Errorf("%s: %s: %w: %s: %v", obj.FieldPos(path), p, ErrInvalid, base, err)
+	return p.errorf(obj, path, "%s: %v", base, err)
 }
 
 // Select returns the policy that claims template, as Karmada's detector

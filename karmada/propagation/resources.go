@@ -140,7 +140,7 @@ func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, e
 	m, ok := v.(map[string]any)
 	if !ok {
 		got := manifest.TypeName(v)
-		return nil, fmt.Errorf("%s: %s: %s: Invalid value: %q: %s in body must be of type object: %q", t.FieldPos(path), t.Key(), path, got, path, got)
+		return nil, templateError(t, path, "%s: Invalid value: %q: %s in body must be of type object: %q", path, got, path, got)
 	}
 	if len(m) == 0 {
 		return nil, nil
@@ -152,12 +152,18 @@ func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, e
 			if s, ok := raw.(string); ok {
 				raw = strconv.Quote(s)
 			}
-			return nil, fmt.Errorf("%s: %s: %s.%s: Invalid value: %v: %w",
-				t.FieldPos(path+"."+name), t.Key(), path, name, raw, err)
+			return nil, templateError(t, path+"."+name, "%s.%s: Invalid value: %v: %w", path, name, raw, err)
 		}
 		out[name] = q
 	}
 	return out, nil
+}
+
+// templateError is a refusal of a resource template about the field at
+// path, as the API server would refuse it.
+func templateError(t *manifest.Object, path, format string, args ...any) error {
+	return &manifest.Error{Pos: t.FieldPos(path), Subjects: []manifest.Subject{{Kind: t.Key().String(), Bare: true}},
+		Field: path, Err: fmt.Errorf(format, args...)}
 }
 
 // claimsNodes is GenerateNodeClaimByPodSpec's test: a node selector,

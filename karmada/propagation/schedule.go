@@ -295,8 +295,8 @@ func CheckTemplate(t *manifest.Object) error {
 		}
 		n, isInt := toInt(v)
 		if !isInt || n < 0 || n > math.MaxInt32 {
-			return fmt.Errorf("%s: %s %s: spec.%s: Invalid value: %v: must be an integer from 0 to 2147483647 (int32)",
-				t.FieldPos("spec."+f), t.Kind(), t.Name(), f, v)
+			return &manifest.Error{Pos: t.FieldPos("spec." + f), Subjects: []manifest.Subject{{Kind: t.Kind(), Name: t.Name(), Bare: true}},
+				Field: "spec." + f, Err: fmt.Errorf("spec.%s: Invalid value: %v: must be an integer from 0 to 2147483647 (int32)", f, v)}
 		}
 	}
 	return nil
