@@ -20,7 +20,8 @@ var allowed = map[string][]string{
 	"render":         {"manifest", "cluster", "schemas"},
 	"render/addon":   {"manifest", "schemas", "render"},
 	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "placement", "overrides"},
-	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
+	"check":          {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
+	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules", "check"},
 }
 
 const module = "github.com/drydock-dev/drydock"
