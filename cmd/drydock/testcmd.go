@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/report"
 )
 
 // testFlags are the flags of drydock test.
@@ -92,18 +93,18 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 
 // setup checks the flags and loads the config, with the rule flags
 // applied to its suites. An error is the whole line to print (exit 2).
-func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, reportFormat, error) {
-	fail := func(format string, args ...any) (*check.Config, check.Options, reportFormat, error) {
+func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, report.Format, error) {
+	fail := func(format string, args ...any) (*check.Config, check.Options, report.Format, error) {
 		return nil, check.Options{}, nil, fmt.Errorf(format, args...)
 	}
 	if fs.NArg() > 0 {
 		return fail("drydock test: unexpected arguments %q (suites come from --config)", fs.Args())
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths
-	format, ok := lookupFormat(o.format, reportOptions{Version: version, Dir: wd})
+	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd})
 	switch {
 	case !ok:
-		return fail("drydock test: unknown --format %q (%s)", o.format, strings.Join(reportFormats, ", "))
+		return fail("drydock test: unknown --format %q (%s)", o.format, strings.Join(report.Formats, ", "))
 	case o.update && o.ci:
 		return fail("drydock test: --update writes golden files, which CI mode never does (unset CI or --ci=false)")
 	case o.prune && !o.update:
@@ -159,7 +160,7 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 // writeReport writes the report to the file out, else to stdout. Any
 // failed write or close is an error naming the destination: a truncated
 // report must not pass for a complete one.
-func writeReport(stdout io.Writer, res *check.Result, out string, format reportFormat) error {
+func writeReport(stdout io.Writer, res *check.Result, out string, format report.Format) error {
 	if out == "" {
 		sw := &stickyWriter{w: stdout}
 		if err := format.Write(sw, res); err != nil || sw.err != nil {
@@ -193,7 +194,7 @@ func writeStepSummary(res *check.Result) error {
 	if err != nil {
 		return err
 	}
-	err = stepSummary(f, res)
+	err = report.StepSummary(f, res)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
