@@ -49,7 +49,7 @@ func Lookup(name string, o Options) (f Format, ok bool) {
 	case "junit":
 		return JUnit{}, true
 	case "sarif":
-		return SARIF{Version: o.Version, Dir: o.Dir}, true
+		return SARIF(o), true
 	case "github":
 		return GitHub{}, true
 	}
