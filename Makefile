@@ -38,7 +38,7 @@ FUZZ_TARGETS = \
 	FuzzParseApplication:./render/ \
 	FuzzParseSet:./render/addon/ \
 	FuzzRenderAddon:./render/addon/ \
-	FuzzLoadConfig:./cmd/drydock/ \
+	FuzzLoadConfig:./check/ \
 	FuzzDiff:./golden/
 
 fuzz:

@@ -2,6 +2,7 @@ package drydock_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,17 @@ var allowed = map[string][]string{
 	"render":              {"manifest", "cluster", "schemas"},
 	"render/addon":        {"manifest", "schemas", "render"},
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report"},
+}
+
+// direct narrows, for packages whose allowed list is mostly what they
+// reach through another package, the drydock packages they may import
+// themselves: report formats check's results and must not render.
+var direct = map[string][]string{
+	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules"},
+	"report": {"manifest", "check"},
 }
 
 const module = "github.com/drydock-dev/drydock"
@@ -44,6 +55,22 @@ func TestLayout(t *testing.T) {
 			}
 			if !permitted[rel] {
 				t.Errorf("%s imports %s, which the layout does not allow", pkg, rel)
+			}
+		}
+	}
+}
+
+// TestDirectImports enforces direct with go list's Imports.
+func TestDirectImports(t *testing.T) {
+	for pkg, ok := range direct {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			rel, found := strings.CutPrefix(dep, module+"/")
+			if found && !slices.Contains(ok, rel) {
+				t.Errorf("%s imports %s directly, which the layout does not allow", pkg, rel)
 			}
 		}
 	}

@@ -122,17 +122,3 @@ func TestRegoTimeIsUTC(t *testing.T) {
 		t.Errorf("want the UTC clock [0, 0, 0]:\n%s%s", stdout.String(), stderr.String())
 	}
 }
-
-func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]uint64{"0": 0, "4096": 4096, "512MiB": 512 << 20, "4GiB": 4 << 30, "8Gi": 8 << 30, "1TiB": 1 << 40, " 64 MiB ": 64 << 20} {
-		got, err := parseBytes(in)
-		if err != nil || got != want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "lots", "-1GiB", "1.5GiB", "99999999999TiB"} {
-		if _, err := parseBytes(in); err == nil {
-			t.Errorf("parseBytes(%q) accepted", in)
-		}
-	}
-}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/pipeline"
 )
 
@@ -38,7 +38,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 // soft memory limit to the same figure, so the collector works harder
 // before the watchdog stops the run.
 func (l *limitFlags) limits() (pipeline.Limits, error) {
-	mem, err := parseBytes(l.memory)
+	mem, err := check.ParseSize(l.memory)
 	if err != nil {
 		return pipeline.Limits{}, fmt.Errorf("--memory-limit %q: %w", l.memory, err)
 	}
@@ -46,28 +46,6 @@ func (l *limitFlags) limits() (pipeline.Limits, error) {
 		debug.SetMemoryLimit(int64(mem))
 	}
 	return pipeline.Limits{EvalTimeout: l.evalTimeout, Memory: mem}, nil
-}
-
-// parseBytes reads a size: a whole number of bytes, optionally followed
-// by KiB, MiB, GiB or TiB (or Ki, Mi, Gi, Ti, as Kubernetes writes them).
-func parseBytes(s string) (uint64, error) {
-	s = strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		shift  uint
-	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"Ti", 40}, {"Gi", 30}, {"Mi", 20}, {"Ki", 10}, {"B", 0}}
-	shift := uint(0)
-	for _, u := range units {
-		if n, ok := strings.CutSuffix(s, u.suffix); ok {
-			s, shift = n, u.shift
-			break
-		}
-	}
-	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-	if err != nil || n > (1<<63-1)>>shift {
-		return 0, fmt.Errorf("want a size such as 512MiB or 4GiB")
-	}
-	return n << shift, nil
 }
 
 // limitHint says how to raise the limit that stopped a run.

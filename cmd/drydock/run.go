@@ -12,18 +12,19 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render/addon"
 )
 
-// Exit codes, like diff and grep.
+// Exit codes, like diff and grep: check's contract.
 const (
-	exitOK       = 0
-	exitCheck    = 1
-	exitUsage    = 2
-	exitInternal = 3
+	exitOK       = check.ExitOK
+	exitCheck    = check.ExitFail
+	exitUsage    = check.ExitInput
+	exitInternal = check.ExitInternal
 )
 
 const usage = `drydock renders KubeVela Applications (and what they need) into the exact

@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"os"
@@ -73,7 +73,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			if err := os.WriteFile("drydock.yaml", []byte(tt.config), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, _, err := loadConfig("drydock.yaml")
+			_, err := LoadConfig("drydock.yaml")
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -107,19 +107,83 @@ suites:
 	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, base, err := loadConfig(path)
+	got, err := LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &testConfig{
-		Limits: limitsConfig{EvalTimeout: "5s", RuleTimeout: "1m", Memory: "1GiB", evalTimeout: 5 * time.Second, ruleTimeout: time.Minute},
-		Suites: []suiteConfig{{Name: "prod", Inputs: []string{"apps"}, Golden: "golden/prod", Policies: []string{"policy"},
+	want := &Config{
+		File: path, Dir: dir,
+		Limits: Limits{EvalTimeout: "5s", RuleTimeout: "1m", Memory: "1GiB"},
+		Suites: []Suite{{Name: "prod", Inputs: []string{"apps"}, Golden: "golden/prod", Policies: []string{"policy"},
 			Namespaces: []string{"main", "5"}, Combine: true, RegoVersion: "v0"}},
 	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(limitsConfig{}), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
 	}
-	if base != dir {
-		t.Errorf("base %q, want %q", base, dir)
+}
+
+// TestParseSize: sizes as drydock.yaml and --memory-limit write them.
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"4096", 4096, true},
+		{"512MiB", 512 << 20, true},
+		{"4GiB", 4 << 30, true},
+		{"8Gi", 8 << 30, true},
+		{"1TiB", 1 << 40, true},
+		{" 64 MiB ", 64 << 20, true},
+		{"100B", 100, true},
+		{"", 0, false},
+		{"lots", 0, false},
+		{"-1GiB", 0, false},
+		{"1.5GiB", 0, false},
+		{"99999999999TiB", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseSize(tt.in)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ParseSize(%q) (-want +got):\n%s", tt.in, diff)
+			}
+			if (err == nil) != tt.ok {
+				t.Errorf("ParseSize(%q) error %v, want ok %t", tt.in, err, tt.ok)
+			}
+		})
+	}
+}
+
+// TestLimitsDurations: the limits parsed, unset ones zero; a bad one is
+// named as drydock.yaml names it.
+func TestLimitsDurations(t *testing.T) {
+	tests := []struct {
+		name       string
+		limits     Limits
+		eval, rule time.Duration
+		err        string
+	}{
+		{"unset", Limits{}, 0, 0, ""},
+		{"both", Limits{EvalTimeout: "5s", RuleTimeout: "1m"}, 5 * time.Second, time.Minute, ""},
+		{"rule only", Limits{RuleTimeout: "0"}, 0, 0, ""},
+		{"bad eval", Limits{EvalTimeout: "soon"}, 0, 0, `limits.evalTimeout "soon": want a duration such as 30s or 2m`},
+		{"bad rule", Limits{RuleTimeout: "5"}, 0, 0, `limits.ruleTimeout "5": want a duration such as 10s or 1m`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eval, rule, err := tt.limits.Durations()
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tt.err, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if eval != tt.eval || rule != tt.rule {
+				t.Errorf("Durations() = %v, %v; want %v, %v", eval, rule, tt.eval, tt.rule)
+			}
+		})
 	}
 }

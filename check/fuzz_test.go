@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"os"
@@ -19,7 +19,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := loadConfig(path); err != nil && !strings.Contains(err.Error(), "drydock.yaml") {
+		if _, err := LoadConfig(path); err != nil && !strings.Contains(err.Error(), "drydock.yaml") {
 			t.Fatalf("error %q does not name drydock.yaml", err)
 		}
 	})

@@ -1,43 +1,15 @@
-package main
+package check
 
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
-
-// loadConfig reads the config strictly: an unknown key is an error, so a
-// typo cannot silently switch a check off. Every error starts with the
-// file:line:col of what it is about.
-func loadConfig(path string) (*testConfig, string, error) {
-	data, err := manifest.ReadFile(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("--config %w", err)
-	}
-	doc, err := configDocument(path, data)
-	if err != nil {
-		return nil, "", err
-	}
-	var cfg testConfig
-	d := configDecoder{doc: doc}
-	if err := d.value("", doc.Data, reflect.ValueOf(&cfg).Elem()); err != nil {
-		return nil, "", err
-	}
-	if err := d.check(&cfg); err != nil {
-		return nil, "", err
-	}
-	if err := checkConfigPaths(path, doc, &cfg); err != nil {
-		return nil, "", err
-	}
-	return &cfg, filepath.Dir(path), nil
-}
 
 // configDocument decodes the config's one YAML document, keeping the
 // positions of its keys and values.
@@ -232,7 +204,7 @@ func valueName(v any) string {
 
 // check validates what the types cannot say: suites exist, are named
 // once, have inputs and a known Rego version; limits parse.
-func (d configDecoder) check(cfg *testConfig) error {
+func (d configDecoder) check(cfg *Config) error {
 	if len(cfg.Suites) == 0 {
 		return fmt.Errorf("%s: no suites (want suites: a list of {name, inputs, ...})", d.doc.FieldPos("suites"))
 	}
@@ -254,27 +226,19 @@ func (d configDecoder) check(cfg *testConfig) error {
 	return d.checkLimits(&cfg.Limits)
 }
 
-// checkLimits parses the limits, keeping the durations.
-func (d configDecoder) checkLimits(l *limitsConfig) error {
-	durations := []struct {
-		key, value, example string
-		into                *time.Duration
-	}{
-		{"evalTimeout", l.EvalTimeout, "30s or 2m", &l.evalTimeout},
-		{"ruleTimeout", l.RuleTimeout, "10s or 1m", &l.ruleTimeout},
+// checkLimits checks that the limits parse.
+func (d configDecoder) checkLimits(l *Limits) error {
+	durations := []struct{ key, value, example string }{
+		{"evalTimeout", l.EvalTimeout, "30s or 2m"},
+		{"ruleTimeout", l.RuleTimeout, "10s or 1m"},
 	}
 	for _, f := range durations {
-		if f.value == "" {
-			continue
+		if _, err := parseDuration(f.key, f.value, f.example); err != nil {
+			return fmt.Errorf("%s: %w", d.doc.FieldPos("limits."+f.key), err)
 		}
-		v, err := time.ParseDuration(f.value)
-		if err != nil {
-			return fmt.Errorf("%s: limits.%s %q: want a duration such as %s", d.doc.FieldPos("limits."+f.key), f.key, f.value, f.example)
-		}
-		*f.into = v
 	}
 	if l.Memory != "" {
-		if _, err := parseBytes(l.Memory); err != nil {
+		if _, err := ParseSize(l.Memory); err != nil {
 			return fmt.Errorf("%s: limits.memory %q: %w", d.doc.FieldPos("limits.memory"), l.Memory, err)
 		}
 	}

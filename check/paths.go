@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -29,7 +28,7 @@ type configPaths struct {
 	golden map[string]string
 }
 
-func checkConfigPaths(file string, doc *manifest.Object, cfg *testConfig) error {
+func checkConfigPaths(file string, doc *manifest.Object, cfg *Config) error {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return err
@@ -48,7 +47,7 @@ func checkConfigPaths(file string, doc *manifest.Object, cfg *testConfig) error 
 }
 
 // suite checks the paths of suites[i].
-func (c *configPaths) suite(i int, s *suiteConfig) error {
+func (c *configPaths) suite(i int, s *Suite) error {
 	others := map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
 		"observed": s.Observed, "policies": s.Policies, "data": s.Data}
 	resolved := map[string]string{}
@@ -121,50 +120,4 @@ func pathReason(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// flagPaths are the paths one flag gave ("" for arguments).
-type flagPaths struct {
-	flag  string
-	paths []string
-}
-
-// checkFlagPaths refuses a path given on the command line that does not
-// exist, naming the flag: "--clusters c.yaml: no such file or directory".
-// "-" (standard input) is not a path.
-func checkFlagPaths(given ...flagPaths) error {
-	for _, g := range given {
-		for _, p := range g.paths {
-			if p == "-" {
-				continue
-			}
-			if _, err := os.Stat(p); err != nil {
-				return fmt.Errorf("%s: %w", strings.TrimSpace(g.flag+" "+p), pathReason(err))
-			}
-		}
-	}
-	return nil
-}
-
-// checkOutputDir refuses an --output-dir that holds the working directory
-// or one of the inputs: the tree replaces the whole directory.
-func checkOutputDir(outDir string, inputs []string) error {
-	out, err := manifest.RealPath(outDir)
-	if err != nil {
-		return err
-	}
-	if cwd, err := os.Getwd(); err == nil {
-		if real, err := manifest.RealPath(cwd); err == nil && manifest.Within(out, real) {
-			return fmt.Errorf("--output-dir %s holds the working directory; give the rendered tree a directory of its own", outDir)
-		}
-	}
-	for _, in := range inputs {
-		if in == "-" {
-			continue
-		}
-		if real, err := manifest.RealPath(in); err == nil && manifest.Within(out, real) {
-			return fmt.Errorf("--output-dir %s holds the input %s; give the rendered tree a directory of its own", outDir, in)
-		}
-	}
-	return nil
 }

@@ -1,0 +1,137 @@
+package check
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Config is drydock.yaml: the suites `drydock test` runs. The json tags
+// are the keys of the file.
+type Config struct {
+	Suites []Suite `json:"suites"`
+	// Limits bound evaluation in every suite; a caller's own settings
+	// (drydock test's flags) may replace them.
+	Limits Limits `json:"limits,omitempty"`
+	// File is the configuration file as LoadConfig was given it.
+	File string `json:"-"`
+	// Dir is the directory a suite's relative paths are joined to: the
+	// configuration file's.
+	Dir string `json:"-"`
+}
+
+// Limits are drydock.yaml's limits as written: durations as Go writes
+// them (30s, 2m), sizes as 512MiB or 8GiB. "" is not set.
+type Limits struct {
+	EvalTimeout string `json:"evalTimeout,omitempty"`
+	RuleTimeout string `json:"ruleTimeout,omitempty"`
+	Memory      string `json:"memory,omitempty"`
+}
+
+// Suite is one suite: what to render and what to check it against.
+// Paths are relative to Config.Dir.
+type Suite struct {
+	Name          string   `json:"name"`
+	Inputs        []string `json:"inputs"`
+	Definitions   []string `json:"definitions,omitempty"`
+	Clusters      []string `json:"clusters,omitempty"`
+	Observed      []string `json:"observed,omitempty"`
+	NoBuiltins    bool     `json:"noBuiltins,omitempty"`
+	StopAtSuspend bool     `json:"stopAtSuspend,omitempty"`
+	// Golden is the committed tree the render must match ("" skips it).
+	Golden string `json:"golden,omitempty"`
+	// Policies are directories of .rego files (default: policy/ when it
+	// exists in Config.Dir).
+	Policies      []string `json:"policies,omitempty"`
+	Data          []string `json:"data,omitempty"`
+	Namespaces    []string `json:"namespaces,omitempty"`
+	AllNamespaces bool     `json:"allNamespaces,omitempty"`
+	Combine       bool     `json:"combine,omitempty"`
+	// RegoVersion is "v0", "v1" or "" (v1).
+	RegoVersion string `json:"regoVersion,omitempty"`
+}
+
+// LoadConfig reads the configuration file at path strictly: an unknown
+// key is an error, so a typo cannot silently switch a check off. It
+// refuses a config without suites, with a nameless or duplicate suite, a
+// suite without inputs, an unknown Rego version or limits that do not
+// parse, and paths that are absolute, lead outside the repository holding
+// the config, do not exist (golden excepted), or let a golden directory
+// hold another path (see the package's confinement rules). Every error
+// about the file's content starts with the file:line:col of what it is
+// about; an unreadable file is "--config <reason>".
+func LoadConfig(path string) (*Config, error) {
+	data, err := manifest.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--config %w", err)
+	}
+	doc, err := configDocument(path, data)
+	if err != nil {
+		return nil, err
+	}
+	cfg := Config{File: path, Dir: filepath.Dir(path)}
+	d := configDecoder{doc: doc}
+	if err := d.value("", doc.Data, reflect.ValueOf(&cfg).Elem()); err != nil {
+		return nil, err
+	}
+	if err := d.check(&cfg); err != nil {
+		return nil, err
+	}
+	if err := checkConfigPaths(path, doc, &cfg); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// Durations returns EvalTimeout and RuleTimeout parsed; one not set is 0.
+// The limits of a loaded Config always parse.
+func (l Limits) Durations() (eval, rule time.Duration, err error) {
+	if eval, err = parseDuration("evalTimeout", l.EvalTimeout, "30s or 2m"); err != nil {
+		return 0, 0, err
+	}
+	if rule, err = parseDuration("ruleTimeout", l.RuleTimeout, "10s or 1m"); err != nil {
+		return 0, 0, err
+	}
+	return eval, rule, nil
+}
+
+// parseDuration reads the limit key ("" is 0).
+func parseDuration(key, value, example string) (time.Duration, error) {
+	if value == "" {
+		return 0, nil
+	}
+	v, err := time.ParseDuration(value)
+	if err != nil {
+		return 0, fmt.Errorf("limits.%s %q: want a duration such as %s", key, value, example)
+	}
+	return v, nil
+}
+
+// ParseSize reads a size: a whole number of bytes, optionally followed by
+// KiB, MiB, GiB or TiB (or Ki, Mi, Gi, Ti, as Kubernetes writes them, or
+// B); spaces around the number are ignored. It refuses anything else and
+// sizes past 2^63-1 bytes.
+func ParseSize(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"Ti", 40}, {"Gi", 30}, {"Mi", 20}, {"Ki", 10}, {"B", 0}}
+	shift := uint(0)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, shift = n, u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil || n > (1<<63-1)>>shift {
+		return 0, fmt.Errorf("want a size such as 512MiB or 4GiB")
+	}
+	return n << shift, nil
+}

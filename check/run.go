@@ -1,0 +1,177 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/pipeline"
+)
+
+// Options steer a Run.
+type Options struct {
+	// Shard selects the suites to run (the zero Shard: all of them).
+	Shard Shard
+	// Update rewrites each suite's golden tree to match the render
+	// instead of comparing with it; Prune also deletes the golden files
+	// that no longer render (else they are kept, with a warning).
+	Update, Prune bool
+	// CI words a stale golden tree's findings for CI: update locally and
+	// commit. It does not stop Update; the caller refuses that pairing.
+	CI bool
+	// Workers bounds the suites run in parallel (0: GOMAXPROCS).
+	Workers int
+	// Limits bound each suite's render (zero fields: none).
+	Limits pipeline.Limits
+	// RuleTimeout bounds each policy namespace's evaluation on one
+	// object (0: none).
+	RuleTimeout time.Duration
+}
+
+// Run runs the suites of cfg that opts.Shard selects, in parallel, and
+// returns their results sorted by suite name. A suite whose inputs or
+// policies are bad has SuiteResult.Err set (and, for a render error, a
+// "render" finding at the error's place); the other suites still run.
+// Run writes only golden trees, and only with opts.Update. Suites that
+// share policies share one compiled engine.
+//
+// A panic in a suite is re-raised in Run's goroutine once every suite has
+// stopped; its value has a StackTrace() []byte method returning the
+// suite goroutine's stack.
+func Run(ctx context.Context, cfg *Config, opts Options) *Result {
+	suites := opts.Shard.Suites(cfg.Suites)
+	r := &runner{dir: cfg.Dir, opts: opts, engines: &engineCache{m: map[string]*cachedEngine{}}}
+	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
+}
+
+// runner runs the suites of one Run.
+type runner struct {
+	dir  string // the config's directory
+	opts Options
+	// engines compiles each distinct rule set once for all suites.
+	engines *engineCache
+}
+
+// all runs suites in parallel; results keep the suites' order.
+func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
+	workers := r.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]*SuiteResult, len(suites))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	var panicked atomic.Pointer[suitePanic]
+	for i := range suites {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					panicked.CompareAndSwap(nil, &suitePanic{value: v, stack: debug.Stack()})
+				}
+			}()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = r.suite(ctx, suites[i])
+		}()
+	}
+	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(p) // in the caller's goroutine, where a command boundary can recover it
+	}
+	return results
+}
+
+// suitePanic is a panic of a suite's goroutine with that goroutine's stack.
+type suitePanic struct {
+	value any
+	stack []byte
+}
+
+func (p *suitePanic) String() string     { return fmt.Sprint(p.value) }
+func (p *suitePanic) StackTrace() []byte { return p.stack }
+
+// paths joins relative paths to the config's directory.
+func (r *runner) paths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if filepath.IsAbs(p) {
+			out[i] = p
+		} else {
+			out[i] = filepath.Join(r.dir, p)
+		}
+	}
+	return out
+}
+
+// suite renders s, then checks the render against its golden tree and
+// its rules.
+func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
+	res := &SuiteResult{Name: s.Name, Checks: []string{"render"}}
+	in := pipeline.Inputs{
+		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
+		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: 1, Limits: r.opts.Limits,
+	}
+	in.Workflow.StopAtSuspend = s.StopAtSuspend
+	out, err := pipeline.Run(ctx, in)
+	if err != nil {
+		res.Err = err
+		pos := errorPos(err)
+		msg := strings.TrimPrefix(err.Error(), pos.String()+": ")
+		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelError, Message: msg, Pos: pos})
+		return res
+	}
+	for _, w := range out.SortedWarnings() {
+		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
+	}
+	tree, err := outputTree(out.Clusters)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	res.Objects = len(tree)
+	if s.Golden != "" {
+		res.Checks = append(res.Checks, "golden")
+		if err := r.golden(res, filepath.Join(r.dir, s.Golden), tree, origins(out.Clusters)); err != nil {
+			res.Err = err
+			return res
+		}
+	}
+	if err := r.rules(ctx, res, s, out.Clusters); err != nil {
+		res.Err = err
+	}
+	return res
+}
+
+// outputTree is the clusters' final state as golden's canonical tree.
+func outputTree(store *cluster.Store) (golden.Tree, error) {
+	tree := golden.Tree{}
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			if err := tree.Add(c, e.Object); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tree, nil
+}
+
+// origins maps each object's path in the output tree to its origin.
+func origins(store *cluster.Store) map[string]cluster.Origin {
+	out := map[string]cluster.Origin{}
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			out[golden.ObjectPath(c, e.Object)] = e.Origin
+		}
+	}
+	return out
+}

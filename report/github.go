@@ -1,0 +1,129 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/drydock-dev/drydock/check"
+)
+
+// GitHub is the report for GitHub Actions: an ::error or ::warning
+// workflow command (annotation) per finding, at most AnnotationCap of
+// each level and a ::notice counting the rest, then the text report
+// fenced by ::stop-commands:: so that nothing it quotes runs as a
+// workflow command. StepSummary writes the matching job summary.
+type GitHub struct{}
+
+// AnnotationCap is how many annotations of each level GitHub shows for
+// one step; GitHub writes the rest as a count.
+const AnnotationCap = 10
+
+// Write writes the workflow commands of r to w.
+func (GitHub) Write(out io.Writer, r *check.Result) error {
+	w := &stickyWriter{w: out}
+	shown := map[check.Level]int{}
+	hidden := 0
+	for _, s := range r.Suites {
+		for _, f := range s.Findings {
+			if shown[f.Level] >= AnnotationCap {
+				hidden++
+				continue
+			}
+			shown[f.Level]++
+			fmt.Fprintln(w, annotation(s.Name, f))
+		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(w, "::notice title=drydock::%d more findings are not annotated (GitHub shows %d per level); see the job summary or the text report\n", hidden, AnnotationCap)
+	}
+	var text strings.Builder
+	if err := (Text{}).Write(&text, r); err != nil {
+		return err
+	}
+	writeInert(w, text.String())
+	return w.err
+}
+
+// annotation is the workflow command of finding f of suite.
+func annotation(suite string, f check.Finding) string {
+	var props []string
+	if f.Pos.IsValid() {
+		props = append(props, "file="+ghProperty(filepath.ToSlash(f.Pos.File)))
+		if f.Pos.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line))
+		}
+		if f.Pos.Col > 0 {
+			props = append(props, fmt.Sprintf("col=%d", f.Pos.Col))
+		}
+	}
+	props = append(props, "title="+ghProperty(fmt.Sprintf("drydock %s: %s", suite, f.Check)))
+	msg := f.Message
+	if f.Diff != "" {
+		msg += "\n" + f.Diff
+	}
+	return fmt.Sprintf("::%s %s::%s", f.Level, strings.Join(props, ","), ghData(msg))
+}
+
+// writeInert writes text (which quotes rule messages, file names and
+// diffs, any line of which could read as a workflow command such as
+// ::add-mask:: or ::error::) between ::stop-commands:: and its end
+// marker, so GitHub runs none of it. The marker is a hash of the text:
+// deterministic, and not something the text can contain in advance.
+func writeInert(w io.Writer, text string) {
+	sum := sha256.Sum256([]byte(text))
+	token := "drydock-" + hex.EncodeToString(sum[:12])
+	fmt.Fprintf(w, "::stop-commands::%s\n%s::%s::\n", token, text, token)
+}
+
+// ghData escapes an annotation message; ghProperty also a property value.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// StepSummary writes the Markdown job summary of r to w in one write: a
+// table of the suites (status, objects, errors, warnings), then each
+// suite's findings. Every finding stays on its line: line breaks become
+// <br> and no line can start a workflow command. The caller opens the
+// destination (GitHub's $GITHUB_STEP_SUMMARY, for appending).
+func StepSummary(w io.Writer, r *check.Result) error {
+	var b strings.Builder
+	b.WriteString("## drydock test\n\n| suite | status | objects | errors | warnings |\n|---|---|---|---|---|\n")
+	for _, s := range r.Suites {
+		errs, warns := s.Counts()
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", mdText(s.Name), s.Status(), s.Objects, errs, warns)
+	}
+	for _, s := range r.Suites {
+		if len(s.Findings) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", mdText(s.Name))
+		for _, f := range s.Findings {
+			fmt.Fprintf(&b, "- **%s** %s%s%s\n", f.Level, mdCode(f.Check), mdCode(locate(f.Pos)), mdText(f.Message))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCode is s as a Markdown code span on one line ("" stays "").
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.ReplaceAll(strings.TrimSuffix(mdText(s), ": "), "`", "'")
+	return "`" + s + "` "
+}
+
+// mdText keeps s on its line of the summary: line breaks become <br>,
+// table pipes are escaped, and no line can start a workflow command.
+func mdText(s string) string {
+	return strings.NewReplacer("\r\n", "<br>", "\n", "<br>", "\r", "<br>", "|", "\\|").Replace(s)
+}

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/drydock-dev/drydock/check"
+)
+
+// JSON is the report for tools: one indented object,
+// {"ok": bool, "suites": [{name, status, objects, checks, findings,
+// updated, error}]}, each finding {suite, check, level, message, object,
+// diff, file, line, column} with empty optional fields left out.
+type JSON struct{}
+
+type jsonReport struct {
+	OK     bool        `json:"ok"`
+	Suites []jsonSuite `json:"suites"`
+}
+
+type jsonSuite struct {
+	Name     string        `json:"name"`
+	Status   string        `json:"status"`
+	Objects  int           `json:"objects"`
+	Checks   []string      `json:"checks"`
+	Findings []jsonFinding `json:"findings"`
+	Updated  []string      `json:"updated,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+type jsonFinding struct {
+	Suite   string      `json:"suite"`
+	Check   string      `json:"check"`
+	Level   check.Level `json:"level"`
+	Message string      `json:"message"`
+	Object  string      `json:"object,omitempty"`
+	Diff    string      `json:"diff,omitempty"`
+	File    string      `json:"file,omitempty"`
+	Line    int         `json:"line,omitempty"`
+	Column  int         `json:"column,omitempty"`
+}
+
+// Write writes the JSON report of r to w.
+func (JSON) Write(w io.Writer, r *check.Result) error {
+	out := jsonReport{OK: r.OK(), Suites: []jsonSuite{}}
+	for _, s := range r.Suites {
+		js := jsonSuite{Name: s.Name, Status: s.Status(), Objects: s.Objects, Checks: s.Checks, Findings: []jsonFinding{}, Updated: s.Updated}
+		if s.Err != nil {
+			js.Error = s.Err.Error()
+		}
+		for _, f := range s.Findings {
+			js.Findings = append(js.Findings, jsonFinding{Suite: f.Suite, Check: f.Check, Level: f.Level, Message: f.Message,
+				Object: f.Object, Diff: f.Diff, File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col})
+		}
+		out.Suites = append(out.Suites, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

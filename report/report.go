@@ -1,0 +1,85 @@
+// Package report owns the formats in which `drydock test` reports a
+// check.Result: text for people, JSON for tools, JUnit XML for test
+// dashboards, SARIF 2.1.0 for code scanning, and GitHub Actions workflow
+// commands (annotations) plus a Markdown job summary.
+//
+// report only formats: it does not run checks (package check does), pick
+// an exit code, read the environment or open files. A Format writes to the
+// io.Writer it is given; the caller decides where that is (standard
+// output, a -o file, $GITHUB_STEP_SUMMARY) and reports write errors.
+// Every format is deterministic: the same Result gives the same bytes.
+package report
+
+import (
+	"io"
+	"strings"
+
+	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Format writes a check.Result in one format.
+type Format interface {
+	// Write writes the report of r to w and returns the first write
+	// error; after one it writes nothing more.
+	Write(w io.Writer, r *check.Result) error
+}
+
+// Options are what some formats need besides the result.
+type Options struct {
+	// Version is the drydock version SARIF names as its tool's.
+	Version string
+	// Dir is the directory SARIF makes absolute file paths relative to
+	// (the working directory); a path outside it, or any path when Dir
+	// is "", stays as it is.
+	Dir string
+}
+
+// Formats are the names Lookup knows, in the order help text lists them.
+var Formats = []string{"text", "json", "junit", "sarif", "github"}
+
+// Lookup returns the format named name (one of Formats); ok is false for
+// any other name.
+func Lookup(name string, o Options) (f Format, ok bool) {
+	switch name {
+	case "text":
+		return Text{}, true
+	case "json":
+		return JSON{}, true
+	case "junit":
+		return JUnit{}, true
+	case "sarif":
+		return SARIF(o), true
+	case "github":
+		return GitHub{}, true
+	}
+	return nil, false
+}
+
+// locate is "file:line:col: ", or "" for a finding without a place.
+func locate(p manifest.Pos) string {
+	if s := p.String(); s != "" {
+		return s + ": "
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// stickyWriter remembers the first write error; later writes are dropped.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}

@@ -1,0 +1,37 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drydock-dev/drydock/check"
+)
+
+// Text is the report for people: per suite a status line, its findings
+// (with golden diffs indented below) and the golden files it updated,
+// then a closing count of ok and failed suites.
+type Text struct{}
+
+// Write writes the text report of r to w.
+func (Text) Write(out io.Writer, r *check.Result) error {
+	w := &stickyWriter{w: out}
+	for _, s := range r.Suites {
+		errs, warns := s.Counts()
+		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, s.Status(), s.Objects, errs, warns)
+		for _, f := range s.Findings {
+			fmt.Fprintf(w, "  %s%s [%s] %s\n", locate(f.Pos), f.Level, f.Check, f.Message)
+			if f.Diff != "" {
+				for _, line := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
+					fmt.Fprintf(w, "    %s\n", line)
+				}
+			}
+		}
+		for _, p := range s.Updated {
+			fmt.Fprintf(w, "  updated %s\n", p)
+		}
+	}
+	failed := r.FailedSuites()
+	fmt.Fprintf(w, "%d suites: %d ok, %d failed\n", len(r.Suites), len(r.Suites)-failed, failed)
+	return w.err
+}
