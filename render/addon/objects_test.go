@@ -235,13 +235,15 @@ func TestSchemas(t *testing.T) {
 
 // TestViews checks views/ (RenderViews): YAML views are applied as
 // written (the namespace not forced), CUE views become a ConfigMap named
-// after the file less its last extension holding the text; other files
-// are ignored.
+// after the file less its last extension holding the text
+// (renderCUEView; velaql.ParseViewIntoConfigMap wants a `status` or an
+// `export` field); other files are ignored.
 func TestViews(t *testing.T) {
 	view := "import \"vela/ql\"\n\nparameter: name: string\nstatus: ql.#Read & {value: parameter}\n"
 	files := withMeta(map[string]string{
 		"views/a.view.cue": view,
 		"views/b.yml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: v\n",
+		"views/c.cue":      "export: \"x\"\n",
 		"views/notes.txt":  "ignored",
 	})
 	res := mustRender(t, files, Options{})
@@ -255,6 +257,11 @@ func TestViews(t *testing.T) {
 			"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "a.view", "namespace": "vela-system"},
 			"data":     map[string]any{"template": view},
+		},
+		map[string]any{
+			"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "c", "namespace": "vela-system"},
+			"data":     map[string]any{"template": "export: \"x\"\n"},
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -274,6 +281,12 @@ func TestViewErrors(t *testing.T) {
 			name:  "CUE syntax error",
 			files: map[string]string{"views/v.cue": "status: {\n"},
 			want:  "views/v.cue:1:11: addon demo: expected '}', found 'EOF'",
+		},
+		{
+			// velaql.ValidateView: "no `status` or `export` field found in view"
+			name:  "CUE view without status or export",
+			files: map[string]string{"views/v.cue": "import \"vela/ql\"\n\nparameter: name: string\nresult: ql.#Read & {value: parameter}\n"},
+			want:  "views/v.cue: addon demo: no `status` or `export` field found in view",
 		},
 		{
 			name:  "YAML view without kind",
