@@ -52,6 +52,9 @@ func configTemplate(f srcFile) (*manifest.Object, error) {
 	if !tmpl.Exists() {
 		return nil, invalidf(f.pos(), "config template has no `template` field")
 	}
+	if !tmpl.LookupPath(cue.ParsePath("parameter")).Exists() {
+		return nil, invalidf(f.pos(), "config template has no `template.parameter` field")
+	}
 	data := map[string]any{"template": script}
 	if data["schema"], err = parameterSchema(tmpl); err != nil {
 		return nil, invalidf(f.pos(), "config template parameter schema: %v", err)

@@ -215,7 +215,8 @@ type: object
 }
 
 // TestConfigTemplateErrors checks what config.ParseTemplate refuses: a
-// script that does not compile, one without `template` or `metadata`,
+// script that does not compile, one without `template`,
+// `template.parameter` (CUE.ParseToTemplateValueWithCueX) or `metadata`,
 // and metadata that does not decode into TemplateMetadata.
 func TestConfigTemplateErrors(t *testing.T) {
 	tests := []struct {
@@ -240,6 +241,11 @@ func TestConfigTemplateErrors(t *testing.T) {
 			name: "no template",
 			src:  "metadata: name: \"x\"\n",
 			want: "config-templates/x.cue: addon demo: config template has no `template` field",
+		},
+		{
+			name: "no template.parameter",
+			src:  "metadata: name: \"x\"\ntemplate: output: {}\n",
+			want: "config-templates/x.cue: addon demo: config template has no `template.parameter` field",
 		},
 		{
 			name: "metadata not concrete",
