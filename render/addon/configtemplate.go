@@ -171,8 +171,8 @@ func fixSchema(name string, s map[string]any) {
 		s["title"] = name
 	}
 	desc, _ := s["description"].(string)
-	if _, after, ok := strings.Cut(desc, "+usage="); ok {
-		desc = after
+	if strings.Contains(desc, "+usage=") {
+		desc = strings.Split(desc, "+usage=")[1]
 	}
 	if before, _, ok := strings.Cut(desc, "+short"); ok {
 		desc = strings.TrimSpace(before)

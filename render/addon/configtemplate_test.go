@@ -309,6 +309,13 @@ func TestFixSchema(t *testing.T) {
 			want: map[string]any{"type": "string", "description": "x"},
 		},
 		{
+			// strings.Split(description, UsageTag)[1]: the text between
+			// the first and the second tag, untrimmed
+			name: "usage twice",
+			in:   map[string]any{"type": "string", "description": "+usage=first +usage=second"},
+			want: map[string]any{"type": "string", "description": "first "},
+		},
+		{
 			name: "emptied",
 			in:   map[string]any{"type": "string", "description": "+usage="},
 			want: map[string]any{"type": "string"},
