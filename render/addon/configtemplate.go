@@ -52,6 +52,9 @@ func configTemplate(f srcFile) (*manifest.Object, error) {
 	if !tmpl.Exists() {
 		return nil, invalidf(f.pos(), "config template has no `template` field")
 	}
+	if !tmpl.LookupPath(cue.ParsePath("parameter")).Exists() {
+		return nil, invalidf(f.pos(), "config template has no `template.parameter` field")
+	}
 	data := map[string]any{"template": script}
 	if data["schema"], err = parameterSchema(tmpl); err != nil {
 		return nil, invalidf(f.pos(), "config template parameter schema: %v", err)
@@ -168,8 +171,8 @@ func fixSchema(name string, s map[string]any) {
 		s["title"] = name
 	}
 	desc, _ := s["description"].(string)
-	if _, after, ok := strings.Cut(desc, "+usage="); ok {
-		desc = after
+	if strings.Contains(desc, "+usage=") {
+		desc = strings.Split(desc, "+usage=")[1]
 	}
 	if before, _, ok := strings.Cut(desc, "+short"); ok {
 		desc = strings.TrimSpace(before)

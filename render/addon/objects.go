@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 
+	"cuelang.org/go/cue"
 	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -170,13 +171,35 @@ func renderViews(pkg *addonPackage) ([]*manifest.Object, error) {
 		out = append(out, o)
 	}
 	for _, f := range pkg.viewCUE {
-		if err := parseCUE(f); err != nil {
+		if err := checkView(f); err != nil {
 			return nil, err
 		}
 		name := strings.TrimSuffix(f.base(), path.Ext(f.base()))
 		out = append(out, configMap(f, name, map[string]any{"template": string(f.data)}))
 	}
 	return out, nil
+}
+
+// checkView parses a CUE view and, as KubeVela's velaql.ValidateView does,
+// refuses one without a `status` or `export` field. KubeVela's packages
+// (vela/ql) are stubbed out, so a view that does not evaluate without
+// them is not judged.
+func checkView(f srcFile) error {
+	if err := parseCUE(f); err != nil {
+		return err
+	}
+	src, err := stubImports(f.data, f.path)
+	if err != nil {
+		return cueError("view", err)
+	}
+	v := newContext().CompileString(string(src), cue.Filename(f.path))
+	if v.Err() != nil {
+		return nil
+	}
+	if !v.LookupPath(cue.ParsePath("status")).Exists() && !v.LookupPath(cue.ParsePath("export")).Exists() {
+		return invalidf(f.pos(), "no `status` or `export` field found in view")
+	}
+	return nil
 }
 
 // argsSecret is the Secret remembering the parameters an addon was enabled

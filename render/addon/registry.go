@@ -83,13 +83,12 @@ func inSibling(dir string, p manifest.Pos) manifest.Pos {
 	return p
 }
 
-// userClusters returns the `clusters` parameter when the user gave one.
+// userClusters returns the clusters a dependency is enabled with, as
+// KubeVela's getDependencyArgs: those of the `clusters` parameter, unless
+// getClusters finds none (no list, or a list without strings).
 func (pkg *addonPackage) userClusters(args map[string]any) (any, bool) {
-	cs, ok := args["clusters"]
-	if !ok || cs == nil {
-		return nil, false
-	}
-	return clustersArg(args), true
+	cs := clustersArg(args)
+	return cs, cs != nil
 }
 
 // resolve finds the i-th dependency in the registry and checks its version
