@@ -17,10 +17,11 @@ var allowed = map[string][]string{
 	"overrides":      {"manifest", "cluster", "schemas"},
 	"placement":      {"manifest", "cluster", "schemas"},
 	"render/builtin": {},
-	"render":         {"manifest", "cluster", "schemas"},
+	"render":         {"manifest", "cluster", "schemas", "render/patch"},
+	"render/patch":   {},
 	"render/addon":   {"manifest", "schemas", "render"},
-	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "placement", "overrides"},
-	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
+	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/patch", "render/builtin", "render/addon", "golden", "placement", "overrides"},
+	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/patch", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
 }
 
 const module = "github.com/drydock-dev/drydock"

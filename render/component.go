@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render/patch"
 )
 
 // AuxiliaryWorkload is the trait type KubeVela gives a component
@@ -266,7 +267,7 @@ func (r *componentRun) trait(t *Trait) error {
 		return err
 	}
 	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() {
-		patched, err := r.e.patchInto(r.base.val, p)
+		patched, err := patch.Apply(r.e.ctx, r.base.val, p)
 		if err != nil {
 			return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch workload: %w", err))
 		}
@@ -278,7 +279,7 @@ func (r *componentRun) trait(t *Trait) error {
 			if !target.Exists() {
 				continue
 			}
-			patched, err := r.e.strategicUnify(r.aux[i].obj.val, target)
+			patched, err := patch.Unify(r.e.ctx, r.aux[i].obj.val, target)
 			if err != nil {
 				return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch outputs.%s: %w", r.aux[i].name, err))
 			}

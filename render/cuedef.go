@@ -114,6 +114,17 @@ func templateSource(src []byte, f *ast.File, body *ast.StructLit) string {
 	return blankExcept(src, keep)
 }
 
+// labelString is a field label as written (a string label keeps its quotes).
+func labelString(l ast.Label) string {
+	switch x := l.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BasicLit:
+		return x.Value
+	}
+	return ""
+}
+
 type span struct{ from, to int }
 
 // blankExcept replaces every byte outside the spans by a space, keeping
