@@ -9,19 +9,20 @@ import (
 // allowed lists, per package, the drydock packages it may import (the
 // layout in DESIGN.md). Dependencies point one way, toward manifest.
 var allowed = map[string][]string{
-	"manifest":       {},
-	"schemas":        {"manifest"},
-	"cluster":        {"manifest"},
-	"golden":         {"manifest"},
-	"rules":          {"manifest"},
-	"overrides":      {"manifest", "cluster", "schemas"},
-	"placement":      {"manifest", "cluster", "schemas"},
-	"render/builtin": {},
-	"render":         {"manifest", "cluster", "schemas", "render/patch"},
-	"render/patch":   {},
-	"render/addon":   {"manifest", "schemas", "render"},
-	"pipeline":       {"manifest", "cluster", "schemas", "render", "render/patch", "render/builtin", "render/addon", "golden", "placement", "overrides"},
-	"cmd/drydock":    {"manifest", "cluster", "schemas", "render", "render/patch", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
+	"manifest":        {},
+	"schemas":         {"manifest"},
+	"cluster":         {"manifest"},
+	"golden":          {"manifest"},
+	"rules":           {"manifest"},
+	"overrides":       {"manifest", "cluster", "schemas"},
+	"placement":       {"manifest", "cluster", "schemas"},
+	"render/builtin":  {},
+	"render":          {"manifest", "cluster", "schemas", "render/patch"},
+	"render/patch":    {},
+	"render/workflow": {"manifest", "cluster", "schemas", "render", "render/patch"},
+	"render/addon":    {"manifest", "schemas", "render"},
+	"pipeline":        {"manifest", "cluster", "schemas", "render", "render/patch", "render/workflow", "render/builtin", "render/addon", "golden", "placement", "overrides"},
+	"cmd/drydock":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
 }
 
 const module = "github.com/drydock-dev/drydock"

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -91,10 +92,10 @@ type WorkflowStep struct {
 	Path       string
 	// Unnamed is true when the step was authored without a name.
 	Unnamed bool
-	// fromComponent marks the apply-component step KubeVela generates
+	// FromComponent marks the apply-component step KubeVela generates
 	// for a component of an Application without a workflow (Path is
 	// the component's).
-	fromComponent bool
+	FromComponent bool
 }
 
 // Input fills ParameterKey (a dotted path into the step's or component's
@@ -109,6 +110,40 @@ type Output struct {
 	Name, ValueFrom string
 	// Path is the output's field path in the Application.
 	Path string
+}
+
+// Component returns the component of that name, or nil.
+func (a *Application) Component(name string) *Component {
+	for i := range a.Components {
+		if a.Components[i].Name == name {
+			return &a.Components[i]
+		}
+	}
+	return nil
+}
+
+// Clone returns a copy of c whose properties and traits (with their
+// properties) can be changed without touching c.
+func (c Component) Clone() Component {
+	out := c
+	if c.Properties != nil {
+		out.Properties = manifest.DeepCopy(c.Properties).(map[string]any)
+	}
+	out.Traits = make([]Trait, len(c.Traits))
+	for i, t := range c.Traits {
+		out.Traits[i] = t
+		if t.Properties != nil {
+			out.Traits[i].Properties = manifest.DeepCopy(t.Properties).(map[string]any)
+		}
+	}
+	return out
+}
+
+// AddOverlay records that the override at path (an entry of an override
+// policy's components) shaped c, so errors in its properties point there.
+// It does not share Overlays with copies of c.
+func (c *Component) AddOverlay(path string) {
+	c.Overlays = append(slices.Clip(c.Overlays), path)
 }
 
 // ParseApplication reads an Application object. Its structure is checked

@@ -38,6 +38,21 @@ type ClusterVersion struct {
 	Major, Minor, GitVersion, Platform string
 }
 
+// ParseClusterVersion reads a gitVersion such as v1.29.4 into the
+// major/minor KubeVela's context.clusterVersion shows.
+func ParseClusterVersion(git string) ClusterVersion {
+	if git == "" {
+		return ClusterVersion{}
+	}
+	v := ClusterVersion{GitVersion: git}
+	var major, minor int
+	if n, _ := fmt.Sscanf(git, "v%d.%d", &major, &minor); n == 2 {
+		v.Major = fmt.Sprint(major)
+		v.Minor = fmt.Sprint(minor)
+	}
+	return v
+}
+
 // Resource is one object a component renders, with its provenance.
 type Resource struct {
 	Object map[string]any
@@ -175,7 +190,7 @@ func (r *componentRun) workload() error {
 		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("%w: no ComponentDefinition %q", ErrUnknownDefinition, r.comp.Type))
 	}
 	if r.comp.Properties != nil {
-		r.ctxData["parameter"] = normalizeNumbers(r.comp.Properties)
+		r.ctxData["parameter"] = NormalizeNumbers(r.comp.Properties)
 	}
 	var (
 		v   cue.Value
@@ -418,7 +433,7 @@ func contextComponents(app *Application) []any {
 		m := map[string]any{"name": c.Name, "type": c.Type}
 		for _, k := range []string{"externalRevision", "properties", "dependsOn", "inputs", "outputs", "traits", "scopes"} {
 			if v, ok := c.Raw[k]; ok && v != nil && !isEmpty(v) {
-				m[k] = normalizeNumbers(v)
+				m[k] = NormalizeNumbers(v)
 			}
 		}
 		out = append(out, m)
@@ -463,7 +478,7 @@ func kubeObject(k *KubeSchematic, params map[string]any) (map[string]any, error)
 			return nil, err
 		}
 		for _, fp := range p.FieldPaths {
-			if err := setFieldPath(obj, fp, normalizeNumbers(params[name])); err != nil {
+			if err := setFieldPath(obj, fp, NormalizeNumbers(params[name])); err != nil {
 				return nil, fmt.Errorf("parameter %q: field %q: %w", name, fp, err)
 			}
 		}

@@ -21,10 +21,10 @@ type Engine struct {
 	ctx       *cue.Context
 	templates map[*Definition]cue.Value
 	orders    map[*Definition]orderCache
-	// deployParam is deployParameter compiled into ctx, once.
-	deployParam cue.Value
-	uses        int
-	act         activity
+	// compiled are the sources Compile compiled into ctx.
+	compiled map[string]cue.Value
+	uses     int
+	act      activity
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
@@ -42,8 +42,29 @@ func (e *Engine) reset() {
 	e.ctx = cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
 	e.templates = map[*Definition]cue.Value{}
 	e.orders = map[*Definition]orderCache{}
-	e.deployParam = cue.Value{}
+	e.compiled = map[string]cue.Value{}
 	e.uses = 0
+}
+
+// Definitions returns the definitions the engine renders with.
+func (e *Engine) Definitions() *Definitions { return e.defs }
+
+// Context is the engine's cue.Context, for the CUE a workflow evaluates
+// besides templates (step conditions, outputs, step parameters). A value
+// built in it is good until the engine's next render of a component or
+// policy, which may replace the context.
+func (e *Engine) Context() *cue.Context { return e.ctx }
+
+// Compile returns src compiled into the engine's context, compiling it
+// once per context, as templates are. The value is good as long as one
+// from Context.
+func (e *Engine) Compile(src string) cue.Value {
+	v, ok := e.compiled[src]
+	if !ok {
+		v = e.ctx.CompileString(src)
+		e.compiled[src] = v
+	}
+	return v
 }
 
 // template returns d's compiled template, compiling it on first use.
@@ -111,7 +132,7 @@ func (e *Engine) evaluate(d *Definition, params map[string]any, context map[stri
 			order = orderCache{}
 			e.orders[d] = order
 		}
-		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(paramExpr(decl, normalizeNumbers(params), order, "")))
+		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(paramExpr(decl, NormalizeNumbers(params), order, "")))
 	}
 	v := tmpl.Unify(fill)
 	if err := v.Validate(); err != nil {
@@ -128,20 +149,22 @@ func (e *Engine) maybeRecycle() {
 	}
 }
 
-// normalizeNumbers turns whole floats into ints, as a trip through JSON
-// does in KubeVela (1.0 in YAML is 1 in the stored Application).
-func normalizeNumbers(v any) any {
+// NormalizeNumbers returns v (the JSON data model) with whole floats
+// turned into ints, as a trip through JSON does in KubeVela (1.0 in YAML
+// is 1 in the stored Application): what a value needs before it meets
+// CUE, which refuses a float where a template says int. v is not changed.
+func NormalizeNumbers(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normalizeNumbers(e)
+			out[k] = NormalizeNumbers(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalizeNumbers(e)
+			out[i] = NormalizeNumbers(e)
 		}
 		return out
 	case float64:

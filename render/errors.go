@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	cueerrors "cuelang.org/go/cue/errors"
@@ -47,7 +46,7 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, " trait %q", e.Trait)
 	}
 	b.WriteString(": ")
-	b.WriteString(cueMessage(e.Err))
+	b.WriteString(CUEMessage(e.Err))
 	if e.Template.IsValid() && e.Template != e.Pos {
 		fmt.Fprintf(&b, " (template %s)", e.Template)
 	}
@@ -91,7 +90,7 @@ func (r *componentRun) cueErr(def *Definition, path, trait string, err error) er
 	}
 	switch {
 	case param != nil:
-		e.Pos = r.app.Object.FieldPos(propertyPath(path, param))
+		e.Pos = r.app.Object.FieldPos(PropertyPath(path, param))
 		// A value an override policy wrote is located in the policy.
 		overlays := r.comp.Overlays
 		if trait != "" {
@@ -103,7 +102,7 @@ func (r *componentRun) cueErr(def *Definition, path, trait string, err error) er
 			}
 		}
 		for k := len(overlays) - 1; k >= 0; k-- {
-			if op := propertyPath(overlays[k], param); r.app.Object.HasField(op) {
+			if op := PropertyPath(overlays[k], param); r.app.Object.HasField(op) {
 				e.Pos = r.app.Object.FieldPos(op)
 				break
 			}
@@ -112,25 +111,6 @@ func (r *componentRun) cueErr(def *Definition, path, trait string, err error) er
 		e.Pos = e.Template
 	}
 	return e
-}
-
-// propertyPath is the field path of a parameter under base.properties;
-// CUE's list indexes (numeric path elements) become [i].
-func propertyPath(base string, param []string) string {
-	return manifest.Path(base, "properties") + pathTail(param)
-}
-
-// pathTail writes CUE path elements as a field path suffix: .a[1].b.
-func pathTail(elems []string) string {
-	var b strings.Builder
-	for _, s := range elems {
-		if _, err := strconv.Atoi(s); err == nil {
-			b.WriteString("[" + s + "]")
-		} else {
-			b.WriteString("." + s)
-		}
-	}
-	return b.String()
 }
 
 func templatePos(def *Definition, ps []token.Pos) manifest.Pos {
@@ -142,8 +122,11 @@ func templatePos(def *Definition, ps []token.Pos) manifest.Pos {
 	return manifest.Pos{}
 }
 
-// cueMessage formats a (possibly multiple) CUE error without positions.
-func cueMessage(err error) string {
+// CUEMessage formats a (possibly multiple) CUE error without positions:
+// its distinct messages joined by "; ", at most five and a count of the
+// rest. It is drydock's one way of showing a CUE error; an error that is
+// not CUE's shows as its Error().
+func CUEMessage(err error) string {
 	errs := cueerrors.Errors(err)
 	if len(errs) == 0 {
 		return err.Error()
@@ -174,8 +157,8 @@ func positioned(err error) error {
 	}
 	for _, p := range cueerrors.Positions(errs[0]) {
 		if p.IsValid() {
-			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), cueMessage(err))
+			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), CUEMessage(err))
 		}
 	}
-	return fmt.Errorf("%s", cueMessage(err))
+	return fmt.Errorf("%s", CUEMessage(err))
 }

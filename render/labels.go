@@ -208,7 +208,13 @@ var clusterScoped = map[string]bool{
 // IsClusterScoped reports whether apiVersion/kind is a cluster-scoped kind
 // the hub's API server knows. Unknown kinds count as namespaced.
 func IsClusterScoped(apiVersion, kind string) bool {
-	return clusterScoped[manifest.Group(apiVersion)+"/"+kind]
+	return IsClusterScopedKind(manifest.Group(apiVersion), kind)
+}
+
+// IsClusterScopedKind is IsClusterScoped for a kind of an API group ("" for
+// the core group).
+func IsClusterScopedKind(group, kind string) bool {
+	return clusterScoped[group+"/"+kind]
 }
 
 // spewConfig is how Kubernetes' DeepHashObject prints an object.

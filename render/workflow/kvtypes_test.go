@@ -1,8 +1,9 @@
-package render
+package workflow
 
 import (
 	"testing"
 
+	"github.com/drydock-dev/drydock/render"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -43,13 +44,13 @@ func TestDecodeWording(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			decode := decodeLoose
+			decode := render.DecodeLoose
 			if tt.strict {
-				decode = decodeStrict
+				decode = render.DecodeStrict
 			}
 			got, path := "", ""
 			if err := decode(tt.props, tt.dst); err != nil {
-				got, path = err.Error(), errorPath(tt.props, err)
+				got, path = err.Error(), render.ErrorPath(tt.props, err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

@@ -1,4 +1,4 @@
-package render
+package workflow
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // placement is one deploy target of a topology policy.
@@ -23,7 +24,7 @@ type placement struct {
 // deploy emulates KubeVela's deploy step: placements from topology
 // policies, components patched by override policies and replicated by
 // replication policies, each component applied to each placement.
-func (w *workflowRun) deploy(s *WorkflowStep) error {
+func (w *workflowRun) deploy(s *render.WorkflowStep) error {
 	params, err := w.deployParameters(s)
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ func (w *workflowRun) deploy(s *WorkflowStep) error {
 	}
 	for _, i := range componentOrder(comps) {
 		for _, pl := range pls {
-			p := Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
+			p := render.Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
 			if err := w.apply(&comps[i], p, s.Name, names); err != nil {
 				return withDeployContext(err, s.Name, pols)
 			}
@@ -81,13 +82,10 @@ const deployParameter = `parameter: {
 // definition's parameter, defaults included. The parser has decoded a
 // top-level step's properties strictly already; a sub-step's are only
 // checked here.
-func (w *workflowRun) deployParameters(s *WorkflowStep) (*kvDeployWorkflowStepSpec, error) {
-	if !w.e.deployParam.Exists() {
-		w.e.deployParam = w.e.ctx.CompileString(deployParameter)
-	}
-	v := w.e.deployParam
+func (w *workflowRun) deployParameters(s *render.WorkflowStep) (*kvDeployWorkflowStepSpec, error) {
+	v := w.e.Compile(deployParameter)
 	if s.Properties != nil {
-		v = v.FillPath(cue.ParsePath("parameter"), w.e.ctx.Encode(normalizeNumbers(s.Properties)))
+		v = v.FillPath(cue.ParsePath("parameter"), w.e.Context().Encode(render.NormalizeNumbers(s.Properties)))
 	}
 	params := &kvDeployWorkflowStepSpec{}
 	param := v.LookupPath(cue.ParsePath("parameter"))
@@ -102,29 +100,29 @@ func (w *workflowRun) deployParameters(s *WorkflowStep) (*kvDeployWorkflowStepSp
 		rel := "properties"
 		if errs := cueerrors.Errors(err); len(errs) > 0 {
 			if p := errs[0].Path(); len(p) > 1 && p[0] == "parameter" {
-				rel = propertyPath("", p[1:])
+				rel = render.PropertyPath("", p[1:])
 			}
 		}
-		return nil, w.stepFieldErr(s, rel, "%s", cueMessage(err))
+		return nil, w.stepFieldErr(s, rel, "%s", render.CUEMessage(err))
 	}
 	return params, nil
 }
 
 // stepFieldErr is a step's refusal naming the field (relative to the step).
-func (w *workflowRun) stepFieldErr(s *WorkflowStep, rel, format string, args ...any) error {
-	path := joinField(s.Path, rel)
-	return &Error{Pos: w.pos(path), App: w.app.Name,
-		Err: fmt.Errorf("step %q: %s: %s", s.Name, displayPath(path), fmt.Sprintf(format, args...))}
+func (w *workflowRun) stepFieldErr(s *render.WorkflowStep, rel, format string, args ...any) error {
+	path := render.JoinField(s.Path, rel)
+	return &render.Error{Pos: w.pos(path), App: w.app.Name,
+		Err: fmt.Errorf("step %q: %s: %s", s.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))}
 }
 
 // selectPolicies finds the policies a deploy step names, among the
 // Application's and the external ones the parser loaded.
-func (w *workflowRun) selectPolicies(s *WorkflowStep, names []string) ([]*Policy, error) {
-	var out []*Policy
+func (w *workflowRun) selectPolicies(s *render.WorkflowStep, names []string) ([]*render.Policy, error) {
+	var out []*render.Policy
 	for i, name := range names {
 		p := w.policy(name)
 		if p == nil {
-			return nil, &Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
+			return nil, &render.Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
 				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)}
 		}
 		out = append(out, p)
@@ -132,7 +130,7 @@ func (w *workflowRun) selectPolicies(s *WorkflowStep, names []string) ([]*Policy
 	return out, nil
 }
 
-func (w *workflowRun) placements(pols []*Policy) ([]placement, error) {
+func (w *workflowRun) placements(pols []*render.Policy) ([]placement, error) {
 	var out []placement
 	seen := map[placement]bool{}
 	found := false
@@ -163,13 +161,13 @@ func (w *workflowRun) placements(pols []*Policy) ([]placement, error) {
 // clusterLabelSelector matches, else the hub. clusterSelector, the
 // deprecated spelling, only counts behind KubeVela's DeprecatedPolicySpec
 // feature gate, which is off.
-func (w *workflowRun) topology(p *Policy) ([]placement, error) {
+func (w *workflowRun) topology(p *render.Policy) ([]placement, error) {
 	if p.Properties == nil {
 		return nil, w.policyErr(p, "", "topology policy %s must not have empty properties", p.Name)
 	}
 	var spec kvTopologyPolicySpec
-	if err := decodeStrict(p.Properties, &spec); err != nil {
-		return nil, w.policyFieldErr(p, errorPath(p.Properties, err), "failed to parse topology policy %s: %v", p.Name, err)
+	if err := render.DecodeStrict(p.Properties, &spec); err != nil {
+		return nil, w.policyFieldErr(p, render.ErrorPath(p.Properties, err), "failed to parse topology policy %s: %v", p.Name, err)
 	}
 	var names []string
 	switch {
@@ -213,7 +211,7 @@ func (w *workflowRun) matchClusters(sel map[string]string) []string {
 	return out
 }
 
-func (w *workflowRun) policyErr(p *Policy, field, format string, args ...any) error {
+func (w *workflowRun) policyErr(p *render.Policy, field, format string, args ...any) error {
 	path := p.Path + ".properties"
 	if field != "" {
 		path += "." + field
@@ -221,27 +219,27 @@ func (w *workflowRun) policyErr(p *Policy, field, format string, args ...any) er
 	if p.Properties == nil {
 		path = p.Path
 	}
-	return &Error{Pos: w.pos(path), App: w.app.Name,
+	return &render.Error{Pos: w.pos(path), App: w.app.Name,
 		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))}
 }
 
 // policyFieldErr is a refusal of a policy's properties in KubeVela's
 // words, naming the field (rel, relative to the properties).
-func (w *workflowRun) policyFieldErr(p *Policy, rel, format string, args ...any) error {
-	path := joinField(p.Path+".properties", rel)
+func (w *workflowRun) policyFieldErr(p *render.Policy, rel, format string, args ...any) error {
+	path := render.JoinField(p.Path+".properties", rel)
 	if p.Properties == nil {
 		path = p.Path
 	}
-	return &Error{Pos: w.pos(path), App: w.app.Name,
-		Err: fmt.Errorf("policy %q: %s: %s", p.Name, displayPath(path), fmt.Sprintf(format, args...))}
+	return &render.Error{Pos: w.pos(path), App: w.app.Name,
+		Err: fmt.Errorf("policy %q: %s: %s", p.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))}
 }
 
 // overrideComponents applies the override policies to copies of the
 // application's components (overrideConfiguration).
-func (w *workflowRun) overrideComponents(s *WorkflowStep, pols []*Policy) ([]Component, error) {
-	comps := make([]Component, len(w.app.Components))
+func (w *workflowRun) overrideComponents(s *render.WorkflowStep, pols []*render.Policy) ([]render.Component, error) {
+	comps := make([]render.Component, len(w.app.Components))
 	for i, c := range w.app.Components {
-		comps[i] = c.clone()
+		comps[i] = c.Clone()
 	}
 	for _, p := range pols {
 		if p.Type != "override" {
@@ -251,8 +249,8 @@ func (w *workflowRun) overrideComponents(s *WorkflowStep, pols []*Policy) ([]Com
 			return nil, w.policyErr(p, "", "override policy %s must not have empty properties", p.Name)
 		}
 		var spec kvOverridePolicySpec
-		if err := decodeStrict(p.Properties, &spec); err != nil {
-			return nil, w.policyFieldErr(p, errorPath(p.Properties, err), "failed to parse override policy %s: %v", p.Name, err)
+		if err := render.DecodeStrict(p.Properties, &spec); err != nil {
+			return nil, w.policyFieldErr(p, render.ErrorPath(p.Properties, err), "failed to parse override policy %s: %v", p.Name, err)
 		}
 		var err error
 		if comps, err = w.override(s, p, comps); err != nil {
@@ -276,11 +274,11 @@ var errComponentLost = errors.New("component lost")
 // and the deploy step dispatches none: a KubeVela bug drydock reproduces,
 // with a warning. KubeVela visits the components of a nameless patch in
 // Go map order; drydock in the written order.
-func (w *workflowRun) override(s *WorkflowStep, p *Policy, comps []Component) ([]Component, error) {
+func (w *workflowRun) override(s *render.WorkflowStep, p *render.Policy, comps []render.Component) ([]render.Component, error) {
 	patches, _ := p.Properties["components"].([]any)
 	failed, lost := 0, ""
 	var last error
-	merge := func(c *Component, patch map[string]any, overlay string, named bool) {
+	merge := func(c *render.Component, patch map[string]any, overlay string, named bool) {
 		err := mergeComponent(c, patch, overlay)
 		switch {
 		case errors.Is(err, errComponentLost):
@@ -341,7 +339,7 @@ func (w *workflowRun) override(s *WorkflowStep, p *Policy, comps []Component) ([
 
 // selectComponents keeps the components an override policy's selector
 // names (all when it has none).
-func selectComponents(p *Policy, comps []Component) []Component {
+func selectComponents(p *render.Policy, comps []render.Component) []render.Component {
 	sel, ok := p.Properties["selector"].([]any)
 	if !ok {
 		return comps
@@ -352,7 +350,7 @@ func selectComponents(p *Policy, comps []Component) []Component {
 			keep[n] = true
 		}
 	}
-	var out []Component
+	var out []render.Component
 	for _, c := range comps {
 		if keep[c.Name] {
 			out = append(out, c)
@@ -372,7 +370,7 @@ func regexpFromWildcard(name string) string { return strings.ReplaceAll(name, "*
 // merge: the error is KubeVela's; when a later trait merges after one
 // that did not, KubeVela returns no component and no error
 // (errComponentLost).
-func mergeComponent(c *Component, patch map[string]any, overlay string) error {
+func mergeComponent(c *render.Component, patch map[string]any, overlay string) error {
 	if raw, ok := patch["properties"]; ok && raw != nil {
 		props, isMap := raw.(map[string]any)
 		if !isMap {
@@ -391,7 +389,7 @@ func mergeComponent(c *Component, patch map[string]any, overlay string) error {
 		typ := manifest.String(t, "type")
 		disable, _ := t["disable"].(bool)
 		tpath := manifest.Path(overlay, "traits", k)
-		idx := slices.IndexFunc(c.Traits, func(tr Trait) bool { return tr.Type == typ })
+		idx := slices.IndexFunc(c.Traits, func(tr render.Trait) bool { return tr.Type == typ })
 		switch {
 		case idx >= 0 && disable:
 			c.Traits = append(c.Traits[:idx:idx], c.Traits[idx+1:]...)
@@ -414,7 +412,7 @@ func mergeComponent(c *Component, patch map[string]any, overlay string) error {
 }
 
 // mergeTrait merges a trait patch's properties into tr.
-func mergeTrait(tr *Trait, t map[string]any, tpath string) error {
+func mergeTrait(tr *render.Trait, t map[string]any, tpath string) error {
 	raw := t["properties"]
 	props, isMap := raw.(map[string]any)
 	if raw != nil && !isMap {
@@ -450,8 +448,8 @@ func mergeMaps(dst, src map[string]any) {
 
 // componentFromPatch is the component an override patch describes
 // (KubeVela's ToApplicationComponent: every trait not disabled, in order).
-func componentFromPatch(patch map[string]any, path, overlay string) Component {
-	c := Component{Name: manifest.String(patch, "name"), Type: manifest.String(patch, "type"), Raw: patch, Path: path}
+func componentFromPatch(patch map[string]any, path, overlay string) render.Component {
+	c := render.Component{Name: manifest.String(patch, "name"), Type: manifest.String(patch, "type"), Raw: patch, Path: path}
 	if props, ok := patch["properties"].(map[string]any); ok {
 		c.Properties = manifest.DeepCopy(props).(map[string]any)
 	}
@@ -462,12 +460,12 @@ func componentFromPatch(patch map[string]any, path, overlay string) Component {
 			c.Traits = append(c.Traits, traitFromPatch(t, path, manifest.Path(overlay, "traits", k)))
 		}
 	}
-	c.addOverlay(overlay)
+	c.AddOverlay(overlay)
 	return c
 }
 
-func traitFromPatch(t map[string]any, path, overlay string) Trait {
-	tr := Trait{Type: manifest.String(t, "type"), Path: path, Overlays: []string{overlay}}
+func traitFromPatch(t map[string]any, path, overlay string) render.Trait {
+	tr := render.Trait{Type: manifest.String(t, "type"), Path: path, Overlays: []string{overlay}}
 	if props, ok := t["properties"].(map[string]any); ok {
 		tr.Properties = manifest.DeepCopy(props).(map[string]any)
 	}
@@ -476,21 +474,21 @@ func traitFromPatch(t map[string]any, path, overlay string) Trait {
 
 // replicate applies replication policies: selected components are copied
 // once per key, their context.replicaKey set.
-func (w *workflowRun) replicate(pols []*Policy, comps []Component) ([]Component, []string, error) {
+func (w *workflowRun) replicate(pols []*render.Policy, comps []render.Component) ([]render.Component, []string, error) {
 	keys := make([]string, len(comps))
 	for _, p := range pols {
 		if p.Type != "replication" || p.Properties == nil {
 			continue
 		}
 		var spec kvReplicationPolicySpec
-		if err := decodeStrict(p.Properties, &spec); err != nil {
-			return nil, nil, w.policyFieldErr(p, errorPath(p.Properties, err), "failed to parse replicate policy %s: %v", p.Name, err)
+		if err := render.DecodeStrict(p.Properties, &spec); err != nil {
+			return nil, nil, w.policyFieldErr(p, render.ErrorPath(p.Properties, err), "failed to parse replicate policy %s: %v", p.Name, err)
 		}
 		sel := map[string]bool{}
 		for _, s := range strs(p.Properties["selector"]) {
 			sel[s] = true
 		}
-		var kept, replicas []Component
+		var kept, replicas []render.Component
 		var keptKeys, replicaKeys []string
 		for i, c := range comps {
 			if !sel[c.Name] {
@@ -498,7 +496,7 @@ func (w *workflowRun) replicate(pols []*Policy, comps []Component) ([]Component,
 				continue
 			}
 			for _, k := range strs(p.Properties["keys"]) {
-				replicas, replicaKeys = append(replicas, c.clone()), append(replicaKeys, k)
+				replicas, replicaKeys = append(replicas, c.Clone()), append(replicaKeys, k)
 			}
 		}
 		if len(kept) == len(comps) {
@@ -509,25 +507,10 @@ func (w *workflowRun) replicate(pols []*Policy, comps []Component) ([]Component,
 	return comps, keys, nil
 }
 
-func (c Component) clone() Component {
-	out := c
-	if c.Properties != nil {
-		out.Properties = manifest.DeepCopy(c.Properties).(map[string]any)
-	}
-	out.Traits = make([]Trait, len(c.Traits))
-	for i, t := range c.Traits {
-		out.Traits[i] = t
-		if t.Properties != nil {
-			out.Traits[i].Properties = manifest.DeepCopy(t.Properties).(map[string]any)
-		}
-	}
-	return out
-}
-
 // withDeployContext names the deploy step and its override policies in a
 // render error: an override may be what made the properties invalid.
-func withDeployContext(err error, step string, pols []*Policy) error {
-	var re *Error
+func withDeployContext(err error, step string, pols []*render.Policy) error {
+	var re *render.Error
 	if !errors.As(err, &re) {
 		return err
 	}
@@ -544,7 +527,7 @@ func withDeployContext(err error, step string, pols []*Policy) error {
 // written, except that a component waits for the components it dependsOn
 // and for those producing its inputs (KubeVela dispatches the rest in
 // parallel, so only this order is observable). Cycles keep written order.
-func componentOrder(comps []Component) []int {
+func componentOrder(comps []render.Component) []int {
 	producer := map[string]int{}
 	byName := map[string]int{}
 	for i, c := range comps {
@@ -582,8 +565,15 @@ func componentOrder(comps []Component) []int {
 	return out
 }
 
-// addOverlay records that the override at path (an entry of an override
-// policy's components) shaped c, so errors in its properties point there.
-func (c *Component) addOverlay(path string) {
-	c.Overlays = append(slices.Clip(c.Overlays), path)
+// strs is the strings of a list (schemas and the decoding of the policy
+// have checked its type).
+func strs(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }

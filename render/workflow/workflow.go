@@ -1,4 +1,16 @@
-package render
+// Package workflow renders an Application by emulating what KubeVela's
+// controller does with it: the parser's admission checks, the steps
+// (its own, those of the Workflow it refers to, or the ones KubeVela
+// generates), run in dependency order with their conditions, inputs and
+// outputs: deploy, apply-component, step-group, suspend, apply-object and
+// read-object; then the PostDispatch traits. Run is the entry point; its
+// result is every write to a cluster, in order.
+//
+// It owns the order and the data flow, not what a component renders into
+// (render/cueval) nor what a policy does to placements and components
+// (render/policy). It never reaches a cluster: what already exists is
+// read from Options.Observed.
+package workflow
 
 import (
 	"errors"
@@ -9,6 +21,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
@@ -20,7 +33,7 @@ var ErrUnsupportedStep = errors.New("unsupported workflow step")
 type Write struct {
 	// Cluster is the inventory name of the target ("local" for the hub).
 	Cluster  string
-	Resource *Resource
+	Resource *render.Resource
 	// Step is the workflow step that wrote the object ("" after the
 	// workflow: PostDispatch traits).
 	Step string
@@ -30,7 +43,7 @@ type Write struct {
 
 // AppResult is everything an application's workflow writes, in order.
 type AppResult struct {
-	App    *Application
+	App    *render.Application
 	Writes []Write
 	// Trace records the workflow step by step.
 	Trace []string
@@ -41,8 +54,8 @@ type AppResult struct {
 
 // service is a component applied somewhere: PostDispatch traits follow it.
 type service struct {
-	comp *Component
-	pl   Placement
+	comp *render.Component
+	pl   render.Placement
 	step string
 }
 
@@ -57,8 +70,8 @@ type Options struct {
 	// Workflows and Policies are the hub's core.oam.dev/v1alpha1 Workflow
 	// and Policy objects by namespace/name: what spec.workflow.ref and a
 	// deploy step's external policies name.
-	Workflows map[string]*Workflow
-	Policies  map[string]*Policy
+	Workflows map[string]*render.Workflow
+	Policies  map[string]*render.Policy
 }
 
 // Observed is read access to the clusters' state before the render
@@ -74,26 +87,30 @@ var errSuspended = errors.New("workflow suspended")
 type workflowRun struct {
 	opts Options
 	// wf is the Workflow object whose steps run (spec.workflow.ref).
-	wf *Workflow
+	wf *render.Workflow
 	// external are the Policy objects top-level deploy steps name.
-	external []*Policy
+	external []*render.Policy
 	// warnings note what KubeVela does silently.
 	warnings []string
 	vars     map[string]any
 	ran      map[string]bool
-	e        *Engine
-	app      *Application
+	e        *render.Engine
+	defs     *render.Definitions
+	app      *render.Application
 	inv      *cluster.Inventory
 	res      *AppResult
 	services []service
 }
 
-// RenderApplication emulates the application's workflow (its own, or the
-// one KubeVela generates) and returns every write it makes.
-func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
-	e.act.app = app.Name
-	defer func() { e.act.app = "" }()
-	run := &workflowRun{opts: opts, e: e, app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
+// Run renders app by emulating its workflow (its own, the Workflow it
+// refers to, or the one KubeVela generates) with engine e, and returns
+// every write it makes, in order. Refusals of KubeVela's parser wrap
+// render.ErrInvalidApplication; other errors about the input are
+// *render.Error. A workflow stopped at a suspend step (Options) is a
+// result, not an error.
+func Run(e *render.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
+	defer e.ForApplication(app.Name)()
+	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
 	steps, err := run.admit()
 	if err != nil {
 		return nil, err
@@ -123,7 +140,7 @@ func (e *Engine) RenderApplication(app *Application, inv *cluster.Inventory, opt
 // every override), or a single deploy for overrides only; else the
 // env-binding policies' deploy2env steps; else one apply-component step
 // per component.
-func (w *workflowRun) generateSteps(existing []WorkflowStep) ([]WorkflowStep, error) {
+func (w *workflowRun) generateSteps(existing []render.WorkflowStep) ([]render.WorkflowStep, error) {
 	if len(existing) > 0 {
 		return existing, nil
 	}
@@ -138,7 +155,7 @@ func (w *workflowRun) generateSteps(existing []WorkflowStep) ([]WorkflowStep, er
 }
 
 // generateDeploySteps is KubeVela's DeployWorkflowStepGenerator.
-func generateDeploySteps(app *Application) []WorkflowStep {
+func generateDeploySteps(app *render.Application) []render.WorkflowStep {
 	var topologies, overrides []any
 	for _, p := range app.Policies {
 		switch p.Type {
@@ -148,37 +165,37 @@ func generateDeploySteps(app *Application) []WorkflowStep {
 			overrides = append(overrides, p.Name)
 		}
 	}
-	var steps []WorkflowStep
+	var steps []render.WorkflowStep
 	for _, t := range topologies {
 		pols := append(append([]any{}, overrides...), t)
-		steps = append(steps, WorkflowStep{Name: "deploy-" + t.(string), Type: "deploy", Properties: map[string]any{"policies": pols}})
+		steps = append(steps, render.WorkflowStep{Name: "deploy-" + t.(string), Type: "deploy", Properties: map[string]any{"policies": pols}})
 	}
 	hasRef := false
 	for _, c := range app.Components {
 		hasRef = hasRef || c.Type == "ref-objects"
 	}
 	if len(topologies) == 0 && (len(overrides) > 0 || hasRef) {
-		steps = append(steps, WorkflowStep{Name: "deploy", Type: "deploy", Properties: map[string]any{"policies": overrides}})
+		steps = append(steps, render.WorkflowStep{Name: "deploy", Type: "deploy", Properties: map[string]any{"policies": overrides}})
 	}
 	return steps
 }
 
 // generateEnvBindingSteps is KubeVela's Deploy2EnvWorkflowStepGenerator:
 // a deploy2env step per env of each env-binding policy.
-func (w *workflowRun) generateEnvBindingSteps() ([]WorkflowStep, error) {
-	var steps []WorkflowStep
+func (w *workflowRun) generateEnvBindingSteps() ([]render.WorkflowStep, error) {
+	var steps []render.WorkflowStep
 	for i := range w.app.Policies {
 		p := &w.app.Policies[i]
 		if p.Type != "env-binding" || p.Properties == nil {
 			continue
 		}
 		var spec kvEnvBindingSpec
-		if err := decodeLoose(p.Properties, &spec); err != nil {
-			return nil, w.admitErr(joinField(p.Path+".properties", errorPath(p.Properties, err)), fmt.Sprintf("policy %q", p.Name),
+		if err := render.DecodeLoose(p.Properties, &spec); err != nil {
+			return nil, w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), fmt.Sprintf("policy %q", p.Name),
 				"failed to parseWorkflowSteps: %s: %v", generatorFailed, err)
 		}
 		for _, env := range spec.Envs {
-			steps = append(steps, WorkflowStep{Name: "deploy-" + p.Name + "-" + env.Name, Type: "deploy2env", Path: p.Path,
+			steps = append(steps, render.WorkflowStep{Name: "deploy-" + p.Name + "-" + env.Name, Type: "deploy2env", Path: p.Path,
 				Properties: map[string]any{"policy": p.Name, "env": env.Name}})
 		}
 	}
@@ -187,8 +204,8 @@ func (w *workflowRun) generateEnvBindingSteps() ([]WorkflowStep, error) {
 
 // generateApplySteps is KubeVela's ApplyComponentWorkflowStepGenerator:
 // one apply-component step per component.
-func generateApplySteps(app *Application) []WorkflowStep {
-	var steps []WorkflowStep
+func generateApplySteps(app *render.Application) []render.WorkflowStep {
+	var steps []render.WorkflowStep
 	producer := map[string]string{}
 	for _, c := range app.Components {
 		for _, o := range c.Outputs {
@@ -203,14 +220,14 @@ func generateApplySteps(app *Application) []WorkflowStep {
 				deps = append(deps, p)
 			}
 		}
-		steps = append(steps, WorkflowStep{Name: c.Name, Type: "apply-component", DependsOn: deps, Path: c.Path,
-			Properties: map[string]any{"component": c.Name}, fromComponent: true})
+		steps = append(steps, render.WorkflowStep{Name: c.Name, Type: "apply-component", DependsOn: deps, Path: c.Path,
+			Properties: map[string]any{"component": c.Name}, FromComponent: true})
 	}
 	return steps
 }
 
 // steps runs a list of steps (or sub-steps) in dependency order.
-func (w *workflowRun) steps(steps []WorkflowStep) error {
+func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 	ordered, err := w.orderSteps(steps)
 	if err != nil {
 		return err
@@ -250,7 +267,7 @@ func (w *workflowRun) steps(steps []WorkflowStep) error {
 
 // step runs one step; the result is the scope its outputs' valueFrom
 // expressions see (besides `parameter`).
-func (w *workflowRun) step(s *WorkflowStep) (map[string]any, error) {
+func (w *workflowRun) step(s *render.WorkflowStep) (map[string]any, error) {
 	w.tracef("step %s (%s)", s.Name, s.Type)
 	switch s.Type {
 	case "step-group":
@@ -269,11 +286,11 @@ func (w *workflowRun) step(s *WorkflowStep) (map[string]any, error) {
 	case "read-object":
 		return w.readObject(s)
 	case "deploy2env":
-		return nil, &Error{Pos: w.pos(s.Path), App: w.app.Name,
+		return nil, &render.Error{Pos: w.pos(s.Path), App: w.app.Name,
 			Err: fmt.Errorf("%w: step %q of type %q: the deprecated env-binding policy's deploy2env step is not emulated by drydock; "+
 				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)}
 	}
-	return nil, &Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
+	return nil, &render.Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
 		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
 }
 
@@ -293,16 +310,16 @@ func (w *workflowRun) tracef(format string, args ...any) {
 // (kubevela/workflow pkg/providers/builtin/workspace.go Suspend): its
 // template's parameter.duration is a string, and the provider fails on
 // one time.ParseDuration refuses, so the step never completes.
-func (w *workflowRun) suspendDuration(s *WorkflowStep) error {
+func (w *workflowRun) suspendDuration(s *render.WorkflowStep) error {
 	v, ok := s.Properties["duration"]
 	if !ok || v == nil {
 		return nil
 	}
 	d, ok := v.(string)
 	if !ok {
-		param := w.e.ctx.Encode(map[string]any{"parameter": map[string]any{"duration": normalizeNumbers(v)}}).
-			Unify(w.e.ctx.CompileString("parameter: duration?: string"))
-		return w.stepErr(s, "properties.duration", cueMessage(param.Validate()))
+		param := w.e.Context().Encode(map[string]any{"parameter": map[string]any{"duration": render.NormalizeNumbers(v)}}).
+			Unify(w.e.Context().CompileString("parameter: duration?: string"))
+		return w.stepErr(s, "properties.duration", render.CUEMessage(param.Validate()))
 	}
 	if d == "" {
 		return nil
@@ -323,13 +340,13 @@ func (w *workflowRun) suspend(step string) error {
 	return nil
 }
 
-func (w *workflowRun) applyComponent(s *WorkflowStep) error {
+func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
 	name := manifest.String(s.Properties, "component")
-	comp := w.app.component(name)
+	comp := w.app.Component(name)
 	if comp == nil {
 		return w.stepErr(s, "properties.component", fmt.Sprintf("component %q not found", name))
 	}
-	pl := Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
+	pl := render.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
 	if pl.Cluster != "" {
 		if err := w.checkCluster(pl.Cluster, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
 			return err
@@ -340,7 +357,7 @@ func (w *workflowRun) applyComponent(s *WorkflowStep) error {
 
 func (w *workflowRun) checkCluster(name, path, who string) error {
 	if _, ok := w.inv.Get(name); !ok {
-		return &Error{Pos: w.pos(path), App: w.app.Name,
+		return &render.Error{Pos: w.pos(path), App: w.app.Name,
 			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)}
 	}
 	return nil
@@ -349,7 +366,7 @@ func (w *workflowRun) checkCluster(name, path, who string) error {
 // apply renders comp for a placement and records the writes. The
 // component's inputs are filled first and its outputs evaluated over what
 // it rendered (`output`, `outputs.<name>`).
-func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies []string) error {
+func (w *workflowRun) apply(comp *render.Component, pl render.Placement, step string, policies []string) error {
 	owner := fmt.Sprintf("component %q", comp.Name)
 	props, _, err := w.withInputs(comp.Properties, comp.Inputs, owner, comp.Path)
 	if err != nil {
@@ -365,7 +382,11 @@ func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies
 			return err
 		}
 	}
-	pl.ClusterVersion = w.clusterVersion(contextCluster(pl.Cluster))
+	target := pl.Cluster
+	if target == "" {
+		target = cluster.Local
+	}
+	pl.ClusterVersion = w.clusterVersion(target)
 	m, err := w.e.RenderComponent(w.app, comp, pl)
 	if err != nil {
 		return err
@@ -396,15 +417,15 @@ func (w *workflowRun) apply(comp *Component, pl Placement, step string, policies
 
 // write records a rendered object for the cluster its app.oam.dev/cluster
 // label names (the hub when it has none).
-func (w *workflowRun) write(r *Resource, step string, policies []string) {
-	target := manifest.String(r.Object, "metadata", "labels", LabelAppCluster)
+func (w *workflowRun) write(r *render.Resource, step string, policies []string) {
+	target := manifest.String(r.Object, "metadata", "labels", render.LabelAppCluster)
 	if target == "" {
 		target = cluster.Local
 	}
 	w.writeTo(target, r, step, policies)
 }
 
-func (w *workflowRun) writeTo(target string, r *Resource, step string, policies []string) {
+func (w *workflowRun) writeTo(target string, r *render.Resource, step string, policies []string) {
 	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
 	ns := manifest.String(r.Object, "metadata", "namespace")
 	if ns == "" {
@@ -420,7 +441,7 @@ func (w *workflowRun) postDispatch() error {
 		w.tracef("post-dispatch traits")
 	}
 	for _, s := range w.services {
-		orig := w.app.component(s.comp.Name)
+		orig := w.app.Component(s.comp.Name)
 		rs, err := w.e.RenderPostDispatch(w.app, orig, s.pl)
 		if err != nil {
 			return err
@@ -432,34 +453,10 @@ func (w *workflowRun) postDispatch() error {
 	return nil
 }
 
-func (w *workflowRun) clusterVersion(name string) ClusterVersion {
+func (w *workflowRun) clusterVersion(name string) render.ClusterVersion {
 	c, ok := w.inv.Get(name)
 	if !ok {
-		return ClusterVersion{}
+		return render.ClusterVersion{}
 	}
-	return ParseClusterVersion(c.KubernetesVersion)
-}
-
-// ParseClusterVersion reads a gitVersion such as v1.29.4 into the
-// major/minor KubeVela's context.clusterVersion shows.
-func ParseClusterVersion(git string) ClusterVersion {
-	if git == "" {
-		return ClusterVersion{}
-	}
-	v := ClusterVersion{GitVersion: git}
-	var major, minor int
-	if n, _ := fmt.Sscanf(git, "v%d.%d", &major, &minor); n == 2 {
-		v.Major = fmt.Sprint(major)
-		v.Minor = fmt.Sprint(minor)
-	}
-	return v
-}
-
-func (a *Application) component(name string) *Component {
-	for i := range a.Components {
-		if a.Components[i].Name == name {
-			return &a.Components[i]
-		}
-	}
-	return nil
+	return render.ParseClusterVersion(c.KubernetesVersion)
 }
