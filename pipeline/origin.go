@@ -7,6 +7,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/workflow"
 )
 
@@ -14,7 +15,7 @@ import (
 // whose definition rendered it, else its component, else the app.
 func origin(app *render.Application, w workflow.Write) cluster.Origin {
 	o := cluster.Origin{Pos: app.Object.Pos, Application: app.Name, Component: w.Resource.Component, Policy: w.Resource.Policy}
-	if w.Resource.Trait != render.AuxiliaryWorkload {
+	if w.Resource.Trait != cueval.AuxiliaryWorkload {
 		o.Trait = w.Resource.Trait
 	}
 	for _, p := range app.Policies {

@@ -20,6 +20,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
+	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/workflow"
 )
 
@@ -336,12 +337,12 @@ func Builtins() (*render.Definitions, error) {
 func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts workflow.Options, wd *watchdog) ([]*workflow.AppResult, error) {
 	results := make([]*workflow.AppResult, len(apps))
 	errs := make([]error, len(apps))
-	newEngine := func() *render.Engine {
-		e := render.NewEngine(defs)
+	newEngine := func() *cueval.Engine {
+		e := cueval.New(defs)
 		wd.watch(e)
 		return e
 	}
-	parallel(ctx, len(apps), workers, newEngine, func(e *render.Engine, i int) {
+	parallel(ctx, len(apps), workers, newEngine, func(e *cueval.Engine, i int) {
 		results[i], errs[i] = workflow.Run(e, apps[i], inv, opts)
 	})
 	if err := ctx.Err(); err != nil {
@@ -415,7 +416,7 @@ func source(app *render.Application, w workflow.Write) string {
 		parts = append(parts, "component "+w.Resource.Component)
 	}
 	switch {
-	case w.Resource.Trait == render.AuxiliaryWorkload:
+	case w.Resource.Trait == cueval.AuxiliaryWorkload:
 		parts = append(parts, "output "+w.Resource.Output)
 	case w.Resource.Trait != "":
 		t := "trait " + w.Resource.Trait

@@ -1,3 +1,16 @@
+// Package render holds what KubeVela's render path works on, as drydock
+// reads it: the Application (components, traits, policies, workflow
+// steps) and the Workflow and Policy objects it refers to, parsed with
+// the checks KubeVela's webhooks make; the X-Definitions (YAML objects
+// and `vela def` CUE files) and their admission; the decoding of
+// properties into mirrors of KubeVela's structs, failing in KubeVela's
+// words; field paths that locate what was authored; the label keys
+// KubeVela puts on objects; and Error, a render failure located in the
+// input, with the one formatting of CUE errors.
+//
+// It does not evaluate templates (render/cueval), run the workflow
+// (render/workflow), apply policies (render/policy) or patch objects
+// (render/patch); those import it.
 package render
 
 import (

@@ -14,6 +14,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // placement is one deploy target of a topology policy.
@@ -59,7 +60,7 @@ func (w *workflowRun) deploy(s *render.WorkflowStep) error {
 	}
 	for _, i := range componentOrder(comps) {
 		for _, pl := range pls {
-			p := render.Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
+			p := cueval.Placement{Cluster: pl.cluster, Namespace: pl.namespace, ReplicaKey: keys[i]}
 			if err := w.apply(&comps[i], p, s.Name, names); err != nil {
 				return withDeployContext(err, s.Name, pols)
 			}
@@ -85,7 +86,7 @@ const deployParameter = `parameter: {
 func (w *workflowRun) deployParameters(s *render.WorkflowStep) (*kvDeployWorkflowStepSpec, error) {
 	v := w.e.Compile(deployParameter)
 	if s.Properties != nil {
-		v = v.FillPath(cue.ParsePath("parameter"), w.e.Context().Encode(render.NormalizeNumbers(s.Properties)))
+		v = v.FillPath(cue.ParsePath("parameter"), w.e.Context().Encode(cueval.NormalizeNumbers(s.Properties)))
 	}
 	params := &kvDeployWorkflowStepSpec{}
 	param := v.LookupPath(cue.ParsePath("parameter"))

@@ -8,6 +8,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // Objects the workflow reads and writes directly: the apply-object and
@@ -34,7 +35,7 @@ func (w *workflowRun) applyObject(s *render.WorkflowStep) (map[string]any, error
 	if manifest.String(obj, "metadata", "namespace") == "" && !render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
 	}
-	w.writeTo(target, &render.Resource{Object: obj}, s.Name, nil)
+	w.writeTo(target, &cueval.Resource{Object: obj}, s.Name, nil)
 	returns := map[string]any{"value": obj}
 	return map[string]any{"apply": map[string]any{"$params": s.Properties, "$returns": returns}}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 var (
@@ -110,7 +111,7 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 			return nil, err
 		}
 	}
-	return Run(render.NewEngine(defs), app, inv, opts)
+	return Run(cueval.New(defs), app, inv, opts)
 }
 
 // appDoc is an Application named a with one webservice component web,

@@ -22,6 +22,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
@@ -33,7 +34,7 @@ var ErrUnsupportedStep = errors.New("unsupported workflow step")
 type Write struct {
 	// Cluster is the inventory name of the target ("local" for the hub).
 	Cluster  string
-	Resource *render.Resource
+	Resource *cueval.Resource
 	// Step is the workflow step that wrote the object ("" after the
 	// workflow: PostDispatch traits).
 	Step string
@@ -55,7 +56,7 @@ type AppResult struct {
 // service is a component applied somewhere: PostDispatch traits follow it.
 type service struct {
 	comp *render.Component
-	pl   render.Placement
+	pl   cueval.Placement
 	step string
 }
 
@@ -94,7 +95,7 @@ type workflowRun struct {
 	warnings []string
 	vars     map[string]any
 	ran      map[string]bool
-	e        *render.Engine
+	e        *cueval.Engine
 	defs     *render.Definitions
 	app      *render.Application
 	inv      *cluster.Inventory
@@ -108,7 +109,7 @@ type workflowRun struct {
 // render.ErrInvalidApplication; other errors about the input are
 // *render.Error. A workflow stopped at a suspend step (Options) is a
 // result, not an error.
-func Run(e *render.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
+func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
 	defer e.ForApplication(app.Name)()
 	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
 	steps, err := run.admit()
@@ -317,7 +318,7 @@ func (w *workflowRun) suspendDuration(s *render.WorkflowStep) error {
 	}
 	d, ok := v.(string)
 	if !ok {
-		param := w.e.Context().Encode(map[string]any{"parameter": map[string]any{"duration": render.NormalizeNumbers(v)}}).
+		param := w.e.Context().Encode(map[string]any{"parameter": map[string]any{"duration": cueval.NormalizeNumbers(v)}}).
 			Unify(w.e.Context().CompileString("parameter: duration?: string"))
 		return w.stepErr(s, "properties.duration", render.CUEMessage(param.Validate()))
 	}
@@ -346,7 +347,7 @@ func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
 	if comp == nil {
 		return w.stepErr(s, "properties.component", fmt.Sprintf("component %q not found", name))
 	}
-	pl := render.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
+	pl := cueval.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
 	if pl.Cluster != "" {
 		if err := w.checkCluster(pl.Cluster, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
 			return err
@@ -366,7 +367,7 @@ func (w *workflowRun) checkCluster(name, path, who string) error {
 // apply renders comp for a placement and records the writes. The
 // component's inputs are filled first and its outputs evaluated over what
 // it rendered (`output`, `outputs.<name>`).
-func (w *workflowRun) apply(comp *render.Component, pl render.Placement, step string, policies []string) error {
+func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step string, policies []string) error {
 	owner := fmt.Sprintf("component %q", comp.Name)
 	props, _, err := w.withInputs(comp.Properties, comp.Inputs, owner, comp.Path)
 	if err != nil {
@@ -417,7 +418,7 @@ func (w *workflowRun) apply(comp *render.Component, pl render.Placement, step st
 
 // write records a rendered object for the cluster its app.oam.dev/cluster
 // label names (the hub when it has none).
-func (w *workflowRun) write(r *render.Resource, step string, policies []string) {
+func (w *workflowRun) write(r *cueval.Resource, step string, policies []string) {
 	target := manifest.String(r.Object, "metadata", "labels", render.LabelAppCluster)
 	if target == "" {
 		target = cluster.Local
@@ -425,7 +426,7 @@ func (w *workflowRun) write(r *render.Resource, step string, policies []string) 
 	w.writeTo(target, r, step, policies)
 }
 
-func (w *workflowRun) writeTo(target string, r *render.Resource, step string, policies []string) {
+func (w *workflowRun) writeTo(target string, r *cueval.Resource, step string, policies []string) {
 	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
 	ns := manifest.String(r.Object, "metadata", "namespace")
 	if ns == "" {
@@ -453,10 +454,10 @@ func (w *workflowRun) postDispatch() error {
 	return nil
 }
 
-func (w *workflowRun) clusterVersion(name string) render.ClusterVersion {
+func (w *workflowRun) clusterVersion(name string) cueval.ClusterVersion {
 	c, ok := w.inv.Get(name)
 	if !ok {
-		return render.ClusterVersion{}
+		return cueval.ClusterVersion{}
 	}
-	return render.ParseClusterVersion(c.KubernetesVersion)
+	return cueval.ParseClusterVersion(c.KubernetesVersion)
 }

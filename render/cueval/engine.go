@@ -1,4 +1,14 @@
-package render
+// Package cueval is drydock's CUE engine: it compiles definition
+// templates once per cue.Context and evaluates them with KubeVela's
+// `context` and the authored parameters, to render one component (its
+// workload, auxiliary outputs and trait patches, labelled by the OAM
+// contract) or one policy defined by a PolicyDefinition for a placement.
+// Errors point at the property or template line that caused them.
+//
+// It does not decide what renders where or in which order (that is
+// render/workflow, with render/policy), and it applies trait patches
+// through render/patch. An Engine belongs to one goroutine.
+package cueval
 
 import (
 	"errors"
@@ -11,16 +21,17 @@ import (
 	"cuelang.org/go/cue/parser"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // Engine evaluates definition templates. It owns one cue.Context and
 // compiles each template once into it. An Engine is not safe for concurrent
 // use: give each goroutine its own.
 type Engine struct {
-	defs      *Definitions
+	defs      *render.Definitions
 	ctx       *cue.Context
-	templates map[*Definition]cue.Value
-	orders    map[*Definition]orderCache
+	templates map[*render.Definition]cue.Value
+	orders    map[*render.Definition]orderCache
 	// compiled are the sources Compile compiled into ctx.
 	compiled map[string]cue.Value
 	uses     int
@@ -31,8 +42,8 @@ type Engine struct {
 // it is replaced: values built into a context are never freed with it alive.
 const recycleAfter = 200
 
-// NewEngine returns an engine for the given definitions.
-func NewEngine(defs *Definitions) *Engine {
+// New returns an engine for the given definitions.
+func New(defs *render.Definitions) *Engine {
 	e := &Engine{defs: defs}
 	e.reset()
 	return e
@@ -40,14 +51,14 @@ func NewEngine(defs *Definitions) *Engine {
 
 func (e *Engine) reset() {
 	e.ctx = cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
-	e.templates = map[*Definition]cue.Value{}
-	e.orders = map[*Definition]orderCache{}
+	e.templates = map[*render.Definition]cue.Value{}
+	e.orders = map[*render.Definition]orderCache{}
 	e.compiled = map[string]cue.Value{}
 	e.uses = 0
 }
 
 // Definitions returns the definitions the engine renders with.
-func (e *Engine) Definitions() *Definitions { return e.defs }
+func (e *Engine) Definitions() *render.Definitions { return e.defs }
 
 // Context is the engine's cue.Context, for the CUE a workflow evaluates
 // besides templates (step conditions, outputs, step parameters). A value
@@ -68,7 +79,7 @@ func (e *Engine) Compile(src string) cue.Value {
 }
 
 // template returns d's compiled template, compiling it on first use.
-func (e *Engine) template(d *Definition) (cue.Value, error) {
+func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	if v, ok := e.templates[d]; ok {
 		return v, nil
 	}
@@ -89,18 +100,18 @@ func (e *Engine) template(d *Definition) (cue.Value, error) {
 
 // TemplateError is a definition template that does not compile.
 type TemplateError struct {
-	Def *Definition
+	Def *render.Definition
 	Err error
 }
 
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, positioned(e.Err))
+	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, render.PositionedCUE(e.Err))
 }
 
 func (e *TemplateError) Unwrap() error { return e.Err }
 
 // checkImports rejects imports that only mean something under `cue cmd`.
-func checkImports(d *Definition) error {
+func checkImports(d *render.Definition) error {
 	f, err := parser.ParseFile(d.TemplateFile, d.Template, parser.ImportsOnly)
 	if err != nil {
 		return &TemplateError{Def: d, Err: err}
@@ -115,7 +126,7 @@ func checkImports(d *Definition) error {
 }
 
 // evaluate unifies a compiled template with parameter and context values.
-func (e *Engine) evaluate(d *Definition, params map[string]any, context map[string]any) (cue.Value, error) {
+func (e *Engine) evaluate(d *render.Definition, params map[string]any, context map[string]any) (cue.Value, error) {
 	defer e.beginDef(d)()
 	tmpl, err := e.template(d)
 	if err != nil {

@@ -1,4 +1,4 @@
-package render
+package cueval
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // Activity is the CUE evaluation an Engine is running: what a watchdog
@@ -56,7 +57,7 @@ func (e *Engine) ForApplication(app string) (end func()) {
 }
 
 // beginDef records the start of an evaluation of definition d.
-func (e *Engine) beginDef(d *Definition) func() {
+func (e *Engine) beginDef(d *render.Definition) func() {
 	pos := d.Source
 	if !pos.IsValid() {
 		pos = manifest.Pos{File: d.TemplateFile, Line: 1, Col: 1}

@@ -1,4 +1,4 @@
-package render
+package cueval
 
 import (
 	"errors"
@@ -6,15 +6,16 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // RenderPolicy renders policy p of app with def, its PolicyDefinition:
 // the template's output and outputs, named and labelled as KubeVela
 // applies them to the hub before the workflow runs. Errors name the
 // policy.
-func (e *Engine) RenderPolicy(app *Application, p *Policy, def *Definition) ([]*Resource, error) {
+func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *render.Definition) ([]*Resource, error) {
 	defer e.maybeRecycle()
-	comp := &Component{Name: p.Name, Path: p.Path}
+	comp := &render.Component{Name: p.Name, Path: p.Path}
 	ctxData := baseContext(app, comp, Placement{})
 	ctxData["artifacts"] = map[string]any{}
 	if p.Properties != nil {
@@ -39,18 +40,18 @@ func (e *Engine) RenderPolicy(app *Application, p *Policy, def *Definition) ([]*
 	for _, val := range vals {
 		obj, err := toGo(val)
 		if err != nil {
-			return nil, run.errAt(p.Path, "", errors.New(CUEMessage(err)))
+			return nil, run.errAt(p.Path, "", errors.New(render.CUEMessage(err)))
 		}
-		addLabels(obj, map[string]string{LabelAppName: app.Name, LabelAppComponent: p.Name, LabelAppRevision: app.RevisionName()})
+		addLabels(obj, map[string]string{render.LabelAppName: app.Name, render.LabelAppComponent: p.Name, render.LabelAppRevision: app.RevisionName()})
 		if manifest.String(obj, "metadata", "name") == "" {
 			manifest.SetNested(obj, p.Name, "metadata", "name")
 		}
 		if manifest.String(obj, "metadata", "namespace") == "" {
 			manifest.SetNested(obj, app.Namespace, "metadata", "namespace")
 		}
-		addLabels(obj, map[string]string{LabelAppName: app.Name, LabelAppNamespace: app.Namespace})
-		if manifest.String(obj, "metadata", "labels", LabelAppCluster) == "" {
-			addLabels(obj, map[string]string{LabelAppCluster: ""})
+		addLabels(obj, map[string]string{render.LabelAppName: app.Name, render.LabelAppNamespace: app.Namespace})
+		if manifest.String(obj, "metadata", "labels", render.LabelAppCluster) == "" {
+			addLabels(obj, map[string]string{render.LabelAppCluster: ""})
 		}
 		out = append(out, &Resource{Object: obj, Component: p.Name, Policy: p.Name})
 	}

@@ -1,4 +1,4 @@
-package workflow
+package cueval_test
 
 import (
 	"testing"
