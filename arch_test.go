@@ -20,10 +20,11 @@ var allowed = map[string][]string{
 	"render":          {"manifest", "cluster", "schemas", "render/patch"},
 	"render/patch":    {},
 	"render/cueval":   {"manifest", "cluster", "schemas", "render", "render/patch"},
-	"render/workflow": {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval"},
+	"render/policy":   {"manifest", "cluster", "schemas", "render"},
+	"render/workflow": {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
 	"render/addon":    {"manifest", "schemas", "render"},
-	"pipeline":        {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/workflow", "render/builtin", "render/addon", "golden", "placement", "overrides"},
-	"cmd/drydock":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
+	"pipeline":        {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "placement", "overrides"},
+	"cmd/drydock":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "placement", "overrides", "rules"},
 }
 
 const module = "github.com/drydock-dev/drydock"

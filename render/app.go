@@ -88,6 +88,19 @@ type Policy struct {
 	Object *manifest.Object
 }
 
+// FieldPos locates path, a field path of p (under p.Path), in app or, for
+// an external policy, in its Policy object.
+func (p *Policy) FieldPos(app *Application, path string) manifest.Pos {
+	_, _, rest, external := SplitExternal(path)
+	switch {
+	case !external:
+		return app.Object.FieldPos(path)
+	case p.Object == nil:
+		return app.Object.Pos
+	}
+	return p.Object.FieldPos(rest)
+}
+
 // WorkflowStep is one step (or sub-step) of spec.workflow.
 type WorkflowStep struct {
 	// Name is the authored name, or for an unnamed step of the

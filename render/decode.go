@@ -34,8 +34,9 @@ var renderPkg = reflect.TypeFor[Application]().PkgPath()
 
 // KubeVelaTypeName is how reflect prints t in KubeVela: a mirror of one of
 // KubeVela's structs under KubeVela's name and package. A mirror is a
-// named type of a render package whose name is KubeVela's, less a "kv"
-// prefix (kvTopologyPolicySpec mirrors v1alpha1.TopologyPolicySpec).
+// named type of a render package that has its KubeVela type's name, or
+// that name behind a "kv" prefix when it is unexported
+// (kvDeployWorkflowStepSpec mirrors step.DeployWorkflowStepSpec).
 func KubeVelaTypeName(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Slice:
@@ -45,10 +46,10 @@ func KubeVelaTypeName(t reflect.Type) string {
 	case reflect.Pointer:
 		return "*" + KubeVelaTypeName(t.Elem())
 	}
-	name, ok := strings.CutPrefix(t.Name(), "kv")
-	if pkg := t.PkgPath(); !ok || (pkg != renderPkg && !strings.HasPrefix(pkg, renderPkg+"/")) {
+	if pkg := t.PkgPath(); pkg != renderPkg && !strings.HasPrefix(pkg, renderPkg+"/") {
 		return t.String()
 	}
+	name := strings.TrimPrefix(t.Name(), "kv")
 	pkg := kvPackages[name]
 	if pkg == "" {
 		pkg = "v1alpha1"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/policy"
 )
 
 // The checks of KubeVela's application parser (appfile.Parser.
@@ -161,13 +162,6 @@ func (w *workflowRun) loadExternalPolicies(steps []render.WorkflowStep) error {
 	return nil
 }
 
-// kubevelaPolicies are the policy types KubeVela's parser knows without a
-// PolicyDefinition.
-var kubevelaPolicies = map[string]bool{
-	"garbage-collect": true, "apply-once": true, "shared-resource": true, "take-over": true, "read-only": true,
-	"resource-update": true, "env-binding": true, "topology": true, "replication": true, "debug": true, "override": true,
-}
-
 // admitPolicies makes parsePolicies' checks of every policy the workflow
 // can use: properties present, override policies decodable and their
 // component and trait types defined, other types defined by a
@@ -182,7 +176,7 @@ func (w *workflowRun) admitPolicies() error {
 			if err := w.admitOverride(p); err != nil {
 				return err
 			}
-		case !kubevelaPolicies[p.Type]:
+		case !policy.Builtin(p.Type):
 			if _, err := w.defs.Lookup(render.KindPolicy, p.Type); err != nil {
 				return &render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)}
 			}
@@ -196,7 +190,7 @@ func (w *workflowRun) admitPolicies() error {
 // names has a definition, whether or not it patches anything.
 func (w *workflowRun) admitOverride(p *render.Policy) error {
 	subject := fmt.Sprintf("policy %q", p.Name)
-	var spec kvOverridePolicySpec
+	var spec policy.OverridePolicySpec
 	if err := render.DecodeLoose(p.Properties, &spec); err != nil {
 		return w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), subject,
 			"failed to parsePolicies: invalid override policy spec: %v", err)
@@ -254,24 +248,4 @@ func (w *workflowRun) pos(path string) manifest.Pos {
 		return w.app.Object.Pos
 	}
 	return obj.FieldPos(rest)
-}
-
-// policies are the Application's policies and the external ones its
-// deploy steps load, in that order.
-func (w *workflowRun) policies() []*render.Policy {
-	out := make([]*render.Policy, 0, len(w.app.Policies)+len(w.external))
-	for i := range w.app.Policies {
-		out = append(out, &w.app.Policies[i])
-	}
-	return append(out, w.external...)
-}
-
-// policy finds a policy by name among policies().
-func (w *workflowRun) policy(name string) *render.Policy {
-	for _, p := range w.policies() {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
 }

@@ -3,8 +3,9 @@ package workflow
 import (
 	"testing"
 
-	"github.com/drydock-dev/drydock/render"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/render"
 )
 
 // TestDecodeWording decodes properties into the mirrors of KubeVela's
@@ -26,21 +27,8 @@ func TestDecodeWording(t *testing.T) {
 			"json: cannot unmarshal string into Go struct field DeployWorkflowStepSpec.parallelism of type int", "parallelism"},
 		{"list item", map[string]any{"policies": []any{"a", int64(1)}}, &kvDeployWorkflowStepSpec{}, true,
 			"json: cannot unmarshal number into Go struct field DeployWorkflowStepSpec.policies of type string", "policies[1]"},
-		{"embedded struct", map[string]any{"clusters": "local"}, &kvTopologyPolicySpec{}, true,
-			"json: cannot unmarshal string into Go struct field TopologyPolicySpec.Placement.clusters of type []string", "clusters"},
-		{"map value", map[string]any{"clusterLabelSelector": map[string]any{"a": "x", "b": int64(5)}}, &kvTopologyPolicySpec{}, true,
-			"json: cannot unmarshal number into Go struct field TopologyPolicySpec.Placement.clusterLabelSelector of type string", "clusterLabelSelector.b"},
-		{"nested list", map[string]any{"components": []any{map[string]any{"name": "web", "traits": map[string]any{}}}}, &kvOverridePolicySpec{}, false,
-			"json: cannot unmarshal object into Go struct field EnvComponentPatch.components.traits of type []v1alpha1.EnvTraitPatch", "components[0].traits"},
-		{"list of structs", map[string]any{"components": "web"}, &kvOverridePolicySpec{}, false,
-			"json: cannot unmarshal string into Go struct field OverridePolicySpec.components of type []v1alpha1.EnvComponentPatch", "components"},
-		{"any properties", map[string]any{"components": []any{map[string]any{"properties": "x"}}}, &kvOverridePolicySpec{}, true, "", ""},
-		{"named string", map[string]any{"rules": []any{map[string]any{"strategy": int64(1)}}}, &kvGarbageCollectPolicySpec{}, false,
-			"json: cannot unmarshal number into Go struct field GarbageCollectPolicyRule.rules.strategy of type v1alpha1.GarbageCollectStrategy", "rules[0].strategy"},
 		{"doubly embedded", map[string]any{"objects": []any{map[string]any{"kind": int64(1)}}}, &kvRefObjectsComponentSpec{}, true,
 			"json: cannot unmarshal number into Go struct field ObjectReferrer.objects.ObjectTypeIdentifier.LegacyObjectTypeIdentifier.kind of type string", "objects[0].kind"},
-		{"common package", map[string]any{"envs": []any{map[string]any{"placement": map[string]any{"clusterSelector": "x"}}}}, &kvEnvBindingSpec{}, false,
-			"json: cannot unmarshal string into Go struct field EnvPlacement.envs.placement.clusterSelector of type common.ClusterSelector", "envs[0].placement.clusterSelector"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

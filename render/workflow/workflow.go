@@ -23,6 +23,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/policy"
 )
 
 // ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
@@ -116,7 +117,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	if err != nil {
 		return nil, err
 	}
-	if err := run.resourcePolicies(); err != nil {
+	if err := policy.CheckResourcePolicies(app); err != nil {
 		return nil, err
 	}
 	if err := run.renderPolicies(); err != nil {
@@ -190,7 +191,7 @@ func (w *workflowRun) generateEnvBindingSteps() ([]render.WorkflowStep, error) {
 		if p.Type != "env-binding" || p.Properties == nil {
 			continue
 		}
-		var spec kvEnvBindingSpec
+		var spec policy.EnvBindingSpec
 		if err := render.DecodeLoose(p.Properties, &spec); err != nil {
 			return nil, w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), fmt.Sprintf("policy %q", p.Name),
 				"failed to parseWorkflowSteps: %s: %v", generatorFailed, err)
