@@ -69,7 +69,7 @@ func kvFieldPath(field string) string {
 	return strings.Join(segs, ".")
 }
 
-// kvError rewrites an encoding/json error about a kv* type as KubeVela's
+// kvError rewrites an encoding/json error about a mirror type as KubeVela's
 // decoder words it; the original stays reachable with errors.As.
 func kvError(err error) error {
 	var te *json.UnmarshalTypeError
@@ -90,7 +90,10 @@ type decodeError struct {
 	err *json.UnmarshalTypeError
 }
 
+// Error is the message in KubeVela's words.
 func (e *decodeError) Error() string { return e.msg }
+
+// Unwrap returns encoding/json's error.
 func (e *decodeError) Unwrap() error { return e.err }
 
 // DecodeStrict decodes v (the JSON data model) into dst, a mirror of one

@@ -28,6 +28,10 @@ type Error struct {
 	Err       error
 }
 
+// Error formats the error as
+// `pos: application "a"[: policy "p"][ component "c"][ trait "t"]: message`
+// followed by ` (template pos)` and ` (deploy step "d", override policies
+// o1, o2)` when known; a CUE cause shows as CUEMessage shows it.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Pos.IsValid() {
@@ -59,6 +63,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
 // CUEMessage formats a (possibly multiple) CUE error without positions:

@@ -104,10 +104,12 @@ type TemplateError struct {
 	Err error
 }
 
+// Error names the definition and shows the CUE error at its position.
 func (e *TemplateError) Error() string {
 	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, render.PositionedCUE(e.Err))
 }
 
+// Unwrap returns Err.
 func (e *TemplateError) Unwrap() error { return e.Err }
 
 // checkImports rejects imports that only mean something under `cue cmd`.
