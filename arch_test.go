@@ -17,7 +17,7 @@ var allowed = map[string][]string{
 	"overrides":       {"manifest", "cluster", "schemas"},
 	"placement":       {"manifest", "cluster", "schemas"},
 	"render/builtin":  {},
-	"render":          {"manifest", "cluster", "schemas", "render/patch"},
+	"render":          {"manifest", "cluster", "schemas"},
 	"render/patch":    {},
 	"render/cueval":   {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"render/policy":   {"manifest", "cluster", "schemas", "render"},
