@@ -20,11 +20,15 @@ var allowed = map[string][]string{
 	"karmada/propagation": {"manifest", "cluster", "schemas", "karmada"},
 	"render/builtin":      {},
 	"render":              {"manifest", "cluster", "schemas"},
+	"render/patch":        {},
+	"render/cueval":       {"manifest", "cluster", "schemas", "render", "render/patch"},
+	"render/policy":       {"manifest", "cluster", "schemas", "render"},
+	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
 	"render/addon":        {"manifest", "schemas", "render"},
-	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"check":               {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report"},
+	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they

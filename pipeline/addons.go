@@ -12,6 +12,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/addon"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // Addon is an addon directory to install, with its parameters.
@@ -102,7 +103,7 @@ func checkApps(ctx context.Context, inst *installed, wd *watchdog) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	e := render.NewEngine(defs)
+	e := cueval.New(defs)
 	wd.watch(e)
 	var warnings []string
 	for _, app := range apps {
@@ -122,11 +123,11 @@ func checkApps(ctx context.Context, inst *installed, wd *watchdog) ([]string, er
 
 // checkComponent renders one component of an addon Application on the hub
 // and validates the names of what it renders.
-func checkComponent(e *render.Engine, app *render.Application, comp *render.Component) ([]string, error) {
+func checkComponent(e *cueval.Engine, app *render.Application, comp *render.Component) ([]string, error) {
 	if comp.Type == "ref-objects" || len(comp.Inputs) > 0 {
 		return nil, nil
 	}
-	m, err := e.RenderComponent(app, comp, render.Placement{})
+	m, err := e.RenderComponent(app, comp, cueval.Placement{})
 	if errors.Is(err, render.ErrUnknownDefinition) {
 		return []string{fmt.Sprintf("%v: no built-in or addon definition; the component was not checked", err)}, nil
 	}

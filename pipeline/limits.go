@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // Limits bound what user-supplied CUE (definition templates, valueFrom
@@ -45,9 +45,9 @@ type watchdog struct {
 	stop    chan struct{}
 }
 
-// activitySource reports its current evaluation (render.Engine does).
+// activitySource reports its current evaluation (cueval.Engine does).
 type activitySource interface {
-	Activity() (render.Activity, bool)
+	Activity() (cueval.Activity, bool)
 }
 
 func startWatchdog(l Limits, cancel context.CancelCauseFunc) *watchdog {
@@ -68,13 +68,13 @@ func (w *watchdog) watch(s activitySource) {
 	w.mu.Unlock()
 }
 
-// track watches one evaluation run outside a render.Engine (an addon's
+// track watches one evaluation run outside a cueval.Engine (an addon's
 // rendering) until the returned function is called.
 func (w *watchdog) track(pos manifest.Pos, what string) func() {
 	if w == nil {
 		return func() {}
 	}
-	t := &tracked{a: render.Activity{Pos: pos, What: what, Since: time.Now()}}
+	t := &tracked{a: cueval.Activity{Pos: pos, What: what, Since: time.Now()}}
 	w.watch(t)
 	return func() {
 		w.mu.Lock()
@@ -84,11 +84,11 @@ func (w *watchdog) track(pos manifest.Pos, what string) func() {
 }
 
 type tracked struct {
-	a    render.Activity
+	a    cueval.Activity
 	done bool // guarded by the watchdog's mu
 }
 
-func (t *tracked) Activity() (render.Activity, bool) { return t.a, !t.done }
+func (t *tracked) Activity() (cueval.Activity, bool) { return t.a, !t.done }
 
 func (w *watchdog) loop() {
 	tick := time.NewTicker(watchInterval)
@@ -111,7 +111,7 @@ func (w *watchdog) loop() {
 func (w *watchdog) check(sample []metrics.Sample) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var running []render.Activity
+	var running []cueval.Activity
 	for _, s := range w.sources {
 		if a, ok := s.Activity(); ok {
 			running = append(running, a)
@@ -138,7 +138,7 @@ func (w *watchdog) check(sample []metrics.Sample) error {
 
 // LimitError is a run stopped by a limit, naming the evaluation.
 type LimitError struct {
-	Activity render.Activity
+	Activity cueval.Activity
 	Reason   string
 }
 

@@ -7,13 +7,15 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/workflow"
 )
 
 // origin locates what produced a write in the Application: the policy
 // whose definition rendered it, else its component, else the app.
-func origin(app *render.Application, w render.Write) cluster.Origin {
+func origin(app *render.Application, w workflow.Write) cluster.Origin {
 	o := cluster.Origin{Pos: app.Object.Pos, Application: app.Name, Component: w.Resource.Component, Policy: w.Resource.Policy}
-	if w.Resource.Trait != render.AuxiliaryWorkload {
+	if w.Resource.Trait != cueval.AuxiliaryWorkload {
 		o.Trait = w.Resource.Trait
 	}
 	for _, p := range app.Policies {
@@ -37,7 +39,7 @@ func origin(app *render.Application, w render.Write) cluster.Origin {
 // object, preferring a field of the refused field's name (name,
 // namespace). A namespace is looked for in the policies first, a name in
 // the component. Without a match it returns fallback.
-func metaValuePos(app *render.Application, w render.Write, me *cluster.MetaError, fallback manifest.Pos) manifest.Pos {
+func metaValuePos(app *render.Application, w workflow.Write, me *cluster.MetaError, fallback manifest.Pos) manifest.Pos {
 	value, ok := me.Value.(string)
 	if !ok {
 		return fallback

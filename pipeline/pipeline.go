@@ -20,6 +20,8 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
+	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/workflow"
 )
 
 // ErrInput is wrapped by every error about unreadable or invalid input.
@@ -53,7 +55,7 @@ type Inputs struct {
 	// local): the actual state the render's writes are reconciled onto.
 	ObservedPaths []string
 	// Workflow steers the workflow emulation.
-	Workflow render.Options
+	Workflow workflow.Options
 	// Addons are installed into the hub before anything renders: their
 	// definitions serve the Applications, their own Application renders
 	// with the others.
@@ -65,7 +67,7 @@ type Inputs struct {
 // Result is the final state of every fake cluster and how it came about.
 type Result struct {
 	Clusters *cluster.Store
-	Apps     []*render.AppResult
+	Apps     []*workflow.AppResult
 	// Warnings are notes about inputs that produced nothing.
 	Warnings []string
 }
@@ -332,16 +334,16 @@ func Builtins() (*render.Definitions, error) {
 
 // renderAll renders applications in parallel, one engine (one cue.Context)
 // per worker, and returns results in input order.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts render.Options, wd *watchdog) ([]*render.AppResult, error) {
-	results := make([]*render.AppResult, len(apps))
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts workflow.Options, wd *watchdog) ([]*workflow.AppResult, error) {
+	results := make([]*workflow.AppResult, len(apps))
 	errs := make([]error, len(apps))
-	newEngine := func() *render.Engine {
-		e := render.NewEngine(defs)
+	newEngine := func() *cueval.Engine {
+		e := cueval.New(defs)
 		wd.watch(e)
 		return e
 	}
-	parallel(ctx, len(apps), workers, newEngine, func(e *render.Engine, i int) {
-		results[i], errs[i] = e.RenderApplication(apps[i], inv, opts)
+	parallel(ctx, len(apps), workers, newEngine, func(e *cueval.Engine, i int) {
+		results[i], errs[i] = workflow.Run(e, apps[i], inv, opts)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -391,7 +393,7 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 
 // reconcile applies an application's writes, in workflow order, to the
 // fake clusters; the application owns what it writes.
-func reconcile(store *cluster.Store, r *render.AppResult) error {
+func reconcile(store *cluster.Store, r *workflow.AppResult) error {
 	owner := fmt.Sprintf("application %s/%s", r.App.Namespace, r.App.Name)
 	for _, w := range r.Writes {
 		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
@@ -406,7 +408,7 @@ func reconcile(store *cluster.Store, r *render.AppResult) error {
 	return nil
 }
 
-func source(app *render.Application, w render.Write) string {
+func source(app *render.Application, w workflow.Write) string {
 	parts := []string{"application " + app.Name}
 	if w.Resource.Policy != "" {
 		parts = append(parts, "policy "+w.Resource.Policy)
@@ -414,7 +416,7 @@ func source(app *render.Application, w render.Write) string {
 		parts = append(parts, "component "+w.Resource.Component)
 	}
 	switch {
-	case w.Resource.Trait == render.AuxiliaryWorkload:
+	case w.Resource.Trait == cueval.AuxiliaryWorkload:
 		parts = append(parts, "output "+w.Resource.Output)
 	case w.Resource.Trait != "":
 		t := "trait " + w.Resource.Trait

@@ -1,8 +1,22 @@
+// Package render holds what KubeVela's render path works on, as drydock
+// reads it: the Application (components, traits, policies, workflow
+// steps) and the Workflow and Policy objects it refers to, parsed with
+// the checks KubeVela's webhooks make; the X-Definitions (YAML objects
+// and `vela def` CUE files) and their admission; the decoding of
+// properties into mirrors of KubeVela's structs, failing in KubeVela's
+// words; field paths that locate what was authored; the label keys
+// KubeVela puts on objects; and Error, a render failure located in the
+// input, with the one formatting of CUE errors.
+//
+// It does not evaluate templates (render/cueval), run the workflow
+// (render/workflow), apply policies (render/policy) or patch objects
+// (render/patch); those import it.
 package render
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -74,6 +88,19 @@ type Policy struct {
 	Object *manifest.Object
 }
 
+// FieldPos locates path, a field path of p (under p.Path), in app or, for
+// an external policy, in its Policy object.
+func (p *Policy) FieldPos(app *Application, path string) manifest.Pos {
+	_, _, rest, external := SplitExternal(path)
+	switch {
+	case !external:
+		return app.Object.FieldPos(path)
+	case p.Object == nil:
+		return app.Object.Pos
+	}
+	return p.Object.FieldPos(rest)
+}
+
 // WorkflowStep is one step (or sub-step) of spec.workflow.
 type WorkflowStep struct {
 	// Name is the authored name, or for an unnamed step of the
@@ -91,10 +118,10 @@ type WorkflowStep struct {
 	Path       string
 	// Unnamed is true when the step was authored without a name.
 	Unnamed bool
-	// fromComponent marks the apply-component step KubeVela generates
+	// FromComponent marks the apply-component step KubeVela generates
 	// for a component of an Application without a workflow (Path is
 	// the component's).
-	fromComponent bool
+	FromComponent bool
 }
 
 // Input fills ParameterKey (a dotted path into the step's or component's
@@ -109,6 +136,40 @@ type Output struct {
 	Name, ValueFrom string
 	// Path is the output's field path in the Application.
 	Path string
+}
+
+// Component returns the component of that name, or nil.
+func (a *Application) Component(name string) *Component {
+	for i := range a.Components {
+		if a.Components[i].Name == name {
+			return &a.Components[i]
+		}
+	}
+	return nil
+}
+
+// Clone returns a copy of c whose properties and traits (with their
+// properties) can be changed without touching c.
+func (c Component) Clone() Component {
+	out := c
+	if c.Properties != nil {
+		out.Properties = manifest.DeepCopy(c.Properties).(map[string]any)
+	}
+	out.Traits = make([]Trait, len(c.Traits))
+	for i, t := range c.Traits {
+		out.Traits[i] = t
+		if t.Properties != nil {
+			out.Traits[i].Properties = manifest.DeepCopy(t.Properties).(map[string]any)
+		}
+	}
+	return out
+}
+
+// AddOverlay records that the override at path (an entry of an override
+// policy's components) shaped c, so errors in its properties point there.
+// It does not share Overlays with copies of c.
+func (c *Component) AddOverlay(path string) {
+	c.Overlays = append(slices.Clip(c.Overlays), path)
 }
 
 // ParseApplication reads an Application object. Its structure is checked

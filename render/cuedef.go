@@ -25,7 +25,7 @@ var defTypeKinds = map[string]string{
 func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 	f, err := parser.ParseFile(file, src, parser.ParseComments)
 	if err != nil {
-		return nil, positioned(err)
+		return nil, PositionedCUE(err)
 	}
 	var tmpl, meta *ast.Field
 	for _, d := range f.Decls {
@@ -68,7 +68,7 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 	}
 	v := cuecontext.New().CompileString(blankExcept(src, keep), cue.Filename(file))
 	if err := v.Err(); err != nil {
-		return positioned(err)
+		return PositionedCUE(err)
 	}
 	m := v.LookupPath(cue.MakePath(cue.Str(d.Name)))
 	tv := m.LookupPath(cue.ParsePath("type"))
@@ -112,6 +112,17 @@ func templateSource(src []byte, f *ast.File, body *ast.StructLit) string {
 		}
 	}
 	return blankExcept(src, keep)
+}
+
+// labelString is a field label as written (a string label keeps its quotes).
+func labelString(l ast.Label) string {
+	switch x := l.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BasicLit:
+		return x.Value
+	}
+	return ""
 }
 
 type span struct{ from, to int }

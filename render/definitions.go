@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -125,6 +126,60 @@ func (s *Definitions) Clone() *Definitions {
 		}
 	}
 	return c
+}
+
+// Lookup returns the definition of kind that typ, a type an Application
+// names, refers to. A missing one is an error wrapping ErrUnknownDefinition; a type@vN names
+// a DefinitionRevision (KubeVela's GetCapabilityDefinition), which
+// drydock does not have: the error says so, or that the name is not one
+// KubeVela accepts.
+func (s *Definitions) Lookup(kind, typ string) (*Definition, error) {
+	if d := s.Get(kind, typ); d != nil {
+		return d, nil
+	}
+	if !strings.Contains(typ, "@") {
+		return nil, fmt.Errorf("%w: no %s %q", ErrUnknownDefinition, kind, typ)
+	}
+	if err := definitionRevisionName(typ); err != nil {
+		return nil, err
+	}
+	name, _, _ := strings.Cut(typ, "@")
+	return nil, fmt.Errorf("%w: %q names a revision of %s %q: DefinitionRevision objects are not available offline (drydock renders with the definitions it is given; use %q)",
+		ErrUnknownDefinition, typ, kind, name, name)
+}
+
+// definitionRevisionName checks a type@vN as ConvertDefinitionRevName does.
+func definitionRevisionName(typ string) error {
+	name, rev, found := strings.Cut(typ, "@v")
+	if !found || name == "" {
+		if msg := qualifiedName(typ); msg != "" {
+			return fmt.Errorf("invalid definitionRevision name %s:%s", typ, msg)
+		}
+		return nil
+	}
+	if msg := qualifiedName(name + "-v" + rev); msg != "" {
+		return fmt.Errorf("invalid definitionRevision name %s:%s", name, msg)
+	}
+	return nil
+}
+
+var qualifiedNamePart = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+
+// qualifiedName is Kubernetes' IsQualifiedName for a name without a
+// prefix: its problems joined by commas, or "".
+func qualifiedName(s string) string {
+	const format = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	var problems []string
+	switch {
+	case s == "":
+		problems = append(problems, "name part must be non-empty")
+	case len(s) > 63:
+		problems = append(problems, "name part must be no more than 63 characters")
+	}
+	if !qualifiedNamePart.MatchString(s) {
+		problems = append(problems, format)
+	}
+	return strings.Join(problems, ",")
 }
 
 // DefinitionFromObject reads a definition authored as a Kubernetes object.

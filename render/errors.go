@@ -2,11 +2,9 @@ package render
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	cueerrors "cuelang.org/go/cue/errors"
-	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -30,6 +28,10 @@ type Error struct {
 	Err       error
 }
 
+// Error formats the error as
+// `pos: application "a"[: policy "p"][ component "c"][ trait "t"]: message`
+// followed by ` (template pos)` and ` (deploy step "d", override policies
+// o1, o2)` when known; a CUE cause shows as CUEMessage shows it.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Pos.IsValid() {
@@ -47,7 +49,7 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, " trait %q", e.Trait)
 	}
 	b.WriteString(": ")
-	b.WriteString(cueMessage(e.Err))
+	b.WriteString(CUEMessage(e.Err))
 	if e.Template.IsValid() && e.Template != e.Pos {
 		fmt.Fprintf(&b, " (template %s)", e.Template)
 	}
@@ -61,89 +63,14 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
-func (r *componentRun) errAt(path, trait string, err error) error {
-	return r.newErr(r.app.Object.FieldPos(path), trait, err)
-}
-
-// newErr is an Error about what r renders: a component (or its trait),
-// or a policy's definition.
-func (r *componentRun) newErr(pos manifest.Pos, trait string, err error) *Error {
-	if r.policy {
-		return &Error{Pos: pos, App: r.app.Name, Policy: r.comp.Name, Err: err}
-	}
-	return &Error{Pos: pos, App: r.app.Name, Component: r.comp.Name, Trait: trait, Err: err}
-}
-
-// cueErr locates a CUE evaluation error: a parameter error points at the
-// property in the Application, anything else at the template line.
-func (r *componentRun) cueErr(def *Definition, path, trait string, err error) error {
-	e := r.newErr(r.app.Object.FieldPos(path), trait, err)
-	var param []string
-	for _, ce := range cueerrors.Errors(err) {
-		if p := templatePos(def, cueerrors.Positions(ce)); p.IsValid() && !e.Template.IsValid() {
-			e.Template = p
-		}
-		if cpath := ce.Path(); param == nil && len(cpath) > 1 && cpath[0] == "parameter" {
-			param = cpath[1:]
-		}
-	}
-	switch {
-	case param != nil:
-		e.Pos = r.app.Object.FieldPos(propertyPath(path, param))
-		// A value an override policy wrote is located in the policy.
-		overlays := r.comp.Overlays
-		if trait != "" {
-			overlays = nil
-			for _, t := range r.comp.Traits {
-				if t.Path == path && t.Type == trait {
-					overlays = t.Overlays
-				}
-			}
-		}
-		for k := len(overlays) - 1; k >= 0; k-- {
-			if op := propertyPath(overlays[k], param); r.app.Object.HasField(op) {
-				e.Pos = r.app.Object.FieldPos(op)
-				break
-			}
-		}
-	case e.Template.IsValid():
-		e.Pos = e.Template
-	}
-	return e
-}
-
-// propertyPath is the field path of a parameter under base.properties;
-// CUE's list indexes (numeric path elements) become [i].
-func propertyPath(base string, param []string) string {
-	return manifest.Path(base, "properties") + pathTail(param)
-}
-
-// pathTail writes CUE path elements as a field path suffix: .a[1].b.
-func pathTail(elems []string) string {
-	var b strings.Builder
-	for _, s := range elems {
-		if _, err := strconv.Atoi(s); err == nil {
-			b.WriteString("[" + s + "]")
-		} else {
-			b.WriteString("." + s)
-		}
-	}
-	return b.String()
-}
-
-func templatePos(def *Definition, ps []token.Pos) manifest.Pos {
-	for _, p := range ps {
-		if p.IsValid() && p.Filename() == def.TemplateFile && def.TemplateFile != "" {
-			return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
-		}
-	}
-	return manifest.Pos{}
-}
-
-// cueMessage formats a (possibly multiple) CUE error without positions.
-func cueMessage(err error) string {
+// CUEMessage formats a (possibly multiple) CUE error without positions:
+// its distinct messages joined by "; ", at most five and a count of the
+// rest. It is drydock's one way of showing a CUE error; an error that is
+// not CUE's shows as its Error().
+func CUEMessage(err error) string {
 	errs := cueerrors.Errors(err)
 	if len(errs) == 0 {
 		return err.Error()
@@ -166,16 +93,17 @@ func cueMessage(err error) string {
 	return strings.Join(msgs, "; ")
 }
 
-// positioned formats a CUE error as "file:line:col: message".
-func positioned(err error) error {
+// PositionedCUE formats a CUE error as "file:line:col: message": the
+// position of its first error that has one, and CUEMessage's message.
+func PositionedCUE(err error) error {
 	errs := cueerrors.Errors(err)
 	if len(errs) == 0 {
 		return err
 	}
 	for _, p := range cueerrors.Positions(errs[0]) {
 		if p.IsValid() {
-			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), cueMessage(err))
+			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), CUEMessage(err))
 		}
 	}
-	return fmt.Errorf("%s", cueMessage(err))
+	return fmt.Errorf("%s", CUEMessage(err))
 }

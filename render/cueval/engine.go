@@ -1,4 +1,14 @@
-package render
+// Package cueval is drydock's CUE engine: it compiles definition
+// templates once per cue.Context and evaluates them with KubeVela's
+// `context` and the authored parameters, to render one component (its
+// workload, auxiliary outputs and trait patches, labelled by the OAM
+// contract) or one policy defined by a PolicyDefinition for a placement.
+// Errors point at the property or template line that caused them.
+//
+// It does not decide what renders where or in which order (that is
+// render/workflow, with render/policy), and it applies trait patches
+// through render/patch. An Engine belongs to one goroutine.
+package cueval
 
 import (
 	"errors"
@@ -11,28 +21,29 @@ import (
 	"cuelang.org/go/cue/parser"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // Engine evaluates definition templates. It owns one cue.Context and
 // compiles each template once into it. An Engine is not safe for concurrent
 // use: give each goroutine its own.
 type Engine struct {
-	defs      *Definitions
+	defs      *render.Definitions
 	ctx       *cue.Context
-	templates map[*Definition]cue.Value
-	orders    map[*Definition]orderCache
-	// deployParam is deployParameter compiled into ctx, once.
-	deployParam cue.Value
-	uses        int
-	act         activity
+	templates map[*render.Definition]cue.Value
+	orders    map[*render.Definition]orderCache
+	// compiled are the sources Compile compiled into ctx.
+	compiled map[string]cue.Value
+	uses     int
+	act      activity
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
 // it is replaced: values built into a context are never freed with it alive.
 const recycleAfter = 200
 
-// NewEngine returns an engine for the given definitions.
-func NewEngine(defs *Definitions) *Engine {
+// New returns an engine for the given definitions.
+func New(defs *render.Definitions) *Engine {
 	e := &Engine{defs: defs}
 	e.reset()
 	return e
@@ -40,14 +51,35 @@ func NewEngine(defs *Definitions) *Engine {
 
 func (e *Engine) reset() {
 	e.ctx = cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
-	e.templates = map[*Definition]cue.Value{}
-	e.orders = map[*Definition]orderCache{}
-	e.deployParam = cue.Value{}
+	e.templates = map[*render.Definition]cue.Value{}
+	e.orders = map[*render.Definition]orderCache{}
+	e.compiled = map[string]cue.Value{}
 	e.uses = 0
 }
 
+// Definitions returns the definitions the engine renders with.
+func (e *Engine) Definitions() *render.Definitions { return e.defs }
+
+// Context is the engine's cue.Context, for the CUE a workflow evaluates
+// besides templates (step conditions, outputs, step parameters). A value
+// built in it is good until the engine's next render of a component or
+// policy, which may replace the context.
+func (e *Engine) Context() *cue.Context { return e.ctx }
+
+// Compile returns src compiled into the engine's context, compiling it
+// once per context, as templates are. The value is good as long as one
+// from Context.
+func (e *Engine) Compile(src string) cue.Value {
+	v, ok := e.compiled[src]
+	if !ok {
+		v = e.ctx.CompileString(src)
+		e.compiled[src] = v
+	}
+	return v
+}
+
 // template returns d's compiled template, compiling it on first use.
-func (e *Engine) template(d *Definition) (cue.Value, error) {
+func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	if v, ok := e.templates[d]; ok {
 		return v, nil
 	}
@@ -68,18 +100,20 @@ func (e *Engine) template(d *Definition) (cue.Value, error) {
 
 // TemplateError is a definition template that does not compile.
 type TemplateError struct {
-	Def *Definition
+	Def *render.Definition
 	Err error
 }
 
+// Error names the definition and shows the CUE error at its position.
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, positioned(e.Err))
+	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, render.PositionedCUE(e.Err))
 }
 
+// Unwrap returns Err.
 func (e *TemplateError) Unwrap() error { return e.Err }
 
 // checkImports rejects imports that only mean something under `cue cmd`.
-func checkImports(d *Definition) error {
+func checkImports(d *render.Definition) error {
 	f, err := parser.ParseFile(d.TemplateFile, d.Template, parser.ImportsOnly)
 	if err != nil {
 		return &TemplateError{Def: d, Err: err}
@@ -94,7 +128,7 @@ func checkImports(d *Definition) error {
 }
 
 // evaluate unifies a compiled template with parameter and context values.
-func (e *Engine) evaluate(d *Definition, params map[string]any, context map[string]any) (cue.Value, error) {
+func (e *Engine) evaluate(d *render.Definition, params map[string]any, context map[string]any) (cue.Value, error) {
 	defer e.beginDef(d)()
 	tmpl, err := e.template(d)
 	if err != nil {
@@ -111,7 +145,7 @@ func (e *Engine) evaluate(d *Definition, params map[string]any, context map[stri
 			order = orderCache{}
 			e.orders[d] = order
 		}
-		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(paramExpr(decl, normalizeNumbers(params), order, "")))
+		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(paramExpr(decl, NormalizeNumbers(params), order, "")))
 	}
 	v := tmpl.Unify(fill)
 	if err := v.Validate(); err != nil {
@@ -128,20 +162,22 @@ func (e *Engine) maybeRecycle() {
 	}
 }
 
-// normalizeNumbers turns whole floats into ints, as a trip through JSON
-// does in KubeVela (1.0 in YAML is 1 in the stored Application).
-func normalizeNumbers(v any) any {
+// NormalizeNumbers returns v (the JSON data model) with whole floats
+// turned into ints, as a trip through JSON does in KubeVela (1.0 in YAML
+// is 1 in the stored Application): what a value needs before it meets
+// CUE, which refuses a float where a template says int. v is not changed.
+func NormalizeNumbers(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normalizeNumbers(e)
+			out[k] = NormalizeNumbers(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalizeNumbers(e)
+			out[i] = NormalizeNumbers(e)
 		}
 		return out
 	case float64:

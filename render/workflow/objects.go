@@ -1,4 +1,4 @@
-package render
+package workflow
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // Objects the workflow reads and writes directly: the apply-object and
@@ -15,7 +17,7 @@ import (
 // applyObject emulates the apply-object step: parameter.value is written
 // to parameter.cluster (the hub when empty) as given. A namespaced object
 // without a namespace lands in the application's namespace.
-func (w *workflowRun) applyObject(s *WorkflowStep) (map[string]any, error) {
+func (w *workflowRun) applyObject(s *render.WorkflowStep) (map[string]any, error) {
 	value, _ := s.Properties["value"].(map[string]any)
 	if value == nil {
 		return nil, w.stepErr(s, "properties.value", "apply-object needs properties.value (an object)")
@@ -30,10 +32,10 @@ func (w *workflowRun) applyObject(s *WorkflowStep) (map[string]any, error) {
 	if manifest.String(obj, "kind") == "" || manifest.String(obj, "metadata", "name") == "" {
 		return nil, w.stepErr(s, "properties.value", "apply-object: properties.value needs kind and metadata.name")
 	}
-	if manifest.String(obj, "metadata", "namespace") == "" && !IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
+	if manifest.String(obj, "metadata", "namespace") == "" && !render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
 	}
-	w.writeTo(target, &Resource{Object: obj}, s.Name, nil)
+	w.writeTo(target, &cueval.Resource{Object: obj}, s.Name, nil)
 	returns := map[string]any{"value": obj}
 	return map[string]any{"apply": map[string]any{"$params": s.Properties, "$returns": returns}}, nil
 }
@@ -41,7 +43,7 @@ func (w *workflowRun) applyObject(s *WorkflowStep) (map[string]any, error) {
 // readObject emulates the read-object step: the object as the workflow
 // has left it so far, else as observed (--observed); a missing object is
 // an error, as the real step fails.
-func (w *workflowRun) readObject(s *WorkflowStep) (map[string]any, error) {
+func (w *workflowRun) readObject(s *render.WorkflowStep) (map[string]any, error) {
 	p := s.Properties
 	apiVersion := stringOr(p, "apiVersion", "core.oam.dev/v1beta1")
 	kind := stringOr(p, "kind", "Application")
@@ -50,7 +52,7 @@ func (w *workflowRun) readObject(s *WorkflowStep) (map[string]any, error) {
 		return nil, w.stepErr(s, "properties.name", "read-object needs properties.name")
 	}
 	ns := stringOr(p, "namespace", "default")
-	if IsClusterScoped(apiVersion, kind) {
+	if render.IsClusterScoped(apiVersion, kind) {
 		ns = ""
 	}
 	target := manifest.String(p, "cluster")
@@ -98,18 +100,18 @@ func stringOr(m map[string]any, key, def string) string {
 // LoadDynamicComponent do: the properties decode strictly, and each
 // selector picks objects from the observed hub (or its cluster) by name or
 // labels, cleared of server-populated fields.
-func (w *workflowRun) refObjects(comp *Component) (*Component, error) {
+func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, error) {
 	var spec kvRefObjectsComponentSpec
 	err := errors.New("EOF") // KubeVela decodes the absent properties' empty bytes
 	if comp.Properties != nil {
-		err = decodeStrict(comp.Properties, &spec)
+		err = render.DecodeStrict(comp.Properties, &spec)
 	}
 	if err != nil {
-		path := joinField(comp.Path+".properties", errorPath(comp.Properties, err))
+		path := render.JoinField(comp.Path+".properties", render.ErrorPath(comp.Properties, err))
 		if comp.Properties == nil {
 			path = comp.Path
 		}
-		return nil, &Error{Pos: w.pos(path), App: w.app.Name, Component: comp.Name,
+		return nil, &render.Error{Pos: w.pos(path), App: w.app.Name, Component: comp.Name,
 			Err: fmt.Errorf("%s: failed to parseReferredObjects: invalid properties for ref-objects in component %s: %v", path, comp.Name, err)}
 	}
 	var found []map[string]any
@@ -137,7 +139,7 @@ func (w *workflowRun) refObjects(comp *Component) (*Component, error) {
 // selectRefObjects is KubeVela's SelectRefObjectsForDispatch. The
 // deprecated `selector` spelling of labelSelector only counts behind
 // KubeVela's DeprecatedObjectLabelSelector feature gate, which is off.
-func (w *workflowRun) selectRefObjects(comp *Component, sel kvObjectReferrer, path string) ([]map[string]any, error) {
+func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectReferrer, path string) ([]map[string]any, error) {
 	name, labels := sel.Name, sel.LabelSelector
 	if labels != nil && name != "" {
 		return nil, w.compErr(comp, path, "invalid object selector for ref-objects, name and labelSelector cannot be both set")
@@ -150,7 +152,7 @@ func (w *workflowRun) selectRefObjects(comp *Component, sel kvObjectReferrer, pa
 	if ns == "" {
 		ns = w.app.Namespace
 	}
-	if clusterScoped[group+"/"+kind] {
+	if render.IsClusterScopedKind(group, kind) {
 		ns = ""
 	}
 	target := sel.Cluster
@@ -189,8 +191,8 @@ func (w *workflowRun) selectRefObjects(comp *Component, sel kvObjectReferrer, pa
 	return []map[string]any{clearForDispatch(e.Object.Data)}, nil
 }
 
-func (w *workflowRun) compErr(comp *Component, path, msg string) error {
-	return &Error{Pos: w.pos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)}
+func (w *workflowRun) compErr(comp *render.Component, path, msg string) error {
+	return &render.Error{Pos: w.pos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)}
 }
 
 func hasLabels(have, want map[string]string) bool {

@@ -1,4 +1,4 @@
-package render
+package workflow
 
 import (
 	"io/fs"
@@ -10,20 +10,22 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 var (
 	builtinOnce sync.Once
-	builtinSet  *Definitions
+	builtinSet  *render.Definitions
 	builtinErr  error
 )
 
 // builtinDefinitions parses drydock's embedded definitions once.
-func builtinDefinitions(t *testing.T) *Definitions {
+func builtinDefinitions(t *testing.T) *render.Definitions {
 	t.Helper()
 	builtinOnce.Do(func() {
-		builtinSet = NewDefinitions()
+		builtinSet = render.NewDefinitions()
 		builtinErr = fs.WalkDir(builtin.FS, ".", func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -32,7 +34,7 @@ func builtinDefinitions(t *testing.T) *Definitions {
 			if err != nil {
 				return err
 			}
-			ds, err := ParseCUEDefinitions("builtin/"+path, data)
+			ds, err := render.ParseCUEDefinitions("builtin/"+path, data)
 			for _, d := range ds {
 				builtinSet.Add(d)
 			}
@@ -75,14 +77,14 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 		t.Fatal(err)
 	}
 	store := cluster.NewStore()
-	opts := Options{Observed: store, Workflows: map[string]*Workflow{}, Policies: map[string]*Policy{}}
+	opts := Options{Observed: store, Workflows: map[string]*render.Workflow{}, Policies: map[string]*render.Policy{}}
 	defs := builtinDefinitions(t)
-	var app *Application
+	var app *render.Application
 	for _, o := range objs {
 		switch o.Kind() {
 		case "ComponentDefinition", "TraitDefinition", "PolicyDefinition", "WorkflowStepDefinition":
-			var d *Definition
-			if d, err = DefinitionFromObject(o); err == nil {
+			var d *render.Definition
+			if d, err = render.DefinitionFromObject(o); err == nil {
 				if defs == builtinSet {
 					defs = defs.Clone()
 				}
@@ -90,16 +92,16 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 			}
 		case "Application":
 			if app == nil {
-				app, err = ParseApplication(o)
+				app, err = render.ParseApplication(o)
 			}
 		case "Workflow":
-			var wf *Workflow
-			if wf, err = ParseWorkflow(o); err == nil {
+			var wf *render.Workflow
+			if wf, err = render.ParseWorkflow(o); err == nil {
 				opts.Workflows["default/"+wf.Name] = wf
 			}
 		case "Policy":
-			var p *Policy
-			if p, err = ParsePolicy(o); err == nil {
+			var p *render.Policy
+			if p, err = render.ParsePolicy(o); err == nil {
 				opts.Policies["default/"+p.Name] = p
 			}
 		default:
@@ -109,7 +111,7 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 			return nil, err
 		}
 	}
-	return NewEngine(defs).RenderApplication(app, inv, opts)
+	return Run(cueval.New(defs), app, inv, opts)
 }
 
 // appDoc is an Application named a with one webservice component web,

@@ -1,4 +1,4 @@
-package render
+package cueval
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // Activity is the CUE evaluation an Engine is running: what a watchdog
@@ -37,9 +38,10 @@ func (e *Engine) Activity() (Activity, bool) {
 	return *a, true
 }
 
-// begin records the start of an evaluation of what (authored at pos); the
-// returned function records its end.
-func (e *Engine) begin(pos manifest.Pos, what string) func() {
+// Begin records the start of an evaluation of what (authored at pos) for
+// Activity to report; the returned function records its end. Within
+// ForApplication, what is prefixed with the application.
+func (e *Engine) Begin(pos manifest.Pos, what string) func() {
 	if e.act.app != "" {
 		what = fmt.Sprintf("application %q: %s", e.act.app, what)
 	}
@@ -47,11 +49,18 @@ func (e *Engine) begin(pos manifest.Pos, what string) func() {
 	return func() { e.act.cur.Store(nil) }
 }
 
-// defActivity names the evaluation of definition d.
-func (e *Engine) beginDef(d *Definition) func() {
+// ForApplication makes Activity name application app (`application
+// "shop": ...`) until the returned function is called.
+func (e *Engine) ForApplication(app string) (end func()) {
+	e.act.app = app
+	return func() { e.act.app = "" }
+}
+
+// beginDef records the start of an evaluation of definition d.
+func (e *Engine) beginDef(d *render.Definition) func() {
 	pos := d.Source
 	if !pos.IsValid() {
 		pos = manifest.Pos{File: d.TemplateFile, Line: 1, Col: 1}
 	}
-	return e.begin(pos, fmt.Sprintf("%s %q", d.Kind, d.Name))
+	return e.Begin(pos, fmt.Sprintf("%s %q", d.Kind, d.Name))
 }

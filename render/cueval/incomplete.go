@@ -1,4 +1,4 @@
-package render
+package cueval
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+
+	"github.com/drydock-dev/drydock/render"
 )
 
 // stage is one step of a component render: the workload's definition
@@ -15,8 +17,8 @@ import (
 // stood after it. An incomplete object found at the end is traced back
 // through the stages to the trait and parameter that left it so.
 type stage struct {
-	trait *Trait
-	def   *Definition
+	trait *render.Trait
+	def   *render.Definition
 	tmpl  cue.Value
 	base  cue.Value
 }
@@ -38,7 +40,7 @@ func (r *componentRun) incompleteErr(err error, at int, what string) error {
 	}
 	params := missingParams(s.tmpl)
 	if len(params) == 0 {
-		return r.errAt(path, trait, fmt.Errorf("%s: %s", what, cueMessage(err)))
+		return r.errAt(path, trait, fmt.Errorf("%s: %s", what, render.CUEMessage(err)))
 	}
 	props := r.comp.Properties
 	if s.trait != nil {
@@ -46,9 +48,9 @@ func (r *componentRun) incompleteErr(err error, at int, what string) error {
 	}
 	p := params[0]
 	msg := fmt.Sprintf("parameter.%s: %s", strings.Join(p.path, "."), p.msg)
-	prop := propertyPath(path, p.path)
+	prop := render.PropertyPath(path, p.path)
 	if !r.app.Object.HasField(prop) {
-		msg = fmt.Sprintf("properties%s is required and not given (%s)", pathTail(p.path), msg)
+		msg = fmt.Sprintf("%s is required and not given (%s)", render.PropertyPath("", p.path), msg)
 	}
 	if len(params) > 1 {
 		msg += fmt.Sprintf(" and %d more missing parameters", len(params)-1)
@@ -57,7 +59,7 @@ func (r *componentRun) incompleteErr(err error, at int, what string) error {
 	if key, ok := yaml11Key(props, p.path); ok {
 		name := p.path[len(p.path)-1]
 		msg += fmt.Sprintf("; the properties have the key %q instead: YAML 1.1 reads an unquoted %s as %s (quote the key: %q)", key, name, key, name)
-		prop = propertyPath(path, append(p.path[:len(p.path)-1:len(p.path)-1], key))
+		prop = render.PropertyPath(path, append(p.path[:len(p.path)-1:len(p.path)-1], key))
 	}
 	return r.errAt(prop, trait, errors.New(msg))
 }

@@ -1,11 +1,12 @@
-package render
+package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/policy"
 )
 
 // The checks of KubeVela's application parser (appfile.Parser.
@@ -17,7 +18,7 @@ import (
 // admit runs the parser's checks and returns the workflow that will run:
 // the Application's steps, those of the Workflow it refers to, or the
 // steps KubeVela generates.
-func (w *workflowRun) admit() ([]WorkflowStep, error) {
+func (w *workflowRun) admit() ([]render.WorkflowStep, error) {
 	if err := w.admitComponents(); err != nil {
 		return nil, err
 	}
@@ -41,22 +42,22 @@ func (w *workflowRun) admit() ([]WorkflowStep, error) {
 // the field path, and KubeVela's words.
 func (w *workflowRun) admitErr(path, subject, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	if shown := displayPath(path); shown != "" {
+	if shown := render.DisplayPath(path); shown != "" {
 		msg = shown + ": " + msg
 	}
-	return fmt.Errorf("%s: %w: application %q: %s: %s", w.pos(path), ErrInvalidApplication, w.app.Name, subject, msg)
+	return fmt.Errorf("%s: %w: application %q: %s: %s", w.pos(path), render.ErrInvalidApplication, w.app.Name, subject, msg)
 }
 
 // admitComponents checks that every component and trait type names a
 // definition (parseComponents).
 func (w *workflowRun) admitComponents() error {
 	for _, c := range w.app.Components {
-		if _, err := w.e.lookupDefinition(KindComponent, c.Type); err != nil {
-			return &Error{Pos: w.pos(c.Path + ".type"), App: w.app.Name, Component: c.Name, Err: err}
+		if _, err := w.defs.Lookup(render.KindComponent, c.Type); err != nil {
+			return &render.Error{Pos: w.pos(c.Path + ".type"), App: w.app.Name, Component: c.Name, Err: err}
 		}
 		for _, t := range c.Traits {
-			if _, err := w.e.lookupDefinition(KindTrait, t.Type); err != nil {
-				return &Error{Pos: w.pos(t.Path + ".type"), App: w.app.Name, Component: c.Name, Trait: t.Type, Err: err}
+			if _, err := w.defs.Lookup(render.KindTrait, t.Type); err != nil {
+				return &render.Error{Pos: w.pos(t.Path + ".type"), App: w.app.Name, Component: c.Name, Trait: t.Type, Err: err}
 			}
 		}
 	}
@@ -66,7 +67,7 @@ func (w *workflowRun) admitComponents() error {
 // workflowSteps is the parser's loadWorkflowToAppfile: the Workflow
 // object spec.workflow.ref names is read first when no mode is set, then
 // the step generators run (ref, deploy, env-binding, apply-component).
-func (w *workflowRun) workflowSteps() ([]WorkflowStep, error) {
+func (w *workflowRun) workflowSteps() ([]render.WorkflowStep, error) {
 	app := w.app
 	if app.WorkflowRef == "" {
 		return w.generateSteps(app.Workflow)
@@ -119,10 +120,10 @@ func init() {
 
 // admitStepTypes checks that every step's type has a definition
 // (parseWorkflowSteps' fetchAndSetWorkflowStepDefinition).
-func (w *workflowRun) admitStepTypes(steps []WorkflowStep) error {
+func (w *workflowRun) admitStepTypes(steps []render.WorkflowStep) error {
 	for _, s := range steps {
-		for _, x := range append([]WorkflowStep{s}, s.SubSteps...) {
-			if builtinStepTypes[x.Type] || installedStepTypes[x.Type] || w.e.defs.Get(KindWorkflowStep, x.Type) != nil {
+		for _, x := range append([]render.WorkflowStep{s}, s.SubSteps...) {
+			if builtinStepTypes[x.Type] || installedStepTypes[x.Type] || w.defs.Get(render.KindWorkflowStep, x.Type) != nil {
 				continue
 			}
 			return w.admitErr(x.Path+".type", fmt.Sprintf("step %q", x.Name), "failed to parseWorkflowSteps: failed to get workflow step definition %s: %s",
@@ -136,14 +137,14 @@ func (w *workflowRun) admitStepTypes(steps []WorkflowStep) error {
 // step strictly and adds the core.oam.dev/v1alpha1 Policy objects they
 // name that the Application does not declare
 // (step.LoadExternalPoliciesForWorkflow).
-func (w *workflowRun) loadExternalPolicies(steps []WorkflowStep) error {
+func (w *workflowRun) loadExternalPolicies(steps []render.WorkflowStep) error {
 	for _, s := range steps {
 		if s.Type != "deploy" || s.Properties == nil {
 			continue
 		}
 		var spec kvDeployWorkflowStepSpec
-		if err := decodeStrict(s.Properties, &spec); err != nil {
-			return w.admitErr(joinField(s.Path+".properties", errorPath(s.Properties, err)), fmt.Sprintf("step %q", s.Name),
+		if err := render.DecodeStrict(s.Properties, &spec); err != nil {
+			return w.admitErr(render.JoinField(s.Path+".properties", render.ErrorPath(s.Properties, err)), fmt.Sprintf("step %q", s.Name),
 				"failed to parsePolicies: invalid WorkflowStep %s: %v", s.Name, err)
 		}
 		for i, name := range spec.Policies {
@@ -161,13 +162,6 @@ func (w *workflowRun) loadExternalPolicies(steps []WorkflowStep) error {
 	return nil
 }
 
-// kubevelaPolicies are the policy types KubeVela's parser knows without a
-// PolicyDefinition.
-var kubevelaPolicies = map[string]bool{
-	"garbage-collect": true, "apply-once": true, "shared-resource": true, "take-over": true, "read-only": true,
-	"resource-update": true, "env-binding": true, "topology": true, "replication": true, "debug": true, "override": true,
-}
-
 // admitPolicies makes parsePolicies' checks of every policy the workflow
 // can use: properties present, override policies decodable and their
 // component and trait types defined, other types defined by a
@@ -182,9 +176,9 @@ func (w *workflowRun) admitPolicies() error {
 			if err := w.admitOverride(p); err != nil {
 				return err
 			}
-		case !kubevelaPolicies[p.Type]:
-			if _, err := w.e.lookupDefinition(KindPolicy, p.Type); err != nil {
-				return &Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)}
+		case !policy.Builtin(p.Type):
+			if _, err := w.defs.Lookup(render.KindPolicy, p.Type); err != nil {
+				return &render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)}
 			}
 		}
 	}
@@ -194,22 +188,22 @@ func (w *workflowRun) admitPolicies() error {
 // admitOverride is ParseOverridePolicyRelatedDefinitions: the spec
 // decodes (unknown fields allowed) and every component and trait type it
 // names has a definition, whether or not it patches anything.
-func (w *workflowRun) admitOverride(p *Policy) error {
+func (w *workflowRun) admitOverride(p *render.Policy) error {
 	subject := fmt.Sprintf("policy %q", p.Name)
-	var spec kvOverridePolicySpec
-	if err := decodeLoose(p.Properties, &spec); err != nil {
-		return w.admitErr(joinField(p.Path+".properties", errorPath(p.Properties, err)), subject,
+	var spec policy.OverridePolicySpec
+	if err := render.DecodeLoose(p.Properties, &spec); err != nil {
+		return w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), subject,
 			"failed to parsePolicies: invalid override policy spec: %v", err)
 	}
 	for i, c := range spec.Components {
-		if c.Type != "" && w.e.defs.Get(KindComponent, c.Type) == nil {
+		if c.Type != "" && w.defs.Get(render.KindComponent, c.Type) == nil {
 			return w.admitErr(manifest.Path(p.Path, "properties", "components", i, "type"), subject,
 				"failed to parsePolicies: failed to get component definition %s for override policy %s: %s", c.Type, p.Name, notFound("componentdefinitions", c.Type))
 		}
 	}
 	for i, c := range spec.Components {
 		for j, t := range c.Traits {
-			if t.Type != "" && w.e.defs.Get(KindTrait, t.Type) == nil {
+			if t.Type != "" && w.defs.Get(render.KindTrait, t.Type) == nil {
 				return w.admitErr(manifest.Path(p.Path, "properties", "components", i, "traits", j, "type"), subject,
 					"failed to parsePolicies: failed to get trait definition %s for override policy %s: %s", t.Type, p.Name, notFound("traitdefinitions", t.Type))
 			}
@@ -233,89 +227,9 @@ func (w *workflowRun) admitRefObjects() error {
 	return nil
 }
 
-// lookupDefinition finds the definition a type names. A type@vN names a
-// DefinitionRevision (KubeVela's GetCapabilityDefinition), which drydock
-// does not have.
-func (e *Engine) lookupDefinition(kind, typ string) (*Definition, error) {
-	if d := e.defs.Get(kind, typ); d != nil {
-		return d, nil
-	}
-	if !strings.Contains(typ, "@") {
-		return nil, fmt.Errorf("%w: no %s %q", ErrUnknownDefinition, kind, typ)
-	}
-	if err := definitionRevisionName(typ); err != nil {
-		return nil, err
-	}
-	name, _, _ := strings.Cut(typ, "@")
-	return nil, fmt.Errorf("%w: %q names a revision of %s %q: DefinitionRevision objects are not available offline (drydock renders with the definitions it is given; use %q)",
-		ErrUnknownDefinition, typ, kind, name, name)
-}
-
-// definitionRevisionName checks a type@vN as ConvertDefinitionRevName does.
-func definitionRevisionName(typ string) error {
-	name, rev, found := strings.Cut(typ, "@v")
-	if !found || name == "" {
-		if msg := qualifiedName(typ); msg != "" {
-			return fmt.Errorf("invalid definitionRevision name %s:%s", typ, msg)
-		}
-		return nil
-	}
-	if msg := qualifiedName(name + "-v" + rev); msg != "" {
-		return fmt.Errorf("invalid definitionRevision name %s:%s", name, msg)
-	}
-	return nil
-}
-
-var qualifiedNamePart = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-
-// qualifiedName is Kubernetes' IsQualifiedName for a name without a
-// prefix: its problems joined by commas, or "".
-func qualifiedName(s string) string {
-	const format = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-	var problems []string
-	switch {
-	case s == "":
-		problems = append(problems, "name part must be non-empty")
-	case len(s) > 63:
-		problems = append(problems, "name part must be no more than 63 characters")
-	}
-	if !qualifiedNamePart.MatchString(s) {
-		problems = append(problems, format)
-	}
-	return strings.Join(problems, ",")
-}
-
-// joinField appends a relative path (from errorPath) to a field path.
-func joinField(base, rel string) string {
-	switch {
-	case rel == "":
-		return base
-	case strings.HasPrefix(rel, "["):
-		return base + rel
-	}
-	return base + "." + rel
-}
-
-// External objects: field paths of the Workflow and Policy objects an
-// Application refers to are "<Kind>:<name>|" followed by the path in the
-// object, so that one string locates a field wherever it was authored.
-
-func externalPath(kind, name string) string { return kind + ":" + name + "|" }
-
-// splitExternal splits an external field path into the object's kind,
-// name and the path inside it.
-func splitExternal(path string) (kind, name, rest string, ok bool) {
-	head, rest, ok := strings.Cut(path, "|")
-	if !ok {
-		return "", "", "", false
-	}
-	kind, name, ok = strings.Cut(head, ":")
-	return kind, name, strings.TrimPrefix(rest, "."), ok
-}
-
 // pos locates a field path in the Application or in an external object.
 func (w *workflowRun) pos(path string) manifest.Pos {
-	kind, name, rest, ok := splitExternal(path)
+	kind, name, rest, ok := render.SplitExternal(path)
 	if !ok {
 		return w.app.Object.FieldPos(path)
 	}
@@ -334,33 +248,4 @@ func (w *workflowRun) pos(path string) manifest.Pos {
 		return w.app.Object.Pos
 	}
 	return obj.FieldPos(rest)
-}
-
-// displayPath is a field path as messages show it: an external object's
-// path is prefixed with the object (`Workflow my-wf: steps[0]`).
-func displayPath(path string) string {
-	if kind, name, rest, ok := splitExternal(path); ok {
-		return strings.TrimSuffix(fmt.Sprintf("%s %s: %s", kind, name, rest), ": ")
-	}
-	return path
-}
-
-// policies are the Application's policies and the external ones its
-// deploy steps load, in that order.
-func (w *workflowRun) policies() []*Policy {
-	out := make([]*Policy, 0, len(w.app.Policies)+len(w.external))
-	for i := range w.app.Policies {
-		out = append(out, &w.app.Policies[i])
-	}
-	return append(out, w.external...)
-}
-
-// policy finds a policy by name among policies().
-func (w *workflowRun) policy(name string) *Policy {
-	for _, p := range w.policies() {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
 }

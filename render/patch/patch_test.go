@@ -1,11 +1,17 @@
-package render
+package patch
 
 import (
 	"testing"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
 	"github.com/google/go-cmp/cmp"
 )
+
+// newContext is a context like the render engine's.
+func newContext() *cue.Context {
+	return cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2))
+}
 
 // TestPatchStrategies applies trait patches to a workload the way
 // KubeVela's patcher does.
@@ -88,10 +94,10 @@ patch: {operations: [{op: "remove", path: "/spec/template/spec/volumes/0"}, {op:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := NewEngine(NewDefinitions())
-			b := e.ctx.CompileString(base)
-			p := e.ctx.CompileString(tt.patch).LookupPath(cue.ParsePath("patch"))
-			got, err := e.patchInto(b, p)
+			ctx := newContext()
+			b := ctx.CompileString(base)
+			p := ctx.CompileString(tt.patch).LookupPath(cue.ParsePath("patch"))
+			got, err := Apply(ctx, b, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,10 +115,10 @@ patch: {operations: [{op: "remove", path: "/spec/template/spec/volumes/0"}, {op:
 // TestPatchConflict: without a patch key, lists unify by position and a
 // conflicting scalar is an error, as in KubeVela.
 func TestPatchConflict(t *testing.T) {
-	e := NewEngine(NewDefinitions())
-	b := e.ctx.CompileString(`spec: replicas: 1`)
-	p := e.ctx.CompileString(`patch: spec: replicas: 2`).LookupPath(cue.ParsePath("patch"))
-	if _, err := e.patchInto(b, p); err == nil {
+	ctx := newContext()
+	b := ctx.CompileString(`spec: replicas: 1`)
+	p := ctx.CompileString(`patch: spec: replicas: 2`).LookupPath(cue.ParsePath("patch"))
+	if _, err := Apply(ctx, b, p); err == nil {
 		t.Fatal("conflicting patch applied without error")
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package workflow
 
 import (
 	"errors"
@@ -7,18 +7,19 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // orderSteps runs steps in their written order except where dependsOn
 // asks for a step that comes later: a step waits for the steps it depends
 // on. An unknown dependency or a cycle is an error.
-func (w *workflowRun) orderSteps(steps []WorkflowStep) ([]*WorkflowStep, error) {
+func (w *workflowRun) orderSteps(steps []render.WorkflowStep) ([]*render.WorkflowStep, error) {
 	index := map[string]int{}
 	for i, s := range steps {
 		index[s.Name] = i
 	}
 	state := make([]int, len(steps)) // 0 new, 1 visiting, 2 done
-	var out []*WorkflowStep
+	var out []*render.WorkflowStep
 	var visit func(i int) error
 	visit = func(i int) error {
 		switch state[i] {
@@ -52,23 +53,23 @@ func (w *workflowRun) orderSteps(steps []WorkflowStep) ([]*WorkflowStep, error) 
 // stepErr is an error about step s located at its field (a path under
 // the step, e.g. "properties.component"; the nearest authored parent
 // when the field is absent).
-func (w *workflowRun) stepErr(s *WorkflowStep, field, msg string) error {
-	return &Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
+func (w *workflowRun) stepErr(s *render.WorkflowStep, field, msg string) error {
+	return &render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
 }
 
 // dependsOnErr is stepErr for dependsOn, which for the steps KubeVela
 // generates from components is the component's.
-func (w *workflowRun) dependsOnErr(s *WorkflowStep, field, msg string) error {
-	if s.fromComponent {
-		return &Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Component: s.Name, Err: errors.New(msg)}
+func (w *workflowRun) dependsOnErr(s *render.WorkflowStep, field, msg string) error {
+	if s.FromComponent {
+		return &render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Component: s.Name, Err: errors.New(msg)}
 	}
 	return w.stepErr(s, field, msg)
 }
 
 // stepNoun is what s's dependsOn names: steps, or components for the
 // steps generated from components.
-func stepNoun(s *WorkflowStep) string {
-	if s.fromComponent {
+func stepNoun(s *render.WorkflowStep) string {
+	if s.FromComponent {
 		return "component"
 	}
 	return "step"
@@ -78,7 +79,7 @@ func stepNoun(s *WorkflowStep) string {
 // `status.<step>.phase` is "succeeded" for steps that ran and "skipped"
 // for steps that did not; "always" runs the step regardless. The step's
 // inputs are visible as `inputs.<from>`.
-func (w *workflowRun) shouldRun(s *WorkflowStep, inputs map[string]any) (bool, error) {
+func (w *workflowRun) shouldRun(s *render.WorkflowStep, inputs map[string]any) (bool, error) {
 	if s.If == "" || s.If == "always" {
 		return true, nil
 	}
@@ -93,16 +94,16 @@ func (w *workflowRun) shouldRun(s *WorkflowStep, inputs map[string]any) (bool, e
 	if inputs == nil {
 		inputs = map[string]any{}
 	}
-	done := w.e.begin(w.pos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
+	done := w.e.Begin(w.pos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
 	defer done()
-	v := w.e.ctx.CompileString("status: _\ninputs: _\nresult: " + s.If)
+	v := w.e.Context().CompileString("status: _\ninputs: _\nresult: " + s.If)
 	if err := v.Err(); err != nil {
-		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
+		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}
 	v = v.FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
 	if err != nil {
-		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, cueMessage(err)))
+		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}
 	return b, nil
 }

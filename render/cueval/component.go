@@ -1,13 +1,13 @@
-package render
+package cueval
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
 
-	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/patch"
 )
 
 // AuxiliaryWorkload is the trait type KubeVela gives a component
@@ -35,6 +35,21 @@ type Placement struct {
 // ClusterVersion is a cluster's Kubernetes version as KubeVela reads it.
 type ClusterVersion struct {
 	Major, Minor, GitVersion, Platform string
+}
+
+// ParseClusterVersion reads a gitVersion such as v1.29.4 into the
+// major/minor KubeVela's context.clusterVersion shows.
+func ParseClusterVersion(git string) ClusterVersion {
+	if git == "" {
+		return ClusterVersion{}
+	}
+	v := ClusterVersion{GitVersion: git}
+	var major, minor int
+	if n, _ := fmt.Sscanf(git, "v%d.%d", &major, &minor); n == 2 {
+		v.Major = fmt.Sprint(major)
+		v.Minor = fmt.Sprint(minor)
+	}
+	return v
 }
 
 // Resource is one object a component renders, with its provenance.
@@ -101,8 +116,8 @@ func (r *rendered) object() (map[string]any, error) {
 // componentRun carries one component render through its stages.
 type componentRun struct {
 	e       *Engine
-	app     *Application
-	comp    *Component
+	app     *render.Application
+	comp    *render.Component
 	ctxData map[string]any
 	base    rendered
 	aux     []auxiliary
@@ -118,13 +133,13 @@ type componentRun struct {
 // RenderComponent evaluates comp's definition and its dispatch-stage traits
 // for placement. PostDispatch traits are left for RenderPostDispatch, as
 // KubeVela leaves them until the component is healthy.
-func (e *Engine) RenderComponent(app *Application, comp *Component, pl Placement) (*ComponentManifest, error) {
+func (e *Engine) RenderComponent(app *render.Application, comp *render.Component, pl Placement) (*ComponentManifest, error) {
 	return e.renderComponent(app, comp, pl, false)
 }
 
 // RenderPostDispatch renders only comp's PostDispatch-stage traits (the
 // workload is rendered again as their context, not returned).
-func (e *Engine) RenderPostDispatch(app *Application, comp *Component, pl Placement) ([]*Resource, error) {
+func (e *Engine) RenderPostDispatch(app *render.Application, comp *render.Component, pl Placement) ([]*Resource, error) {
 	m, err := e.renderComponent(app, comp, pl, true)
 	if err != nil {
 		return nil, err
@@ -139,16 +154,16 @@ func (e *Engine) RenderPostDispatch(app *Application, comp *Component, pl Placem
 }
 
 // HasPostDispatch reports whether comp has traits of the PostDispatch stage.
-func (e *Engine) HasPostDispatch(comp *Component) bool {
+func (e *Engine) HasPostDispatch(comp *render.Component) bool {
 	for _, t := range comp.Traits {
-		if d := e.defs.Get(KindTrait, t.Type); d != nil && d.Stage == StagePostDispatch {
+		if d := e.defs.Get(render.KindTrait, t.Type); d != nil && d.Stage == render.StagePostDispatch {
 			return true
 		}
 	}
 	return false
 }
 
-func (e *Engine) renderComponent(app *Application, comp *Component, pl Placement, post bool) (*ComponentManifest, error) {
+func (e *Engine) renderComponent(app *render.Application, comp *render.Component, pl Placement, post bool) (*ComponentManifest, error) {
 	defer e.maybeRecycle()
 	run := &componentRun{e: e, app: app, comp: comp, ctxData: baseContext(app, comp, pl)}
 	if err := run.workload(); err != nil {
@@ -157,8 +172,8 @@ func (e *Engine) renderComponent(app *Application, comp *Component, pl Placement
 	run.ctxData["componentType"] = comp.Type
 	for i := range comp.Traits {
 		t := &comp.Traits[i]
-		d := e.defs.Get(KindTrait, t.Type)
-		if d != nil && (d.Stage == StagePostDispatch) != post {
+		d := e.defs.Get(render.KindTrait, t.Type)
+		if d != nil && (d.Stage == render.StagePostDispatch) != post {
 			continue
 		}
 		if err := run.trait(t); err != nil {
@@ -169,12 +184,12 @@ func (e *Engine) renderComponent(app *Application, comp *Component, pl Placement
 }
 
 func (r *componentRun) workload() error {
-	def := r.e.defs.Get(KindComponent, r.comp.Type)
+	def := r.e.defs.Get(render.KindComponent, r.comp.Type)
 	if def == nil {
-		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("%w: no ComponentDefinition %q", ErrUnknownDefinition, r.comp.Type))
+		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
 	}
 	if r.comp.Properties != nil {
-		r.ctxData["parameter"] = normalizeNumbers(r.comp.Properties)
+		r.ctxData["parameter"] = NormalizeNumbers(r.comp.Properties)
 	}
 	var (
 		v   cue.Value
@@ -203,7 +218,7 @@ func (r *componentRun) workload() error {
 	return nil
 }
 
-func (r *componentRun) collectOutputs(def *Definition, v cue.Value, typ string, post bool, path, trait string) error {
+func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ string, post bool, path, trait string) error {
 	outs := v.LookupPath(cue.ParsePath("outputs"))
 	if !outs.Exists() {
 		return nil
@@ -249,10 +264,10 @@ func (r *componentRun) uniqueOutput(name, path, trait string) {
 	}
 }
 
-func (r *componentRun) trait(t *Trait) error {
-	def := r.e.defs.Get(KindTrait, t.Type)
+func (r *componentRun) trait(t *render.Trait) error {
+	def := r.e.defs.Get(render.KindTrait, t.Type)
 	if def == nil {
-		return r.errAt(t.Path+".type", t.Type, fmt.Errorf("%w: no TraitDefinition %q", ErrUnknownDefinition, t.Type))
+		return r.errAt(t.Path+".type", t.Type, fmt.Errorf("%w: no TraitDefinition %q", render.ErrUnknownDefinition, t.Type))
 	}
 	ctxData, err := r.traitContext(def, t)
 	if err != nil {
@@ -262,11 +277,11 @@ func (r *componentRun) trait(t *Trait) error {
 	if err != nil {
 		return r.cueErr(def, t.Path, t.Type, err)
 	}
-	if err := r.collectOutputs(def, v, t.Type, def.Stage == StagePostDispatch, t.Path, t.Type); err != nil {
+	if err := r.collectOutputs(def, v, t.Type, def.Stage == render.StagePostDispatch, t.Path, t.Type); err != nil {
 		return err
 	}
 	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() {
-		patched, err := r.e.patchInto(r.base.val, p)
+		patched, err := patch.Apply(r.e.ctx, r.base.val, p)
 		if err != nil {
 			return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch workload: %w", err))
 		}
@@ -278,7 +293,7 @@ func (r *componentRun) trait(t *Trait) error {
 			if !target.Exists() {
 				continue
 			}
-			patched, err := r.e.strategicUnify(r.aux[i].obj.val, target)
+			patched, err := patch.Unify(r.e.ctx, r.aux[i].obj.val, target)
 			if err != nil {
 				return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch outputs.%s: %w", r.aux[i].name, err))
 			}
@@ -293,7 +308,7 @@ func (r *componentRun) trait(t *Trait) error {
 }
 
 // traitContext is the component context plus the rendered objects so far.
-func (r *componentRun) traitContext(def *Definition, t *Trait) (map[string]any, error) {
+func (r *componentRun) traitContext(def *render.Definition, t *render.Trait) (map[string]any, error) {
 	out, err := r.base.object()
 	if err != nil {
 		return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.output: %w", err))
@@ -352,225 +367,4 @@ func (r *componentRun) manifest(pl Placement) (*ComponentManifest, error) {
 	}
 	setContract(r.app, r.comp, m, pl)
 	return m, nil
-}
-
-// baseContext is the `context` KubeVela gives a component's templates.
-func baseContext(app *Application, comp *Component, pl Placement) map[string]any {
-	ns := app.Namespace
-	if pl.Namespace != "" {
-		ns = pl.Namespace
-	}
-	minor := int64(0)
-	if m := strings.TrimRight(strings.TrimSpace(pl.ClusterVersion.Minor), ".+-/?!"); m != "" {
-		_, _ = fmt.Sscanf(m, "%d", &minor)
-	}
-	return map[string]any{
-		"name":           comp.Name,
-		"namespace":      ns,
-		"workflowName":   app.Annotations["app.oam.dev/workflowName"],
-		"publishVersion": app.Annotations["app.oam.dev/publishVersion"],
-		"appName":        app.Name,
-		"appRevision":    app.RevisionName(),
-		"appRevisionNum": int64(1),
-		"revision":       revisionPlaceholder,
-		"components":     contextComponents(app),
-		"appLabels":      stringMapOrNil(app.Labels),
-		"appAnnotations": stringMapOrNil(app.Annotations),
-		"replicaKey":     pl.ReplicaKey,
-		"cluster":        contextCluster(pl.Cluster),
-		"clusterVersion": map[string]any{
-			"major":      pl.ClusterVersion.Major,
-			"minor":      minor,
-			"gitVersion": pl.ClusterVersion.GitVersion,
-			"platform":   pl.ClusterVersion.Platform,
-		},
-	}
-}
-
-// contextCluster is context.cluster: the placement cluster, or the hub.
-func contextCluster(c string) string {
-	if c == "" {
-		return "local"
-	}
-	return c
-}
-
-// RevisionName is the name of the application's first revision.
-func (a *Application) RevisionName() string { return a.Name + "-v1" }
-
-func stringMapOrNil(m map[string]string) any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-// contextComponents is context.components: the application's components
-// as KubeVela's typed ApplicationComponent marshals them.
-func contextComponents(app *Application) []any {
-	out := make([]any, 0, len(app.Components))
-	for _, c := range app.Components {
-		m := map[string]any{"name": c.Name, "type": c.Type}
-		for _, k := range []string{"externalRevision", "properties", "dependsOn", "inputs", "outputs", "traits", "scopes"} {
-			if v, ok := c.Raw[k]; ok && v != nil && !isEmpty(v) {
-				m[k] = normalizeNumbers(v)
-			}
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-func isEmpty(v any) bool {
-	switch x := v.(type) {
-	case []any:
-		return len(x) == 0
-	case string:
-		return x == ""
-	}
-	return false
-}
-
-// evaluateKube renders a kube-schematic component: the fixed template with
-// parameters written to their field paths becomes `output`.
-func (e *Engine) evaluateKube(d *Definition, params map[string]any, context map[string]any) (cue.Value, error) {
-	obj, err := kubeObject(d.Kube, params)
-	if err != nil {
-		return cue.Value{}, err
-	}
-	e.uses++
-	v := e.ctx.Encode(map[string]any{"output": obj, "context": context})
-	return v, v.Err()
-}
-
-func kubeObject(k *KubeSchematic, params map[string]any) (map[string]any, error) {
-	obj := manifest.DeepCopy(k.Template).(map[string]any)
-	known := map[string]*KubeParameter{}
-	for i := range k.Parameters {
-		known[k.Parameters[i].Name] = &k.Parameters[i]
-	}
-	for _, name := range manifest.SortedKeys(params) {
-		p := known[name]
-		if p == nil {
-			return nil, fmt.Errorf("unsupported parameter %q", name)
-		}
-		if err := checkKubeType(p, params[name]); err != nil {
-			return nil, err
-		}
-		for _, fp := range p.FieldPaths {
-			if err := setFieldPath(obj, fp, normalizeNumbers(params[name])); err != nil {
-				return nil, fmt.Errorf("parameter %q: field %q: %w", name, fp, err)
-			}
-		}
-	}
-	for _, p := range k.Parameters {
-		if _, ok := params[p.Name]; p.Required && !ok {
-			return nil, fmt.Errorf("require parameter %q", p.Name)
-		}
-	}
-	return obj, nil
-}
-
-func checkKubeType(p *KubeParameter, v any) error {
-	ok := true
-	switch p.Type {
-	case "string":
-		_, ok = v.(string)
-	case "number":
-		switch v.(type) {
-		case int64, float64:
-		default:
-			ok = false
-		}
-	case "boolean":
-		_, ok = v.(bool)
-	}
-	if !ok {
-		return fmt.Errorf("parameter %q: require %q type parameter value", p.Name, p.Type)
-	}
-	return nil
-}
-
-// setFieldPath sets value at a crossplane-style field path such as
-// spec.template.spec.containers[0].image or metadata.labels["app"].
-func setFieldPath(obj map[string]any, path string, value any) error {
-	segs, err := parseFieldPath(path)
-	if err != nil {
-		return err
-	}
-	var cur any = obj
-	for i, s := range segs {
-		last := i == len(segs)-1
-		switch c := cur.(type) {
-		case map[string]any:
-			key, ok := s.(string)
-			if !ok {
-				return fmt.Errorf("index %v into an object", s)
-			}
-			if last {
-				c[key] = value
-				return nil
-			}
-			next, exists := c[key]
-			if !exists || next == nil {
-				if _, isIdx := segs[i+1].(int); isIdx {
-					next = []any{}
-				} else {
-					next = map[string]any{}
-				}
-				c[key] = next
-			}
-			cur = next
-		case []any:
-			idx, ok := s.(int)
-			if !ok || idx < 0 || idx >= len(c) {
-				return fmt.Errorf("index %v out of range", s)
-			}
-			if last {
-				c[idx] = value
-				return nil
-			}
-			cur = c[idx]
-		default:
-			return fmt.Errorf("%v is not an object or list", s)
-		}
-	}
-	return nil
-}
-
-func parseFieldPath(path string) ([]any, error) {
-	var segs []any
-	for i := 0; i < len(path); {
-		switch path[i] {
-		case '.':
-			i++
-		case '[':
-			end := strings.IndexByte(path[i:], ']')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated [ in %q", path)
-			}
-			inner := path[i+1 : i+end]
-			if n, err := strconv.Atoi(inner); err == nil {
-				segs = append(segs, n)
-			} else {
-				segs = append(segs, strings.Trim(inner, `"'`))
-			}
-			i += end + 1
-		default:
-			j := i
-			for j < len(path) && path[j] != '.' && path[j] != '[' {
-				j++
-			}
-			segs = append(segs, path[i:j])
-			i = j
-		}
-	}
-	if len(segs) == 0 {
-		return nil, fmt.Errorf("empty field path")
-	}
-	return segs, nil
 }

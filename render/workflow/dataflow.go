@@ -1,4 +1,4 @@
-package render
+package workflow
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // Workflow data passing, as KubeVela's workflow engine does it offline:
@@ -28,7 +29,7 @@ func (w *workflowRun) setVar(name string, v any) {
 // withInputs returns a copy of props with every input's value filled in
 // at its parameterKey, and the inputs by name (for `if`). owner names the
 // step or component for errors; path is its field path.
-func (w *workflowRun) withInputs(props map[string]any, ins []Input, owner, path string) (map[string]any, map[string]any, error) {
+func (w *workflowRun) withInputs(props map[string]any, ins []render.Input, owner, path string) (map[string]any, map[string]any, error) {
 	if len(ins) == 0 {
 		return props, nil, nil
 	}
@@ -40,7 +41,7 @@ func (w *workflowRun) withInputs(props map[string]any, ins []Input, owner, path 
 	for i, in := range ins {
 		v, ok := w.lookupVar(in.From)
 		if !ok {
-			return nil, nil, &Error{Pos: w.pos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
+			return nil, nil, &render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
 				Err: fmt.Errorf("%s: input from %q: no step or component output of that name has been produced", owner, in.From)}
 		}
 		byName[in.From] = v
@@ -48,7 +49,7 @@ func (w *workflowRun) withInputs(props map[string]any, ins []Input, owner, path 
 			continue
 		}
 		if err := setDotted(out, in.ParameterKey, manifest.DeepCopy(v)); err != nil {
-			return nil, nil, &Error{Pos: w.pos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
+			return nil, nil, &render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
 				Err: fmt.Errorf("%s: input parameterKey %q: %v", owner, in.ParameterKey, err)}
 		}
 	}
@@ -125,14 +126,14 @@ func setDotted(m map[string]any, key string, v any) error {
 
 // evalOutputs evaluates outputs over scope (the step's or component's
 // result) and stores them.
-func (w *workflowRun) evalOutputs(outs []Output, scope map[string]any, owner string) error {
+func (w *workflowRun) evalOutputs(outs []render.Output, scope map[string]any, owner string) error {
 	if len(outs) == 0 {
 		return nil
 	}
-	sv := w.e.ctx.Encode(scope)
+	sv := w.e.Context().Encode(scope)
 	for _, o := range outs {
-		done := w.e.begin(w.pos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
-		v := w.e.ctx.CompileString(o.ValueFrom, cue.Scope(sv), cue.InferBuiltins(true))
+		done := w.e.Begin(w.pos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
+		v := w.e.Context().CompileString(o.ValueFrom, cue.Scope(sv), cue.InferBuiltins(true))
 		var goV any
 		err := v.Err()
 		if err == nil {
@@ -143,8 +144,8 @@ func (w *workflowRun) evalOutputs(outs []Output, scope map[string]any, owner str
 		}
 		done()
 		if err != nil {
-			return &Error{Pos: w.pos(o.Path + ".valueFrom"), App: w.app.Name,
-				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, cueMessage(err))}
+			return &render.Error{Pos: w.pos(o.Path + ".valueFrom"), App: w.app.Name,
+				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, render.CUEMessage(err))}
 		}
 		w.setVar(o.Name, goV)
 		w.tracef("  output %s = %s", o.Name, shortJSON(goV))

@@ -1,4 +1,11 @@
-package render
+// Package patch owns KubeVela's trait patch strategies: how a trait's
+// `patch` (and `patchOutputs`) is applied to the objects a component
+// rendered, following the `// +patchKey=` and `// +patchStrategy=` tags
+// (retainKeys, replace, jsonMergePatch, jsonPatch) as kubevela/workflow's
+// pkg/cue/model/sets does. It works on CUE values built in the caller's
+// cue.Context; it is not template evaluation (render/cueval) and knows
+// nothing of Applications.
+package patch
 
 import (
 	"encoding/json"
@@ -22,29 +29,34 @@ const (
 	strategyJSONMergePatch = "jsonMergePatch"
 )
 
-// patchInto applies patch to base the way KubeVela's trait patcher does:
-// RFC 7396 or RFC 6902 when the patch is tagged so, otherwise CUE
-// unification after rewriting lists by +patchKey / +patchStrategy tags.
-func (e *Engine) patchInto(base, patch cue.Value) (cue.Value, error) {
+// Apply applies a trait's patch to base the way KubeVela's trait patcher
+// does: RFC 7396 or RFC 6902 when the patch is tagged so
+// (+patchStrategy=jsonMergePatch, +patchStrategy=jsonPatch with the
+// operations under `operations`), otherwise Unify. New values are built in
+// ctx, the context base and patch belong to; neither is modified.
+func Apply(ctx *cue.Context, base, patch cue.Value) (cue.Value, error) {
 	switch commentTags(patch.Doc())[tagPatchStrategy] {
 	case strategyJSONMergePatch:
-		return e.jsonMerge(base, patch)
+		return jsonMerge(ctx, base, patch)
 	case strategyJSONPatch:
-		return e.jsonPatch(base, patch.LookupPath(cue.ParsePath("operations")))
+		return jsonPatch(ctx, base, patch.LookupPath(cue.ParsePath("operations")))
 	}
-	return e.strategicUnify(base, patch)
+	return Unify(ctx, base, patch)
 }
 
-// strategicUnify is unification where the patch's lists are first aligned
-// with the base's lists by their patch keys.
-func (e *Engine) strategicUnify(base, patch cue.Value) (cue.Value, error) {
+// Unify is CUE unification of base and patch where the patch's lists are
+// first aligned with the base's lists by their +patchKey tags (and
+// +patchStrategy=replace or retainKeys applied), as KubeVela's strategic
+// unify does; what patchOutputs uses. The result is built in ctx and is
+// valid (an error otherwise).
+func Unify(ctx *cue.Context, base, patch cue.Value) (cue.Value, error) {
 	baseFile := syntaxFile(base)
 	openFieldLists(baseFile)
 	patchFile := syntaxFile(patch)
 	w := &patchWalker{base: baseFile}
 	w.walk(patchFile, nil, map[string]string{})
-	b := e.ctx.BuildFile(baseFile)
-	p := e.ctx.BuildFile(patchFile)
+	b := ctx.BuildFile(baseFile)
+	p := ctx.BuildFile(patchFile)
 	ret := b.Unify(p)
 	if err := ret.Err(); err != nil {
 		return ret, err
@@ -55,7 +67,7 @@ func (e *Engine) strategicUnify(base, patch cue.Value) (cue.Value, error) {
 	return ret, nil
 }
 
-func (e *Engine) jsonMerge(base, patch cue.Value) (cue.Value, error) {
+func jsonMerge(ctx *cue.Context, base, patch cue.Value) (cue.Value, error) {
 	baseJSON, err := base.MarshalJSON()
 	if err != nil {
 		return cue.Value{}, fmt.Errorf("json merge patch: base: %w", err)
@@ -68,10 +80,10 @@ func (e *Engine) jsonMerge(base, patch cue.Value) (cue.Value, error) {
 	if err != nil {
 		return cue.Value{}, fmt.Errorf("json merge patch: %w", err)
 	}
-	return e.openJSON(merged)
+	return openJSON(ctx, merged)
 }
 
-func (e *Engine) jsonPatch(base, ops cue.Value) (cue.Value, error) {
+func jsonPatch(ctx *cue.Context, base, ops cue.Value) (cue.Value, error) {
 	baseJSON, err := base.MarshalJSON()
 	if err != nil {
 		return cue.Value{}, fmt.Errorf("json patch: base: %w", err)
@@ -88,12 +100,12 @@ func (e *Engine) jsonPatch(base, ops cue.Value) (cue.Value, error) {
 	if err != nil {
 		return cue.Value{}, fmt.Errorf("json patch: apply: %w", err)
 	}
-	return e.openJSON(out)
+	return openJSON(ctx, out)
 }
 
 // openJSON builds a CUE value from JSON whose structs and lists stay open,
 // so that later patches may extend them.
-func (e *Engine) openJSON(data []byte) (cue.Value, error) {
+func openJSON(ctx *cue.Context, data []byte) (cue.Value, error) {
 	var probe any
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return cue.Value{}, err
@@ -126,7 +138,7 @@ func (e *Engine) openJSON(data []byte) (cue.Value, error) {
 			}
 		}
 	}
-	v := e.ctx.BuildFile(f)
+	v := ctx.BuildFile(f)
 	return v, v.Err()
 }
 

@@ -1,0 +1,90 @@
+package cueval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drydock-dev/drydock/render"
+)
+
+// The `context` KubeVela gives the templates of a component
+// (pkg/cue/process: context.name, namespace, appName, components,
+// clusterVersion, ...).
+
+// baseContext is the `context` KubeVela gives a component's templates.
+func baseContext(app *render.Application, comp *render.Component, pl Placement) map[string]any {
+	ns := app.Namespace
+	if pl.Namespace != "" {
+		ns = pl.Namespace
+	}
+	minor := int64(0)
+	if m := strings.TrimRight(strings.TrimSpace(pl.ClusterVersion.Minor), ".+-/?!"); m != "" {
+		_, _ = fmt.Sscanf(m, "%d", &minor)
+	}
+	return map[string]any{
+		"name":           comp.Name,
+		"namespace":      ns,
+		"workflowName":   app.Annotations["app.oam.dev/workflowName"],
+		"publishVersion": app.Annotations["app.oam.dev/publishVersion"],
+		"appName":        app.Name,
+		"appRevision":    app.RevisionName(),
+		"appRevisionNum": int64(1),
+		"revision":       revisionPlaceholder,
+		"components":     contextComponents(app),
+		"appLabels":      stringMapOrNil(app.Labels),
+		"appAnnotations": stringMapOrNil(app.Annotations),
+		"replicaKey":     pl.ReplicaKey,
+		"cluster":        contextCluster(pl.Cluster),
+		"clusterVersion": map[string]any{
+			"major":      pl.ClusterVersion.Major,
+			"minor":      minor,
+			"gitVersion": pl.ClusterVersion.GitVersion,
+			"platform":   pl.ClusterVersion.Platform,
+		},
+	}
+}
+
+// contextCluster is context.cluster: the placement cluster, or the hub.
+func contextCluster(c string) string {
+	if c == "" {
+		return "local"
+	}
+	return c
+}
+
+func stringMapOrNil(m map[string]string) any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// contextComponents is context.components: the application's components
+// as KubeVela's typed ApplicationComponent marshals them.
+func contextComponents(app *render.Application) []any {
+	out := make([]any, 0, len(app.Components))
+	for _, c := range app.Components {
+		m := map[string]any{"name": c.Name, "type": c.Type}
+		for _, k := range []string{"externalRevision", "properties", "dependsOn", "inputs", "outputs", "traits", "scopes"} {
+			if v, ok := c.Raw[k]; ok && v != nil && !isEmpty(v) {
+				m[k] = NormalizeNumbers(v)
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		return len(x) == 0
+	case string:
+		return x == ""
+	}
+	return false
+}

@@ -1,0 +1,59 @@
+package cueval
+
+import (
+	"errors"
+
+	"cuelang.org/go/cue"
+
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+)
+
+// RenderPolicy renders policy p of app with def, its PolicyDefinition:
+// the template's output and outputs, named and labelled as KubeVela
+// applies them to the hub before the workflow runs. Errors name the
+// policy.
+func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *render.Definition) ([]*Resource, error) {
+	defer e.maybeRecycle()
+	comp := &render.Component{Name: p.Name, Path: p.Path}
+	ctxData := baseContext(app, comp, Placement{})
+	ctxData["artifacts"] = map[string]any{}
+	if p.Properties != nil {
+		ctxData["parameter"] = NormalizeNumbers(p.Properties)
+	}
+	run := &componentRun{e: e, app: app, comp: comp, ctxData: ctxData, policy: true}
+	v, err := e.evaluate(def, p.Properties, ctxData)
+	if err != nil {
+		return nil, run.cueErr(def, p.Path, "", err)
+	}
+	var vals []cue.Value
+	if out := v.LookupPath(cue.ParsePath("output")); out.Exists() {
+		vals = append(vals, out)
+	}
+	if err := run.collectOutputs(def, v, p.Type, false, p.Path, ""); err != nil {
+		return nil, err
+	}
+	for _, a := range run.aux {
+		vals = append(vals, a.obj.val)
+	}
+	var out []*Resource
+	for _, val := range vals {
+		obj, err := toGo(val)
+		if err != nil {
+			return nil, run.errAt(p.Path, "", errors.New(render.CUEMessage(err)))
+		}
+		addLabels(obj, map[string]string{render.LabelAppName: app.Name, render.LabelAppComponent: p.Name, render.LabelAppRevision: app.RevisionName()})
+		if manifest.String(obj, "metadata", "name") == "" {
+			manifest.SetNested(obj, p.Name, "metadata", "name")
+		}
+		if manifest.String(obj, "metadata", "namespace") == "" {
+			manifest.SetNested(obj, app.Namespace, "metadata", "namespace")
+		}
+		addLabels(obj, map[string]string{render.LabelAppName: app.Name, render.LabelAppNamespace: app.Namespace})
+		if manifest.String(obj, "metadata", "labels", render.LabelAppCluster) == "" {
+			addLabels(obj, map[string]string{render.LabelAppCluster: ""})
+		}
+		out = append(out, &Resource{Object: obj, Component: p.Name, Policy: p.Name})
+	}
+	return out, nil
+}

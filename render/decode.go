@@ -1,0 +1,223 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// KubeVela decodes the properties of its built-in policies, of deploy
+// steps and of ref-objects components into Go structs with encoding/json,
+// some strictly (unknown fields refused), and reports the decoder's error.
+// drydock's mirrors of those structs (in render/policy and
+// render/workflow) have their shapes, field names and JSON tags; decoding
+// the same JSON with DecodeStrict or DecodeLoose fails at the same place
+// with the same words once kvError has put KubeVela's type names back.
+
+// kvPackages names the KubeVela package of the mirrored types that are not
+// in apis/core.oam.dev/v1alpha1.
+var kvPackages = map[string]string{
+	"DeployWorkflowStepSpec": "step",
+	"ClusterSelector":        "common",
+}
+
+// renderPkg is this package's import path: mirrors live in it and in the
+// packages under it.
+var renderPkg = reflect.TypeFor[Application]().PkgPath()
+
+// KubeVelaTypeName is how reflect prints t in KubeVela: a mirror of one of
+// KubeVela's structs under KubeVela's name and package. A mirror is a
+// named type of a render package that has its KubeVela type's name, or
+// that name behind a "kv" prefix when it is unexported
+// (kvDeployWorkflowStepSpec mirrors step.DeployWorkflowStepSpec).
+func KubeVelaTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice:
+		return "[]" + KubeVelaTypeName(t.Elem())
+	case reflect.Map:
+		return "map[" + KubeVelaTypeName(t.Key()) + "]" + KubeVelaTypeName(t.Elem())
+	case reflect.Pointer:
+		return "*" + KubeVelaTypeName(t.Elem())
+	}
+	if pkg := t.PkgPath(); pkg != renderPkg && !strings.HasPrefix(pkg, renderPkg+"/") {
+		return t.String()
+	}
+	name := strings.TrimPrefix(t.Name(), "kv")
+	pkg := kvPackages[name]
+	if pkg == "" {
+		pkg = "v1alpha1"
+	}
+	return pkg + "." + name
+}
+
+// kvFieldPath is a decoding error's Field with KubeVela's names for the
+// embedded structs (whose Go field names are their type names).
+func kvFieldPath(field string) string {
+	segs := strings.Split(field, ".")
+	for i, s := range segs {
+		if rest, ok := strings.CutPrefix(s, "kv"); ok && rest != "" && unicode.IsUpper(rune(rest[0])) {
+			segs[i] = rest
+		}
+	}
+	return strings.Join(segs, ".")
+}
+
+// kvError rewrites an encoding/json error about a mirror type as KubeVela's
+// decoder words it; the original stays reachable with errors.As.
+func kvError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	msg := fmt.Sprintf("json: cannot unmarshal %s into Go value of type %s", te.Value, KubeVelaTypeName(te.Type))
+	if te.Struct != "" || te.Field != "" {
+		msg = fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type %s",
+			te.Value, strings.TrimPrefix(te.Struct, "kv"), kvFieldPath(te.Field), KubeVelaTypeName(te.Type))
+	}
+	return &decodeError{msg: msg, err: te}
+}
+
+// decodeError is a decoding error in KubeVela's words.
+type decodeError struct {
+	msg string
+	err *json.UnmarshalTypeError
+}
+
+// Error is the message in KubeVela's words.
+func (e *decodeError) Error() string { return e.msg }
+
+// Unwrap returns encoding/json's error.
+func (e *decodeError) Unwrap() error { return e.err }
+
+// DecodeStrict decodes v (the JSON data model) into dst, a mirror of one
+// of KubeVela's structs, as KubeVela's utils.StrictUnmarshal does: unknown
+// fields are an error. A decoding error is worded as KubeVela's (its type
+// names); the encoding/json error stays reachable with errors.As.
+func DecodeStrict(v any, dst any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	return kvError(d.Decode(dst))
+}
+
+// DecodeLoose decodes v into dst as json.Unmarshal does (unknown fields
+// allowed), its errors worded as DecodeStrict's.
+func DecodeLoose(v any, dst any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return kvError(json.Unmarshal(data, dst))
+}
+
+// ErrorPath finds where in v (the JSON data model) an error of
+// DecodeStrict or DecodeLoose arose: the path (in manifest.Path form,
+// relative to v) of the unknown field or of the value of the wrong type,
+// "" when it cannot tell.
+func ErrorPath(v any, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, `json: unknown field `); ok {
+		if key, uerr := strconv.Unquote(name); uerr == nil {
+			p, _ := findKey(v, key)
+			return p
+		}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		p, _ := findTyped(v, fieldSegments(te.Field), te.Value)
+		return p
+	}
+	return ""
+}
+
+// fieldSegments splits a decoding error's field path, leaving out the
+// names of embedded structs (they are no JSON keys).
+func fieldSegments(field string) []string {
+	var out []string
+	for _, s := range strings.Split(field, ".") {
+		if s != "" && !unicode.IsUpper(rune(s[0])) && !strings.HasPrefix(s, "kv") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// findKey returns the path of the first map key named key, in the order
+// the decoder meets keys (sorted, depth first).
+func findKey(v any, key string) (string, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range manifest.SortedKeys(x) {
+			if k == key {
+				return k, true
+			}
+			if p, ok := findKey(x[k], key); ok {
+				return joinPath(k, p), true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, ok := findKey(e, key); ok {
+				return joinPath(i, p), true
+			}
+		}
+	}
+	return "", false
+}
+
+// findTyped follows segs (map keys; lists are searched element by
+// element) to the first value whose JSON type is kind.
+func findTyped(v any, segs []string, kind string) (string, bool) {
+	if list, ok := v.([]any); ok && (len(segs) > 0 || manifest.JSONKind(v) != kind) {
+		for i, e := range list {
+			if p, ok := findTyped(e, segs, kind); ok {
+				return joinPath(i, p), true
+			}
+		}
+		return "", false
+	}
+	if len(segs) == 0 {
+		if m, ok := v.(map[string]any); ok && kind != "object" {
+			for _, k := range manifest.SortedKeys(m) {
+				if manifest.JSONKind(m[k]) == kind {
+					return k, true
+				}
+			}
+		}
+		return "", strings.HasPrefix(kind, manifest.JSONKind(v))
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	child, ok := m[segs[0]]
+	if !ok {
+		return "", false
+	}
+	p, ok := findTyped(child, segs[1:], kind)
+	return joinPath(segs[0], p), ok
+}
+
+func joinPath(first any, rest string) string {
+	p := manifest.Path(first)
+	if _, isIndex := first.(int); isIndex {
+		p = fmt.Sprintf("[%d]", first)
+	}
+	switch {
+	case rest == "":
+		return p
+	case strings.HasPrefix(rest, "["):
+		return p + rest
+	}
+	return p + "." + rest
+}

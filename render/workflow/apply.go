@@ -1,0 +1,138 @@
+package workflow
+
+import (
+	"fmt"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
+)
+
+// Applying components: the apply-component step, and what deploy does
+// for each component and placement; the writes they record; the
+// PostDispatch traits after the workflow.
+
+// applyComponent emulates the apply-component step: the component named
+// by properties.component, to properties.cluster (the hub when unset) and
+// properties.namespace (the Application's when unset).
+func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
+	name := manifest.String(s.Properties, "component")
+	comp := w.app.Component(name)
+	if comp == nil {
+		return w.stepErr(s, "properties.component", fmt.Sprintf("component %q not found", name))
+	}
+	pl := cueval.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
+	if pl.Cluster != "" {
+		if err := w.checkCluster(pl.Cluster, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
+			return err
+		}
+	}
+	return w.apply(comp, pl, s.Name, nil)
+}
+
+func (w *workflowRun) checkCluster(name, path, who string) error {
+	if _, ok := w.inv.Get(name); !ok {
+		return &render.Error{Pos: w.pos(path), App: w.app.Name,
+			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)}
+	}
+	return nil
+}
+
+// apply renders comp for a placement and records the writes. The
+// component's inputs are filled first and its outputs evaluated over what
+// it rendered (`output`, `outputs.<name>`).
+func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step string, policies []string) error {
+	owner := fmt.Sprintf("component %q", comp.Name)
+	props, _, err := w.withInputs(comp.Properties, comp.Inputs, owner, comp.Path)
+	if err != nil {
+		return err
+	}
+	if len(comp.Inputs) > 0 {
+		c := *comp
+		c.Properties = props
+		comp = &c
+	}
+	if comp.Type == "ref-objects" {
+		if comp, err = w.refObjects(comp); err != nil {
+			return err
+		}
+	}
+	target := pl.Cluster
+	if target == "" {
+		target = cluster.Local
+	}
+	pl.ClusterVersion = w.clusterVersion(target)
+	m, err := w.e.RenderComponent(w.app, comp, pl)
+	if err != nil {
+		return err
+	}
+	for _, r := range m.Objects() {
+		w.write(r, step, policies)
+	}
+	for _, msg := range m.Warnings {
+		w.warnf("%s", msg)
+	}
+	if w.e.HasPostDispatch(comp) {
+		w.services = append(w.services, service{comp: comp, pl: pl, step: step})
+	}
+	if len(comp.Outputs) > 0 {
+		outs := map[string]any{}
+		for _, a := range m.Auxiliaries {
+			if a.Output != "" {
+				outs[a.Output] = a.Object
+			}
+		}
+		scope := map[string]any{"output": m.Workload.Object, "outputs": outs}
+		if err := w.evalOutputs(comp.Outputs, scope, owner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write records a rendered object for the cluster its app.oam.dev/cluster
+// label names (the hub when it has none).
+func (w *workflowRun) write(r *cueval.Resource, step string, policies []string) {
+	target := manifest.String(r.Object, "metadata", "labels", render.LabelAppCluster)
+	if target == "" {
+		target = cluster.Local
+	}
+	w.writeTo(target, r, step, policies)
+}
+
+func (w *workflowRun) writeTo(target string, r *cueval.Resource, step string, policies []string) {
+	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
+	ns := manifest.String(r.Object, "metadata", "namespace")
+	if ns == "" {
+		ns = "_cluster"
+	}
+	w.tracef("  write %s/%s %s %s", target, ns, manifest.String(r.Object, "kind"), manifest.String(r.Object, "metadata", "name"))
+}
+
+// postDispatch renders PostDispatch traits of every applied component, as
+// KubeVela does once the workflow has succeeded and components are healthy.
+func (w *workflowRun) postDispatch() error {
+	if len(w.services) > 0 {
+		w.tracef("post-dispatch traits")
+	}
+	for _, s := range w.services {
+		orig := w.app.Component(s.comp.Name)
+		rs, err := w.e.RenderPostDispatch(w.app, orig, s.pl)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			w.write(r, "", nil)
+		}
+	}
+	return nil
+}
+
+func (w *workflowRun) clusterVersion(name string) cueval.ClusterVersion {
+	c, ok := w.inv.Get(name)
+	if !ok {
+		return cueval.ClusterVersion{}
+	}
+	return cueval.ParseClusterVersion(c.KubernetesVersion)
+}

@@ -1,0 +1,251 @@
+// Package workflow renders an Application by emulating what KubeVela's
+// controller does with it: the parser's admission checks, the steps
+// (its own, those of the Workflow it refers to, or the ones KubeVela
+// generates), run in dependency order with their conditions, inputs and
+// outputs: deploy, apply-component, step-group, suspend, apply-object and
+// read-object; then the PostDispatch traits. Run is the entry point; its
+// result is every write to a cluster, in order.
+//
+// It owns the order and the data flow, not what a component renders into
+// (render/cueval) nor what a policy does to placements and components
+// (render/policy). It never reaches a cluster: what already exists is
+// read from Options.Observed.
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/policy"
+)
+
+// ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
+// cannot emulate offline.
+var ErrUnsupportedStep = errors.New("unsupported workflow step")
+
+// Write is one object a workflow step writes to a cluster: the desired
+// state a reconcile applies to the fake cluster.
+type Write struct {
+	// Cluster is the inventory name of the target ("local" for the hub).
+	Cluster  string
+	Resource *cueval.Resource
+	// Step is the workflow step that wrote the object ("" after the
+	// workflow: PostDispatch traits).
+	Step string
+	// Policies are the deploy policies that placed it, in order.
+	Policies []string
+}
+
+// AppResult is everything an application's workflow writes, in order.
+type AppResult struct {
+	App    *render.Application
+	Writes []Write
+	// Trace records the workflow step by step.
+	Trace []string
+	// Warnings note what KubeVela does without an error that a user would
+	// not expect (it drops components, for one).
+	Warnings []string
+}
+
+// service is a component applied somewhere: PostDispatch traits follow it.
+type service struct {
+	comp *render.Component
+	pl   cueval.Placement
+	step string
+}
+
+// Options steer the workflow emulation.
+type Options struct {
+	// StopAtSuspend ends the workflow at the first suspend step (or deploy
+	// with auto: false) instead of treating it as resumed.
+	StopAtSuspend bool
+	// Observed is what the clusters already hold (ref-objects components
+	// and read-object steps read it); nil means empty clusters.
+	Observed Observed
+	// Workflows and Policies are the hub's core.oam.dev/v1alpha1 Workflow
+	// and Policy objects by namespace/name: what spec.workflow.ref and a
+	// deploy step's external policies name.
+	Workflows map[string]*render.Workflow
+	Policies  map[string]*render.Policy
+}
+
+// Observed is read access to the clusters' state before the render
+// (*cluster.Store satisfies it).
+type Observed interface {
+	Get(cluster string, key manifest.Key) (cluster.Entry, bool)
+	List(cluster string) []cluster.Entry
+}
+
+// errSuspended ends a workflow at a suspend step.
+var errSuspended = errors.New("workflow suspended")
+
+type workflowRun struct {
+	opts Options
+	// wf is the Workflow object whose steps run (spec.workflow.ref).
+	wf *render.Workflow
+	// external are the Policy objects top-level deploy steps name.
+	external []*render.Policy
+	// warnings note what KubeVela does silently.
+	warnings []string
+	vars     map[string]any
+	ran      map[string]bool
+	e        *cueval.Engine
+	defs     *render.Definitions
+	app      *render.Application
+	inv      *cluster.Inventory
+	res      *AppResult
+	services []service
+}
+
+// Run renders app by emulating its workflow (its own, the Workflow it
+// refers to, or the one KubeVela generates) with engine e, and returns
+// every write it makes, in order. Refusals of KubeVela's parser wrap
+// render.ErrInvalidApplication; other errors about the input are
+// *render.Error. A workflow stopped at a suspend step (Options) is a
+// result, not an error.
+func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
+	defer e.ForApplication(app.Name)()
+	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
+	steps, err := run.admit()
+	if err != nil {
+		return nil, err
+	}
+	if err := policy.CheckResourcePolicies(app); err != nil {
+		return nil, err
+	}
+	if err := run.renderPolicies(); err != nil {
+		return nil, err
+	}
+	err = run.steps(steps)
+	run.res.Warnings = run.warnings
+	if errors.Is(err, errSuspended) {
+		return run.res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := run.postDispatch(); err != nil {
+		return nil, err
+	}
+	return run.res, nil
+}
+
+// steps runs a list of steps (or sub-steps) in dependency order.
+func (w *workflowRun) steps(steps []render.WorkflowStep) error {
+	ordered, err := w.orderSteps(steps)
+	if err != nil {
+		return err
+	}
+	for _, authored := range ordered {
+		owner := fmt.Sprintf("step %q", authored.Name)
+		props, inputs, err := w.withInputs(authored.Properties, authored.Inputs, owner, authored.Path)
+		if err != nil {
+			return err
+		}
+		s := *authored
+		s.Properties = props
+		run, err := w.shouldRun(&s, inputs)
+		if err != nil {
+			return err
+		}
+		if !run {
+			w.tracef("step %s (%s): skipped (if %s)", s.Name, s.Type, s.If)
+			w.ran[s.Name] = false
+			continue
+		}
+		result, err := w.step(&s)
+		if err != nil {
+			return err
+		}
+		if result == nil {
+			result = map[string]any{}
+		}
+		result["parameter"] = s.Properties
+		if err := w.evalOutputs(s.Outputs, result, owner); err != nil {
+			return err
+		}
+		w.ran[s.Name] = true
+	}
+	return nil
+}
+
+// step runs one step; the result is the scope its outputs' valueFrom
+// expressions see (besides `parameter`).
+func (w *workflowRun) step(s *render.WorkflowStep) (map[string]any, error) {
+	w.tracef("step %s (%s)", s.Name, s.Type)
+	switch s.Type {
+	case "step-group":
+		return nil, w.steps(s.SubSteps)
+	case "suspend":
+		if err := w.suspendDuration(s); err != nil {
+			return nil, err
+		}
+		return nil, w.suspend(s.Name)
+	case "apply-component":
+		return nil, w.applyComponent(s)
+	case "deploy":
+		return nil, w.deploy(s)
+	case "apply-object":
+		return w.applyObject(s)
+	case "read-object":
+		return w.readObject(s)
+	case "deploy2env":
+		return nil, &render.Error{Pos: w.pos(s.Path), App: w.app.Name,
+			Err: fmt.Errorf("%w: step %q of type %q: the deprecated env-binding policy's deploy2env step is not emulated by drydock; "+
+				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)}
+	}
+	return nil, &render.Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
+		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
+}
+
+// warnf records a warning once.
+func (w *workflowRun) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !slices.Contains(w.warnings, msg) {
+		w.warnings = append(w.warnings, msg)
+	}
+}
+
+func (w *workflowRun) tracef(format string, args ...any) {
+	w.res.Trace = append(w.res.Trace, fmt.Sprintf(format, args...))
+}
+
+// suspendDuration checks a suspend step's duration as the step does
+// (kubevela/workflow pkg/providers/builtin/workspace.go Suspend): its
+// template's parameter.duration is a string, and the provider fails on
+// one time.ParseDuration refuses, so the step never completes.
+func (w *workflowRun) suspendDuration(s *render.WorkflowStep) error {
+	v, ok := s.Properties["duration"]
+	if !ok || v == nil {
+		return nil
+	}
+	d, ok := v.(string)
+	if !ok {
+		param := w.e.Context().Encode(map[string]any{"parameter": map[string]any{"duration": cueval.NormalizeNumbers(v)}}).
+			Unify(w.e.Context().CompileString("parameter: duration?: string"))
+		return w.stepErr(s, "properties.duration", render.CUEMessage(param.Validate()))
+	}
+	if d == "" {
+		return nil
+	}
+	if _, err := time.ParseDuration(d); err != nil {
+		return w.stepErr(s, "properties.duration", fmt.Sprintf("failed to parse duration %s: %v", d, err))
+	}
+	return nil
+}
+
+// suspend stops the workflow, or records that it is taken as resumed.
+func (w *workflowRun) suspend(step string) error {
+	if w.opts.StopAtSuspend {
+		w.tracef("  suspended at %s: stopping (--stop-at-suspend)", step)
+		return errSuspended
+	}
+	w.tracef("  suspended at %s: taken as resumed", step)
+	return nil
+}
