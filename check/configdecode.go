@@ -21,7 +21,7 @@ func configDocument(path string, data []byte) (*manifest.Object, error) {
 	case len(docs) == 0:
 		return nil, fmt.Errorf("%s:1:1: no suites: the file is empty", path)
 	case len(docs) > 1:
-		return nil, fmt.Errorf("%s: a second YAML document: %s holds one (suites and limits)", docs[1].Pos, path)
+		return nil, manifest.At(docs[1].Pos, "a second YAML document: %s holds one (suites and limits)", path)
 	}
 	return docs[0], nil
 }
@@ -103,7 +103,7 @@ func (d configDecoder) mapping(path string, m map[string]any, rv reflect.Value) 
 		at := manifest.Path(path, k)
 		i, ok := fields[k]
 		if !ok {
-			return fmt.Errorf("%s: %sunknown key %q (valid keys%s: %s)", d.doc.KeyPos(at), prefix(path), k, levelName(path),
+			return manifest.At(d.doc.KeyPos(at), "%sunknown key %q (valid keys%s: %s)", prefix(path), k, levelName(path),
 				strings.Join(manifest.SortedKeys(fields), ", "))
 		}
 		if err := d.value(at, m[k], rv.Field(i)); err != nil {
@@ -206,20 +206,20 @@ func valueName(v any) string {
 // once, have inputs and a known Rego version; limits parse.
 func (d configDecoder) check(cfg *Config) error {
 	if len(cfg.Suites) == 0 {
-		return fmt.Errorf("%s: no suites (want suites: a list of {name, inputs, ...})", d.doc.FieldPos("suites"))
+		return manifest.At(d.doc.FieldPos("suites"), "no suites (want suites: a list of {name, inputs, ...})")
 	}
 	names := map[string]string{}
 	for i, s := range cfg.Suites {
 		at := manifest.Path("suites", i)
 		switch {
 		case s.Name == "":
-			return fmt.Errorf("%s: %s: name is required", d.doc.FieldPos(at), at)
+			return manifest.At(d.doc.FieldPos(at), "%s: name is required", at)
 		case names[s.Name] != "":
-			return fmt.Errorf("%s: %s: duplicate suite name %q (first at %s)", d.doc.FieldPos(at+".name"), at, s.Name, d.doc.FieldPos(names[s.Name]))
+			return manifest.At(d.doc.FieldPos(at+".name"), "%s: duplicate suite name %q (first at %s)", at, s.Name, d.doc.FieldPos(names[s.Name]))
 		case len(s.Inputs) == 0:
-			return fmt.Errorf("%s: suite %q: inputs are required", d.doc.FieldPos(at+".inputs"), s.Name)
+			return manifest.At(d.doc.FieldPos(at+".inputs"), "suite %q: inputs are required", s.Name)
 		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
-			return fmt.Errorf("%s: suite %q: regoVersion %q: want v0 or v1", d.doc.FieldPos(at+".regoVersion"), s.Name, s.RegoVersion)
+			return manifest.At(d.doc.FieldPos(at+".regoVersion"), "suite %q: regoVersion %q: want v0 or v1", s.Name, s.RegoVersion)
 		}
 		names[s.Name] = at + ".name"
 	}
@@ -234,12 +234,12 @@ func (d configDecoder) checkLimits(l *Limits) error {
 	}
 	for _, f := range durations {
 		if _, err := parseDuration(f.key, f.value, f.example); err != nil {
-			return fmt.Errorf("%s: %w", d.doc.FieldPos("limits."+f.key), err)
+			return manifest.At(d.doc.FieldPos("limits."+f.key), "%w", err)
 		}
 	}
 	if l.Memory != "" {
 		if _, err := ParseSize(l.Memory); err != nil {
-			return fmt.Errorf("%s: limits.memory %q: %w", d.doc.FieldPos("limits.memory"), l.Memory, err)
+			return manifest.At(d.doc.FieldPos("limits.memory"), "limits.memory %q: %w", l.Memory, err)
 		}
 	}
 	return nil

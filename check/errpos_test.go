@@ -17,14 +17,13 @@ func TestErrorPos(t *testing.T) {
 		err  error
 		want manifest.Pos
 	}{
-		{"file:line:col", errors.New("app.yaml:14:11: component \"api\": bad"), manifest.Pos{File: "app.yaml", Line: 14, Col: 11}},
-		{"file:line", errors.New("apps/app.yaml:2: invalid YAML near line 2"), manifest.Pos{File: "apps/app.yaml", Line: 2}},
+		{"text is never parsed", errors.New("app.yaml:14:11: component \"api\": bad"), manifest.Pos{}},
 		{"no position", errors.New("something broke"), manifest.Pos{}},
-		{"not a line number", errors.New("addon x: y: z"), manifest.Pos{}},
-		{"line 0", errors.New("a.yaml:0:1: x"), manifest.Pos{}},
 		{"manifest.Error", located, manifest.Pos{File: "app.yaml", Line: 3, Col: 5}},
 		{"wrapped manifest.Error", fmt.Errorf("load: %w", located), manifest.Pos{File: "app.yaml", Line: 3, Col: 5}},
-		{"manifest.Error without a place", fmt.Errorf("b.yaml:7:1: %w", manifest.Errorf(manifest.Pos{}, nil, "bad")), manifest.Pos{File: "b.yaml", Line: 7, Col: 1}},
+		{"manifest.Error without a place", fmt.Errorf("b.yaml:7:1: %w", manifest.Errorf(manifest.Pos{}, nil, "bad")), manifest.Pos{}},
+		{"inner manifest.Error with a place", manifest.Join(errors.New("x"), located), manifest.Pos{File: "app.yaml", Line: 3, Col: 5}},
+		{"a package's own positioned error", positioned{manifest.Pos{File: "ad/metadata.yaml", Line: 2}}, manifest.Pos{File: "ad/metadata.yaml", Line: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,3 +33,9 @@ func TestErrorPos(t *testing.T) {
 		})
 	}
 }
+
+// positioned is a package's own error type that knows its place.
+type positioned struct{ pos manifest.Pos }
+
+func (p positioned) Error() string          { return "bad" }
+func (p positioned) Position() manifest.Pos { return p.pos }

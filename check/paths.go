@@ -59,7 +59,7 @@ func (c *configPaths) suite(i int, s *Suite) error {
 				return err
 			}
 			if _, err := os.Stat(r); err != nil {
-				return fmt.Errorf("%s: suite %q: %s: %s: %w", c.doc.FieldPos(field), s.Name, key, p, pathReason(err))
+				return manifest.At(c.doc.FieldPos(field), "suite %q: %s: %s: %w", s.Name, key, p, pathReason(err))
 			}
 			resolved[field] = r
 		}
@@ -73,7 +73,7 @@ func (c *configPaths) suite(i int, s *Suite) error {
 		return err
 	}
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: suite %q: golden %q: %s", c.doc.FieldPos(field), s.Name, s.Golden, fmt.Sprintf(format, args...))
+		return manifest.At(c.doc.FieldPos(field), "suite %q: golden %q: %s", s.Name, s.Golden, fmt.Sprintf(format, args...))
 	}
 	if manifest.Within(filepath.Join(c.repo, ".git"), g) {
 		return fail("is inside the repository's .git directory")
@@ -100,14 +100,14 @@ func (c *configPaths) suite(i int, s *Suite) error {
 func (c *configPaths) resolve(field, p string) (string, error) {
 	pos := c.doc.FieldPos(field)
 	if filepath.IsAbs(p) {
-		return "", fmt.Errorf("%s: %s: %q: absolute paths are refused; give a path relative to %s", pos, field, p, c.file)
+		return "", manifest.At(pos, "%s: %q: absolute paths are refused; give a path relative to %s", field, p, c.file)
 	}
 	r, err := manifest.RealPath(filepath.Join(c.dir, p))
 	if err != nil {
-		return "", fmt.Errorf("%s: %s: %q: %w", pos, field, p, err)
+		return "", manifest.At(pos, "%s: %q: %w", field, p, err)
 	}
 	if !manifest.Within(c.repo, r) {
-		return "", fmt.Errorf("%s: %s: %q leads outside the repository %s (to %s)", pos, field, p, c.repo, r)
+		return "", manifest.At(pos, "%s: %q leads outside the repository %s (to %s)", field, p, c.repo, r)
 	}
 	return r, nil
 }

@@ -28,22 +28,9 @@ const (
 // ErrInvalidYAML is wrapped by every error about malformed YAML input.
 var ErrInvalidYAML = errors.New("invalid YAML")
 
-// PosError is a decoding error at a place in the input. Its message is the
-// position followed by Err; callers that put their own context between the
-// two take Pos and Err apart with errors.As.
-type PosError struct {
-	Pos Pos
-	Err error
-}
-
-// Error formats the error as "file:line:col: message".
-func (e *PosError) Error() string { return e.Pos.String() + ": " + e.Err.Error() }
-
-// Unwrap returns Err (which wraps ErrInvalidYAML).
-func (e *PosError) Unwrap() error { return e.Err }
-
+// posErrorf is a decoding error at a place in the input.
 func posErrorf(p Pos, format string, args ...any) error {
-	return &PosError{Pos: p, Err: fmt.Errorf(format, args...)}
+	return At(p, format, args...)
 }
 
 // DecodeOptions tune Decode.

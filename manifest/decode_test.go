@@ -158,7 +158,7 @@ func TestDecodeErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %q lacks %q", err, tt.want)
 			}
-			var pe *PosError
+			var pe *Error
 			if !errors.As(err, &pe) || !strings.HasPrefix(tt.want, pe.Pos.String()+": ") {
 				t.Errorf("error %v: position %v, want the one %q starts with", err, pe, tt.want)
 			}

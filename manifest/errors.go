@@ -52,6 +52,12 @@ func Errorf(pos Pos, subjects []Subject, format string, args ...any) *Error {
 	return &Error{Pos: pos, Subjects: subjects, Err: fmt.Errorf(format, args...)}
 }
 
+// At returns an Error at pos with a message made by fmt.Errorf (so %w
+// wraps); its text is "pos: message".
+func At(pos Pos, format string, args ...any) *Error {
+	return &Error{Pos: pos, Err: fmt.Errorf(format, args...)}
+}
+
 // Error formats the error as "file:line:col: kind "name" kind "name": message".
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -77,11 +83,35 @@ func (e *Error) Error() string {
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
-// PosOf returns the position of the first Error in err's chain.
+// Positioned is an error that knows its place in the authored input
+// without being an Error (a package's richer error type).
+type Positioned interface {
+	error
+	Position() Pos
+}
+
+// PosOf returns the position of the first Error (or Positioned error) in
+// err's chain that has one.
 func PosOf(err error) (Pos, bool) {
-	var e *Error
-	if errors.As(err, &e) && e.Pos.IsValid() {
-		return e.Pos, true
+	for err != nil {
+		switch e := err.(type) {
+		case *Error:
+			if e.Pos.IsValid() {
+				return e.Pos, true
+			}
+		case Positioned:
+			if p := e.Position(); p.IsValid() {
+				return p, true
+			}
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				if p, ok := PosOf(inner); ok {
+					return p, true
+				}
+			}
+			return Pos{}, false
+		}
+		err = errors.Unwrap(err)
 	}
 	return Pos{}, false
 }

@@ -151,6 +151,10 @@ func (e *LimitError) Error() string {
 
 func (e *LimitError) Unwrap() error { return ErrLimit }
 
+// Position is where the evaluation that hit the limit is defined
+// (manifest.Positioned).
+func (e *LimitError) Position() manifest.Pos { return e.Activity.Pos }
+
 // bounded runs run under a watchdog of limits: it returns run's result,
 // or the limit error as soon as a limit is hit, without waiting for the
 // abandoned evaluation. A panic in run is raised again here.

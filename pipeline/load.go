@@ -148,11 +148,11 @@ func (l *loaded) add(o *manifest.Object) error {
 	case cluster.IsClusterObject(o):
 		l.clusters = append(l.clusters, o)
 	case o.Kind() == "":
-		return inputError(fmt.Errorf("%s: %sdocument has no kind", o.Pos, o.Item()))
+		return inputError(manifest.At(o.Pos, "%sdocument has no kind", o.Item()))
 	default:
 		var me *cluster.MetaError
 		if err := cluster.ValidateMeta(o); errors.As(err, &me) {
-			return inputError(fmt.Errorf("%s: %s%w", o.FieldPos(me.Field), o.Item(), err))
+			return inputError(manifest.At(o.FieldPos(me.Field), "%s%w", o.Item(), err))
 		}
 		l.resources = append(l.resources, o)
 	}
@@ -172,8 +172,8 @@ func (l *loaded) only(flag, want string, clusters, defs bool) error {
 		return nil
 	}
 	if len(stray) == 0 {
-		return inputError(fmt.Errorf("%s: %s: %s %q is not %s", l.defs[0].Source, flag, l.defs[0].Kind, l.defs[0].Name, want))
+		return inputError(manifest.At(l.defs[0].Source, "%s: %s %q is not %s", flag, l.defs[0].Kind, l.defs[0].Name, want))
 	}
 	o := stray[0]
-	return inputError(fmt.Errorf("%s: %s: %s is not %s", o.Pos, flag, o.Key(), want))
+	return inputError(manifest.At(o.Pos, "%s: %s is not %s", flag, o.Key(), want))
 }

@@ -188,7 +188,7 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 	for _, wf := range l.workflows {
 		key := wf.Namespace + "/" + wf.Name
 		if first, dup := workflows[key]; dup {
-			return nil, nil, inputError(fmt.Errorf("%s: Workflow %s is also defined at %s", wf.Object.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+			return nil, nil, inputError(manifest.At(wf.Object.FieldPos("metadata.name"), "Workflow %s is also defined at %s", key, first.Object.FieldPos("metadata.name")))
 		}
 		workflows[key] = wf
 	}
@@ -200,7 +200,7 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 		}
 		key := ns + "/" + p.Name
 		if first, dup := policies[key]; dup {
-			return nil, nil, inputError(fmt.Errorf("%s: Policy %s is also defined at %s", p.Object.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+			return nil, nil, inputError(manifest.At(p.Object.FieldPos("metadata.name"), "Policy %s is also defined at %s", key, first.Object.FieldPos("metadata.name")))
 		}
 		policies[key] = p
 	}
@@ -218,8 +218,7 @@ func parseApps(objs []*manifest.Object) ([]*render.Application, error) {
 		}
 		key := apps[i].Namespace + "/" + apps[i].Name
 		if first, dup := defined[key]; dup {
-			return nil, inputError(fmt.Errorf("%s: Application %s is also defined at %s: the API server keeps one Application per namespace and name",
-				o.FieldPos("metadata.name"), key, first.Object.FieldPos("metadata.name")))
+			return nil, inputError(manifest.At(o.FieldPos("metadata.name"), "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first.Object.FieldPos("metadata.name")))
 		}
 		defined[key] = apps[i]
 	}
@@ -272,8 +271,7 @@ func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
 	}
 	for _, c := range inv.Clusters() {
 		if _, ok := inv.Get(c.ControlPlane); c.ControlPlane != "" && !ok {
-			return nil, inputError(fmt.Errorf("%s: Cluster %q: annotation %s names cluster %q, which is not in the inventory",
-				c.Source, c.Name, cluster.AnnotationControlPlane, c.ControlPlane))
+			return nil, inputError(manifest.At(c.Source, "Cluster %q: annotation %s names cluster %q, which is not in the inventory", c.Name, cluster.AnnotationControlPlane, c.ControlPlane))
 		}
 	}
 	return inv, nil
@@ -373,7 +371,7 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 			target = cluster.Local
 		}
 		if _, ok := inv.Get(target); !ok {
-			return inputError(fmt.Errorf("%s: observed %s: cluster %q is not in the inventory", o.Pos, o.Key(), target))
+			return inputError(manifest.At(o.Pos, "observed %s: cluster %q is not in the inventory", o.Key(), target))
 		}
 		e := cluster.Entry{Object: o, Source: "observed " + o.Pos.String(), Origin: cluster.Origin{Pos: o.Pos}, Owner: "observed input " + o.Pos.String()}
 		if err := given.Apply(target, e); err != nil {

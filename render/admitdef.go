@@ -68,7 +68,7 @@ func admit(d *Definition) error {
 	switch d.Kind {
 	case KindComponent:
 		if !d.spec.workload && d.spec.obj == nil {
-			return fmt.Errorf("%s: %s %q: spec.workload: Required value (vela def makes the spec of the attributes: give attributes.workload)", d.Source, d.Kind, d.Name)
+			return manifest.At(d.Source, "%s %q: spec.workload: Required value (vela def makes the spec of the attributes: give attributes.workload)", d.Kind, d.Name)
 		}
 		if !d.spec.workload {
 			return d.denied("spec.workload", "neither the type nor the definition of the workload field in the ComponentDefinition %s can be empty", d.Name)
@@ -100,7 +100,7 @@ func (d *Definition) denied(field, format string, args ...any) error {
 	if d.spec.obj != nil {
 		pos = d.spec.obj.FieldPos(field)
 	}
-	return fmt.Errorf("%s: %s %q: %w: %s", pos, d.Kind, d.Name, ErrDefinitionDenied, fmt.Sprintf(format, args...))
+	return manifest.At(pos, "%s %q: %w: %s", d.Kind, d.Name, ErrDefinitionDenied, fmt.Sprintf(format, args...))
 }
 
 // contextNotFound is the webhook's ContextRegex.
@@ -152,7 +152,7 @@ func validateTemplate(d *Definition) error {
 		if format, args := e.Msg(); strings.HasPrefix(format, "package %q ") && len(args) > 0 {
 			msg = fmt.Sprintf("import %q: package not found (a template may import CUE's standard library)", args[0])
 		}
-		return fmt.Errorf("%s: %s %q: %w: template%s: %s", pos, d.Kind, d.Name, ErrDefinitionDenied, where, msg)
+		return manifest.At(pos, "%s %q: %w: template%s: %s", d.Kind, d.Name, ErrDefinitionDenied, where, msg)
 	}
 	return nil
 }

@@ -404,7 +404,7 @@ func list(m map[string]any, key string) []any {
 }
 
 func appErr(obj *manifest.Object, path, format string, args ...any) error {
-	return fmt.Errorf("%s: %w: %s", obj.FieldPos(path), ErrInvalidApplication, fmt.Sprintf(format, args...))
+	return manifest.At(obj.FieldPos(path), "%w: %s", ErrInvalidApplication, fmt.Sprintf(format, args...))
 }
 
 func strs(v any) []string {

@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -38,7 +39,7 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 		} else if meta == nil {
 			meta = fld
 		} else {
-			return nil, fmt.Errorf("%s: definition files hold one definition and a template; found a second field %s", fld.Pos(), labelString(fld.Label))
+			return nil, manifest.At(tokenPos(fld.Pos()), "definition files hold one definition and a template; found a second field %s", labelString(fld.Label))
 		}
 	}
 	if tmpl == nil || meta == nil {
@@ -46,7 +47,7 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 	}
 	body, ok := tmpl.Value.(*ast.StructLit)
 	if !ok {
-		return nil, fmt.Errorf("%s: template must be a struct", tmpl.Pos())
+		return nil, manifest.At(tokenPos(tmpl.Pos()), "template must be a struct")
 	}
 	d := &Definition{Name: strings.Trim(labelString(meta.Label), `"`), TemplateFile: file, placed: true}
 	d.Source.File, d.Source.Line, d.Source.Col = file, meta.Pos().Line(), meta.Pos().Column()
@@ -75,13 +76,13 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 	typ, _ := tv.String()
 	kind, ok := defTypeKinds[typ]
 	if !ok {
-		return fmt.Errorf("%s: definition %q: unknown type %q (want component, trait, policy or workflow-step)", cuePos(tv, d.Source), d.Name, typ)
+		return manifest.At(cuePos(tv, d.Source), "definition %q: unknown type %q (want component, trait, policy or workflow-step)", d.Name, typ)
 	}
 	d.Kind = kind
 	// vela def names the object after the field: the API server's
 	// ValidateObjectMeta checks it as a DNS-1123 subdomain.
 	if msg := manifest.DNS1123Subdomain(d.Name); msg != "" {
-		return fmt.Errorf("%s: %s %q: metadata.name: Invalid value: %q: %s", d.Source, d.Kind, d.Name, d.Name, msg)
+		return manifest.At(d.Source, "%s %q: metadata.name: Invalid value: %q: %s", d.Kind, d.Name, d.Name, msg)
 	}
 	attr := func(path string) string {
 		s, _ := m.LookupPath(cue.ParsePath("attributes." + path)).String()
@@ -95,6 +96,11 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 }
 
 // cuePos is where v was authored, else fallback.
+// tokenPos converts a CUE source position.
+func tokenPos(p token.Pos) manifest.Pos {
+	return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+}
+
 func cuePos(v cue.Value, fallback manifest.Pos) manifest.Pos {
 	if p := v.Pos(); p.IsValid() {
 		return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}

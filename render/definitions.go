@@ -191,14 +191,14 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 		Source:    obj.Pos,
 	}
 	if d.Name == "" {
-		return nil, fmt.Errorf("%s: %s without metadata.name", obj.Pos, d.Kind)
+		return nil, manifest.At(obj.Pos, "%s without metadata.name", d.Kind)
 	}
 	if err := schemas.ValidateDefinition(obj); err != nil {
 		return nil, err
 	}
 	var me *cluster.MetaError
 	if err := cluster.ValidateMeta(obj); errors.As(err, &me) {
-		return nil, fmt.Errorf("%s: %s %q: %s: %s", obj.FieldPos(me.Field), d.Kind, d.Name, me.Field, me.Msg)
+		return nil, manifest.At(obj.FieldPos(me.Field), "%s %q: %s: %s", d.Kind, d.Name, me.Field, me.Msg)
 	}
 	spec := manifest.Map(obj.Data, "spec")
 	d.spec = defSpec{obj: obj, ref: manifest.String(spec, "definitionRef", "name"), version: manifest.String(spec, "version"),
@@ -225,7 +225,7 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 		}
 		text, ok := tmpl.(string)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s %q: %s must be a string", obj.FieldPos(path), d.Kind, d.Name, path)
+			return nil, manifest.At(obj.FieldPos(path), "%s %q: %s must be a string", d.Kind, d.Name, path)
 		}
 		d.Template, d.TemplateFile = placeTemplate(obj, path, text)
 		_, d.placed = obj.BlockStart(path)
@@ -257,7 +257,7 @@ func placeTemplate(obj *manifest.Object, path, text string) (string, string) {
 func kubeSchematic(obj *manifest.Object, kube map[string]any) (*KubeSchematic, error) {
 	tmpl, ok := kube["template"].(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: %s %q: schematic.kube.template must be an object", obj.FieldPos("spec.schematic.kube"), obj.Kind(), obj.Name())
+		return nil, manifest.At(obj.FieldPos("spec.schematic.kube"), "%s %q: schematic.kube.template must be an object", obj.Kind(), obj.Name())
 	}
 	k := &KubeSchematic{Template: tmpl}
 	params, _ := kube["parameters"].([]any)

@@ -9,9 +9,15 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-// Error is a render failure located in the authored input: the place in the
-// Application (or in a definition template) and what was being rendered.
+// Error is what went wrong rendering an Application: the component, trait
+// or policy being rendered, the cause, and where in a definition template
+// and in which deploy step it arose. Render's packages return it inside a
+// manifest.Error (see Locate), which carries the position in the authored
+// input and the subjects; callers that add context (the deploy step) find
+// it with errors.As.
 type Error struct {
+	// Pos is where the error is located in the authored input (Locate
+	// moves it onto the manifest.Error).
 	Pos       manifest.Pos
 	App       string
 	Component string
@@ -28,27 +34,29 @@ type Error struct {
 	Err       error
 }
 
-// Error formats the error as
+// Locate returns e as the error render's packages return: a
+// manifest.Error at e.Pos about the application and the component and
+// trait (or the policy) e names. Its text is
 // `pos: application "a"[: policy "p"][ component "c"][ trait "t"]: message`
 // followed by ` (template pos)` and ` (deploy step "d", override policies
 // o1, o2)` when known; a CUE cause shows as CUEMessage shows it.
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Pos.IsValid() {
-		b.WriteString(e.Pos.String())
-		b.WriteString(": ")
-	}
-	fmt.Fprintf(&b, "application %q", e.App)
-	if e.Policy != "" {
-		fmt.Fprintf(&b, ": policy %q", e.Policy)
-	}
+func Locate(e *Error) *manifest.Error {
+	subjects := []manifest.Subject{{Kind: "application", Name: e.App}}
 	if e.Component != "" {
-		fmt.Fprintf(&b, " component %q", e.Component)
+		subjects = append(subjects, manifest.Subject{Kind: "component", Name: e.Component})
 	}
 	if e.Trait != "" {
-		fmt.Fprintf(&b, " trait %q", e.Trait)
+		subjects = append(subjects, manifest.Subject{Kind: "trait", Name: e.Trait})
 	}
-	b.WriteString(": ")
+	return &manifest.Error{Pos: e.Pos, Subjects: subjects, Err: e}
+}
+
+// Error formats what Locate puts after the subjects.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Policy != "" {
+		fmt.Fprintf(&b, "policy %q: ", e.Policy)
+	}
 	b.WriteString(CUEMessage(e.Err))
 	if e.Template.IsValid() && e.Template != e.Pos {
 		fmt.Fprintf(&b, " (template %s)", e.Template)

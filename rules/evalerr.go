@@ -8,6 +8,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // evalError is an evaluation error of OPA reworded for users; the
@@ -32,11 +34,11 @@ func (e *Engine) explain(err error) error {
 		return err
 	}
 	loc := te.Location
-	msg := fmt.Sprintf("%s:%d:%d: ", loc.File, loc.Row, loc.Col)
+	var msg string
 	if r := e.enclosingRule(loc); r != nil && !r.Location.Equal(loc) {
-		msg += "rule " + r.Head.Ref().String() + ": "
+		msg = "rule " + r.Head.Ref().String() + ": "
 	}
-	return &evalError{msg: msg + plainMessage(te), err: err}
+	return manifest.At(manifest.Pos{File: loc.File, Line: loc.Row, Col: loc.Col}, "%w", &evalError{msg: msg + plainMessage(te), err: err})
 }
 
 // enclosingRule is the rule whose text holds loc: the last rule of loc's

@@ -78,6 +78,9 @@ func (e *Error) Error() string {
 	return s
 }
 
+// Position is where in the addon's files the error is (manifest.Positioned).
+func (e *Error) Position() manifest.Pos { return e.Pos }
+
 // Is reports that an Error is an ErrInvalid.
 func (e *Error) Is(target error) bool { return target == ErrInvalid }
 

@@ -48,7 +48,7 @@ func locate(f srcFile) (*manifest.Object, error) {
 // YAMLToJSON).
 func explainYAML(f srcFile, what string, t reflect.Type, coerce bool, err error) error {
 	obj, derr := locate(f)
-	var pe *manifest.PosError
+	var pe *manifest.Error
 	if errors.As(derr, &pe) {
 		return invalidf(pe.Pos, "%v", pe.Err)
 	}

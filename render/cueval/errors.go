@@ -9,11 +9,11 @@ import (
 )
 
 func (r *componentRun) errAt(path, trait string, err error) error {
-	return r.newErr(r.app.Object.FieldPos(path), trait, err)
+	return render.Locate(r.newErr(r.app.Object.FieldPos(path), trait, err))
 }
 
-// newErr is an Error about what r renders: a component (or its trait),
-// or a policy's definition.
+// newErr is an Error about what r renders (a component or its trait, or
+// a policy's definition), to be located with render.Locate.
 func (r *componentRun) newErr(pos manifest.Pos, trait string, err error) *render.Error {
 	if r.policy {
 		return &render.Error{Pos: pos, App: r.app.Name, Policy: r.comp.Name, Err: err}
@@ -56,7 +56,7 @@ func (r *componentRun) cueErr(def *render.Definition, path, trait string, err er
 	case e.Template.IsValid():
 		e.Pos = e.Template
 	}
-	return e
+	return render.Locate(e)
 }
 
 func templatePos(def *render.Definition, ps []token.Pos) manifest.Pos {

@@ -59,8 +59,8 @@ func policyErr(app *render.Application, p *render.Policy, field, format string, 
 	if p.Properties == nil {
 		path = p.Path
 	}
-	return &render.Error{Pos: p.FieldPos(app, path), App: app.Name,
-		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))}
+	return render.Locate(&render.Error{Pos: p.FieldPos(app, path), App: app.Name,
+		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))})
 }
 
 // policyFieldErr is a refusal of a policy's properties in KubeVela's
@@ -70,6 +70,6 @@ func policyFieldErr(app *render.Application, p *render.Policy, rel, format strin
 	if p.Properties == nil {
 		path = p.Path
 	}
-	return &render.Error{Pos: p.FieldPos(app, path), App: app.Name,
-		Err: fmt.Errorf("policy %q: %s: %s", p.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))}
+	return render.Locate(&render.Error{Pos: p.FieldPos(app, path), App: app.Name,
+		Err: fmt.Errorf("policy %q: %s: %s", p.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))})
 }

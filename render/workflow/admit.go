@@ -45,7 +45,7 @@ func (w *workflowRun) admitErr(path, subject, format string, args ...any) error 
 	if shown := render.DisplayPath(path); shown != "" {
 		msg = shown + ": " + msg
 	}
-	return fmt.Errorf("%s: %w: application %q: %s: %s", w.pos(path), render.ErrInvalidApplication, w.app.Name, subject, msg)
+	return manifest.At(w.pos(path), "%w: application %q: %s: %s", render.ErrInvalidApplication, w.app.Name, subject, msg)
 }
 
 // admitComponents checks that every component and trait type names a
@@ -53,11 +53,11 @@ func (w *workflowRun) admitErr(path, subject, format string, args ...any) error 
 func (w *workflowRun) admitComponents() error {
 	for _, c := range w.app.Components {
 		if _, err := w.defs.Lookup(render.KindComponent, c.Type); err != nil {
-			return &render.Error{Pos: w.pos(c.Path + ".type"), App: w.app.Name, Component: c.Name, Err: err}
+			return render.Locate(&render.Error{Pos: w.pos(c.Path + ".type"), App: w.app.Name, Component: c.Name, Err: err})
 		}
 		for _, t := range c.Traits {
 			if _, err := w.defs.Lookup(render.KindTrait, t.Type); err != nil {
-				return &render.Error{Pos: w.pos(t.Path + ".type"), App: w.app.Name, Component: c.Name, Trait: t.Type, Err: err}
+				return render.Locate(&render.Error{Pos: w.pos(t.Path + ".type"), App: w.app.Name, Component: c.Name, Trait: t.Type, Err: err})
 			}
 		}
 	}
@@ -178,7 +178,7 @@ func (w *workflowRun) admitPolicies() error {
 			}
 		case !policy.Builtin(p.Type):
 			if _, err := w.defs.Lookup(render.KindPolicy, p.Type); err != nil {
-				return &render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)}
+				return render.Locate(&render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)})
 			}
 		}
 	}

@@ -33,8 +33,8 @@ func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
 
 func (w *workflowRun) checkCluster(name, path, who string) error {
 	if _, ok := w.inv.Get(name); !ok {
-		return &render.Error{Pos: w.pos(path), App: w.app.Name,
-			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)}
+		return render.Locate(&render.Error{Pos: w.pos(path), App: w.app.Name,
+			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)})
 	}
 	return nil
 }

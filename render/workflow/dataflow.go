@@ -41,16 +41,16 @@ func (w *workflowRun) withInputs(props map[string]any, ins []render.Input, owner
 	for i, in := range ins {
 		v, ok := w.lookupVar(in.From)
 		if !ok {
-			return nil, nil, &render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
-				Err: fmt.Errorf("%s: input from %q: no step or component output of that name has been produced", owner, in.From)}
+			return nil, nil, render.Locate(&render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
+				Err: fmt.Errorf("%s: input from %q: no step or component output of that name has been produced", owner, in.From)})
 		}
 		byName[in.From] = v
 		if in.ParameterKey == "" {
 			continue
 		}
 		if err := setDotted(out, in.ParameterKey, manifest.DeepCopy(v)); err != nil {
-			return nil, nil, &render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
-				Err: fmt.Errorf("%s: input parameterKey %q: %v", owner, in.ParameterKey, err)}
+			return nil, nil, render.Locate(&render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
+				Err: fmt.Errorf("%s: input parameterKey %q: %v", owner, in.ParameterKey, err)})
 		}
 	}
 	return out, byName, nil
@@ -144,8 +144,8 @@ func (w *workflowRun) evalOutputs(outs []render.Output, scope map[string]any, ow
 		}
 		done()
 		if err != nil {
-			return &render.Error{Pos: w.pos(o.Path + ".valueFrom"), App: w.app.Name,
-				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, render.CUEMessage(err))}
+			return render.Locate(&render.Error{Pos: w.pos(o.Path + ".valueFrom"), App: w.app.Name,
+				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, render.CUEMessage(err))})
 		}
 		w.setVar(o.Name, goV)
 		w.tracef("  output %s = %s", o.Name, shortJSON(goV))

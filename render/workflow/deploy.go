@@ -108,8 +108,8 @@ func (w *workflowRun) deployParameters(s *render.WorkflowStep) (*kvDeployWorkflo
 // stepFieldErr is a step's refusal naming the field (relative to the step).
 func (w *workflowRun) stepFieldErr(s *render.WorkflowStep, rel, format string, args ...any) error {
 	path := render.JoinField(s.Path, rel)
-	return &render.Error{Pos: w.pos(path), App: w.app.Name,
-		Err: fmt.Errorf("step %q: %s: %s", s.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))}
+	return render.Locate(&render.Error{Pos: w.pos(path), App: w.app.Name,
+		Err: fmt.Errorf("step %q: %s: %s", s.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))})
 }
 
 // selectPolicies finds the policies a deploy step names, among the
@@ -119,8 +119,8 @@ func (w *workflowRun) selectPolicies(s *render.WorkflowStep, names []string) ([]
 	for i, name := range names {
 		p := w.policy(name)
 		if p == nil {
-			return nil, &render.Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
-				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)}
+			return nil, render.Locate(&render.Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
+				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)})
 		}
 		out = append(out, p)
 	}

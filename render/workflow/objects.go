@@ -111,8 +111,8 @@ func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, err
 		if comp.Properties == nil {
 			path = comp.Path
 		}
-		return nil, &render.Error{Pos: w.pos(path), App: w.app.Name, Component: comp.Name,
-			Err: fmt.Errorf("%s: failed to parseReferredObjects: invalid properties for ref-objects in component %s: %v", path, comp.Name, err)}
+		return nil, render.Locate(&render.Error{Pos: w.pos(path), App: w.app.Name, Component: comp.Name,
+			Err: fmt.Errorf("%s: failed to parseReferredObjects: invalid properties for ref-objects in component %s: %v", path, comp.Name, err)})
 	}
 	var found []map[string]any
 	for i, sel := range spec.Objects {
@@ -192,7 +192,7 @@ func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectRefer
 }
 
 func (w *workflowRun) compErr(comp *render.Component, path, msg string) error {
-	return &render.Error{Pos: w.pos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)}
+	return render.Locate(&render.Error{Pos: w.pos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)})
 }
 
 func hasLabels(have, want map[string]string) bool {

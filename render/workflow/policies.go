@@ -18,8 +18,8 @@ func (w *workflowRun) renderPolicies() error {
 			continue
 		}
 		if def == nil {
-			return &render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name,
-				Err: fmt.Errorf("policy %q: %w: no PolicyDefinition %q", p.Name, render.ErrUnknownDefinition, p.Type)}
+			return render.Locate(&render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name,
+				Err: fmt.Errorf("policy %q: %w: no PolicyDefinition %q", p.Name, render.ErrUnknownDefinition, p.Type)})
 		}
 		if def.Template == "" && policy.RuntimeOnly(p.Type) {
 			continue

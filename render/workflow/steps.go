@@ -54,14 +54,14 @@ func (w *workflowRun) orderSteps(steps []render.WorkflowStep) ([]*render.Workflo
 // the step, e.g. "properties.component"; the nearest authored parent
 // when the field is absent).
 func (w *workflowRun) stepErr(s *render.WorkflowStep, field, msg string) error {
-	return &render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)}
+	return render.Locate(&render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)})
 }
 
 // dependsOnErr is stepErr for dependsOn, which for the steps KubeVela
 // generates from components is the component's.
 func (w *workflowRun) dependsOnErr(s *render.WorkflowStep, field, msg string) error {
 	if s.FromComponent {
-		return &render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Component: s.Name, Err: errors.New(msg)}
+		return render.Locate(&render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Component: s.Name, Err: errors.New(msg)})
 	}
 	return w.stepErr(s, field, msg)
 }

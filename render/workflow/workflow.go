@@ -196,12 +196,12 @@ func (w *workflowRun) step(s *render.WorkflowStep) (map[string]any, error) {
 	case "read-object":
 		return w.readObject(s)
 	case "deploy2env":
-		return nil, &render.Error{Pos: w.pos(s.Path), App: w.app.Name,
+		return nil, render.Locate(&render.Error{Pos: w.pos(s.Path), App: w.app.Name,
 			Err: fmt.Errorf("%w: step %q of type %q: the deprecated env-binding policy's deploy2env step is not emulated by drydock; "+
-				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)}
+				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)})
 	}
-	return nil, &render.Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
-		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)}
+	return nil, render.Locate(&render.Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
+		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)})
 }
 
 // warnf records a warning once.
