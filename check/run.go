@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 )
 
@@ -113,6 +115,23 @@ func (r *runner) paths(paths []string) []string {
 	return out
 }
 
+// renderFindings are a failed render's findings: one per error of a list,
+// each at its place.
+func renderFindings(suite string, err error) []Finding {
+	errs := []error{err}
+	var list manifest.Errors
+	if errors.As(err, &list) {
+		errs = list
+	}
+	out := make([]Finding, len(errs))
+	for i, e := range errs {
+		pos := errorPos(e)
+		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
+		out[i] = Finding{Suite: suite, Check: "render", Level: LevelError, Message: msg, Pos: pos}
+	}
+	return out
+}
+
 // suite renders s, then checks the render against its golden tree and
 // its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
@@ -125,9 +144,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	out, err := pipeline.Run(ctx, in)
 	if err != nil {
 		res.Err = err
-		pos := errorPos(err)
-		msg := strings.TrimPrefix(err.Error(), pos.String()+": ")
-		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelError, Message: msg, Pos: pos})
+		res.Findings = append(res.Findings, renderFindings(s.Name, err)...)
 		return res
 	}
 	for _, w := range out.SortedWarnings() {

@@ -42,23 +42,29 @@ func asAuthored(_ *manifest.Object, err error) error { return err }
 // and returns the rest (the templates). Invalid policies are bad input;
 // where gives the context an error about an object is reported in.
 func karmadaPolicies(objs []*manifest.Object, where func(*manifest.Object, error) error) (templates []*manifest.Object, props []*propagation.Policy, ovs []*override.Policy, err error) {
+	var errs []error
 	for _, o := range objs {
 		switch {
 		case propagation.IsPolicy(o):
 			p, err := propagation.Parse(o)
 			if err != nil {
-				return nil, nil, nil, inputError(where(o, err))
+				errs = append(errs, where(o, err))
+				continue
 			}
 			props = append(props, p)
 		case override.IsPolicy(o):
 			p, err := override.Parse(o)
 			if err != nil {
-				return nil, nil, nil, inputError(where(o, err))
+				errs = append(errs, where(o, err))
+				continue
 			}
 			ovs = append(ovs, p)
 		default:
 			templates = append(templates, o)
 		}
+	}
+	if err := manifest.Join(errs...); err != nil { // every invalid policy
+		return nil, nil, nil, inputError(err)
 	}
 	return templates, props, ovs, nil
 }
@@ -97,8 +103,8 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, inputError(errors.Join(errs...))
+	if err := manifest.Join(errs...); err != nil {
+		return nil, inputError(err)
 	}
 	return warnings, nil
 }

@@ -211,16 +211,22 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 func parseApps(objs []*manifest.Object) ([]*render.Application, error) {
 	apps := make([]*render.Application, len(objs))
 	defined := map[string]*render.Application{}
+	var errs []error
 	for i, o := range objs {
 		var err error
 		if apps[i], err = render.ParseApplication(o); err != nil {
-			return nil, inputError(err)
+			errs = append(errs, err)
+			continue
 		}
 		key := apps[i].Namespace + "/" + apps[i].Name
 		if first, dup := defined[key]; dup {
-			return nil, inputError(manifest.At(o.FieldPos("metadata.name"), "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first.Object.FieldPos("metadata.name")))
+			errs = append(errs, manifest.At(o.FieldPos("metadata.name"), "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first.Object.FieldPos("metadata.name")))
+			continue
 		}
 		defined[key] = apps[i]
+	}
+	if len(errs) > 0 {
+		return nil, inputError(manifest.Join(errs...))
 	}
 	return apps, nil
 }
@@ -264,10 +270,12 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 // that every control plane a member names exists.
 func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
 	inv := cluster.NewInventory()
+	var errs []error
 	for _, o := range objs {
-		if err := inv.Add(o); err != nil {
-			return nil, inputError(err)
-		}
+		errs = append(errs, inv.Add(o))
+	}
+	if err := manifest.Join(errs...); err != nil {
+		return nil, inputError(err)
 	}
 	for _, c := range inv.Clusters() {
 		if _, ok := inv.Get(c.ControlPlane); c.ControlPlane != "" && !ok {
@@ -346,14 +354,18 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var bad []error
 	for _, err := range errs {
 		var re *render.Error
-		if errors.As(err, &re) || errors.Is(err, render.ErrInvalidApplication) {
-			return nil, inputError(err)
-		}
-		if err != nil {
+		switch {
+		case errors.As(err, &re) || errors.Is(err, render.ErrInvalidApplication):
+			bad = append(bad, err)
+		case err != nil:
 			return nil, err
 		}
+	}
+	if len(bad) > 0 { // every application's error, not only the first
+		return nil, inputError(manifest.Join(bad...))
 	}
 	return results, nil
 }

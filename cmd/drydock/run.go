@@ -15,6 +15,7 @@ import (
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render/addon"
 )
@@ -264,7 +265,14 @@ func writeStream(w io.Writer, store *cluster.Store, tree golden.Tree) {
 // reportError prints a pipeline error (with a hint when a limit stopped
 // the run) and returns its exit code.
 func reportError(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "drydock: %v\n", err)
+	var list manifest.Errors
+	if errors.As(err, &list) { // every error of a list on its own line
+		for _, e := range list {
+			fmt.Fprintf(stderr, "drydock: %v\n", e)
+		}
+	} else {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+	}
 	fmt.Fprint(stderr, limitHint(err))
 	return errorCode(err)
 }
