@@ -150,7 +150,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	for _, w := range out.SortedWarnings() {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
 	}
-	tree, err := outputTree(out.Clusters)
+	tree, err := pipeline.Tree(out.Clusters)
 	if err != nil {
 		res.Err = err
 		return res
@@ -167,19 +167,6 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		res.Err = err
 	}
 	return res
-}
-
-// outputTree is the clusters' final state as golden's canonical tree.
-func outputTree(store *cluster.Store) (golden.Tree, error) {
-	tree := golden.Tree{}
-	for _, c := range store.Clusters() {
-		for _, e := range store.List(c) {
-			if err := tree.Add(c, e.Object); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return tree, nil
 }
 
 // origins maps each object's path in the output tree to its origin.

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
@@ -450,4 +451,18 @@ func (r *Result) SortedWarnings() []string {
 	out := append([]string(nil), r.Warnings...)
 	sort.Strings(out)
 	return out
+}
+
+// Tree is the output tree of the objects in store: every cluster's
+// objects at their canonical paths.
+func Tree(store *cluster.Store) (golden.Tree, error) {
+	tree := golden.Tree{}
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			if err := tree.Add(c, e.Object); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tree, nil
 }

@@ -204,7 +204,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // notes as NOTES.txt), or one YAML stream on stdout (notes as trailing
 // comments).
 func emit(stdout, stderr io.Writer, store *cluster.Store, outDir, notes string) int {
-	tree, err := outputTree(store)
+	tree, err := pipeline.Tree(store)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitInternal
@@ -228,18 +228,6 @@ func emit(stdout, stderr io.Writer, store *cluster.Store, outDir, notes string) 
 		}
 	}
 	return exitOK
-}
-
-func outputTree(store *cluster.Store) (golden.Tree, error) {
-	tree := golden.Tree{}
-	for _, c := range store.Clusters() {
-		for _, e := range store.List(c) {
-			if err := tree.Add(c, e.Object); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return tree, nil
 }
 
 // writeStream prints every object as one YAML stream, each document
