@@ -24,7 +24,7 @@ const AnnotationCap = 10
 
 // Write writes the workflow commands of r to w.
 func (GitHub) Write(out io.Writer, r *check.Result) error {
-	w := &stickyWriter{w: out}
+	w := &StickyWriter{W: out}
 	shown := map[check.Level]int{}
 	hidden := 0
 	for _, s := range r.Suites {
@@ -45,7 +45,7 @@ func (GitHub) Write(out io.Writer, r *check.Result) error {
 		return err
 	}
 	writeInert(w, text.String())
-	return w.err
+	return w.Err
 }
 
 // annotation is the workflow command of finding f of suite.

@@ -69,17 +69,19 @@ func firstLine(s string) string {
 	return line
 }
 
-// stickyWriter remembers the first write error; later writes are dropped.
-type stickyWriter struct {
-	w   io.Writer
-	err error
+// StickyWriter remembers the first write error of W; later writes are
+// dropped and return it. Err is that error (nil when every write worked).
+type StickyWriter struct {
+	W   io.Writer
+	Err error
 }
 
-func (s *stickyWriter) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
+// Write writes p to W unless an earlier write failed.
+func (s *StickyWriter) Write(p []byte) (int, error) {
+	if s.Err != nil {
+		return 0, s.Err
 	}
-	n, err := s.w.Write(p)
-	s.err = err
+	n, err := s.W.Write(p)
+	s.Err = err
 	return n, err
 }

@@ -15,7 +15,7 @@ type Text struct{}
 
 // Write writes the text report of r to w.
 func (Text) Write(out io.Writer, r *check.Result) error {
-	w := &stickyWriter{w: out}
+	w := &StickyWriter{W: out}
 	for _, s := range r.Suites {
 		errs, warns := s.Counts()
 		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, s.Status(), s.Objects, errs, warns)
@@ -33,5 +33,5 @@ func (Text) Write(out io.Writer, r *check.Result) error {
 	}
 	failed := r.FailedSuites()
 	fmt.Fprintf(w, "%d suites: %d ok, %d failed\n", len(r.Suites), len(r.Suites)-failed, failed)
-	return w.err
+	return w.Err
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render/addon"
+	"github.com/drydock-dev/drydock/report"
 )
 
 // Exit codes, like diff and grep: check's contract.
@@ -45,7 +46,7 @@ Run 'drydock <command> --help' for the flags.
 // fails (a closed pipe, a full disk) makes the exit code at least 2: the
 // output is incomplete.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	out := &stickyWriter{w: stdout}
+	out := &report.StickyWriter{W: stdout}
 	defer func() {
 		if r := recover(); r != nil {
 			stack := debug.Stack()
@@ -54,8 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			}
 			code = internalError(stderr, r, stack)
 		}
-		if out.err != nil && code < exitUsage {
-			fmt.Fprintf(stderr, "drydock: write standard output: %v\n", out.err)
+		if out.Err != nil && code < exitUsage {
+			fmt.Fprintf(stderr, "drydock: write standard output: %v\n", out.Err)
 			code = exitUsage
 		}
 	}()
@@ -63,21 +64,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// verdicts must not depend on the machine's TZ or /etc/localtime.
 	time.Local = time.UTC
 	return dispatch(args, stdin, out, stderr)
-}
-
-// stickyWriter remembers the first write error; later writes are dropped.
-type stickyWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (s *stickyWriter) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.w.Write(p)
-	s.err = err
-	return n, err
 }
 
 // internalError reports a panic in one line (the stack only with

@@ -162,9 +162,9 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 // report must not pass for a complete one.
 func writeReport(stdout io.Writer, res *check.Result, out string, format report.Format) error {
 	if out == "" {
-		sw := &stickyWriter{w: stdout}
-		if err := format.Write(sw, res); err != nil || sw.err != nil {
-			return fmt.Errorf("write the report to standard output: %w", errors.Join(err, sw.err))
+		sw := &report.StickyWriter{W: stdout}
+		if err := format.Write(sw, res); err != nil || sw.Err != nil {
+			return fmt.Errorf("write the report to standard output: %w", errors.Join(err, sw.Err))
 		}
 		return nil
 	}
@@ -172,13 +172,13 @@ func writeReport(stdout io.Writer, res *check.Result, out string, format report.
 	if err != nil {
 		return err
 	}
-	sw := &stickyWriter{w: f}
+	sw := &report.StickyWriter{W: f}
 	err = format.Write(sw, res)
-	if cerr := f.Close(); err == nil && sw.err == nil {
+	if cerr := f.Close(); err == nil && sw.Err == nil {
 		err = cerr
 	}
-	if err != nil || sw.err != nil {
-		return fmt.Errorf("write the report to %s: %w", out, errors.Join(err, sw.err))
+	if err != nil || sw.Err != nil {
+		return fmt.Errorf("write the report to %s: %w", out, errors.Join(err, sw.Err))
 	}
 	return nil
 }

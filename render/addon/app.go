@@ -182,14 +182,9 @@ func (a *application) setLabels(labels map[string]string) {
 
 // decodeAppYAML decodes template.yaml into the typed Application.
 func decodeAppYAML(f srcFile) (*application, error) {
-	js, err := yamlToJSON(f)
+	js, v, at, err := yamlDocument(f)
 	if err != nil {
 		return nil, err
-	}
-	at, _ := locate(f)
-	v, err := manifest.DecodeJSON(js)
-	if err != nil {
-		return nil, invalidf(at.Pos, "template.yaml: %v", err)
 	}
 	m, _ := v.(map[string]any)
 	if err := requireKind(m, at); err != nil {

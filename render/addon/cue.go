@@ -17,6 +17,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // generatedFile names the CUE file drydock generates for `context` and
@@ -60,34 +61,17 @@ func scriptError(what string, err error) error {
 	return e
 }
 
-// cueError formats a CUE error as "file:line:col: what: messages", preferring
-// a position in the addon's own files.
+// cueError formats a CUE error as "file:line:col: what: messages" (the
+// messages as render.CUEMessage shows them), preferring a position in the
+// addon's own files.
 func cueError(what string, err error) error {
-	errs := cueerrors.Errors(err)
-	if len(errs) == 0 {
-		msg := err.Error()
-		if what != "" {
-			msg = what + ": " + msg
-		}
-		return invalidf(manifest.Pos{}, "%s", msg)
-	}
 	var pos manifest.Pos
-	seen := map[string]bool{}
-	var msgs []string
-	for _, e := range errs {
-		if !pos.IsValid() {
-			pos = addonPos(cueerrors.Positions(e))
-		}
-		m := e.Error()
-		if len(errs) > 1 && strings.HasSuffix(m, "errors in empty disjunction:") {
-			continue
-		}
-		if !seen[m] {
-			seen[m] = true
-			msgs = append(msgs, m)
+	for _, e := range cueerrors.Errors(err) {
+		if pos = addonPos(cueerrors.Positions(e)); pos.IsValid() {
+			break
 		}
 	}
-	msg := strings.Join(msgs, "; ")
+	msg := render.CUEMessage(err)
 	if what != "" {
 		msg = what + ": " + msg
 	}

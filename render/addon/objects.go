@@ -83,14 +83,9 @@ func decodeJSON(js []byte, target any, at *manifest.Object, what string) error {
 // which must name its kind. The object records where its fields were
 // authored.
 func yamlObject(f srcFile) (*manifest.Object, error) {
-	js, err := yamlToJSON(f)
+	_, v, at, err := yamlDocument(f)
 	if err != nil {
 		return nil, err
-	}
-	at, _ := locate(f)
-	v, err := manifest.DecodeJSON(js)
-	if err != nil {
-		return nil, invalidf(docStart(f), "%s: %v", f.base(), err)
 	}
 	m, ok := v.(map[string]any)
 	if v == nil {
@@ -105,6 +100,20 @@ func yamlObject(f srcFile) (*manifest.Object, error) {
 	o := &manifest.Object{Data: m, Pos: docStart(f)}
 	o.Graft("", at)
 	return o, nil
+}
+
+// yamlDocument converts the first document of f to JSON (as
+// sigs.k8s.io/yaml does) and decodes it, with the object that records
+// where its fields were authored.
+func yamlDocument(f srcFile) (js []byte, v any, at *manifest.Object, err error) {
+	if js, err = yamlToJSON(f); err != nil {
+		return nil, nil, nil, err
+	}
+	at, _ = locate(f)
+	if v, err = manifest.DecodeJSON(js); err != nil {
+		return nil, nil, nil, invalidf(docStart(f), "%s: %v", f.base(), err)
+	}
+	return js, v, at, nil
 }
 
 // requireKind refuses an object without a kind, as Kubernetes' decoder
