@@ -121,6 +121,21 @@ func (img *image) removeTagOrDigest() {
 	}
 }
 
+// operate is an operator on a registry or repository string: add appends
+// the value (Karmada adds no separator), replace sets it, remove empties
+// it.
+func operate(cur string, o *ImageOverrider) string {
+	switch o.Operator {
+	case OpAdd:
+		return cur + o.Value
+	case OpReplace:
+		return o.Value
+	case OpRemove:
+		return ""
+	}
+	return cur
+}
+
 // overrideImage applies one ImageOverrider to an image string, as Karmada's
 // overrideImage: the input must parse, the result is never validated.
 func overrideImage(cur string, o *ImageOverrider) (string, error) {
@@ -130,23 +145,9 @@ func overrideImage(cur string, o *ImageOverrider) (string, error) {
 	}
 	switch o.Component {
 	case ComponentRegistry:
-		switch o.Operator {
-		case OpAdd:
-			img.host += o.Value
-		case OpReplace:
-			img.host = o.Value
-		case OpRemove:
-			img.host = ""
-		}
+		img.host = operate(img.host, o)
 	case ComponentRepository:
-		switch o.Operator {
-		case OpAdd:
-			img.repository += o.Value
-		case OpReplace:
-			img.repository = o.Value
-		case OpRemove:
-			img.repository = ""
-		}
+		img.repository = operate(img.repository, o)
 	case ComponentTag:
 		switch o.Operator {
 		case OpAdd:
