@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/drydock-dev/drydock/render"
+import (
+	"slices"
+
+	"github.com/drydock-dev/drydock/render"
+)
 
 // ReplicationPolicySpec is KubeVela's v1alpha1.ReplicationPolicySpec: the
 // properties of a replication policy.
@@ -27,12 +31,16 @@ func parseReplication(props map[string]any) (*ReplicationPolicySpec, error) {
 	return &spec, nil
 }
 
-// Replicate applies the replication policies among pols, in order, to
-// comps: a selected component is replaced by one copy per key, after the
-// components not selected. keys holds each returned component's
-// context.replicaKey ("" for none).
+// Replicate applies the replication policies among pols to comps as
+// KubeVela's ReplicateComponents does: each policy selects among comps as
+// given (not among an earlier policy's replicas), the selected components
+// are removed and one copy per key is added after the components no
+// policy selected, in the policies' order. keys holds each returned
+// component's context.replicaKey ("" for none).
 func Replicate(app *render.Application, pols []*render.Policy, comps []render.Component) (replicated []render.Component, keys []string, err error) {
-	keys = make([]string, len(comps))
+	removed := map[string]bool{}
+	var replicas []render.Component
+	var replicaKeys []string
 	for _, p := range pols {
 		if p.Type != "replication" || p.Properties == nil {
 			continue
@@ -41,25 +49,24 @@ func Replicate(app *render.Application, pols []*render.Policy, comps []render.Co
 		if err != nil {
 			return nil, nil, policyFieldErr(app, p, render.ErrorPath(p.Properties, err), "failed to parse replicate policy %s: %v", p.Name, err)
 		}
-		sel := map[string]bool{}
-		for _, s := range spec.Selector {
-			sel[s] = true
-		}
-		var kept, replicas []render.Component
-		var keptKeys, replicaKeys []string
-		for i, c := range comps {
-			if !sel[c.Name] {
-				kept, keptKeys = append(kept, c), append(keptKeys, keys[i])
+		selected := false
+		for _, c := range comps {
+			if !slices.Contains(spec.Selector, c.Name) {
 				continue
 			}
+			selected, removed[c.Name] = true, true
 			for _, k := range spec.Keys {
 				replicas, replicaKeys = append(replicas, c.Clone()), append(replicaKeys, k)
 			}
 		}
-		if len(kept) == len(comps) {
+		if !selected {
 			return nil, nil, policyErr(app, p, "selector", "no component selected to replicate")
 		}
-		comps, keys = append(kept, replicas...), append(keptKeys, replicaKeys...)
 	}
-	return comps, keys, nil
+	for _, c := range comps {
+		if !removed[c.Name] {
+			replicated, keys = append(replicated, c), append(keys, "")
+		}
+	}
+	return append(replicated, replicas...), append(keys, replicaKeys...), nil
 }

@@ -1,0 +1,174 @@
+package render
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestDefinitionFromObject: the spec fields the render path reads from a
+// definition object (KubeVela's appfile.loadSchematicToTemplate and the
+// definition types in apis/core.oam.dev/v1beta1).
+func TestDefinitionFromObject(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      *Definition
+	}{
+		{"cue template keeps the file's lines", `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: box, namespace: vela-system}
+spec:
+  workload: {type: deployments.apps}
+  schematic:
+    cue:
+      template: |
+        output: {
+        	kind: "Deployment"
+        }
+`, &Definition{Kind: KindComponent, Name: "box", Namespace: "vela-system", WorkloadType: "deployments.apps",
+			Template: strings.Repeat("\n", 8) + "        output: {\n        \tkind: \"Deployment\"\n        }\n", TemplateFile: "d.yaml"}},
+		// A trait's stage (v1beta1.TraitDefinitionSpec.Stage).
+		{"post-dispatch trait", `apiVersion: core.oam.dev/v1beta1
+kind: TraitDefinition
+metadata: {name: t}
+spec:
+  stage: PostDispatch
+  schematic: {cue: {template: "patch: {}"}}
+`, &Definition{Kind: KindTrait, Name: "t", Stage: StagePostDispatch, Template: "patch: {}", TemplateFile: "d.yaml"}},
+		// loadSchematicToTemplate: without a CUE schematic, the legacy
+		// spec.extension.template.
+		{"legacy extension template", `apiVersion: core.oam.dev/v1beta1
+kind: TraitDefinition
+metadata: {name: t}
+spec:
+  extension:
+    template: |
+      patch: {}
+`, &Definition{Kind: KindTrait, Name: "t", Template: "\n\n\n\n\n\n      patch: {}\n", TemplateFile: "d.yaml"}},
+		// A definition that only names a CRD has no template.
+		{"definitionRef only", `apiVersion: core.oam.dev/v1beta1
+kind: TraitDefinition
+metadata: {name: t}
+spec:
+  definitionRef: {name: foos.example.com}
+`, &Definition{Kind: KindTrait, Name: "t"}},
+		// common.Kube: a fixed template and parameters mapped to field
+		// paths (name, type, required, fieldPaths).
+		{"kube schematic", `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: kube-worker}
+spec:
+  workload: {definition: {apiVersion: apps/v1, kind: Deployment}}
+  schematic:
+    kube:
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+      parameters:
+      - name: image
+        required: true
+        type: string
+        fieldPaths: ["spec.template.spec.containers[0].image"]
+      - name: replicas
+        type: number
+        fieldPaths: [spec.replicas]
+`, &Definition{Kind: KindComponent, Name: "kube-worker", Kube: &KubeSchematic{
+			Template: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"},
+			Parameters: []KubeParameter{
+				{Name: "image", Required: true, Type: "string", FieldPaths: []string{"spec.template.spec.containers[0].image"}},
+				{Name: "replicas", Type: "number", FieldPaths: []string{"spec.replicas"}},
+			},
+		}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := DefinitionFromObject(decodeOne(t, "d.yaml", tt.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.want.Source.File, tt.want.Source.Line, tt.want.Source.Col = "d.yaml", 1, 1
+			if diff := cmp.Diff(tt.want, d, cmpopts.IgnoreUnexported(Definition{})); diff != "" {
+				t.Errorf("definition (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDefinitionsLookup: the type an Application names resolves to the
+// definition of that kind and name; type@vN names a DefinitionRevision,
+// checked as KubeVela's ConvertDefinitionRevName does (its cases from
+// pkg/oam/util TestConvertDefinitionRevName) and otherwise not available
+// offline (docs/divergences.md, "Definition revisions").
+func TestDefinitionsLookup(t *testing.T) {
+	defs := NewDefinitions()
+	worker := &Definition{Kind: KindComponent, Name: "worker"}
+	defs.Add(worker)
+	defs.Add(&Definition{Kind: KindTrait, Name: "worker"})
+	newer := &Definition{Kind: KindComponent, Name: "worker", Template: "output: {}"}
+	clone := defs.Clone()
+	clone.Add(newer)
+	clone.Add(&Definition{Kind: KindPolicy, Name: "p"})
+
+	const qualified = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	long := strings.Repeat("w", 60)
+	tests := []struct {
+		defs       *Definitions
+		kind, typ  string
+		want       *Definition
+		wantErr    string
+		notDefined bool
+	}{
+		{defs: defs, kind: KindComponent, typ: "worker", want: worker},
+		// A later Add of the same kind and name replaces the earlier one;
+		// the clone's additions stay out of the original.
+		{defs: clone, kind: KindComponent, typ: "worker", want: newer},
+		{defs: defs, kind: KindPolicy, typ: "p", wantErr: `unknown type: no PolicyDefinition "p"`, notDefined: true},
+		{defs: defs, kind: KindComponent, typ: "webservice", wantErr: `unknown type: no ComponentDefinition "webservice"`, notDefined: true},
+		{defs: defs, kind: KindComponent, typ: "worker@v2", notDefined: true,
+			wantErr: `unknown type: "worker@v2" names a revision of ComponentDefinition "worker": DefinitionRevision objects are not available offline (drydock renders with the definitions it is given; use "worker")`},
+		{defs: defs, kind: KindComponent, typ: "worker@v10", notDefined: true,
+			wantErr: `unknown type: "worker@v10" names a revision of ComponentDefinition "worker": DefinitionRevision objects are not available offline (drydock renders with the definitions it is given; use "worker")`},
+		{defs: defs, kind: KindComponent, typ: "webservice@@v2", wantErr: "invalid definitionRevision name webservice@:" + qualified},
+		{defs: defs, kind: KindComponent, typ: "webservice@v10@v3", wantErr: "invalid definitionRevision name webservice:" + qualified},
+		{defs: defs, kind: KindComponent, typ: "@v10", wantErr: "invalid definitionRevision name @v10:" + qualified},
+		// Split on "@v" finds none: the whole type is checked.
+		{defs: defs, kind: KindComponent, typ: "worker@2", wantErr: "invalid definitionRevision name worker@2:" + qualified},
+		// validation.IsQualifiedName: at most 63 characters.
+		{defs: defs, kind: KindTrait, typ: long + "@v1234", wantErr: "invalid definitionRevision name " + long + ":name part must be no more than 63 characters"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind+" "+tt.typ, func(t *testing.T) {
+			got, err := tt.defs.Lookup(tt.kind, tt.typ)
+			if got != tt.want {
+				t.Errorf("Lookup = %+v, want %+v", got, tt.want)
+			}
+			if diff := cmp.Diff(tt.wantErr, errText(err)); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if errors.Is(err, ErrUnknownDefinition) != tt.notDefined {
+				t.Errorf("errors.Is(%v, ErrUnknownDefinition) = %v", err, !tt.notDefined)
+			}
+		})
+	}
+	if defs.Get(KindPolicy, "p") != nil || defs.Get(KindTrait, "worker") == nil {
+		t.Errorf("Clone shares its set with the original")
+	}
+}
+
+// TestIsDefinitionKind: the X-Definition kinds of core.oam.dev.
+func TestIsDefinitionKind(t *testing.T) {
+	got := map[string]bool{}
+	for _, k := range []string{"ComponentDefinition", "TraitDefinition", "PolicyDefinition", "WorkflowStepDefinition",
+		"WorkloadDefinition", "Application", "DefinitionRevision"} {
+		got[k] = IsDefinitionKind(k)
+	}
+	want := map[string]bool{"ComponentDefinition": true, "TraitDefinition": true, "PolicyDefinition": true,
+		"WorkflowStepDefinition": true, "WorkloadDefinition": true,
+		"Application": false, "DefinitionRevision": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("IsDefinitionKind (-want +got):\n%s", diff)
+	}
+}

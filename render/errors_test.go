@@ -1,0 +1,115 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+var errBoom = errors.New("boom")
+
+// TestErrorFormat: DESIGN.md, "Errors about input name the place": the
+// position, what was being rendered, the message; then the template's
+// position and the deploy step with its override policies when known.
+func TestErrorFormat(t *testing.T) {
+	at := manifest.Pos{File: "app.yaml", Line: 14, Col: 11}
+	tmpl := manifest.Pos{File: "defs/scaler.cue", Line: 3, Col: 2}
+	tests := []struct {
+		name string
+		err  *Error
+		want string
+	}{
+		{"application", &Error{Pos: at, App: "a", Err: errBoom}, `app.yaml:14:11: application "a": boom`},
+		{"no position", &Error{App: "a", Err: errBoom}, `application "a": boom`},
+		{"component and trait", &Error{Pos: at, App: "a", Component: "api", Trait: "scaler", Err: errBoom},
+			`app.yaml:14:11: application "a" component "api" trait "scaler": boom`},
+		{"policy", &Error{Pos: at, App: "a", Policy: "p", Err: errBoom}, `app.yaml:14:11: application "a": policy "p": boom`},
+		{"template position", &Error{Pos: at, App: "a", Component: "api", Template: tmpl, Err: errBoom},
+			`app.yaml:14:11: application "a" component "api": boom (template defs/scaler.cue:3:2)`},
+		{"template position equal to the position", &Error{Pos: tmpl, App: "a", Template: tmpl, Err: errBoom},
+			`defs/scaler.cue:3:2: application "a": boom`},
+		{"deploy step", &Error{Pos: at, App: "a", Component: "api", Step: "deploy-eu", Err: errBoom},
+			`app.yaml:14:11: application "a" component "api": boom (deploy step "deploy-eu")`},
+		{"deploy step and overrides", &Error{Pos: at, App: "a", Component: "api", Step: "deploy-eu", Overrides: []string{"o1", "o2"}, Err: errBoom},
+			`app.yaml:14:11: application "a" component "api": boom (deploy step "deploy-eu", override policies o1, o2)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.err.Error()); diff != "" {
+				t.Errorf("message (-want +got):\n%s", diff)
+			}
+			if !errors.Is(tt.err, errBoom) {
+				t.Errorf("the cause is not reachable")
+			}
+		})
+	}
+}
+
+// cueErr is the error of compiling src.
+func cueErr(t *testing.T, src string) error {
+	t.Helper()
+	err := cuecontext.New().CompileString(src, cue.Filename("t.cue")).Validate(cue.Concrete(true))
+	if err == nil {
+		t.Fatalf("%q compiles", src)
+	}
+	return err
+}
+
+// TestCUEMessage: a CUE error shows its distinct messages without
+// positions, at most five and a count of the rest; other errors as they
+// are.
+func TestCUEMessage(t *testing.T) {
+	var many []string
+	for i := range 7 {
+		many = append(many, fmt.Sprintf("f%d: %d + \"s\"", i, i))
+	}
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"not CUE", errBoom, "boom"},
+		{"one", cueErr(t, `a: 1 + "s"`), `a: invalid operands 1 and "s" to '+' (type int and string)`},
+		{"two", cueErr(t, "a: int & \"x\"\nb: string & 1"),
+			`a: conflicting values int and "x" (mismatched types int and string); b: conflicting values string and 1 (mismatched types string and int)`},
+		{"more than five", cueErr(t, strings.Join(many, "\n")),
+			`f0: invalid operands 0 and "s" to '+' (type int and string); f1: invalid operands 1 and "s" to '+' (type int and string); ` +
+				`f2: invalid operands 2 and "s" to '+' (type int and string); f3: invalid operands 3 and "s" to '+' (type int and string); ` +
+				`f4: invalid operands 4 and "s" to '+' (type int and string); and 2 more errors`},
+		// The header of an empty disjunction goes: its parts follow.
+		{"disjunction", cueErr(t, `a: (1 | 2) & 3`), `a: conflicting values 1 and 3; a: conflicting values 2 and 3`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, CUEMessage(tt.err)); diff != "" {
+				t.Errorf("message (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPositionedCUE: a CUE error as file:line:col and CUEMessage.
+func TestPositionedCUE(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"positioned", cueErr(t, "x: 1\na: 1 + \"s\""), `t.cue:2:4: a: invalid operands 1 and "s" to '+' (type int and string)`},
+		{"not CUE", errBoom, "boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, PositionedCUE(tt.err).Error()); diff != "" {
+				t.Errorf("message (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
