@@ -1,7 +1,6 @@
 package render
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,8 +30,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-var posPrefix = regexp.MustCompile(`^([^\s:]+:\d+(?::\d+)?): `)
-
 // errPos is where err says it arose: manifest.PosOf's position, else the
 // "file:line:col: " its message starts with ("" for none). Errors that
 // are not a manifest.Error yet carry their position in the text only.
@@ -42,9 +39,6 @@ func errPos(err error) string {
 	}
 	if p, ok := manifest.PosOf(err); ok {
 		return p.String()
-	}
-	if m := posPrefix.FindStringSubmatch(err.Error()); m != nil {
-		return m[1]
 	}
 	return ""
 }

@@ -15,9 +15,10 @@ import (
 
 var errBoom = errors.New("boom")
 
-// TestErrorFormat: DESIGN.md, "Errors about input name the place": the
-// position, what was being rendered, the message; then the template's
-// position and the deploy step with its override policies when known.
+// TestErrorFormat: DESIGN.md, "Errors about input name the place": a
+// located Error gives the position, what was being rendered, the message;
+// then the template's position and the deploy step with its override
+// policies when known.
 func TestErrorFormat(t *testing.T) {
 	at := manifest.Pos{File: "app.yaml", Line: 14, Col: 11}
 	tmpl := manifest.Pos{File: "defs/scaler.cue", Line: 3, Col: 2}
@@ -42,11 +43,15 @@ func TestErrorFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, tt.err.Error()); diff != "" {
+			located := Locate(tt.err)
+			if diff := cmp.Diff(tt.want, located.Error()); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
-			if !errors.Is(tt.err, errBoom) {
+			if !errors.Is(located, errBoom) {
 				t.Errorf("the cause is not reachable")
+			}
+			if pos, _ := manifest.PosOf(located); pos != tt.err.Pos {
+				t.Errorf("PosOf = %v, want %v", pos, tt.err.Pos)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -42,8 +41,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-var posPrefix = regexp.MustCompile(`^([^\s:]+:\d+(?::\d+)?): `)
-
 // errPos is where err says it arose: manifest.PosOf's position, else the
 // "file:line:col: " its message starts with ("" for none); render.Error
 // carries its position in the text only until it becomes a
@@ -54,9 +51,6 @@ func errPos(err error) string {
 	}
 	if p, ok := manifest.PosOf(err); ok {
 		return p.String()
-	}
-	if m := posPrefix.FindStringSubmatch(err.Error()); m != nil {
-		return m[1]
 	}
 	return ""
 }
