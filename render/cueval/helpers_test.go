@@ -12,11 +12,15 @@ import (
 
 // cueDef parses a definition in the `vela def` format from <name>.cue:
 // its type ("component", "trait", "policy"), its attributes (CUE struct
-// fields, may be empty) and its template. The template's first line is
-// line 5 of the file.
+// fields, may be empty) and its template, which may use package strings.
+// The template's first line is line 6 of the file.
 func cueDef(t *testing.T, name, typ, attrs, tmpl string) *render.Definition {
 	t.Helper()
-	src := fmt.Sprintf("%q: {\n\ttype: %q\n\tattributes: {%s}\n}\ntemplate: {\n%s\n}\n", name, typ, attrs, tmpl)
+	imports := ""
+	if strings.Contains(tmpl, "strings.") {
+		imports = `import "strings"`
+	}
+	src := fmt.Sprintf("%s\n%q: {\n\ttype: %q\n\tattributes: {%s}\n}\ntemplate: {\n%s\n}\n", imports, name, typ, attrs, tmpl)
 	ds, err := render.ParseCUEDefinitions(name+".cue", []byte(src))
 	if err != nil {
 		t.Fatal(err)
