@@ -31,8 +31,8 @@ func baseContext(app *render.Application, comp *render.Component, pl Placement) 
 		"appRevisionNum": int64(1),
 		"revision":       revisionPlaceholder,
 		"components":     contextComponents(app),
-		"appLabels":      stringMapOrNil(app.Labels),
-		"appAnnotations": stringMapOrNil(app.Annotations),
+		"appLabels":      stringMap(app.Labels),
+		"appAnnotations": stringMap(app.Annotations),
 		"replicaKey":     pl.ReplicaKey,
 		"cluster":        contextCluster(pl.Cluster),
 		"clusterVersion": map[string]any{
@@ -52,10 +52,10 @@ func contextCluster(c string) string {
 	return c
 }
 
-func stringMapOrNil(m map[string]string) any {
-	if m == nil {
-		return nil
-	}
+// stringMap is m as context data: an app without labels or annotations
+// has empty structs there, not null (KubeVela's NewContext in
+// pkg/cue/process/handle.go; TestNewContextNilLabelsAndAnnotations).
+func stringMap(m map[string]string) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v

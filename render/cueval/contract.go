@@ -18,10 +18,10 @@ const (
 	annotationFilterAnno  = "filter.oam.dev/annotation-keys"
 )
 
-// defaultFilterAnnotations never pass from the Application to its objects.
-// (KubeVela v1.11 passes app.oam.dev/rollout-template through.)
+// defaultFilterAnnotations never pass from the Application to its objects
+// (KubeVela's types.DefaultFilterAnnots). KubeVela v1.11 passes
+// app.oam.dev/rollout-template and app.oam.dev/rolling-components through.
 var defaultFilterAnnotations = []string{
-	"app.oam.dev/rolling-components",
 	"app.oam.dev/inplace-upgrade",
 	annotationFilterLabel,
 	annotationFilterAnno,

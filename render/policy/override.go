@@ -240,6 +240,7 @@ func mergeComponent(c *render.Component, patch *EnvComponentPatch, overlay strin
 			c.Properties = map[string]any{}
 		}
 		mergeMaps(c.Properties, props)
+		c.AddOverlay(overlay)
 	}
 	var failed int
 	var last error

@@ -130,7 +130,11 @@ func (w *workflowRun) evalOutputs(outs []render.Output, scope map[string]any, ow
 	if len(outs) == 0 {
 		return nil
 	}
-	sv := w.e.Context().Encode(scope)
+	// An encoded value used as a Scope directly resolves a reference to
+	// one of its structs as {} (output, output.metadata), CUE v0.14 with
+	// EvalV2: unified into a value first, it resolves whole, as KubeVela's
+	// LookupPath over the component does.
+	sv := w.e.Compile("_").Unify(w.e.Context().Encode(scope))
 	for _, o := range outs {
 		done := w.e.Begin(w.pos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
 		v := w.e.Context().CompileString(o.ValueFrom, cue.Scope(sv), cue.InferBuiltins(true))

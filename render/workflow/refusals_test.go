@@ -64,6 +64,12 @@ func renderDoc(t *testing.T, doc string) (string, []string) {
 // renderResult is renderDoc's render.
 func renderResult(t *testing.T, doc string) (*AppResult, error) {
 	t.Helper()
+	return renderWith(t, doc, nil)
+}
+
+// renderWith is renderResult with the options set changes.
+func renderWith(t *testing.T, doc string, set func(*Options)) (*AppResult, error) {
+	t.Helper()
 	objs, err := manifest.Decode("app.yaml", []byte(doc), manifest.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +116,9 @@ func renderResult(t *testing.T, doc string) (*AppResult, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if set != nil {
+		set(&opts)
 	}
 	return Run(cueval.New(defs), app, inv, opts)
 }
