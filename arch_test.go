@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"render/cueval":       {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"render/policy":       {"manifest", "cluster", "schemas", "render"},
 	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
-	"render/addon":        {"manifest", "schemas", "render"},
+	"render/addon":        {"manifest", "cluster", "schemas", "render"},
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
 	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
 	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
