@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render/patch"
 )
 
 var defTypeKinds = map[string]string{
@@ -34,12 +35,12 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 		if !ok {
 			continue
 		}
-		if labelString(fld.Label) == "template" {
+		if patch.LabelString(fld.Label) == "template" {
 			tmpl = fld
 		} else if meta == nil {
 			meta = fld
 		} else {
-			return nil, manifest.At(tokenPos(fld.Pos()), "definition files hold one definition and a template; found a second field %s", labelString(fld.Label))
+			return nil, manifest.At(tokenPos(fld.Pos()), "definition files hold one definition and a template; found a second field %s", patch.LabelString(fld.Label))
 		}
 	}
 	if tmpl == nil || meta == nil {
@@ -49,7 +50,7 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 	if !ok {
 		return nil, manifest.At(tokenPos(tmpl.Pos()), "template must be a struct")
 	}
-	d := &Definition{Name: strings.Trim(labelString(meta.Label), `"`), TemplateFile: file, placed: true}
+	d := &Definition{Name: strings.Trim(patch.LabelString(meta.Label), `"`), TemplateFile: file, placed: true}
 	d.Source.File, d.Source.Line, d.Source.Col = file, meta.Pos().Line(), meta.Pos().Column()
 	if err := readDefMeta(file, src, f, tmpl, d); err != nil {
 		return nil, err
@@ -118,17 +119,6 @@ func templateSource(src []byte, f *ast.File, body *ast.StructLit) string {
 		}
 	}
 	return blankExcept(src, keep)
-}
-
-// labelString is a field label as written (a string label keeps its quotes).
-func labelString(l ast.Label) string {
-	switch x := l.(type) {
-	case *ast.Ident:
-		return x.Name
-	case *ast.BasicLit:
-		return x.Value
-	}
-	return ""
 }
 
 type span struct{ from, to int }

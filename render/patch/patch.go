@@ -206,7 +206,7 @@ func (w *patchWalker) walk(n ast.Node, pos []string, tags map[string]string) {
 	switch x := n.(type) {
 	case *ast.Field:
 		w.visitField(x, pos, tags)
-		label := labelString(x.Label)
+		label := LabelString(x.Label)
 		if label == "" || strings.HasPrefix(label, "#") || x.Value == nil {
 			return
 		}
@@ -268,7 +268,7 @@ func (w *patchWalker) visitField(f *ast.Field, pos []string, inherited map[strin
 	if k, ok := own[tagPatchKey]; ok {
 		key = k
 	}
-	node, found := lookupNode(w.base, appendPath(pos, labelString(f.Label)))
+	node, found := lookupNode(w.base, appendPath(pos, LabelString(f.Label)))
 	if !found {
 		return
 	}
@@ -295,7 +295,7 @@ func (w *patchWalker) retainKeys(f *ast.Field, pos []string) {
 		decls = p.Decls
 	}
 	for _, d := range decls {
-		if bf, ok := d.(*ast.Field); ok && labelString(bf.Label) == labelString(f.Label) {
+		if bf, ok := d.(*ast.Field); ok && LabelString(bf.Label) == LabelString(f.Label) {
 			bf.Value = f.Value
 		}
 	}
@@ -390,7 +390,7 @@ func lookupNode(n ast.Node, path []string) (ast.Node, bool) {
 		return nil, false
 	}
 	for _, d := range decls {
-		if f, ok := d.(*ast.Field); ok && strings.Trim(labelString(f.Label), `"`) == strings.Trim(key, `"`) {
+		if f, ok := d.(*ast.Field); ok && strings.Trim(LabelString(f.Label), `"`) == strings.Trim(key, `"`) {
 			return lookupNode(f.Value, path[1:])
 		}
 	}
@@ -409,7 +409,9 @@ func isClose(c *ast.CallExpr) bool {
 	return ok && id.Name == "close" && len(c.Args) == 1
 }
 
-func labelString(l ast.Label) string {
+// LabelString is a CUE field label as written (a string label keeps its
+// quotes).
+func LabelString(l ast.Label) string {
 	switch x := l.(type) {
 	case *ast.Ident:
 		return x.Name
