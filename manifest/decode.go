@@ -50,21 +50,13 @@ type DecodeOptions struct {
 // objects. Empty documents are skipped; a document that is not a mapping is
 // an error; `kind: List` documents are expanded into their items.
 func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
-	if len(data) > MaxInputBytes {
-		return nil, posErrorf(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	d := NewDecoder(file, data, opts)
 	var out []*Object
 	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
+		objs, err := d.Next()
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		if err != nil {
-			return nil, yamlError(file, data, err)
-		}
-		objs, err := decodeDocument(file, data, &doc, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -72,28 +64,159 @@ func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
 	}
 }
 
-func decodeDocument(file string, data []byte, doc *yaml.Node, opts DecodeOptions) ([]*Object, error) {
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, nil
+// Decoder reads a YAML stream document by document, as Decode does, for
+// a caller that need not hold every object at once.
+type Decoder struct {
+	file  string
+	data  []byte
+	opts  DecodeOptions
+	dec   *yaml.Decoder
+	lines *lineIndex
+	alone bool
+	err   error
+}
+
+// NewDecoder returns a decoder of the stream data named file.
+func NewDecoder(file string, data []byte, opts DecodeOptions) *Decoder {
+	d := &Decoder{file: file, data: data, opts: opts, dec: yaml.NewDecoder(bytes.NewReader(data)), lines: &lineIndex{data: data}, alone: decodableAlone(data)}
+	if len(data) > MaxInputBytes {
+		d.err = posErrorf(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
 	}
-	root := doc.Content[0]
-	c := &converter{file: file, opts: opts, fields: map[string]Pos{}, data: data}
-	v, err := c.value(root, "", 0)
+	return d
+}
+
+// Next returns the objects of the next document: none for an empty
+// document, the items of a List, else one. It returns io.EOF after the
+// last document; after any other error the decoder is done.
+func (d *Decoder) Next() ([]*Object, error) {
+	if d.err != nil {
+		return nil, d.err
+	}
+	var doc yaml.Node
+	if err := d.dec.Decode(&doc); err != nil {
+		d.err = err
+		if !errors.Is(err, io.EOF) {
+			d.err = yamlError(d.file, d.data, err)
+		}
+		return nil, d.err
+	}
+	objs, aliases, err := decodeDocument(d.file, d.lines, 0, &doc, d.opts)
+	if err != nil {
+		d.err = err
+		return nil, err
+	}
+	if d.alone && !aliases && len(objs) == 1 && objs[0].ListItem == "" {
+		objs[0].doc = &Document{file: d.file, text: d.data[d.lines.start(doc.Line):], line: doc.Line, opts: d.opts}
+	}
+	return objs, nil
+}
+
+// Document is the text of one document of a YAML stream, from which its
+// object can be decoded again later instead of being kept in memory.
+type Document struct {
+	file string
+	// text runs from the document's first line (its "---") to the end of
+	// the stream; line is the number of that line in the file.
+	text []byte
+	line int
+	opts DecodeOptions
+}
+
+// Document returns the document o was decoded from, when o can be decoded
+// again from it alone: o is not an item of a List, and its document uses
+// no anchor (which go-yaml shares across the documents of a stream), no
+// directive and no line break but LF and CRLF.
+func (o *Object) Document() (*Document, bool) { return o.doc, o.doc != nil }
+
+// Decode decodes the document again: the object, field positions
+// included, is the one Decode returned from the whole stream.
+func (d *Document) Decode() (*Object, error) {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(d.text)).Decode(&doc); err != nil {
+		return nil, yamlError(d.file, d.text, err)
+	}
+	objs, _, err := decodeDocument(d.file, &lineIndex{data: d.text}, d.line-1, &doc, d.opts)
 	if err != nil {
 		return nil, err
 	}
+	if len(objs) != 1 {
+		return nil, posErrorf(Pos{File: d.file, Line: d.line}, "%w: the document no longer holds one object", ErrInvalidYAML)
+	}
+	objs[0].doc = d
+	return objs[0], nil
+}
+
+// decodableAlone reports whether each document of data can be decoded
+// from its first line on: no directive (a line starting with %) and no
+// line break that go-yaml counts but a newline count does not (a lone CR,
+// NEL, LS, PS).
+func decodableAlone(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("%")) || bytes.Contains(data, []byte("\n%")) ||
+		bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
+		return false
+	}
+	return bytes.Count(data, []byte("\r")) == bytes.Count(data, []byte("\r\n"))
+}
+
+// lineIndex finds where the lines of data start, scanning only as far as
+// asked.
+type lineIndex struct {
+	data   []byte
+	starts []int // starts[i] is the offset of line i+1
+}
+
+// start returns the offset of the 1-based line n (len(data) past the end).
+func (x *lineIndex) start(n int) int {
+	if x.starts == nil {
+		x.starts = []int{0}
+	}
+	for len(x.starts) < n {
+		last := x.starts[len(x.starts)-1]
+		i := bytes.IndexByte(x.data[last:], '\n')
+		if i < 0 {
+			return len(x.data)
+		}
+		x.starts = append(x.starts, last+i+1)
+	}
+	return x.starts[n-1]
+}
+
+// line returns the 1-based line n without its line break; false past
+// the last line.
+func (x *lineIndex) line(n int) ([]byte, bool) {
+	s := x.start(n)
+	if len(x.starts) < n {
+		return nil, false
+	}
+	if e := bytes.IndexByte(x.data[s:], '\n'); e >= 0 {
+		return x.data[s : s+e], true
+	}
+	return x.data[s:], true
+}
+
+func decodeDocument(file string, lines *lineIndex, lineBase int, doc *yaml.Node, opts DecodeOptions) ([]*Object, bool, error) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, false, nil
+	}
+	root := doc.Content[0]
+	c := &converter{file: file, opts: opts, fields: map[string]Pos{}, lines: lines, lineBase: lineBase}
+	v, err := c.value(root, "", 0)
+	if err != nil {
+		return nil, false, err
+	}
 	if v == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, posErrorf(c.pos(root), "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(root))
+		return nil, false, posErrorf(c.pos(root), "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(root))
 	}
 	obj := &Object{Data: m, Pos: c.pos(root), fields: c.fields}
 	if opts.KeepLists || !isList(m) {
-		return []*Object{obj}, nil
+		return []*Object{obj}, c.aliases, nil
 	}
-	return obj.listItems()
+	items, err := obj.listItems()
+	return items, c.aliases, err
 }
 
 func isList(m map[string]any) bool {
@@ -161,9 +284,13 @@ func yamlError(file string, data []byte, err error) error {
 }
 
 type converter struct {
-	data   []byte
-	lines  [][]byte
-	file   string
+	lines *lineIndex
+	// lineBase is added to go-yaml's line numbers: the lines before the
+	// text decoded.
+	lineBase int
+	// aliases is set when the document uses an alias.
+	aliases bool
+	file    string
 	opts   DecodeOptions
 	fields map[string]Pos
 	// expanding is the outermost alias being expanded (nil outside
@@ -173,7 +300,9 @@ type converter struct {
 	expanded      int
 }
 
-func (c *converter) pos(n *yaml.Node) Pos { return Pos{File: c.file, Line: n.Line, Col: n.Column} }
+func (c *converter) pos(n *yaml.Node) Pos {
+	return Pos{File: c.file, Line: n.Line + c.lineBase, Col: n.Column}
+}
 
 func (c *converter) errorf(n *yaml.Node, format string, args ...any) error {
 	return posErrorf(c.pos(n), "%w: %s", ErrInvalidYAML, fmt.Sprintf(format, args...))
@@ -195,6 +324,7 @@ func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
+		c.aliases = true
 		if c.expanding != nil {
 			return c.value(n.Alias, path, depth+1)
 		}
@@ -420,19 +550,19 @@ const (
 // blockStart finds where the content of a block scalar starts: the line
 // after its indicator, at the block's indentation.
 func (c *converter) blockStart(n *yaml.Node) Pos {
-	if c.lines == nil {
-		c.lines = bytes.Split(c.data, []byte("\n"))
-	}
-	lines := c.lines
-	for i := n.Line; i < len(lines); i++ {
-		line := bytes.TrimRight(lines[i], "\r")
+	for i := n.Line + 1; ; i++ {
+		line, ok := c.lines.line(i)
+		if !ok {
+			break
+		}
+		line = bytes.TrimRight(line, "\r")
 		trimmed := bytes.TrimLeft(line, " ")
 		if len(trimmed) == 0 {
 			continue
 		}
-		return Pos{File: c.file, Line: n.Line + 1, Col: len(line) - len(trimmed) + 1}
+		return Pos{File: c.file, Line: n.Line + 1 + c.lineBase, Col: len(line) - len(trimmed) + 1}
 	}
-	return Pos{File: c.file, Line: n.Line + 1, Col: 1}
+	return Pos{File: c.file, Line: n.Line + 1 + c.lineBase, Col: 1}
 }
 
 // orTop names a key path for messages ("the document" at the top).

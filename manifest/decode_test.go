@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestDecodeValues(t *testing.T) {
@@ -254,7 +255,62 @@ func FuzzDecode(f *testing.F) {
 			_ = o.Key()
 			_ = o.FieldPos("metadata.name")
 		}
+		checkAlone(t, objs)
 	})
+}
+
+// checkAlone checks that every object that has its Document decodes from
+// it alone to the same object, positions included.
+func checkAlone(t *testing.T, objs []*Object) {
+	t.Helper()
+	for i, o := range objs {
+		doc, ok := o.Document()
+		if !ok {
+			continue
+		}
+		again, err := doc.Decode()
+		if err != nil {
+			t.Fatalf("object %d decoded alone: %v", i, err)
+		}
+		if diff := cmp.Diff(o, again, cmp.AllowUnexported(Object{}, Document{}), cmpopts.EquateNaNs()); diff != "" {
+			t.Fatalf("object %d decoded alone differs (-stream +alone):\n%s", i, diff)
+		}
+	}
+}
+
+// TestDecodeAlone: a document decodes again from its own text to the
+// object Decode returned from the whole stream, and the documents that
+// cannot (List items, aliases, directives, odd line breaks) have none.
+func TestDecodeAlone(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		alone []bool
+	}{
+		{"stream", "# lead\n\napiVersion: v1\nkind: A\n---\n# c\nkind: B\ndata:\n  x: |\n    one\n    two\n  y: [1, 2.5, yes]\n--- {kind: C}\n", []bool{true, true, true}},
+		{"crlf", "kind: A\r\n---\r\nkind: B\r\nx: |\r\n  t\r\n", []bool{true, true}},
+		{"list items", "kind: List\nitems:\n- {kind: A}\n- {kind: B}\n---\nkind: C\n", []bool{false, false, true}},
+		{"alias", "kind: A\nx: &a {y: 1}\n---\nkind: B\nz: *a\n---\nkind: C\n", []bool{true, false, true}},
+		{"lone CR", "kind: A\nx: \"a\rb\"\n---\nkind: B\n", []bool{false, false}},
+		{"empty documents", "---\n---\nkind: A\n---\n", []bool{true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, err := Decode("f.yaml", []byte(tt.in), DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var alone []bool
+			for _, o := range objs {
+				_, ok := o.Document()
+				alone = append(alone, ok)
+			}
+			if diff := cmp.Diff(tt.alone, alone); diff != "" {
+				t.Errorf("decodable alone (-want +got):\n%s", diff)
+			}
+			checkAlone(t, objs)
+		})
+	}
 }
 
 // countValues counts the nodes of a decoded value.

@@ -49,6 +49,8 @@ type Object struct {
 	ListItem string
 	// fields maps a field path (see Path) to the position of its value.
 	fields map[string]Pos
+	// doc is the document the object can be decoded again from.
+	doc *Document
 }
 
 // Item is how errors name where in its document an object is:
