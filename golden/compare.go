@@ -9,8 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-
-	"github.com/drydock-dev/drydock/manifest"
 )
 
 // ErrInvalidPath is wrapped by every error about a path that golden will
@@ -83,66 +81,6 @@ func (r *Report) String() string {
 	return sb.String()
 }
 
-// Compare reads the golden directory dir and compares it with got. Only
-// files named *.yaml under dir (recursively) take part; other files are
-// ignored. A missing dir is an empty golden tree. Contents are compared
-// byte for byte after normalising CRLF to LF and adding a missing final
-// newline on both sides. Every path of got must be a clean relative slash
-// path ending in .yaml, and dir must not hold symlinked directories or
-// symlinked .yaml files (errors wrap ErrInvalidPath).
-func Compare(dir string, got Tree) (*Report, error) {
-	rep, _, err := compare(dir, got)
-	if err != nil {
-		return nil, err
-	}
-	if target, err := realTarget(dir); err == nil {
-		rep.Leftovers, _ = leftovers(target)
-	}
-	return rep, nil
-}
-
-// compare compares got with the golden directory dir and returns the
-// directory's state too (nil when dir does not exist).
-func compare(dir string, got Tree) (*Report, *goldenDir, error) {
-	if err := validate(got, true); err != nil {
-		return nil, nil, err
-	}
-	g, err := readGolden(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	if g == nil {
-		return compareTrees(Tree{}, got, ownership{}), nil, nil
-	}
-	return compareTrees(g.tree, got, g.owned), g, nil
-}
-
-// compareTrees compares a golden tree with a rendered one. Golden files
-// that are not rendered count as Removed only if drydock owns them.
-func compareTrees(golden, got Tree, owned ownership) *Report {
-	r := &Report{Diffs: map[string]string{}}
-	for _, p := range got.Paths() {
-		old, ok := golden[p]
-		if !ok {
-			r.Added = append(r.Added, p)
-			continue
-		}
-		a, b := normalize(old), normalize(got[p])
-		if bytes.Equal(a, b) {
-			r.Unchanged++
-			continue
-		}
-		r.Changed = append(r.Changed, p)
-		r.Diffs[p] = unified("golden/"+p, "rendered/"+p, a, b)
-	}
-	for _, p := range golden.Paths() {
-		if _, ok := got[p]; !ok && owned.owns(p) {
-			r.Removed = append(r.Removed, p)
-		}
-	}
-	return r
-}
-
 // normalize returns a copy of b with CRLF line ends turned into LF and a
 // final newline added if b is not empty and lacks one.
 func normalize(b []byte) []byte {
@@ -155,16 +93,18 @@ func normalize(b []byte) []byte {
 
 // goldenDir is what a golden directory holds.
 type goldenDir struct {
-	// tree holds every *.yaml file (owned or not).
-	tree  Tree
+	// root is the directory, resolved.
+	root string
+	// files are the paths of its *.yaml files (owned or not).
+	files map[string]bool
 	owned ownership
 	// ownershipData is the OwnershipFile's content (nil if absent).
 	ownershipData []byte
 }
 
-// readGolden reads every *.yaml file under dir and its OwnershipFile. A
-// missing dir is nil.
-func readGolden(dir string) (*goldenDir, error) {
+// listGolden lists every *.yaml file under dir and reads its
+// OwnershipFile. A missing dir is nil.
+func listGolden(dir string) (*goldenDir, error) {
 	root, err := resolveRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -172,7 +112,7 @@ func readGolden(dir string) (*goldenDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	g := &goldenDir{tree: Tree{}}
+	g := &goldenDir{root: root, files: map[string]bool{}}
 	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -191,8 +131,8 @@ func readGolden(dir string) (*goldenDir, error) {
 		case !d.Type().IsRegular():
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
 		}
-		g.tree[rel], err = manifest.ReadFile(full)
-		return err
+		g.files[rel] = true
+		return nil
 	})
 	if err == nil {
 		g.owned, err = readOwnership(root)

@@ -262,12 +262,16 @@ func killDuringUpdates(t *testing.T, dir string, journal bool, after time.Durati
 // mix; its OwnershipFile must match.
 func wholeTree(t *testing.T, dir string) string {
 	t.Helper()
-	g, err := readGolden(dir)
+	g, err := listGolden(dir)
 	if err != nil || g == nil {
 		t.Fatalf("golden directory after a kill: %v (missing: %t)", err, g == nil)
 	}
 	got := map[string]string{}
-	for p, data := range g.tree {
+	for p := range g.files {
+		data, err := os.ReadFile(filepath.Join(g.root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
 		got[p] = string(data)
 	}
 	for name, want := range map[string]map[string]string{"A": treeA, "B": treeB} {

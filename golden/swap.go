@@ -48,7 +48,7 @@ func journaledSwap(stage, target string) (string, error) {
 	old := filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+stagingInfix+"old-"+randomSuffix())
 	journal := journalName(target)
 	content := fmt.Sprintf("new %s\nold %s\n", filepath.Base(stage), filepath.Base(old))
-	if err := writeNew(journal, []byte(content), 0o644); err != nil {
+	if err := createFile(journal, []byte(content), 0o644); err != nil {
 		return "", err
 	}
 	if err := os.Rename(target, old); err != nil {

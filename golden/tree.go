@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -74,46 +72,4 @@ func (t Tree) Add(cluster string, obj *manifest.Object) error {
 	}
 	t[ObjectPath(cluster, obj)] = data
 	return nil
-}
-
-// Write writes the tree under dir, as one atomic step like Update: the
-// new tree (the files of t, and every file already in dir, which Write
-// never deletes) is built beside dir and swapped in, under the same lock,
-// so a killed render leaves the old directory or the new one. It writes
-// nothing outside dir: every path must be a clean relative slash path, and
-// a parent directory that resolves outside dir through a symlink is
-// rejected, as is any absolute symlink on the way (os.Root rules); both are
-// checked for every path before anything is written, and errors wrap
-// ErrInvalidPath. Unlike Update it neither compares, nor prunes, nor
-// records ownership.
-func Write(dir string, t Tree) error {
-	if err := validate(t, false); err != nil {
-		return err
-	}
-	target, err := realTarget(dir)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
-	}
-	unlock, err := lock(target)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if _, err := recoverLeftovers(target); err != nil {
-		return err
-	}
-	p := &plan{got: t, write: map[string]bool{}, drop: map[string]bool{}}
-	for _, path := range t.Paths() {
-		p.write[path] = true
-	}
-	if _, err := os.Stat(target); err == nil {
-		p.exists = true
-		if err := checkPaths(target, t.Paths()); err != nil {
-			return err
-		}
-	}
-	return p.apply(target)
 }
