@@ -59,15 +59,49 @@ func (o Origin) Subject() string {
 
 // Store is the actual state of every fake cluster. Apply is the only
 // write: the desired state a render computes reaches a Store through it.
+//
+// A store made by NewStore keeps every object. One made by NewStreamingStore
+// hands each object to a Sink as it is written and keeps, for the clusters
+// it is not told to keep, only what Apply's checks need (each key's owner
+// and where it was named): its memory does not grow with the objects' size.
 type Store struct {
+	// clusters holds the kept clusters' objects.
 	clusters map[string]map[manifest.Key]Entry
-	// folded maps each cluster's case-folded keys to the exact key held.
-	folded map[string]map[manifest.Key]manifest.Key
+	// index maps each cluster's case-folded keys to what is held there.
+	index map[string]map[manifest.Key]held
+	sink  Sink
+	keep  func(cluster string) bool
 }
 
-// NewStore returns a store of empty clusters.
+// held is what a store remembers of every object it was given.
+type held struct {
+	key     manifest.Key
+	owner   string
+	namePos manifest.Pos
+}
+
+// A Sink receives a streaming store's objects as they are written. A later
+// Put of the same cluster and key replaces the earlier object; the order of
+// the calls is the order of the writes.
+type Sink interface {
+	Put(cluster string, e Entry) error
+}
+
+// NewStore returns a store of empty clusters that keeps every object.
 func NewStore() *Store {
-	return &Store{clusters: map[string]map[manifest.Key]Entry{}, folded: map[string]map[manifest.Key]manifest.Key{}}
+	return &Store{clusters: map[string]map[manifest.Key]Entry{}, index: map[string]map[manifest.Key]held{}}
+}
+
+// NewStreamingStore returns a store of empty clusters that passes every
+// object it accepts to sink and keeps the objects of the clusters keep
+// reports (nil: none); Get and List see only those.
+func NewStreamingStore(sink Sink, keep func(cluster string) bool) *Store {
+	if keep == nil {
+		keep = func(string) bool { return false }
+	}
+	s := NewStore()
+	s.sink, s.keep = sink, keep
+	return s
 }
 
 // ErrConflict is wrapped by Apply's refusals of a second writer.
@@ -81,31 +115,42 @@ var ErrConflict = errors.New("conflicting objects")
 // differs from one held only in case (they would share an output file).
 // Errors start with the position of the object's name, else of its
 // origin; a refused name or namespace also names the origin's subject.
+// An error of the store's sink is returned as it is.
 func (s *Store) Apply(cluster string, e Entry) error {
 	if err := ValidateMeta(e.Object); err != nil {
 		return e.metaError(err)
 	}
-	m := s.clusters[cluster]
-	if m == nil {
-		m = map[manifest.Key]Entry{}
-		s.clusters[cluster] = m
-		s.folded[cluster] = map[manifest.Key]manifest.Key{}
+	idx := s.index[cluster]
+	if idx == nil {
+		idx = map[manifest.Key]held{}
+		s.index[cluster] = idx
 	}
 	key := e.Object.Key()
 	fold := foldKey(key)
-	if held, ok := s.folded[cluster][fold]; ok {
-		prev := m[held]
+	if prev, ok := idx[fold]; ok {
 		switch {
-		case held != key:
+		case prev.key != key:
 			return &manifest.Error{Pos: e.namePos(), Err: fmt.Errorf("%s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
-				key, held, prev.namePos(), cluster, ErrConflict)}
-		case prev.Owner != "" && e.Owner != "" && prev.Owner != e.Owner:
+				key, prev.key, prev.namePos, cluster, ErrConflict)}
+		case prev.owner != "" && e.Owner != "" && prev.owner != e.Owner:
 			return &manifest.Error{Pos: e.namePos(), Subjects: []manifest.Subject{{Kind: e.Owner}},
-				Err: fmt.Errorf("%s in cluster %s is already owned by %s (%s): %w", key, cluster, prev.Owner, prev.namePos(), ErrConflict)}
+				Err: fmt.Errorf("%s in cluster %s is already owned by %s (%s): %w", key, cluster, prev.owner, prev.namePos, ErrConflict)}
 		}
 	}
-	m[key] = e
-	s.folded[cluster][fold] = key
+	if s.sink != nil {
+		if err := s.sink.Put(cluster, e); err != nil {
+			return err
+		}
+	}
+	idx[fold] = held{key: key, owner: e.Owner, namePos: e.namePos()}
+	if s.sink == nil || s.keep(cluster) {
+		m := s.clusters[cluster]
+		if m == nil {
+			m = map[manifest.Key]Entry{}
+			s.clusters[cluster] = m
+		}
+		m[key] = e
+	}
 	return nil
 }
 
@@ -151,9 +196,20 @@ func (s *Store) Get(cluster string, key manifest.Key) (Entry, bool) {
 	return e, ok
 }
 
-// Clusters returns the names of clusters holding objects, sorted.
+// Clusters returns the names of clusters holding objects, sorted (of a
+// streaming store: those it keeps).
 func (s *Store) Clusters() []string {
 	return manifest.SortedKeys(s.clusters)
+}
+
+// Len returns how many objects the store was given and holds now, in all
+// clusters (kept or not).
+func (s *Store) Len() int {
+	n := 0
+	for _, idx := range s.index {
+		n += len(idx)
+	}
+	return n
 }
 
 // List returns a cluster's objects ordered by key.
