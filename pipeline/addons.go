@@ -99,14 +99,18 @@ func checkApps(ctx context.Context, inst *installed, wd *watchdog) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	apps, err := parseApps(inst.apps)
+	sources, err := parseApps(inst.apps)
 	if err != nil {
 		return nil, err
 	}
 	e := cueval.New(defs)
 	wd.watch(e)
 	var warnings []string
-	for _, app := range apps {
+	for _, src := range sources {
+		app, err := src.load()
+		if err != nil {
+			return nil, err
+		}
 		for i := range app.Components {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -149,7 +153,7 @@ func checkComponent(e *cueval.Engine, app *render.Application, comp *render.Comp
 // installed is what the addons put on the hub.
 type installed struct {
 	// apps are the addons' Applications, rendered like any other.
-	apps []*manifest.Object
+	apps []appSource
 	// defs are the addons' definitions, usable by every Application.
 	defs []*render.Definition
 	// hub is every other object `vela addon enable` applies to local
@@ -182,7 +186,7 @@ func (out *installed) add(res *addon.Result, dir string) error {
 		group := manifest.Group(o.APIVersion())
 		switch {
 		case group == "core.oam.dev" && o.Kind() == "Application":
-			out.apps = append(out.apps, o)
+			out.apps = append(out.apps, newAppSource(o))
 			continue
 		case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
 			d, err := render.DefinitionFromObject(o)

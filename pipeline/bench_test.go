@@ -58,7 +58,7 @@ func BenchmarkRender1000Apps(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got := len(res.Apps); got != 1000 {
+		if got := res.Applications; got != 1000 {
 			b.Fatalf("rendered %d apps", got)
 		}
 	}

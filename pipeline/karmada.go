@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -78,19 +79,18 @@ type placed struct {
 }
 
 // propagate places every template of cp and writes the overridden copies
-// into the members' fake clusters. Templates no policy matches are
-// warnings; a failing override is bad input (Karmada would fail the Work).
+// into the members' fake clusters, template by template in order as
+// they are ready. Templates no policy matches are warnings; a failing
+// override is bad input (Karmada would fail the Work).
 func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, workers int) ([]string, error) {
-	results := make([]placed, len(cp.templates))
-	parallel(ctx, len(cp.templates), workers, func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
-		results[i] = cp.place(i)
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var warnings []string
 	var errs []error
-	for _, r := range results {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ordered(ctx, len(cp.templates), workers, renderWindow*workers, func() struct{} { return struct{}{} }, func(_ struct{}, i int) placed {
+		return cp.place(i)
+	}, func(_ int, r placed) {
 		if r.warning != "" {
 			warnings = append(warnings, r.warning)
 		}
@@ -102,6 +102,9 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 				errs = append(errs, err)
 			}
 		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := manifest.Join(errs...); err != nil {
 		return nil, inputError(err)

@@ -14,7 +14,7 @@ import (
 
 // loaded is everything read from the inputs, by kind.
 type loaded struct {
-	apps []*manifest.Object
+	apps []appSource
 	defs []*render.Definition
 	// workflows and policies are core.oam.dev/v1alpha1 Workflow and Policy
 	// objects: what Applications refer to by name.
@@ -107,23 +107,30 @@ func (l *loaded) addFile(name string, data []byte) error {
 		l.defs = append(l.defs, defs...)
 		return nil
 	}
-	objs, err := manifest.Decode(name, data, manifest.DecodeOptions{})
-	if err != nil {
-		return inputError(err)
-	}
-	for _, o := range objs {
-		if err := l.add(o); err != nil {
-			return err
+	// Document by document: an Application is kept as its document, so
+	// that a stream of thousands is never all decoded at once.
+	dec := manifest.NewDecoder(name, data, manifest.DecodeOptions{})
+	for {
+		objs, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return inputError(err)
+		}
+		for _, o := range objs {
+			if err := l.add(o); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
 }
 
 func (l *loaded) add(o *manifest.Object) error {
 	group := manifest.Group(o.APIVersion())
 	switch {
 	case group == "core.oam.dev" && o.Kind() == "Application":
-		l.apps = append(l.apps, o)
+		l.apps = append(l.apps, newAppSource(o))
 	case group == "core.oam.dev" && o.Kind() == "Workflow":
 		wf, err := render.ParseWorkflow(o)
 		if err != nil {
@@ -163,17 +170,17 @@ func (l *loaded) add(o *manifest.Object) error {
 // clusters, its definitions): nothing read is silently dropped.
 func (l *loaded) only(flag, want string, clusters, defs bool) error {
 	var stray []*manifest.Object
-	stray = append(stray, l.apps...)
 	stray = append(stray, l.resources...)
 	if !clusters {
 		stray = append(stray, l.clusters...)
 	}
-	if len(stray) == 0 && (defs || len(l.defs) == 0) {
-		return nil
-	}
-	if len(stray) == 0 {
+	switch {
+	case len(l.apps) > 0:
+		return inputError(manifest.At(l.apps[0].pos, "%s: %s is not %s", flag, l.apps[0].key, want))
+	case len(stray) > 0:
+		return inputError(manifest.At(stray[0].Pos, "%s: %s is not %s", flag, stray[0].Key(), want))
+	case !defs && len(l.defs) > 0:
 		return inputError(manifest.At(l.defs[0].Source, "%s: %s %q is not %s", flag, l.defs[0].Kind, l.defs[0].Name, want))
 	}
-	o := stray[0]
-	return inputError(manifest.At(o.Pos, "%s: %s is not %s", flag, o.Key(), want))
+	return nil
 }

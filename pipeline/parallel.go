@@ -9,50 +9,133 @@ import (
 	"sync/atomic"
 )
 
-// parallel calls work(state, i) for every i in [0, n) on at most workers
-// goroutines (GOMAXPROCS when workers <= 0). Each goroutine makes its own
-// state with newState (a render engine, say) and keeps it. No new work is
-// handed out once ctx is done; callers check ctx afterwards.
-//
-// A panic in work or newState stops handing out work and is raised again
-// in the caller's goroutine as a *WorkerPanic, so a recover at the
-// command boundary sees it instead of the process dying with a goroutine
-// dump.
-func parallel[S any](ctx context.Context, n, workers int, newState func() S, work func(s S, i int)) {
+// ordered calls work(state, i) for every i in [0, n) on at most workers
+// goroutines (GOMAXPROCS when workers <= 0), each with its own state made
+// by newState (a render engine, say), and hands each result to consume, in the
+// caller's goroutine, in index order: result i as soon as it and every
+// result before it are done. At most window results are pending at once
+// (being computed, or done and waiting for an earlier one), so memory
+// stays bounded however large n is. No new work is handed out once ctx is
+// done; callers check ctx afterwards. A worker's panic is raised again in
+// the caller's goroutine as a *WorkerPanic.
+func ordered[S, R any](ctx context.Context, n, workers, window int, newState func() S, work func(S, int) R, consume func(int, R)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, n)
-	next := make(chan int)
+	if workers = min(workers, n); workers == 0 {
+		return
+	}
+	o := &orderedRun[R]{done: map[int]R{}, feeding: true}
+	o.cond = sync.NewCond(&o.mu)
+	tokens := make(chan struct{}, max(window, workers))
+	next, stop := make(chan int), make(chan struct{})
 	var wg sync.WaitGroup
-	var first atomic.Pointer[WorkerPanic]
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					first.CompareAndSwap(nil, &WorkerPanic{Value: r, Stack: debug.Stack()})
-					for range next { // drain: the feeder must not block
-					}
-				}
-			}()
+			defer o.recover(next)
 			s := newState()
 			for i := range next {
-				work(s, i)
+				o.finish(i, work(s, i))
 			}
 		}()
 	}
-	for i := range n {
-		if ctx.Err() != nil || first.Load() != nil {
-			break
+	go o.feed(ctx, n, tokens, next, stop)
+	defer func() {
+		close(stop)
+		wg.Wait()
+		if p := o.panicked.Load(); p != nil {
+			panic(p)
 		}
+	}()
+	for i := 0; ; i++ {
+		r, ok := o.wait(i)
+		if !ok {
+			return
+		}
+		<-tokens
+		consume(i, r)
+	}
+}
+
+// orderedRun is the state ordered's goroutines share.
+type orderedRun[R any] struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	// done holds finished results not yet consumed; handed counts the
+	// indexes given to workers, feeding is set until the last one is.
+	done     map[int]R
+	handed   int
+	feeding  bool
+	panicked atomic.Pointer[WorkerPanic]
+}
+
+// feed hands out indexes, one token of the window each, until n are
+// handed out, ctx is done, a worker panicked or the consumer stopped.
+func (o *orderedRun[R]) feed(ctx context.Context, n int, tokens chan struct{}, next chan int, stop chan struct{}) {
+	defer func() {
+		close(next)
+		o.mu.Lock()
+		o.feeding = false
+		o.cond.Broadcast()
+		o.mu.Unlock()
+	}()
+	for i := range n {
+		select {
+		case tokens <- struct{}{}:
+		case <-ctx.Done():
+			return
+		case <-stop:
+			return
+		}
+		if ctx.Err() != nil || o.panicked.Load() != nil {
+			return
+		}
+		o.mu.Lock()
+		o.handed++
+		o.mu.Unlock()
 		next <- i
 	}
-	close(next)
-	wg.Wait()
-	if p := first.Load(); p != nil {
-		panic(p)
+}
+
+func (o *orderedRun[R]) finish(i int, r R) {
+	o.mu.Lock()
+	o.done[i] = r
+	o.cond.Broadcast()
+	o.mu.Unlock()
+}
+
+// wait returns result i once it is done; false when it never will be
+// (the feeder stopped before handing it out, or a worker panicked).
+func (o *orderedRun[R]) wait(i int) (R, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for {
+		if r, ok := o.done[i]; ok {
+			delete(o.done, i)
+			return r, true
+		}
+		if o.panicked.Load() != nil || (!o.feeding && i >= o.handed) {
+			var zero R
+			return zero, false
+		}
+		o.cond.Wait()
+	}
+}
+
+// recover records a worker's panic, wakes the consumer and drains the
+// feeder so that it does not block.
+func (o *orderedRun[R]) recover(next chan int) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	o.panicked.CompareAndSwap(nil, &WorkerPanic{Value: r, Stack: debug.Stack()})
+	o.mu.Lock()
+	o.cond.Broadcast()
+	o.mu.Unlock()
+	for range next {
 	}
 }
 

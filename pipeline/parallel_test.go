@@ -3,26 +3,70 @@ package pipeline
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
-// TestParallelPanic checks that a worker's panic reaches the caller's
-// goroutine (where the CLI recovers it) with the worker's stack.
-func TestParallelPanic(t *testing.T) {
-	defer func() {
-		r := recover()
-		p, ok := r.(*WorkerPanic)
-		if !ok {
-			t.Fatalf("recovered %#v, want a *WorkerPanic", r)
+// TestOrdered checks that results reach the consumer in index order,
+// whatever the workers' pace, with at most window of them pending.
+func TestOrdered(t *testing.T) {
+	for _, workers := range []int{1, 2, 5} {
+		var got []int
+		var pending, most atomic.Int32
+		ordered(context.Background(), 200, workers, 4, func() int { return 0 }, func(_ int, i int) int {
+			if p := pending.Add(1); p > most.Load() {
+				most.Store(p)
+			}
+			if i%7 == 0 {
+				time.Sleep(time.Millisecond) // finish out of order
+			}
+			return i * 10
+		}, func(i, r int) {
+			pending.Add(-1)
+			if r != i*10 {
+				t.Errorf("result %d for index %d", r, i)
+			}
+			got = append(got, i)
+		})
+		if len(got) != 200 {
+			t.Fatalf("workers %d: consumed %d results", workers, len(got))
 		}
-		if p.Value != "boom at 3" || !strings.Contains(string(p.StackTrace()), "TestParallelPanic") {
-			t.Errorf("panic %v with stack:\n%s", p.Value, p.Stack)
+		for i, v := range got {
+			if v != i {
+				t.Fatalf("workers %d: consumed %d at position %d", workers, v, i)
+			}
 		}
-	}()
-	parallel(context.Background(), 100, 2, func() int { return 0 }, func(_ int, i int) {
-		if i == 3 {
-			panic("boom at 3")
+		if m := most.Load(); m > int32(max(4, workers)) {
+			t.Errorf("workers %d: %d results pending at once, window 4", workers, m)
+		}
+	}
+}
+
+// TestOrderedStops checks that a cancelled context stops handing out
+// work and that a worker's panic reaches the caller.
+func TestOrderedStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	ordered(ctx, 1000, 2, 4, func() int { return 0 }, func(_ int, i int) int { return i }, func(i, _ int) {
+		if n++; i == 10 {
+			cancel()
 		}
 	})
-	t.Fatal("parallel returned after a worker panicked")
+	if n >= 1000 || n < 11 {
+		t.Errorf("consumed %d results after cancelling at 10", n)
+	}
+	defer func() {
+		p, ok := recover().(*WorkerPanic)
+		if !ok || p.Value != "boom" || !strings.Contains(string(p.StackTrace()), "TestOrderedStops") {
+			t.Errorf("recovered %v, want the worker's panic with its stack", p)
+		}
+	}()
+	ordered(context.Background(), 100, 2, 4, func() int { return 0 }, func(_ int, i int) int {
+		if i == 50 {
+			panic("boom")
+		}
+		return i
+	}, func(int, int) {})
+	t.Fatal("ordered returned after a worker panicked")
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -63,24 +64,81 @@ type Inputs struct {
 	Addons []Addon
 	// Limits bound the CUE evaluations (zero: none).
 	Limits Limits
+	// Trace keeps each application's workflow, step by step (Result.Traces).
+	Trace bool
 }
 
-// Result is the final state of every fake cluster and how it came about.
+// Result is how a render went: the final state of every fake cluster
+// (from Run) and what the render noticed.
 type Result struct {
+	// Clusters is the final state of every fake cluster (nil from Stream,
+	// whose sink received it).
 	Clusters *cluster.Store
-	Apps     []*workflow.AppResult
+	// Applications counts the Applications rendered.
+	Applications int
+	// Traces are the applications' workflows step by step, in input order
+	// (with Inputs.Trace).
+	Traces []Trace
 	// Warnings are notes about inputs that produced nothing.
 	Warnings []string
 }
 
-// Run renders inputs. With in.Limits set, a CUE evaluation that outlives
-// its time limit or a heap past the memory limit stops the run at once
-// with an error wrapping ErrLimit and ErrInput (see Limits).
-func Run(ctx context.Context, in Inputs) (*Result, error) {
-	return bounded(ctx, in.Limits, func(ctx context.Context, wd *watchdog) (*Result, error) { return run(ctx, in, wd) })
+// Trace is one application's workflow, step by step.
+type Trace struct {
+	// Application is namespace/name.
+	Application string
+	Lines       []string
 }
 
-func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
+// Run renders inputs and returns the final state of every fake cluster in
+// Result.Clusters. With in.Limits set, a CUE evaluation that outlives its
+// time limit or a heap past the memory limit stops the run at once with
+// an error wrapping ErrLimit and ErrInput (see Limits).
+func Run(ctx context.Context, in Inputs) (*Result, error) {
+	return bounded(ctx, in.Limits, func(ctx context.Context, wd *watchdog) (*Result, error) { return run(ctx, in, nil, wd) })
+}
+
+// Stream renders inputs as Run does, but hands every object of the fake
+// clusters to sink as it is written instead of keeping them: the objects
+// already in the clusters (--observed, addons) first, then each
+// application's writes in input order as soon as it is rendered, then
+// what Karmada propagates. The calls come from one goroutine and their
+// order does not depend on the number of workers; a later object of the
+// same cluster and key replaces an earlier one, and Run's final state is
+// what remains. Memory stays flat in the number of applications: only
+// the objects' keys (and the Karmada control planes' objects, which
+// propagation reads) are kept.
+//
+// When Stream returns an error, what the sink received is incomplete and
+// must be discarded. An error of the sink stops the run and is returned as
+// it is (it is not bad input).
+func Stream(ctx context.Context, in Inputs, sink cluster.Sink) (*Result, error) {
+	return bounded(ctx, in.Limits, func(ctx context.Context, wd *watchdog) (*Result, error) { return run(ctx, in, sink, wd) })
+}
+
+// guardedSink passes objects to the caller's sink and remembers its first
+// error, which ends the run.
+type guardedSink struct {
+	sink cluster.Sink
+	err  error
+}
+
+func (g *guardedSink) Put(c string, e cluster.Entry) error {
+	if g.err == nil {
+		g.err = g.sink.Put(c, e)
+	}
+	return g.err
+}
+
+// failed returns the sink's error, if any.
+func (g *guardedSink) failed() error {
+	if g == nil {
+		return nil
+	}
+	return g.err
+}
+
+func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Result, error) {
 	var l loaded
 	if err := readPaths(in.Paths, in.Stdin, &l); err != nil {
 		return nil, err
@@ -127,35 +185,48 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 	if err := readPaths(in.ObservedPaths, nil, &observed); err != nil {
 		return nil, err
 	}
-	res := &Result{Clusters: cluster.NewStore()}
-	if err := preload(res.Clusters, inv, observed.resources); err != nil {
+	// The actual state before the render: what renders read.
+	actual := cluster.NewStore()
+	if err := preload(actual, inv, observed.resources); err != nil {
 		return nil, err
 	}
 	for _, e := range installed.hub {
-		if err := res.Clusters.Apply(cluster.Local, e); err != nil {
+		if err := actual.Apply(cluster.Local, e); err != nil {
 			return nil, inputError(err)
 		}
 	}
-	// Renders only read the observed state; reconcile writes after all of
-	// them have finished.
 	opts := in.Workflow
-	opts.Observed = res.Clusters
+	opts.Observed = actual
 	if opts.Workflows, opts.Policies, err = hubObjects(&l); err != nil {
 		return nil, err
 	}
-	results, err := renderAll(ctx, defs, inv, apps, in.Workers, opts, wd)
-	if err != nil {
-		return nil, err
+	// The final state, from the actual state on.
+	res := &Result{Applications: len(apps)}
+	var out *cluster.Store
+	var guard *guardedSink
+	if sink == nil {
+		out = cluster.NewStore()
+		res.Clusters = out
+	} else {
+		guard = &guardedSink{sink: sink}
+		controlPlanes := map[string]bool{}
+		for _, name := range inv.ControlPlanes() {
+			controlPlanes[name] = true
+		}
+		out = cluster.NewStreamingStore(guard, func(c string) bool { return controlPlanes[c] })
 	}
-	res.Apps = results
-	for _, r := range results {
-		res.Warnings = append(res.Warnings, r.Warnings...)
-	}
-	for _, r := range results {
-		if err := reconcile(res.Clusters, r); err != nil {
-			return nil, inputError(err)
+	for _, c := range actual.Clusters() {
+		for _, e := range actual.List(c) {
+			if err := out.Apply(c, e); err != nil {
+				return nil, err // only the sink's: actual accepted e
+			}
 		}
 	}
+	r := renderAll(ctx, defs, inv, apps, in.Workers, opts, wd, out, in.Trace)
+	if err := r.err(ctx, guard); err != nil {
+		return nil, err
+	}
+	res.Warnings, res.Traces = r.warnings, r.traces
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored}
 		for _, t := range templates {
@@ -163,15 +234,15 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
 			cp.owners = append(cp.owners, "input "+t.Pos.String())
 		}
-		warnings, err := propagate(ctx, res.Clusters, cp, in.Workers)
-		if err != nil {
+		warnings, err := propagate(ctx, out, cp, in.Workers)
+		if err := firstError(guard.failed(), err); err != nil {
 			return nil, err
 		}
 		res.Warnings = append(res.Warnings, warnings...)
 	}
 	for _, name := range inv.ControlPlanes() {
-		warnings, err := propagateDispatched(ctx, res.Clusters, inv, name, in.Workers)
-		if err != nil {
+		warnings, err := propagateDispatched(ctx, out, inv, name, in.Workers)
+		if err := firstError(guard.failed(), err); err != nil {
 			return nil, err
 		}
 		res.Warnings = append(res.Warnings, warnings...)
@@ -180,6 +251,16 @@ func run(ctx context.Context, in Inputs, wd *watchdog) (*Result, error) {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	return res, nil
+}
+
+// firstError returns the first non-nil error.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hubObjects indexes the Workflow and Policy objects among the inputs by
@@ -208,23 +289,70 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 	return workflows, policies, nil
 }
 
-// parseApps parses Applications, refusing two of one namespace and name.
-func parseApps(objs []*manifest.Object) ([]*render.Application, error) {
-	apps := make([]*render.Application, len(objs))
-	defined := map[string]*render.Application{}
+// appSource is an Application to render: parsed, or the document it is
+// parsed from again when its turn comes, so that the inputs' objects are
+// not all held in memory at once. It is parsed once when read, to report
+// what is wrong with it before anything renders.
+type appSource struct {
+	app *render.Application
+	doc *manifest.Document
+	// err is why the Application does not parse.
+	err error
+	// pos is where the Application starts, key its key, namePos where it
+	// is named.
+	pos     manifest.Pos
+	key     manifest.Key
+	namePos manifest.Pos
+}
+
+// newAppSource parses the Application o and keeps its document (when o
+// decodes from it alone) or the parsed Application.
+func newAppSource(o *manifest.Object) appSource {
+	src := appSource{pos: o.Pos, key: o.Key(), namePos: o.FieldPos("metadata.name")}
+	app, err := render.ParseApplication(o)
+	switch doc, alone := o.Document(); {
+	case err != nil:
+		src.err = err
+	case alone:
+		src.doc = doc
+	default:
+		src.app = app
+	}
+	return src
+}
+
+// load returns the parsed Application.
+func (a appSource) load() (*render.Application, error) {
+	if a.app != nil || a.err != nil {
+		return a.app, a.err
+	}
+	o, err := a.doc.Decode()
+	if err != nil {
+		return nil, fmt.Errorf("decode an application again: %w", err)
+	}
+	return render.ParseApplication(o)
+}
+
+// parseApps reports every Application that does not parse, and two of
+// one namespace and name.
+func parseApps(apps []appSource) ([]appSource, error) {
+	defined := map[string]manifest.Pos{}
 	var errs []error
-	for i, o := range objs {
-		var err error
-		if apps[i], err = render.ParseApplication(o); err != nil {
-			errs = append(errs, err)
+	for _, a := range apps {
+		if a.err != nil {
+			errs = append(errs, a.err)
 			continue
 		}
-		key := apps[i].Namespace + "/" + apps[i].Name
+		ns := a.key.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		key := ns + "/" + a.key.Name
 		if first, dup := defined[key]; dup {
-			errs = append(errs, manifest.At(o.FieldPos("metadata.name"), "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first.Object.FieldPos("metadata.name")))
+			errs = append(errs, manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first))
 			continue
 		}
-		defined[key] = apps[i]
+		defined[key] = a.namePos
 	}
 	if len(errs) > 0 {
 		return nil, inputError(manifest.Join(errs...))
@@ -339,36 +467,88 @@ func Builtins() (*render.Definitions, error) {
 	return builtinDefs, builtinErr
 }
 
+// renderWindow is how many applications (per worker) may be rendered
+// ahead of the one the final state waits for.
+const renderWindow = 8
+
+// rendered is what renderAll saw, in input order.
+type rendered struct {
+	// internal is the first error that is not about an application;
+	// invalid are the applications' errors (every one, not only the
+	// first); failed is the first write the final state refused.
+	internal error
+	invalid  []error
+	failed   error
+	warnings []string
+	traces   []Trace
+}
+
+// err is the run's error, in the order the stages report them: a
+// cancelled run, the sink's failure, an internal error, every invalid
+// application, then the first refused write.
+func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case guard.failed() != nil:
+		return guard.failed()
+	case r.internal != nil:
+		return r.internal
+	case len(r.invalid) > 0:
+		return inputError(manifest.Join(r.invalid...))
+	case r.failed != nil:
+		return inputError(r.failed)
+	}
+	return nil
+}
+
 // renderAll renders applications in parallel, one engine (one cue.Context)
-// per worker, and returns results in input order.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []*render.Application, workers int, opts workflow.Options, wd *watchdog) ([]*workflow.AppResult, error) {
-	results := make([]*workflow.AppResult, len(apps))
-	errs := make([]error, len(apps))
+// per worker, and writes each one's result into out in input order as
+// soon as it is ready. After an error nothing more is written, but every
+// application is still rendered, so that all invalid ones are reported.
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, workers int, opts workflow.Options, wd *watchdog, out *cluster.Store, trace bool) *rendered {
+	type outcome struct {
+		res *workflow.AppResult
+		err error
+	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
 		wd.watch(e)
 		return e
 	}
-	parallel(ctx, len(apps), workers, newEngine, func(e *cueval.Engine, i int) {
-		results[i], errs[i] = workflow.Run(e, apps[i], inv, opts)
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	work := func(e *cueval.Engine, i int) outcome {
+		app, err := apps[i].load()
+		if err != nil {
+			return outcome{nil, err}
+		}
+		res, err := workflow.Run(e, app, inv, opts)
+		return outcome{res, err}
 	}
-	var bad []error
-	for _, err := range errs {
+	r := &rendered{}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ordered(ctx, len(apps), workers, renderWindow*workers, newEngine, work, func(_ int, o outcome) {
 		var re *render.Error
 		switch {
-		case errors.As(err, &re) || errors.Is(err, render.ErrInvalidApplication):
-			bad = append(bad, err)
-		case err != nil:
-			return nil, err
+		case errors.As(o.err, &re) || errors.Is(o.err, render.ErrInvalidApplication):
+			r.invalid = append(r.invalid, o.err)
+			return
+		case o.err != nil:
+			if r.internal == nil {
+				r.internal = o.err
+			}
+			return
 		}
-	}
-	if len(bad) > 0 { // every application's error, not only the first
-		return nil, inputError(manifest.Join(bad...))
-	}
-	return results, nil
+		r.warnings = append(r.warnings, o.res.Warnings...)
+		if trace {
+			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
+		}
+		if r.internal == nil && len(r.invalid) == 0 && r.failed == nil {
+			r.failed = reconcile(out, o.res)
+		}
+	})
+	return r
 }
 
 // preload writes observed objects into the fake clusters. They are
