@@ -61,5 +61,9 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
-	return emit(stdout, stderr, res.Clusters, *outDir, res.Notes)
+	if err := emitStore(newOutput(stdout, *outDir, false), res.Clusters, res.Notes); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return outputCode(err)
+	}
+	return exitOK
 }

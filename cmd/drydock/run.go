@@ -14,7 +14,6 @@ import (
 
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render/addon"
@@ -165,75 +164,46 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock render: %v\n", err)
 		return exitUsage
 	}
-	res, err := pipeline.Run(context.Background(), in)
+	in.Trace = *trace
+	out := &recorded{output: newOutput(stdout, outDir, *quiet)}
+	res, err := pipeline.Stream(context.Background(), in, out)
 	if err != nil {
+		out.abort()
+		if out.err != nil && errors.Is(err, out.err) {
+			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			return outputCode(err)
+		}
 		return reportError(stderr, err)
 	}
-	if *trace {
-		for _, a := range res.Apps {
-			fmt.Fprintf(stderr, "application %s/%s:\n", a.App.Namespace, a.App.Name)
-			for _, line := range a.Trace {
-				fmt.Fprintf(stderr, "  %s\n", line)
-			}
+	for _, t := range res.Traces {
+		fmt.Fprintf(stderr, "application %s:\n", t.Application)
+		for _, line := range t.Lines {
+			fmt.Fprintf(stderr, "  %s\n", line)
 		}
 	}
 	for _, w := range res.SortedWarnings() {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
-	if *quiet {
-		return exitOK
-	}
-	return emit(stdout, stderr, res.Clusters, outDir, "")
-}
-
-// emit writes the clusters' final state: the tree under outDir (with
-// notes as NOTES.txt), or one YAML stream on stdout (notes as trailing
-// comments).
-func emit(stdout, stderr io.Writer, store *cluster.Store, outDir, notes string) int {
-	tree, err := pipeline.Tree(store)
-	if err != nil {
+	if err := out.finish(""); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
-		return exitInternal
-	}
-	if outDir != "" {
-		if notes != "" {
-			tree["NOTES.txt"] = []byte(notes)
-		}
-		if err := golden.Write(outDir, tree); err != nil {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
-			return exitUsage
-		}
-		return exitOK
-	}
-	writeStream(stdout, store, tree)
-	if notes != "" {
-		fmt.Fprintln(stdout, "---")
-		fmt.Fprintln(stdout, "# NOTES:")
-		for _, line := range strings.Split(notes, "\n") {
-			fmt.Fprintf(stdout, "#   %s\n", line)
-		}
+		return outputCode(err)
 	}
 	return exitOK
 }
 
-// writeStream prints every object as one YAML stream, each document
-// preceded by a comment naming where it lands and what produced it.
-func writeStream(w io.Writer, store *cluster.Store, tree golden.Tree) {
-	first := true
-	for _, c := range store.Clusters() {
-		for _, e := range store.List(c) {
-			if !first {
-				fmt.Fprintln(w, "---")
-			}
-			first = false
-			ns := e.Object.Namespace()
-			if ns == "" {
-				ns = "(cluster-scoped)"
-			}
-			fmt.Fprintf(w, "# Source: cluster %s, namespace %s, %s\n", c, ns, e.Source)
-			fmt.Fprint(w, string(tree[golden.ObjectPath(c, e.Object)]))
-		}
+// recorded is an output that remembers the error it returned, which the
+// pipeline passes back as it is.
+type recorded struct {
+	output
+	err error
+}
+
+func (r *recorded) Put(c string, e cluster.Entry) error {
+	if err := r.output.Put(c, e); err != nil {
+		r.err = err
+		return err
 	}
+	return nil
 }
 
 // reportError prints a pipeline error (with a hint when a limit stopped

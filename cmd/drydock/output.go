@@ -1,0 +1,205 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// output is where a render's objects go as the pipeline writes them: the
+// tree under --output-dir, one YAML stream on stdout, or nowhere (-q).
+type output interface {
+	cluster.Sink
+	// finish completes the output (notes: the addon's NOTES, "" for none).
+	finish(notes string) error
+	// abort discards what was put: the render failed.
+	abort()
+}
+
+// encodeError is an object the canonical encoding refuses: a bug, not bad
+// input.
+type encodeError struct{ err error }
+
+func (e *encodeError) Error() string { return e.err.Error() }
+func (e *encodeError) Unwrap() error { return e.err }
+
+func encode(e cluster.Entry) ([]byte, error) {
+	data, err := golden.Encode(e.Object)
+	if err != nil {
+		return nil, &encodeError{fmt.Errorf("encode %s: %w", e.Object.Key(), err)}
+	}
+	return data, nil
+}
+
+// outputCode is the exit code of an output's failure: 3 for an encoding
+// bug, else 2 (an output directory drydock may not write, a full disk).
+func outputCode(err error) int {
+	var ee *encodeError
+	if errors.As(err, &ee) {
+		return exitInternal
+	}
+	return exitUsage
+}
+
+// newOutput returns the output of a render: the tree under dir, else the
+// stream on w; nothing with quiet.
+func newOutput(w io.Writer, dir string, quiet bool) output {
+	switch {
+	case quiet:
+		return discard{}
+	case dir != "":
+		return &treeOutput{dir: dir}
+	}
+	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}}
+}
+
+// discard is the output of a render that only checks its inputs.
+type discard struct{}
+
+func (discard) Put(string, cluster.Entry) error { return nil }
+func (discard) finish(string) error             { return nil }
+func (discard) abort()                          {}
+
+// treeOutput writes each object into the tree under dir as it comes
+// (golden.Writer: swapped in at the end, in one step). The directory is
+// taken at the first object, so that a render that fails on its inputs
+// reports them, not a problem with the directory.
+type treeOutput struct {
+	dir string
+	w   *golden.Writer
+}
+
+func (t *treeOutput) writer() error {
+	if t.w != nil {
+		return nil
+	}
+	w, err := golden.NewWriter(t.dir)
+	t.w = w
+	return err
+}
+
+func (t *treeOutput) Put(c string, e cluster.Entry) error {
+	data, err := encode(e)
+	if err != nil {
+		return err
+	}
+	if err := t.writer(); err != nil {
+		return err
+	}
+	return t.w.Put(golden.ObjectPath(c, e.Object), data)
+}
+
+func (t *treeOutput) finish(notes string) error {
+	if err := t.writer(); err != nil {
+		return err
+	}
+	if notes != "" {
+		if err := t.w.Put("NOTES.txt", []byte(notes)); err != nil {
+			t.w.Abort()
+			return err
+		}
+	}
+	return t.w.Commit()
+}
+
+func (t *treeOutput) abort() {
+	if t.w != nil {
+		t.w.Abort()
+	}
+}
+
+// streamOutput prints every object as one YAML stream, each document
+// preceded by a comment naming where it lands and what produced it. The
+// stream is ordered by cluster and key, so the objects are kept, encoded,
+// until the render ends: in large shared chunks, with one small index
+// entry each.
+type streamOutput struct {
+	w      io.Writer
+	chunks [][]byte
+	index  map[string]map[manifest.Key]spooled
+}
+
+// spooled is an encoded object in the stream's chunks.
+type spooled struct {
+	chunk, start, end int
+	source            string
+}
+
+// chunkSize is the size of the chunks encoded objects are kept in.
+const chunkSize = 1 << 20
+
+func (s *streamOutput) Put(c string, e cluster.Entry) error {
+	data, err := encode(e)
+	if err != nil {
+		return err
+	}
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last])+len(data) > cap(s.chunks[last]) {
+		s.chunks = append(s.chunks, make([]byte, 0, max(chunkSize, len(data))))
+		last++
+	}
+	start := len(s.chunks[last])
+	s.chunks[last] = append(s.chunks[last], data...)
+	m := s.index[c]
+	if m == nil {
+		m = map[manifest.Key]spooled{}
+		s.index[c] = m
+	}
+	m[e.Object.Key()] = spooled{chunk: last, start: start, end: len(s.chunks[last]), source: e.Source}
+	return nil
+}
+
+func (s *streamOutput) finish(notes string) error {
+	first := true
+	for _, c := range manifest.SortedKeys(s.index) {
+		m := s.index[c]
+		keys := make([]manifest.Key, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+		for _, k := range keys {
+			if !first {
+				fmt.Fprintln(s.w, "---")
+			}
+			first = false
+			ns := k.Namespace
+			if ns == "" {
+				ns = "(cluster-scoped)"
+			}
+			sp := m[k]
+			fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, ns, sp.source)
+			s.w.Write(s.chunks[sp.chunk][sp.start:sp.end])
+		}
+	}
+	if notes != "" {
+		fmt.Fprintln(s.w, "---")
+		fmt.Fprintln(s.w, "# NOTES:")
+		for _, line := range strings.Split(notes, "\n") {
+			fmt.Fprintf(s.w, "#   %s\n", line)
+		}
+	}
+	return nil
+}
+
+func (s *streamOutput) abort() {}
+
+// emitStore writes the objects of a finished render's store to out and
+// finishes it.
+func emitStore(out output, store *cluster.Store, notes string) error {
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			if err := out.Put(c, e); err != nil {
+				out.abort()
+				return err
+			}
+		}
+	}
+	return out.finish(notes)
+}
