@@ -95,10 +95,7 @@ func renderAddon(ctx context.Context, in AddonInputs, wd *watchdog) (*AddonResul
 // already (by an addon taken as installed): such a component is not
 // checked, and a warning says so.
 func checkApps(ctx context.Context, inst *installed, wd *watchdog) ([]string, error) {
-	defs, err := definitions(false, inst.defs)
-	if err != nil {
-		return nil, err
-	}
+	defs := definitions(false, inst.defs)
 	sources, err := parseApps(inst.apps)
 	if err != nil {
 		return nil, err

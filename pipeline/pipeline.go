@@ -167,10 +167,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	defs, err := definitions(in.NoBuiltins, extra.defs, installed.defs, l.defs)
-	if err != nil {
-		return nil, err
-	}
+	defs := definitions(in.NoBuiltins, extra.defs, installed.defs, l.defs)
 	l.apps = append(installed.apps, l.apps...)
 	// Karmada policies are checked before anything renders.
 	templates, props, ovs, err := karmadaPolicies(l.resources, asAuthored)
@@ -416,55 +413,68 @@ func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
 
 // definitions merges built-ins, -d definitions and input definitions, each
 // later set replacing same-named earlier ones.
-func definitions(noBuiltins bool, sets ...[]*render.Definition) (*render.Definitions, error) {
+func definitions(noBuiltins bool, sets ...[]*render.Definition) *render.Definitions {
 	defs := render.NewDefinitions()
 	if !noBuiltins {
-		b, err := Builtins()
-		if err != nil {
-			return nil, err
-		}
-		defs = b.Clone()
+		defs = Builtins().Clone()
 	}
 	for _, set := range sets {
 		for _, d := range set {
 			defs.Add(d)
 		}
 	}
-	return defs, nil
+	return defs
 }
 
-var (
-	builtinOnce sync.Once
-	builtinDefs *render.Definitions
-	builtinErr  error
-)
-
-// Builtins returns drydock's embedded definitions (parsed once).
-func Builtins() (*render.Definitions, error) {
-	builtinOnce.Do(func() {
-		builtinDefs = render.NewDefinitions()
-		entries, err := fs.ReadDir(builtin.FS, ".")
+// builtins are drydock's embedded definitions, each parsed at its first
+// use: a render parses only those it uses.
+var builtins = sync.OnceValue(func() *render.Definitions {
+	return render.NewLazyDefinitions(func(kind, name string) *render.Definition {
+		d, err := Builtin(name)
 		if err != nil {
-			builtinErr = err
-			return
+			panic(err) // TestBuiltinsParse keeps this from happening
 		}
-		for _, e := range entries {
-			data, err := fs.ReadFile(builtin.FS, e.Name())
-			if err != nil {
-				builtinErr = err
-				return
-			}
-			ds, err := render.ParseCUEDefinitions("builtin/"+e.Name(), data)
-			if err != nil {
-				builtinErr = fmt.Errorf("built-in definition: %w", err)
-				return
-			}
-			for _, d := range ds {
-				builtinDefs.Add(d)
-			}
+		if d == nil || d.Kind != kind {
+			return nil
 		}
+		return d
 	})
-	return builtinDefs, builtinErr
+})
+
+// Builtins returns drydock's embedded definitions.
+func Builtins() *render.Definitions { return builtins() }
+
+// Builtin parses the embedded definition of a name (its file is
+// <name>.cue); nil when there is none.
+func Builtin(name string) (*render.Definition, error) {
+	file := name + ".cue"
+	data, err := fs.ReadFile(builtin.FS, file)
+	if errors.Is(err, fs.ErrNotExist) || !fs.ValidPath(file) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ds, err := render.ParseCUEDefinitions("builtin/"+file, data)
+	if err != nil {
+		return nil, fmt.Errorf("built-in definition: %w", err)
+	}
+	if len(ds) != 1 || ds[0].Name != name {
+		return nil, fmt.Errorf("built-in definition file %s: want one definition named %q", file, name)
+	}
+	return ds[0], nil
+}
+
+// BuiltinNames lists the embedded definitions' names.
+func BuiltinNames() []string {
+	entries, _ := fs.ReadDir(builtin.FS, ".")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".cue"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // renderWindow is how many applications (per worker) may be rendered

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -92,14 +93,47 @@ func IsDefinitionKind(kind string) bool {
 }
 
 // Definitions is a set of definitions keyed by kind and name. A later Add of
-// the same kind and name replaces the earlier one.
+// the same kind and name replaces the earlier one. Get is safe for
+// concurrent use; Add is not.
 type Definitions struct {
 	byKind map[string]map[string]*Definition
+	// fallback finds the definitions not added (nil: none).
+	fallback *lazyDefinitions
 }
 
 // NewDefinitions returns an empty set.
 func NewDefinitions() *Definitions {
 	return &Definitions{byKind: map[string]map[string]*Definition{}}
+}
+
+// NewLazyDefinitions returns a set that holds, besides what is added to
+// it, the definitions load finds: it is called at the first Get of a
+// kind and name not added, once per kind and name (its result, nil when
+// it has no such definition, is kept). A set of many definitions of which
+// a render uses few (drydock's built-ins) parses only those.
+func NewLazyDefinitions(load func(kind, name string) *Definition) *Definitions {
+	s := NewDefinitions()
+	s.fallback = &lazyDefinitions{load: load, found: map[[2]string]*Definition{}}
+	return s
+}
+
+// lazyDefinitions are the definitions a loader finds, kept once found.
+type lazyDefinitions struct {
+	mu    sync.Mutex
+	load  func(kind, name string) *Definition
+	found map[[2]string]*Definition
+}
+
+func (l *lazyDefinitions) get(kind, name string) *Definition {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := [2]string{kind, name}
+	d, ok := l.found[key]
+	if !ok {
+		d = l.load(kind, name)
+		l.found[key] = d
+	}
+	return d
 }
 
 // Add inserts or replaces d.
@@ -114,12 +148,16 @@ func (s *Definitions) Add(d *Definition) {
 
 // Get returns the definition of kind and name, or nil.
 func (s *Definitions) Get(kind, name string) *Definition {
-	return s.byKind[kind][name]
+	if d, ok := s.byKind[kind][name]; ok || s.fallback == nil {
+		return d
+	}
+	return s.fallback.get(kind, name)
 }
 
 // Clone returns a copy that can be extended without touching s.
 func (s *Definitions) Clone() *Definitions {
 	c := NewDefinitions()
+	c.fallback = s.fallback
 	for _, m := range s.byKind {
 		for _, d := range m {
 			c.Add(d)
