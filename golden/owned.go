@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -31,7 +32,9 @@ const ownershipHeader = "# Files drydock wrote in this golden directory; --prune
 // canonical matches an output-tree path: <cluster>/<namespace or
 // _cluster>/<kind>[.<group>]_<name>.yaml, with Kubernetes' name characters
 // (a long name shortened by ObjectPath still matches).
-var canonical = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*/(_cluster|[a-z0-9][a-z0-9-]*)/[a-z0-9][a-z0-9.-]*_[^/]+\.yaml$`)
+var canonical = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*/(_cluster|[a-z0-9][a-z0-9-]*)/[a-z0-9][a-z0-9.-]*_[^/]+\.yaml$`)
+})
 
 // ownership is the set of paths a golden directory's files drydock owns.
 type ownership struct {
@@ -42,7 +45,7 @@ type ownership struct {
 // owns reports whether drydock wrote the golden file at p.
 func (o ownership) owns(p string) bool {
 	if o.listed == nil {
-		return canonical.MatchString(p)
+		return canonical().MatchString(p)
 	}
 	return o.listed[p]
 }

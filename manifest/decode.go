@@ -291,8 +291,8 @@ type converter struct {
 	// aliases is set when the document uses an alias.
 	aliases bool
 	file    string
-	opts   DecodeOptions
-	fields map[string]Pos
+	opts    DecodeOptions
+	fields  map[string]Pos
 	// expanding is the outermost alias being expanded (nil outside
 	// aliases); expanded counts the nodes aliases produced.
 	expanding     *yaml.Node

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Kubernetes' name rules (k8s.io/apimachinery/pkg/util/validation), with
@@ -16,20 +17,20 @@ const (
 )
 
 var (
-	dns1123LabelRe = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1035LabelRe = regexp.MustCompile("^" + dns1035LabelFmt + "$")
+	dns1123LabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^" + dns1123LabelFmt + "$") })
+	dns1035LabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^" + dns1035LabelFmt + "$") })
 )
 
 // DNS1123Label returns what is wrong with s as a DNS-1123 label (at most
 // 63 characters), in Kubernetes' words; "" if nothing.
 func DNS1123Label(s string) string {
-	return labelProblems(s, dns1123LabelRe, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+	return labelProblems(s, dns1123LabelRe(), regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
 }
 
 // DNS1035Label is DNS1123Label for a DNS-1035 label (starting with a
 // letter): Service names.
 func DNS1035Label(s string) string {
-	return labelProblems(s, dns1035LabelRe, regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+	return labelProblems(s, dns1035LabelRe(), regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
 }
 
 // DNS1123Subdomain is DNS1123Label for a DNS-1123 subdomain (labels joined

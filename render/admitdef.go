@@ -104,12 +104,12 @@ func (d *Definition) denied(field, format string, args ...any) error {
 }
 
 // contextNotFound is the webhook's ContextRegex.
-var contextNotFound = regexp.MustCompile(`^.+:\sreference\s"context"\snot\sfound$`)
+var contextNotFound = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^.+:\sreference\s"context"\snot\sfound$`) })
 
 // errorFieldLabel is KubeVela's errorFieldLabelRe (pkg/cue/upgrade): an
 // unquoted `error` field label, which the webhook's legacy-syntax upgrade
 // quotes before it validates.
-var errorFieldLabel = regexp.MustCompile(`\berror\s*[?!]?\s*:`)
+var errorFieldLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\berror\s*[?!]?\s*:`) })
 
 // upgraded reports whether the webhook's legacy-syntax upgrade
 // (EnsureCueVersionCompatibility, on by default) would remove the error:
@@ -124,7 +124,7 @@ func upgraded(msg string) bool {
 func validateTemplate(d *Definition) error {
 	// An unquoted error label is rewritten before validating: drydock
 	// does not rewrite, so it does not judge such a template.
-	if usesVelaPackages(d) || errorFieldLabel.MatchString(d.Template) {
+	if usesVelaPackages(d) || errorFieldLabel().MatchString(d.Template) {
 		return nil
 	}
 	v := cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2)).CompileString(d.Template, cue.Filename(d.TemplateFile))
@@ -133,7 +133,7 @@ func validateTemplate(d *Definition) error {
 		err = v.Validate()
 	}
 	for _, e := range cueerrors.Errors(err) {
-		if contextNotFound.MatchString(e.Error()) || upgraded(e.Error()) {
+		if contextNotFound().MatchString(e.Error()) || upgraded(e.Error()) {
 			continue
 		}
 		pos, where := d.Source, ""

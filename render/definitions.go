@@ -201,7 +201,7 @@ func definitionRevisionName(typ string) error {
 	return nil
 }
 
-var qualifiedNamePart = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+var qualifiedNamePart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`) })
 
 // qualifiedName is Kubernetes' IsQualifiedName for a name without a
 // prefix: its problems joined by commas, or "".
@@ -214,7 +214,7 @@ func qualifiedName(s string) string {
 	case len(s) > 63:
 		problems = append(problems, "name part must be no more than 63 characters")
 	}
-	if !qualifiedNamePart.MatchString(s) {
+	if !qualifiedNamePart().MatchString(s) {
 		problems = append(problems, format)
 	}
 	return strings.Join(problems, ",")

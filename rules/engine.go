@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -70,8 +71,8 @@ type namespaceChecks struct {
 }
 
 var (
-	warningRule = regexp.MustCompile(`^warn(_[a-zA-Z0-9]+)*$`)
-	failureRule = regexp.MustCompile(`^(deny|violation)(_[a-zA-Z0-9]+)*$`)
+	warningRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^warn(_[a-zA-Z0-9]+)*$`) })
+	failureRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(deny|violation)(_[a-zA-Z0-9]+)*$`) })
 )
 
 // checkName returns the name of r when r is a check (deny, violation or
@@ -86,7 +87,7 @@ func checkName(r *ast.Rule) (string, bool) {
 		return "", false
 	}
 	name := string(v)
-	return name, failureRule.MatchString(name) || warningRule.MatchString(name)
+	return name, failureRule().MatchString(name) || warningRule().MatchString(name)
 }
 
 // Load reads, parses and compiles the policies once, loads the data, finds

@@ -400,7 +400,7 @@ func ruleResults(nc *namespaceChecks, rule string, wrapped any) (res []Result, p
 		return nil, true, nil
 	}
 	kind := Warning
-	if failureRule.MatchString(rule) {
+	if failureRule().MatchString(rule) {
 		kind = Failure
 	}
 	query := nc.path.Append(ast.StringTerm(rule)).String()

@@ -153,7 +153,7 @@ func checkRoot(r *ast.Rule) (string, bool) {
 		return "", false
 	}
 	name := string(v)
-	return name, failureRule.MatchString(name) || warningRule.MatchString(name)
+	return name, failureRule().MatchString(name) || warningRule().MatchString(name)
 }
 
 // shapeProblem says why the check rule r (named name) cannot be a set of

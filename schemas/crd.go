@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -47,10 +48,9 @@ func (e FieldError) Error() string { return e.Msg }
 var karmadaFS embed.FS
 
 // karmada holds the policy.karmada.io schemas by kind (the cluster-scoped
-// kinds share their namespaced twins').
-var karmada = map[string]*Structural{}
-
-func init() {
+// kinds share their namespaced twins'), read at the first use.
+var karmada = sync.OnceValue(func() map[string]*Structural {
+	out := map[string]*Structural{}
 	for kind, file := range map[string]string{
 		"PropagationPolicy": "propagationpolicies", "ClusterPropagationPolicy": "propagationpolicies",
 		"OverridePolicy": "overridepolicies", "ClusterOverridePolicy": "overridepolicies",
@@ -63,13 +63,14 @@ func init() {
 		if err := json.Unmarshal(data, s); err != nil {
 			panic(err)
 		}
-		karmada[kind] = s
+		out[kind] = s
 	}
-}
+	return out
+})
 
 // Karmada returns the CRD schema of a policy.karmada.io policy kind
 // (Karmada f8fdd02), nil for another kind.
-func Karmada(kind string) *Structural { return karmada[kind] }
+func Karmada(kind string) *Structural { return karmada()[kind] }
 
 // Validate checks obj against s as the API server checks a custom
 // resource created with strict field validation (kubectl's default):

@@ -18,8 +18,10 @@ type image struct {
 }
 
 var (
-	anchoredTag    = regexp.MustCompile(`^[\w][\w.-]{0,127}$`)
-	anchoredDigest = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}$`)
+	anchoredTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w][\w.-]{0,127}$`) })
+	anchoredDigest = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}$`)
+	})
 )
 
 // imageCache memoises parseImage: references repeat across objects and
@@ -106,9 +108,9 @@ func (img *image) tagOrDigest() string {
 // setTagOrDigest sets a valid tag or digest; anything else changes nothing.
 func (img *image) setTagOrDigest(s string) {
 	switch {
-	case anchoredTag.MatchString(s):
+	case anchoredTag().MatchString(s):
 		img.tag, img.digest = s, ""
-	case anchoredDigest.MatchString(s):
+	case anchoredDigest().MatchString(s):
 		img.digest, img.tag = s, ""
 	}
 }

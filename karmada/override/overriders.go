@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
@@ -298,7 +299,9 @@ func setMetadataMap(doc map[string]any, field string) bool {
 
 // notADocument matches json-patch's refusal of a document that is a
 // scalar.
-var notADocument = regexp.MustCompile(`cannot unmarshal (\w+) into Go value of type map\[string\]\*jsonpatch\.lazyNode`)
+var notADocument = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`cannot unmarshal (\w+) into Go value of type map\[string\]\*jsonpatch\.lazyNode`)
+})
 
 // fieldOverride is Karmada's applyFieldOverriders for one FieldOverrider:
 // the string at FieldPath is patched as a JSON or YAML document and set
@@ -326,7 +329,7 @@ func fieldOverride(doc map[string]any, f *FieldOverrider) error {
 	}
 	if err != nil {
 		// json-patch's decoder error is Karmada's own wording; say what it means.
-		if m := notADocument.FindStringSubmatch(err.Error()); m != nil {
+		if m := notADocument().FindStringSubmatch(err.Error()); m != nil {
 			return fmt.Errorf("%w (the text at %s is a %s, not an object or list the patch can change)", err, f.FieldPath, m[1])
 		}
 		return err

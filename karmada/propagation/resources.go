@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -297,7 +298,7 @@ func (a *amounts) maxDivided(l cluster.ResourceList) int64 {
 	return min(res, a.pods)
 }
 
-var qualifiedName = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+var qualifiedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`) })
 
 // isScalarResource is Kubernetes' IsScalarResourceName: an extended
 // resource, a hugepages or attachable-volumes resource, or a native
@@ -325,5 +326,5 @@ func isQualifiedName(s string) bool {
 	} else if prefix == "" || manifest.DNS1123Subdomain(prefix) != "" || strings.Contains(name, "/") {
 		return false
 	}
-	return name != "" && len(name) <= 63 && qualifiedName.MatchString(name)
+	return name != "" && len(name) <= 63 && qualifiedName().MatchString(name)
 }

@@ -2,10 +2,9 @@ package cueval
 
 import (
 	"errors"
-
-	"cuelang.org/go/cue"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/manifest"

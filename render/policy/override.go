@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -125,7 +126,7 @@ func Override(app *render.Application, step string, pols []*render.Policy) (comp
 	return comps, warnings, nil
 }
 
-var componentNamePattern = regexp.MustCompile(`[a-z]([a-z-]{0,61}[a-z])?`)
+var componentNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-z]([a-z-]{0,61}[a-z])?`) })
 
 // errComponentLost is KubeVela's MergeComponent returning neither a
 // component nor an error (see mergeComponent).
@@ -182,7 +183,7 @@ func override(app *render.Application, step string, p *render.Policy, spec *Over
 				merge(&comps[j], patch, overlay, true)
 			}
 		}
-		if !matched && componentNamePattern.MatchString(name) {
+		if !matched && componentNamePattern().MatchString(name) {
 			comps = append(comps, componentFromPatch(patch, p.Path, overlay))
 		}
 	}
