@@ -39,7 +39,8 @@ FUZZ_TARGETS = \
 	FuzzParseSet:./render/addon/ \
 	FuzzRenderAddon:./render/addon/ \
 	FuzzLoadConfig:./check/ \
-	FuzzDiff:./golden/
+	FuzzDiff:./golden/ \
+	FuzzEncode:./golden/
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

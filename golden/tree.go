@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -56,12 +54,6 @@ func fileName(kind, name string) string {
 	tag := "-" + hex.EncodeToString(sum[:8]) + ".yaml"
 	keep := max(0, maxFileName-len(kind)-1-len(tag))
 	return kind + "_" + name[:min(keep, len(name))] + tag
-}
-
-// Encode is the canonical YAML of an object (sigs.k8s.io/yaml: keys
-// sorted, block style).
-func Encode(obj *manifest.Object) ([]byte, error) {
-	return yaml.Marshal(obj.Data)
 }
 
 // Add encodes obj into the tree under cluster.
