@@ -7,20 +7,61 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
 	"runtime/pprof"
 )
 
 func main() {
-	// CUE evaluation allocates heavily; trading memory for fewer collections
-	// measurably raises render throughput. GOGC in the environment wins.
+	// GOGC in the environment wins over drydock's own pacing.
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(300)
+		budget := uint64(40 << 20)
+		if b, err := strconv.ParseUint(os.Getenv("DRYDOCK_HEAP_BUDGET_MIB"), 10, 64); err == nil {
+			budget = b << 20
+		}
+		paceGC(budget)
 	}
 	stop := profile(os.Getenv("DRYDOCK_CPUPROFILE"), os.Getenv("DRYDOCK_MEMPROFILE"))
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
+
+// paceGC lets the heap grow to budget bytes before a collection while
+// the live heap is small, and to twice the live heap (GOGC=100) once it
+// is not. A render allocates about a megabyte of short-lived CUE values
+// per application but keeps little: collecting at twice the live heap
+// would collect hundreds of times, each at a fixed cost, while a budget
+// keeps both the collections and the peak memory low. The percentage is
+// set again after every collection.
+func paceGC(budget uint64) {
+	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
+	set := func() {
+		metrics.Read(m)
+		// Before the first collection there is no live heap yet: assume
+		// the runtime's minimum.
+		live, roots := max(m[0].Value.Uint64(), 4<<20), m[1].Value.Uint64()+m[2].Value.Uint64()
+		// The collector's goal is live + (live + roots) * GOGC/100.
+		pct := uint64(100)
+		if budget > 2*live+roots {
+			pct = (budget - live) * 100 / (live + roots)
+		}
+		debug.SetGCPercent(int(min(pct, 10_000)))
+	}
+	var arm func()
+	arm = func() {
+		// A finalizer runs after the collection that found its object
+		// unreachable: once per cycle.
+		runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+			set()
+			arm()
+		})
+	}
+	set()
+	arm()
+}
+
+type gcSentinel struct{ _ [64]byte }
 
 // profile starts a CPU profile into cpuFile and arranges a heap profile
 // into memFile (either may be ""): the developer's view of a real run

@@ -41,7 +41,7 @@ type Engine struct {
 
 // recycleAfter bounds how many components one cue.Context evaluates before
 // it is replaced: values built into a context are never freed with it alive.
-const recycleAfter = 200
+const recycleAfter = 32
 
 // New returns an engine for the given definitions.
 func New(defs *render.Definitions) *Engine {
