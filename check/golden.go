@@ -9,16 +9,9 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-// golden compares tree with the golden directory dir, or updates dir to
-// it, adding the findings and updated files to res.
-func (r *runner) golden(res *SuiteResult, dir string, tree golden.Tree, origins map[string]cluster.Origin) error {
-	if r.opts.Update {
-		return r.updateGolden(res, dir, tree)
-	}
-	rep, err := golden.Compare(dir, tree)
-	if err != nil {
-		return err
-	}
+// compared adds the findings of a comparison with the golden directory
+// dir to res; origins locate the rendered files.
+func (r *runner) compared(res *SuiteResult, dir string, rep *golden.Report, origins map[string]cluster.Origin) {
 	leftoverFindings(res, dir, rep, "the next drydock test --update removes it")
 	hint := "run drydock test --update to accept it"
 	if r.opts.CI {
@@ -39,15 +32,11 @@ func (r *runner) golden(res *SuiteResult, dir string, tree golden.Tree, origins 
 			Pos:     goldenFile(dir, p),
 			Message: fmt.Sprintf("%s is in the golden tree but no longer renders (%s with --prune)", p, hint)})
 	}
-	return nil
 }
 
-// updateGolden rewrites dir to match tree.
-func (r *runner) updateGolden(res *SuiteResult, dir string, tree golden.Tree) error {
-	rep, err := golden.Update(dir, tree, golden.UpdateOptions{Prune: r.opts.Prune})
-	if err != nil {
-		return err
-	}
+// updated adds what an update of the golden directory dir wrote and
+// kept to res.
+func (r *runner) updated(res *SuiteResult, dir string, rep *golden.Report) {
 	res.Updated = append(append(res.Updated, rep.Added...), rep.Changed...)
 	if rep.Pruned {
 		res.Updated = append(res.Updated, rep.Removed...)
@@ -59,7 +48,6 @@ func (r *runner) updateGolden(res *SuiteResult, dir string, tree golden.Tree) er
 				Pos: goldenFile(dir, p), Message: fmt.Sprintf("%s no longer renders; kept (use --prune to delete it)", p)})
 		}
 	}
-	return nil
 }
 
 // goldenFile is the start of golden file p of the directory dir.

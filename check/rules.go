@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/rules"
 )
@@ -39,59 +38,28 @@ func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engi
 	return e.eng, e.err
 }
 
-// ruleInputs are the rendered objects as rules' inputs, with each
-// object's path in the output tree and origin, and per cluster for
+// ruleInputs locate the objects rules were evaluated on: each one's path
+// in the output tree and origin (by input index), and the groups of
 // combined evaluation.
 type ruleInputs struct {
-	inputs  []rules.Input
 	paths   []string
 	origins []cluster.Origin
 	groups  map[string][]rules.Input
 }
 
-func newRuleInputs(store *cluster.Store) *ruleInputs {
-	in := &ruleInputs{groups: map[string][]rules.Input{}}
-	for _, c := range store.Clusters() {
-		for _, e := range store.List(c) {
-			ri := rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
-				Application: e.Origin.Application, Component: e.Origin.Component, Source: posString(e.Origin.Pos)}}
-			in.inputs = append(in.inputs, ri)
-			in.paths = append(in.paths, golden.ObjectPath(c, e.Object))
-			in.origins = append(in.origins, e.Origin)
-			in.groups[c] = append(in.groups[c], ri)
-		}
-	}
-	return in
-}
-
-// rules evaluates the suite's policies (default: policy/ in the config's
-// directory, when it exists) on the rendered objects.
-func (r *runner) rules(ctx context.Context, res *SuiteResult, s Suite, store *cluster.Store) error {
+// ruleOptions are the options of the suite's rules (default: policy/ in
+// the config's directory, when it exists); false when it has none.
+func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {
 	dirs := r.paths(s.Policies)
 	if len(s.Policies) == 0 {
 		def := filepath.Join(r.dir, "policy")
 		if info, err := os.Stat(def); err != nil || !info.IsDir() {
-			return nil
+			return rules.Options{}, false
 		}
 		dirs = []string{def}
 	}
-	eng, err := r.engines.load(ctx, rules.Options{PolicyDirs: dirs, DataPaths: r.paths(s.Data),
-		Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces, RegoV0: s.RegoVersion == "v0", QueryTimeout: r.opts.RuleTimeout})
-	if err != nil {
-		return err
-	}
-	in := newRuleInputs(store)
-	var rep *rules.Report
-	if s.Combine {
-		rep, err = eng.EvalCombined(ctx, in.groups)
-	} else {
-		rep, err = eng.Eval(ctx, in.inputs, 0)
-	}
-	if err != nil {
-		return err
-	}
-	ruleFindings(res, eng, rep, in, s.Combine)
-	return nil
+	return rules.Options{PolicyDirs: dirs, DataPaths: r.paths(s.Data), Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces,
+		RegoV0: s.RegoVersion == "v0", QueryTimeout: r.opts.RuleTimeout}, true
 }
 
 // ruleFindings adds a finding per failure and warning of rep to res, and
@@ -113,7 +81,7 @@ func ruleFindings(res *SuiteResult, eng *rules.Engine, rep *rules.Report, in *ru
 		default:
 			continue
 		}
-		if !combined && rr.Input >= 0 && rr.Input < len(in.inputs) {
+		if !combined && rr.Input >= 0 && rr.Input < len(in.paths) {
 			f.Object, f.Origin = in.paths[rr.Input], in.origins[rr.Input]
 			f.Pos = f.Origin.Pos
 		} else if combined {

@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 )
@@ -132,8 +130,8 @@ func renderFindings(suite string, err error) []Finding {
 	return out
 }
 
-// suite renders s, then checks the render against its golden tree and
-// its rules.
+// suite renders s and checks the render, as it streams, against its
+// golden tree and its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	res := &SuiteResult{Name: s.Name, Checks: []string{"render"}}
 	in := pipeline.Inputs{
@@ -141,8 +139,10 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: 1, Limits: r.opts.Limits,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
-	out, err := pipeline.Run(ctx, in)
+	sink := r.newSuiteSink(ctx, s)
+	out, err := pipeline.Stream(ctx, in, sink)
 	if err != nil {
+		sink.abort()
 		res.Err = err
 		res.Findings = append(res.Findings, renderFindings(s.Name, err)...)
 		return res
@@ -150,32 +150,8 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	for _, w := range out.SortedWarnings() {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
 	}
-	tree, err := pipeline.Tree(out.Clusters)
-	if err != nil {
-		res.Err = err
-		return res
-	}
-	res.Objects = len(tree)
-	if s.Golden != "" {
-		res.Checks = append(res.Checks, "golden")
-		if err := r.golden(res, filepath.Join(r.dir, s.Golden), tree, origins(out.Clusters)); err != nil {
-			res.Err = err
-			return res
-		}
-	}
-	if err := r.rules(ctx, res, s, out.Clusters); err != nil {
+	if err := sink.finish(res); err != nil {
 		res.Err = err
 	}
 	return res
-}
-
-// origins maps each object's path in the output tree to its origin.
-func origins(store *cluster.Store) map[string]cluster.Origin {
-	out := map[string]cluster.Origin{}
-	for _, c := range store.Clusters() {
-		for _, e := range store.List(c) {
-			out[golden.ObjectPath(c, e.Object)] = e.Origin
-		}
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -215,11 +214,7 @@ func (s *Store) Len() int {
 // List returns a cluster's objects ordered by key.
 func (s *Store) List(cluster string) []Entry {
 	m := s.clusters[cluster]
-	keys := make([]manifest.Key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	keys := manifest.SortedObjectKeys(m)
 	out := make([]Entry, len(keys))
 	for i, k := range keys {
 		out[i] = m[k]

@@ -439,7 +439,16 @@ func (c *Comparer) put(p string, data []byte) (fileState, error) {
 
 // Report is the comparison of every file Put with the golden directory:
 // golden files that were not Put count as Removed if drydock owns them.
+// Leftovers name what an interrupted Update left beside the directory.
 func (c *Comparer) Report() *Report {
+	r := c.report()
+	if target, err := realTarget(c.dir); err == nil {
+		r.Leftovers, _ = leftovers(target)
+	}
+	return r
+}
+
+func (c *Comparer) report() *Report {
 	r := &Report{Diffs: map[string]string{}}
 	for _, p := range sortedKeys(c.paths.files) {
 		switch st := c.state[p]; st.kind {
@@ -482,11 +491,7 @@ func Compare(dir string, got Tree) (*Report, error) {
 			return nil, err
 		}
 	}
-	rep := c.Report()
-	if target, err := realTarget(dir); err == nil {
-		rep.Leftovers, _ = leftovers(target)
-	}
-	return rep, nil
+	return c.Report(), nil
 }
 
 // Updater updates a golden directory file by file, for a tree too large
@@ -557,7 +562,7 @@ func (u *Updater) staged() error {
 // changes; the lock is released. The report is the comparison.
 func (u *Updater) Commit() (*Report, error) {
 	defer u.unlock()
-	rep := u.cmp.Report()
+	rep := u.cmp.report()
 	rep.Leftovers = u.cleaned
 	owned := sortedKeys(u.cmp.paths.files)
 	if !u.opts.Prune {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -159,12 +158,7 @@ func (s *streamOutput) finish(notes string) error {
 	first := true
 	for _, c := range manifest.SortedKeys(s.index) {
 		m := s.index[c]
-		keys := make([]manifest.Key, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
-		for _, k := range keys {
+		for _, k := range manifest.SortedObjectKeys(m) {
 			if !first {
 				fmt.Fprintln(s.w, "---")
 			}

@@ -1,0 +1,253 @@
+package check
+
+import (
+	"context"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/rules"
+)
+
+// suiteSink checks a suite's render as it streams: each object is
+// encoded once and compared with (or written into) the golden tree, and
+// evaluated by the suite's rules, when it arrives; only its path and
+// origin are kept (and, for rules that combine a cluster's objects, the
+// objects). An object written again replaces the earlier one, results
+// included. The golden tree and the rules are opened at the first object:
+// what goes wrong with them is reported only if the render succeeds, as
+// it was when they were checked after the render.
+type suiteSink struct {
+	ctx    context.Context
+	r      *runner
+	suite  Suite
+	golden *goldenSink
+	rules  *ruleSink
+	objs   map[string]map[manifest.Key]*sunk
+	opened bool
+}
+
+// sunk is what the sink keeps of an object.
+type sunk struct {
+	path   string
+	origin cluster.Origin
+	// rules' results for the object alone (Input 0), or its error.
+	report *rules.Report
+	err    error
+	// input is kept for combined rules only.
+	input rules.Input
+}
+
+func (r *runner) newSuiteSink(ctx context.Context, s Suite) *suiteSink {
+	return &suiteSink{ctx: ctx, r: r, suite: s, objs: map[string]map[manifest.Key]*sunk{}}
+}
+
+// open makes the golden and rules checks of the suite, once. A failure is
+// kept in them and reported by finish.
+func (k *suiteSink) open() {
+	if k.opened {
+		return
+	}
+	k.opened = true
+	if k.suite.Golden != "" {
+		k.golden = k.r.openGolden(k.suite)
+	}
+	k.rules = k.r.openRules(k.ctx, k.suite)
+}
+
+// Put checks one object.
+func (k *suiteSink) Put(c string, e cluster.Entry) error {
+	k.open()
+	m := k.objs[c]
+	if m == nil {
+		m = map[manifest.Key]*sunk{}
+		k.objs[c] = m
+	}
+	s := &sunk{path: golden.ObjectPath(c, e.Object), origin: e.Origin}
+	m[e.Object.Key()] = s
+	if k.golden != nil {
+		k.golden.put(s.path, e)
+	}
+	k.rules.put(k.ctx, c, e, s)
+	return nil
+}
+
+// ordered returns the objects in output order: by cluster, then key.
+func (k *suiteSink) ordered() []*sunk {
+	var out []*sunk
+	for _, c := range manifest.SortedKeys(k.objs) {
+		m := k.objs[c]
+		for _, key := range manifest.SortedObjectKeys(m) {
+			out = append(out, m[key])
+		}
+	}
+	return out
+}
+
+// abort discards what the render gave: it failed.
+func (k *suiteSink) abort() {
+	if k.golden != nil {
+		k.golden.abort()
+	}
+}
+
+// finish adds the golden and rules findings to res, once the render has
+// succeeded.
+func (k *suiteSink) finish(res *SuiteResult) error {
+	k.open()
+	objs := k.ordered()
+	res.Objects = len(objs)
+	if k.golden != nil {
+		res.Checks = append(res.Checks, "golden")
+		origins := make(map[string]cluster.Origin, len(objs))
+		for _, o := range objs {
+			origins[o.path] = o.origin
+		}
+		if err := k.golden.finish(k.r, res, origins); err != nil {
+			return err
+		}
+	}
+	return k.rules.finish(k.ctx, res, objs)
+}
+
+// goldenSink compares each object with the golden tree, or writes it into
+// the updated tree.
+type goldenSink struct {
+	dir string
+	cmp *golden.Comparer
+	upd *golden.Updater
+	err error
+}
+
+// openGolden opens the suite's golden tree for comparing or updating.
+func (r *runner) openGolden(s Suite) *goldenSink {
+	g := &goldenSink{dir: r.paths([]string{s.Golden})[0]}
+	if r.opts.Update {
+		g.upd, g.err = golden.NewUpdater(g.dir, golden.UpdateOptions{Prune: r.opts.Prune})
+	} else {
+		g.cmp, g.err = golden.NewComparer(g.dir)
+	}
+	return g
+}
+
+func (g *goldenSink) put(path string, e cluster.Entry) {
+	if g.err != nil {
+		return
+	}
+	data, err := golden.Encode(e.Object)
+	switch {
+	case err != nil:
+		g.err = err
+	case g.upd != nil:
+		g.err = g.upd.Put(path, data)
+	default:
+		g.err = g.cmp.Put(path, data)
+	}
+}
+
+func (g *goldenSink) abort() {
+	if g.upd != nil {
+		g.upd.Abort()
+		g.upd = nil
+	}
+}
+
+func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]cluster.Origin) error {
+	if g.err != nil {
+		g.abort()
+		return g.err
+	}
+	if g.upd != nil {
+		rep, err := g.upd.Commit()
+		if err != nil {
+			return err
+		}
+		r.updated(res, g.dir, rep)
+		return nil
+	}
+	r.compared(res, g.dir, g.cmp.Report(), origins)
+	return nil
+}
+
+// ruleSink evaluates the suite's rules on each object (or, combined, on
+// each cluster's objects at the end).
+type ruleSink struct {
+	eng     *rules.Engine
+	combine bool
+	err     error
+}
+
+// openRules loads the suite's rules (nil when it has none).
+func (r *runner) openRules(ctx context.Context, s Suite) *ruleSink {
+	opts, ok := r.ruleOptions(s)
+	if !ok {
+		return nil
+	}
+	eng, err := r.engines.load(ctx, opts)
+	return &ruleSink{eng: eng, combine: s.Combine, err: err}
+}
+
+func (rs *ruleSink) put(ctx context.Context, c string, e cluster.Entry, s *sunk) {
+	if rs == nil || rs.err != nil {
+		return
+	}
+	in := rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
+		Application: e.Origin.Application, Component: e.Origin.Component, Source: posString(e.Origin.Pos)}}
+	if rs.combine {
+		s.input = in
+		return
+	}
+	s.report, s.err = rs.eng.Eval(ctx, []rules.Input{in}, 1)
+}
+
+// finish assembles the objects' results in output order, as one
+// evaluation of them all would have, and adds the findings.
+func (rs *ruleSink) finish(ctx context.Context, res *SuiteResult, objs []*sunk) error {
+	if rs == nil {
+		return nil
+	}
+	if rs.err != nil {
+		return rs.err
+	}
+	in := &ruleInputs{groups: map[string][]rules.Input{}}
+	for _, o := range objs {
+		in.paths = append(in.paths, o.path)
+		in.origins = append(in.origins, o.origin)
+		if rs.combine {
+			in.groups[o.input.Context.Cluster] = append(in.groups[o.input.Context.Cluster], o.input)
+		}
+	}
+	var rep *rules.Report
+	if rs.combine {
+		var err error
+		if rep, err = rs.eng.EvalCombined(ctx, in.groups); err != nil {
+			return err
+		}
+	} else {
+		rep = &rules.Report{}
+		for i, o := range objs {
+			if o.err != nil {
+				return o.err // the first failing object in order, as Eval reports it
+			}
+			merge(rep, o.report, i)
+		}
+	}
+	ruleFindings(res, rs.eng, rep, in, rs.combine)
+	return nil
+}
+
+// merge appends one object's report to rep as input i.
+func merge(rep, one *rules.Report, i int) {
+	for _, r := range one.Results {
+		r.Input = i
+		rep.Results = append(rep.Results, r)
+	}
+	for _, s := range one.Summaries {
+		s.Input = i
+		rep.Summaries = append(rep.Summaries, s)
+	}
+	for _, p := range one.Prints {
+		p.Input = i
+		rep.Prints = append(rep.Prints, p)
+	}
+}
