@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,5 +52,54 @@ func TestApplyRefusesMeta(t *testing.T) {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// sinkList records what a streaming store passes on.
+type sinkList []string
+
+func (s *sinkList) Put(c string, e Entry) error {
+	*s = append(*s, c+" "+e.Object.Key().String()+" "+e.Owner)
+	return nil
+}
+
+// TestStreamingStore: a streaming store passes every accepted object on,
+// keeps only the clusters it is told to, and still refuses a second owner
+// and a key differing in case without holding the objects.
+func TestStreamingStore(t *testing.T) {
+	cm := func(name string) *manifest.Object {
+		return manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "namespace": "default"}})
+	}
+	var got sinkList
+	s := NewStreamingStore(&got, func(c string) bool { return c == "hub" })
+	for _, w := range []struct {
+		cluster, name, owner string
+	}{{"hub", "a", "app-1"}, {"m1", "a", "app-1"}, {"m1", "a", "app-1"}, {"m1", "b", ""}} {
+		if err := s.Apply(w.cluster, Entry{Object: cm(w.name), Owner: w.owner}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := sinkList{"hub ConfigMap default/a app-1", "m1 ConfigMap default/a app-1", "m1 ConfigMap default/a app-1", "m1 ConfigMap default/b "}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("passed on (-want +got):\n%s", diff)
+	}
+	if n := len(s.List("m1")); n != 0 {
+		t.Errorf("m1 holds %d objects; a streaming store keeps only the clusters it is told to", n)
+	}
+	if n := len(s.List("hub")); n != 1 {
+		t.Errorf("hub holds %d objects, want 1", n)
+	}
+	if n := s.Len(); n != 3 {
+		t.Errorf("Len = %d, want 3 (hub/a, m1/a, m1/b)", n)
+	}
+	if err := s.Apply("m1", Entry{Object: cm("a"), Owner: "app-2"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a second owner: %v", err)
+	}
+	upper := manifest.New(map[string]any{"apiVersion": "v1", "kind": "configmap", "metadata": map[string]any{"name": "a", "namespace": "default"}})
+	if err := s.Apply("m1", Entry{Object: upper, Owner: "app-1"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a key differing in case: %v", err)
+	}
+	if len(got) != 4 {
+		t.Errorf("refused objects were passed on: %q", got)
 	}
 }

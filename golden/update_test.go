@@ -349,3 +349,120 @@ func TestWriteEscapes(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamingReplace: a second Put of a path replaces the first in a
+// Writer, a Comparer and an Updater; an Updater whose file goes back to
+// the golden content leaves the golden file (and its time) alone.
+func TestStreamingReplace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "golden")
+	if err := Write(dir, Tree{"a/x.yaml": []byte("one\n")}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct{ path, data string }{{"a/x.yaml", "two\n"}, {"a/y.yaml", "y\n"}, {"a/x.yaml", "three\n"}} {
+		if err := w.Put(step.path, []byte(step.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTree(t, dir); got["a/x.yaml"] != "three\n" || got["a/y.yaml"] != "y\n" {
+		t.Errorf("after Writer: %v", got)
+	}
+
+	c, err := NewComparer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Put("a/x.yaml", []byte("changed\n"))
+	_ = c.Put("a/x.yaml", []byte("three\n"))
+	_ = c.Put("a/z.yaml", []byte("z\n"))
+	rep := c.Report()
+	if len(rep.Changed) != 0 || rep.Unchanged != 1 || !cmp.Equal(rep.Added, []string{"a/z.yaml"}) {
+		t.Errorf("Comparer report %+v", rep)
+	}
+
+	before, err := os.Stat(filepath.Join(dir, "a/x.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewUpdater(dir, UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = u.Put("a/x.yaml", []byte("changed\n"))
+	_ = u.Put("a/x.yaml", []byte("three\n"))
+	_ = u.Put("a/y.yaml", []byte("new y\n"))
+	rep, err = u.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(rep.Changed, []string{"a/y.yaml"}) {
+		t.Errorf("Updater report %+v", rep)
+	}
+	after, err := os.Stat(filepath.Join(dir, "a/x.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.ModTime().Equal(before.ModTime()) || readTree(t, dir)["a/x.yaml"] != "three\n" {
+		t.Errorf("a/x.yaml was rewritten: %v then %v", before.ModTime(), after.ModTime())
+	}
+}
+
+// TestStreamingAbort: what a Writer or an Updater was given is discarded
+// by Abort: the directory is as it was, with no staging directory left.
+func TestStreamingAbort(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "golden")
+	if err := Write(dir, Tree{"a/x.yaml": []byte("one\n")}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Put("a/x.yaml", []byte("two\n"))
+	w.Abort()
+	u, err := NewUpdater(dir, UpdateOptions{Prune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = u.Put("b/y.yaml", []byte("y\n"))
+	u.Abort()
+	if got := readTree(t, dir); !cmp.Equal(got, map[string]string{"a/x.yaml": "one\n"}) {
+		t.Errorf("after Abort: %v", got)
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil || len(entries) != 1 {
+		t.Errorf("beside the directory: %v (%v)", entries, err)
+	}
+	// The lock was released: another writer gets it at once.
+	w, err = NewWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+}
+
+// readTree reads every regular file under dir but the OwnershipFile.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == OwnershipFile {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
