@@ -1,0 +1,295 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The benchmarks here run drydock as users do, one process per
+// operation (this test binary, which is the CLI under the name
+// "drydock": see TestMain), and report what the process cost: CPU
+// seconds (user+sys), peak RSS and, for renders of many applications,
+// applications per second of wall time. Output trees go to a directory
+// under $DRYDOCK_BENCH_DIR (default: the test's temporary directory), so
+// that a file system slow to create files can be kept out of the figures.
+
+// BenchmarkCLIRender1000Apps: `drydock render --output-dir` of 1,000
+// webservice+scaler applications.
+func BenchmarkCLIRender1000Apps(b *testing.B) { benchApps(b, 1000) }
+
+// BenchmarkCLIRender10000Apps: the same with 10,000.
+func BenchmarkCLIRender10000Apps(b *testing.B) { benchApps(b, 10000) }
+
+func benchApps(b *testing.B, n int) {
+	in := writeBenchFile(b, "apps.yaml", generateApps(n))
+	m := benchCLI(b, func(out string) []string { return []string{"render", in, "--output-dir", out} })
+	b.ReportMetric(float64(n)/m.wall.Seconds(), "apps/s")
+}
+
+// BenchmarkCLIColdRender: one process rendering the bundled example, the
+// cost of a pre-commit hook's single render.
+func BenchmarkCLIColdRender(b *testing.B) {
+	example, err := filepath.Abs("../../examples/first-vela-app.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchCLI(b, func(out string) []string { return []string{"render", example, "--output-dir", out} })
+}
+
+// BenchmarkCLIVersion: the cost of starting the process.
+func BenchmarkCLIVersion(b *testing.B) {
+	benchCLI(b, func(string) []string { return []string{"version"} })
+}
+
+// BenchmarkCLIKarmada: 1,000 Deployment templates propagated to 10
+// member clusters through one ClusterPropagationPolicy and 5 override
+// policies (10,000 objects out).
+func BenchmarkCLIKarmada(b *testing.B) {
+	in := writeBenchFile(b, "karmada.yaml", generateKarmada(1000, 10))
+	m := benchCLI(b, func(out string) []string { return []string{"render", in, "--output-dir", out} })
+	b.ReportMetric(float64(10000)/m.wall.Seconds(), "objects/s")
+}
+
+// usageEnv names the file a benchmarked drydock process writes its cost
+// to. The process measures itself because the kernel's figure for a
+// child (wait4's ru_maxrss) includes the memory of the parent it was
+// forked from, this benchmark's own heap, before the exec.
+const usageEnv = "DRYDOCK_BENCH_USAGE"
+
+func init() {
+	reportUsage = func() {
+		path := os.Getenv(usageEnv)
+		if path == "" {
+			return
+		}
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			panic(err)
+		}
+		cpu := syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)
+		if err := os.WriteFile(path, fmt.Appendf(nil, "%d %d\n", cpu, peakKiB()), 0o644); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// peakKiB is VmHWM, the peak resident set of this process's memory
+// since its exec.
+func peakKiB() int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		panic(err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				panic(err)
+			}
+			return kib
+		}
+	}
+	panic("no VmHWM in /proc/self/status")
+}
+
+// measured is what b.N processes cost, per process.
+type measured struct {
+	wall, cpu time.Duration
+	peakKiB   int64
+}
+
+// benchCLI runs drydock b.N times with the arguments args gives for a
+// fresh output directory, and reports cpu-s/op and peak-rss-MiB (the
+// highest of the runs).
+func benchCLI(b *testing.B, args func(out string) []string) measured {
+	b.Helper()
+	exe := drydockExe(b)
+	base := os.Getenv("DRYDOCK_BENCH_DIR")
+	if base == "" {
+		base = b.TempDir()
+	}
+	var total measured
+	n := 0
+	for b.Loop() {
+		out, err := os.MkdirTemp(base, "drydock-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.RemoveAll(out) }) // when a run fails
+		usage := filepath.Join(out, "usage")
+		cmd := exec.Command(exe, args(filepath.Join(out, "tree"))...)
+		cmd.Env = append(os.Environ(), usageEnv+"="+usage)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("drydock %s: %v\n%s", strings.Join(cmd.Args[1:], " "), err, stderr.String())
+		}
+		total.wall += time.Since(start)
+		var cpuNs, peak int64
+		if data, err := os.ReadFile(usage); err != nil {
+			b.Fatal(err)
+		} else if _, err := fmt.Sscan(string(data), &cpuNs, &peak); err != nil {
+			b.Fatalf("%s: %v", usage, err)
+		}
+		total.cpu += time.Duration(cpuNs)
+		total.peakKiB = max(total.peakKiB, peak)
+		n++
+		b.StopTimer()
+		if err := os.RemoveAll(out); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	per := measured{wall: total.wall / time.Duration(n), cpu: total.cpu / time.Duration(n), peakKiB: total.peakKiB}
+	b.ReportMetric(per.cpu.Seconds(), "cpu-s/op")
+	b.ReportMetric(float64(per.peakKiB)/1024, "peak-rss-MiB")
+	return per
+}
+
+// drydockExe is this test binary under the name drydock, which TestMain
+// runs as the CLI.
+func drydockExe(b *testing.B) string {
+	b.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	exe := filepath.Join(b.TempDir(), "drydock")
+	if err := os.Symlink(self, exe); err != nil {
+		b.Fatal(err)
+	}
+	return exe
+}
+
+func writeBenchFile(b *testing.B, name, data string) string {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), name)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// generateApps is n Applications of one webservice with a scaler each,
+// over 10 namespaces.
+func generateApps(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, `---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: app-%d
+  namespace: team-%d
+spec:
+  components:
+    - name: web-%d
+      type: webservice
+      properties:
+        image: registry.example.com/web:%d
+        ports:
+          - port: 8080
+            expose: true
+        env:
+          - name: INDEX
+            value: "%d"
+      traits:
+        - type: scaler
+          properties:
+            replicas: %d
+`, i, i%10, i, i, i, 1+i%5)
+	}
+	return sb.String()
+}
+
+// generateKarmada is members member clusters, a ClusterPropagationPolicy
+// placing every Deployment on all of them, 5 override policies (image,
+// labels, command, plaintext, annotations) and n Deployment templates.
+func generateKarmada(n, members int) string {
+	var sb strings.Builder
+	for i := range members {
+		fmt.Fprintf(&sb, "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: member%02d\n  labels: {env: prod, zone: z%d}\nspec: {provider: aws, region: r%d}\n", i, i%3, i%2)
+	}
+	sb.WriteString(`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: all}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    clusterAffinity: {labelSelector: {matchLabels: {env: prod}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata: {name: registry}
+spec:
+  overrideRules:
+    - targetCluster: {fieldSelector: {matchExpressions: [{key: region, operator: In, values: [r1]}]}}
+      overriders:
+        imageOverrider: [{component: Registry, operator: replace, value: mirror.example.com}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata: {name: labels}
+spec:
+  overrideRules:
+    - overriders:
+        labelsOverrider: [{operator: add, value: {team: shop, tier: web}}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: command, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, labelSelector: {matchLabels: {app: web}}}]
+  overrideRules:
+    - targetCluster: {labelSelector: {matchLabels: {zone: z1}}}
+      overriders:
+        commandOverrider: [{containerName: web, operator: add, value: [--verbose]}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: replicas, namespace: default}
+spec:
+  overrideRules:
+    - targetCluster: {clusterNames: [member00, member01]}
+      overriders:
+        plaintext: [{path: /spec/replicas, operator: replace, value: 5}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: annotations, namespace: default}
+spec:
+  overrideRules:
+    - overriders:
+        annotationsOverrider: [{operator: add, value: {owner: platform}}]
+`)
+	for i := range n {
+		fmt.Fprintf(&sb, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web-%d, namespace: default, labels: {app: web}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: registry.example.com/team/web:%d
+          command: [/bin/web]
+          env: [{name: INDEX, value: "%d"}]
+`, i, i, i)
+	}
+	return sb.String()
+}
