@@ -9,6 +9,11 @@
 // ObjectPath), encoded by Encode: sigs.k8s.io/yaml, keys sorted, LF line
 // ends, byte-identical across runs. Write puts a tree on disk.
 //
+// A render too large to hold as a Tree streams instead: Writer, Comparer
+// and Updater take one file at a time (Put), in any order, and finish
+// with what Write, Compare and Update do (Commit, Report; Abort leaves
+// the directory as it was). Write, Compare and Update are built on them.
+//
 // # Compare
 //
 // Compare reads every *.yaml file under a golden directory (recursively;

@@ -1,6 +1,8 @@
 // Package pipeline runs drydock's main job: load the inputs, render every
 // Application through the workflow emulation, reconcile the writes into the
-// fake clusters, and return their final state.
+// fake clusters, and return their final state (Run) or hand each object to
+// a sink as soon as its application is rendered (Stream, whose memory does
+// not grow with the number of applications).
 //
 // It is the only package that knows the order of the stages; each stage's
 // logic lives in its own package.

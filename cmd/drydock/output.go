@@ -116,49 +116,48 @@ func (t *treeOutput) abort() {
 // streamOutput prints every object as one YAML stream, each document
 // preceded by a comment naming where it lands and what produced it. The
 // stream is ordered by cluster and key, so the objects are kept, encoded,
-// until the render ends: in large shared chunks, with one small index
-// entry each.
+// until the render ends: in a spool, with one small index entry each.
 type streamOutput struct {
-	w      io.Writer
-	chunks [][]byte
-	index  map[string]map[manifest.Key]spooled
+	w     io.Writer
+	spool spool
+	index map[string]map[manifest.Key]spooled
 }
 
-// spooled is an encoded object in the stream's chunks.
+// spooled is an encoded object in the stream's spool.
 type spooled struct {
-	chunk, start, end int
-	source            string
+	at     span
+	source string
 }
-
-// chunkSize is the size of the chunks encoded objects are kept in.
-const chunkSize = 1 << 20
 
 func (s *streamOutput) Put(c string, e cluster.Entry) error {
 	data, err := encode(e)
 	if err != nil {
 		return err
 	}
-	last := len(s.chunks) - 1
-	if last < 0 || len(s.chunks[last])+len(data) > cap(s.chunks[last]) {
-		s.chunks = append(s.chunks, make([]byte, 0, max(chunkSize, len(data))))
-		last++
+	at, err := s.spool.add(data)
+	if err != nil {
+		return err
 	}
-	start := len(s.chunks[last])
-	s.chunks[last] = append(s.chunks[last], data...)
 	m := s.index[c]
 	if m == nil {
 		m = map[manifest.Key]spooled{}
 		s.index[c] = m
 	}
-	m[e.Object.Key()] = spooled{chunk: last, start: start, end: len(s.chunks[last]), source: e.Source}
+	m[e.Object.Key()] = spooled{at: at, source: e.Source}
 	return nil
 }
 
 func (s *streamOutput) finish(notes string) error {
+	defer s.spool.close()
 	first := true
 	for _, c := range manifest.SortedKeys(s.index) {
 		m := s.index[c]
 		for _, k := range manifest.SortedObjectKeys(m) {
+			sp := m[k]
+			data, err := s.spool.bytes(sp.at)
+			if err != nil {
+				return err
+			}
 			if !first {
 				fmt.Fprintln(s.w, "---")
 			}
@@ -167,9 +166,8 @@ func (s *streamOutput) finish(notes string) error {
 			if ns == "" {
 				ns = "(cluster-scoped)"
 			}
-			sp := m[k]
 			fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, ns, sp.source)
-			s.w.Write(s.chunks[sp.chunk][sp.start:sp.end])
+			s.w.Write(data)
 		}
 	}
 	if notes != "" {
@@ -182,7 +180,7 @@ func (s *streamOutput) finish(notes string) error {
 	return nil
 }
 
-func (s *streamOutput) abort() {}
+func (s *streamOutput) abort() { s.spool.close() }
 
 // emitStore writes the objects of a finished render's store to out and
 // finishes it.
