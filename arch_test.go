@@ -14,6 +14,7 @@ var allowed = map[string][]string{
 	"schemas":             {"manifest"},
 	"cluster":             {"manifest"},
 	"golden":              {"manifest"},
+	"gitrev":              {},
 	"rules":               {"manifest"},
 	"karmada":             {"manifest", "cluster"},
 	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
@@ -28,7 +29,7 @@ var allowed = map[string][]string{
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
 	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
 	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report", "gitrev"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
