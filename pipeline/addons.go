@@ -53,7 +53,7 @@ func RenderAddon(in AddonInputs) (*AddonResult, error) {
 
 func renderAddon(ctx context.Context, in AddonInputs, wd *watchdog) (*AddonResult, error) {
 	var l loaded
-	if err := readPaths(in.ClusterPaths, nil, &l); err != nil {
+	if err := (files{}).readPaths(in.ClusterPaths, nil, &l); err != nil {
 		return nil, err
 	}
 	inv, err := inventory(l.clusters)
@@ -61,7 +61,7 @@ func renderAddon(ctx context.Context, in AddonInputs, wd *watchdog) (*AddonResul
 		return nil, err
 	}
 	done := wd.track(manifest.Pos{File: filepath.Join(in.Dir, "metadata.yaml"), Line: 1, Col: 1}, fmt.Sprintf("addon %s", in.Dir))
-	res, err := enable(in.Addon, inv, in.Registry)
+	res, err := enable(files{}, in.Addon, inv, in.Registry)
 	done()
 	if err != nil {
 		return nil, err
@@ -160,11 +160,11 @@ type installed struct {
 
 // installAddons renders each addon as `vela addon enable` would on this
 // inventory, in the order given.
-func installAddons(addons []Addon, inv *cluster.Inventory, wd *watchdog) (*installed, error) {
+func installAddons(src files, addons []Addon, inv *cluster.Inventory, wd *watchdog) (*installed, error) {
 	out := &installed{}
 	for _, a := range addons {
-		done := wd.track(manifest.Pos{File: filepath.Join(a.Dir, "metadata.yaml"), Line: 1, Col: 1}, fmt.Sprintf("addon %s", a.Dir))
-		res, err := enable(a, inv, "")
+		done := wd.track(manifest.Pos{File: src.display(path.Join(filepath.ToSlash(a.Dir), "metadata.yaml")), Line: 1, Col: 1}, fmt.Sprintf("addon %s", src.display(a.Dir)))
+		res, err := enable(src, a, inv, "")
 		done()
 		if err != nil {
 			return nil, err
@@ -206,9 +206,10 @@ func hubEntry(o *manifest.Object, dir string) cluster.Entry {
 // enable renders one addon directory on the inventory's clusters. Positions
 // in the addon's files (of objects and errors) are made relative to the
 // working directory, as the user named the addon.
-func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, error) {
-	if info, err := os.Stat(a.Dir); err != nil || !info.IsDir() {
-		return nil, inputError(fmt.Errorf("addon %s: not a directory", a.Dir))
+func enable(src files, a Addon, inv *cluster.Inventory, registry string) (*addon.Result, error) {
+	dir, err := src.dir(a.Dir)
+	if err != nil {
+		return nil, inputError(err)
 	}
 	opts := addon.Options{Params: a.Params}
 	for _, n := range inv.Names() {
@@ -224,18 +225,18 @@ func enable(a Addon, inv *cluster.Inventory, registry string) (*addon.Result, er
 		opts.Registry = os.DirFS(registry)
 		opts.RegistryName = filepath.Base(regAbs)
 	}
-	res, err := addon.Render(os.DirFS(a.Dir), opts)
+	res, err := addon.Render(dir, opts)
 	if err != nil {
 		var ae *addon.Error
 		if errors.As(err, &ae) {
-			ae.Pos = inDir(a.Dir, ae.Pos)
+			ae.Pos = inDir(src.display(a.Dir), ae.Pos)
 		}
 		return nil, inputError(err)
 	}
 	for _, o := range res.Objects {
-		o.MapPos(func(p manifest.Pos) manifest.Pos { return inDir(a.Dir, p) })
+		o.MapPos(func(p manifest.Pos) manifest.Pos { return inDir(src.display(a.Dir), p) })
 		if !o.Pos.IsValid() {
-			o.Pos = manifest.Pos{File: a.Dir}
+			o.Pos = manifest.Pos{File: src.display(a.Dir)}
 		}
 		if err := admit(o); err != nil {
 			return nil, inputError(err)

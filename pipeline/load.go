@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,9 +29,20 @@ type loaded struct {
 	read map[string]bool
 }
 
+// files is where a render reads its inputs: the file system, or (fsys
+// set) a tree such as a git revision, whose slash paths are shown
+// prefixed with name in messages and positions.
+type files struct {
+	fsys fs.FS
+	name string
+}
+
+// display is how a file of the source is named to the user.
+func (f files) display(p string) string { return f.name + p }
+
 // readPaths reads files and directories (recursively, in byte order of
 // names); "-" reads stdin once.
-func readPaths(paths []string, stdin io.Reader, into *loaded) error {
+func (f files) readPaths(paths []string, stdin io.Reader, into *loaded) error {
 	for _, p := range paths {
 		if p == "-" {
 			if stdin == nil {
@@ -45,27 +58,92 @@ func readPaths(paths []string, stdin io.Reader, into *loaded) error {
 			stdin = nil
 			continue
 		}
-		if err := readPath(p, into); err != nil {
+		if err := f.readPath(p, into); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func readPath(root string, into *loaded) error {
-	files, err := manifest.WalkFiles(root, manifest.WalkOptions{
-		Keep:    isInputFile,
-		SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") },
-	})
+func (f files) readPath(root string, into *loaded) error {
+	list, err := f.walk(root)
 	if err != nil {
 		return inputError(err)
 	}
-	for _, f := range files {
-		if err := into.readFile(f); err != nil {
+	for _, name := range list {
+		if err := f.readFile(name, into); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// walk lists the input files under root, as manifest.WalkFiles does on
+// the file system: dot directories skipped, a symbolic link to a file
+// read (the tree refuses one that leaves it), one to a directory not
+// followed.
+func (f files) walk(root string) ([]string, error) {
+	if f.fsys == nil {
+		return manifest.WalkFiles(root, manifest.WalkOptions{
+			Keep:    isInputFile,
+			SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") },
+		})
+	}
+	info, err := fs.Stat(f.fsys, root)
+	if err != nil {
+		return nil, f.fileError(err)
+	}
+	if !info.IsDir() {
+		return []string{root}, nil
+	}
+	var list []string
+	err = fs.WalkDir(f.fsys, root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return f.fileError(err)
+		case d.IsDir():
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		case !isInputFile(d.Name()):
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			info, err := fs.Stat(f.fsys, p)
+			if err != nil {
+				return f.fileError(err)
+			}
+			if info.IsDir() {
+				return nil
+			}
+		}
+		list = append(list, p)
+		return nil
+	})
+	return list, err
+}
+
+// dir is the directory d of the source as an fs.FS (an addon's).
+func (f files) dir(d string) (fs.FS, error) {
+	if f.fsys == nil {
+		if info, err := os.Stat(d); err != nil || !info.IsDir() {
+			return nil, fmt.Errorf("addon %s: not a directory", d)
+		}
+		return os.DirFS(d), nil
+	}
+	if info, err := fs.Stat(f.fsys, d); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("addon %s: not a directory", f.display(d))
+	}
+	return fs.Sub(f.fsys, d)
+}
+
+// fileError names the file of err as the user sees it.
+func (f files) fileError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", f.display(pe.Path), pe.Err)
+	}
+	return err
 }
 
 func isInputFile(path string) bool {
@@ -76,21 +154,47 @@ func isInputFile(path string) bool {
 	return false
 }
 
-func (l *loaded) readFile(path string) error {
-	if abs, err := filepath.Abs(path); err == nil {
-		if l.read[abs] {
-			return nil
+func (f files) readFile(p string, into *loaded) error {
+	key := f.display(p)
+	if f.fsys == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			key = abs
 		}
-		if l.read == nil {
-			l.read = map[string]bool{}
-		}
-		l.read[abs] = true
 	}
-	data, err := manifest.ReadFile(path)
+	if into.read[key] {
+		return nil
+	}
+	if into.read == nil {
+		into.read = map[string]bool{}
+	}
+	into.read[key] = true
+	data, err := f.read(p)
 	if err != nil {
 		return inputError(err)
 	}
-	return l.addFile(path, data)
+	return into.addFile(f.display(p), data)
+}
+
+// read reads one regular file, at most manifest.MaxInputBytes.
+func (f files) read(p string) ([]byte, error) {
+	if f.fsys == nil {
+		return manifest.ReadFile(p)
+	}
+	info, err := fs.Stat(f.fsys, p)
+	if err != nil {
+		return nil, f.fileError(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", f.display(p))
+	}
+	if info.Size() > manifest.MaxInputBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", f.display(p), manifest.MaxInputBytes)
+	}
+	data, err := fs.ReadFile(f.fsys, p)
+	if err != nil {
+		return nil, f.fileError(err)
+	}
+	return data, nil
 }
 
 func (l *loaded) addFile(name string, data []byte) error {

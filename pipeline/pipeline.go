@@ -68,7 +68,15 @@ type Inputs struct {
 	Limits Limits
 	// Trace keeps each application's workflow, step by step (Result.Traces).
 	Trace bool
+	// From, when set, is the tree every path above is read from (slash
+	// paths; stdin is not read), such as a git revision's; FromName
+	// prefixes its file names in messages and positions ("HEAD~1:").
+	From     fs.FS
+	FromName string
 }
+
+// files is where in's paths are read from.
+func (in *Inputs) files() files { return files{fsys: in.From, name: in.FromName} }
 
 // Result is how a render went: the final state of every fake cluster
 // (from Run) and what the render noticed.
@@ -142,17 +150,17 @@ func (g *guardedSink) failed() error {
 
 func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Result, error) {
 	var l loaded
-	if err := readPaths(in.Paths, in.Stdin, &l); err != nil {
+	if err := in.files().readPaths(in.Paths, in.Stdin, &l); err != nil {
 		return nil, err
 	}
 	var extra, given loaded
-	if err := readPaths(in.DefinitionPaths, nil, &extra); err != nil {
+	if err := in.files().readPaths(in.DefinitionPaths, nil, &extra); err != nil {
 		return nil, err
 	}
 	if err := extra.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
 		return nil, err
 	}
-	if err := readPaths(in.ClusterPaths, nil, &given); err != nil {
+	if err := in.files().readPaths(in.ClusterPaths, nil, &given); err != nil {
 		return nil, err
 	}
 	if err := given.only("--clusters", "a cluster.karmada.io Cluster", true, false); err != nil {
@@ -165,7 +173,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	installed, err := installAddons(in.Addons, inv, wd)
+	installed, err := installAddons(in.files(), in.Addons, inv, wd)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +189,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		return nil, err
 	}
 	var observed loaded
-	if err := readPaths(in.ObservedPaths, nil, &observed); err != nil {
+	if err := in.files().readPaths(in.ObservedPaths, nil, &observed); err != nil {
 		return nil, err
 	}
 	// The actual state before the render: what renders read.
