@@ -2,6 +2,7 @@ package policy
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -130,12 +131,54 @@ var resourcePolicies = []struct {
 	{"resource-update", func() any { return &ResourceUpdatePolicySpec{} }},
 }
 
+// Resources are an Application's resource policies, each type's merged
+// as KubeVela's resource keeper merges them (nil: none of that type).
+type Resources struct {
+	ApplyOnce      *ApplyOncePolicySpec
+	GarbageCollect *GarbageCollectPolicySpec
+	SharedResource *SharedResourcePolicySpec
+	TakeOver       *TakeOverPolicySpec
+	ReadOnly       *ReadOnlyPolicySpec
+	ResourceUpdate *ResourceUpdatePolicySpec
+}
+
+// ResourcePolicies decodes app's resource policies (the resource keeper's
+// parseApplicationResourcePolicy); the error is CheckResourcePolicies'.
+func ResourcePolicies(app *render.Application) (*Resources, error) {
+	out := &Resources{}
+	if err := resourcePolicySpecs(app, func(spec any) {
+		switch s := spec.(type) {
+		case *ApplyOncePolicySpec:
+			out.ApplyOnce = s
+		case *GarbageCollectPolicySpec:
+			out.GarbageCollect = s
+		case *SharedResourcePolicySpec:
+			out.SharedResource = s
+		case *TakeOverPolicySpec:
+			out.TakeOver = s
+		case *ReadOnlyPolicySpec:
+			out.ReadOnly = s
+		case *ResourceUpdatePolicySpec:
+			out.ResourceUpdate = s
+		}
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CheckResourcePolicies is the resource keeper's
 // parseApplicationResourcePolicy over app's resource policies: a resource
 // policy whose merged properties do not decode fails every reconcile, so
 // the workflow never starts. The error locates the value in the first
 // policy whose own properties fail.
 func CheckResourcePolicies(app *render.Application) error {
+	return resourcePolicySpecs(app, func(any) {})
+}
+
+// resourcePolicySpecs decodes each type of app's resource policies, merged,
+// and hands the spec to got.
+func resourcePolicySpecs(app *render.Application, got func(spec any)) error {
 	for _, rp := range resourcePolicies {
 		var of []*render.Policy
 		for i := range app.Policies {
@@ -153,6 +196,7 @@ func CheckResourcePolicies(app *render.Application) error {
 		dst := rp.new()
 		err := render.DecodeLoose(merged, dst)
 		if err == nil {
+			got(dst)
 			continue
 		}
 		// Locate the value in the first policy whose own properties fail.
@@ -193,4 +237,92 @@ func mergePolicyProperties(base, patch map[string]any) {
 			base[k] = true
 		}
 	}
+}
+
+// Match is KubeVela's ResourcePolicyRuleSelector.Match: every selector
+// list that is set must hold the object's value (its component, component
+// type, OAM resource type and trait type labels, its kind, its name), and
+// at least one must be set.
+func (in *ResourcePolicyRuleSelector) Match(o *manifest.Object) bool {
+	labels := o.Labels()
+	conditions := []struct {
+		list []string
+		val  string
+	}{
+		{in.CompNames, labels[render.LabelAppComponent]},
+		{in.CompTypes, labels[render.LabelWorkloadType]},
+		{in.OAMResourceTypes, labels[render.LabelResourceType]},
+		{in.TraitTypes, labels[render.LabelTraitType]},
+		{in.ResourceTypes, o.Kind()},
+		{in.ResourceNames, o.Name()},
+	}
+	matched := false
+	for _, c := range conditions {
+		if len(c.list) == 0 {
+			continue
+		}
+		if c.val == "" || !slices.Contains(c.list, c.val) {
+			return false
+		}
+		matched = true
+	}
+	return matched
+}
+
+// The garbage-collect strategies and propagations.
+const (
+	GCOnAppUpdate GarbageCollectStrategy    = "onAppUpdate"
+	GCOnAppDelete GarbageCollectStrategy    = "onAppDelete"
+	GCNever       GarbageCollectStrategy    = "never"
+	GCOrphan      GarbageCollectPropagation = "orphan"
+	GCCascading   GarbageCollectPropagation = "cascading"
+)
+
+// FindStrategy is the strategy of the first rule selecting o (KubeVela's
+// FindStrategy), and the rule's index; -1 when none does.
+func (in *GarbageCollectPolicySpec) FindStrategy(o *manifest.Object) (GarbageCollectStrategy, int) {
+	if in == nil {
+		return "", -1
+	}
+	for i := range in.Rules {
+		if in.Rules[i].Selector.Match(o) {
+			return in.Rules[i].Strategy, i
+		}
+	}
+	return "", -1
+}
+
+// Orphans reports whether deleting o orphans it (KubeVela's
+// FindDeleteOption: the first rule selecting o with an orphan or
+// cascading propagation decides), and the rule's index.
+func (in *GarbageCollectPolicySpec) Orphans(o *manifest.Object) (bool, int) {
+	if in == nil {
+		return false, -1
+	}
+	for i := range in.Rules {
+		r := &in.Rules[i]
+		if !r.Selector.Match(o) || r.Propagation == nil {
+			continue
+		}
+		switch *r.Propagation {
+		case GCOrphan:
+			return true, i
+		case GCCascading:
+			return false, i
+		}
+	}
+	return false, -1
+}
+
+// Matches reports whether a rule of the read-only policy selects o.
+func (in *ReadOnlyPolicySpec) Matches(o *manifest.Object) bool {
+	if in == nil {
+		return false
+	}
+	for i := range in.Rules {
+		if in.Rules[i].Selector.Match(o) {
+			return true
+		}
+	}
+	return false
 }
