@@ -15,6 +15,7 @@ var allowed = map[string][]string{
 	"cluster":             {"manifest"},
 	"golden":              {"manifest"},
 	"gitrev":              {},
+	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "golden"},
 	"rules":               {"manifest"},
 	"karmada":             {"manifest", "cluster"},
 	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
@@ -29,7 +30,7 @@ var allowed = map[string][]string{
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
 	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
 	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report", "gitrev"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report", "gitrev", "reconcile"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they

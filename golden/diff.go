@@ -9,11 +9,11 @@ import (
 // contextLines is how many unchanged lines surround each change in a hunk.
 const contextLines = 3
 
-// unified returns the unified diff of a and b (GNU diff -u format, three
+// Unified returns the unified diff of a and b (GNU diff -u format, three
 // lines of context) under the names nameA and nameB, or "" if a and b are
 // equal. A last line without a newline is followed by the usual
 // "\ No newline at end of file" marker.
-func unified(nameA, nameB string, a, b []byte) string {
+func Unified(nameA, nameB string, a, b []byte) string {
 	if bytes.Equal(a, b) {
 		return ""
 	}

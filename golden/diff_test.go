@@ -86,7 +86,7 @@ func TestUnified(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unified("a", "b", []byte(tt.a), []byte(tt.b))
+			got := Unified("a", "b", []byte(tt.a), []byte(tt.b))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("unified (-want +got):\n%s", diff)
 			}
@@ -113,7 +113,7 @@ func TestDiffMinimal(t *testing.T) {
 		if want := len(a) + len(b) - 2*lcsLength(a, b); edits != want {
 			t.Fatalf("case %d: %d edits, want %d\na=%q\nb=%q", i, edits, want, a, b)
 		}
-		checkPatch(t, strings.Join(a, ""), strings.Join(b, ""), unified("a", "b", []byte(strings.Join(a, "")), []byte(strings.Join(b, ""))))
+		checkPatch(t, strings.Join(a, ""), strings.Join(b, ""), Unified("a", "b", []byte(strings.Join(a, "")), []byte(strings.Join(b, ""))))
 	}
 }
 
@@ -159,7 +159,7 @@ func TestDiffLarge(t *testing.T) {
 	for name, b := range map[string]string{"edited": edited.String(), "reversed": reversed.String(), "rewritten": rewritten.String()} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			d := unified("a", "b", []byte(a.String()), []byte(b))
+			d := Unified("a", "b", []byte(a.String()), []byte(b))
 			t.Logf("%s: %v, %d bytes of diff", name, time.Since(start), len(d))
 			checkPatch(t, a.String(), b, d)
 		})
@@ -173,7 +173,7 @@ func FuzzDiff(f *testing.F) {
 	f.Add("", "new\n")
 	f.Add("apiVersion: v1\r\nkind: ConfigMap\r\n", "apiVersion: v1\nkind: ConfigMap\n")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		d := unified("a", "b", []byte(a), []byte(b))
+		d := Unified("a", "b", []byte(a), []byte(b))
 		if (a == b) != (d == "") {
 			t.Fatalf("a == b is %v but the diff is %q", a == b, d)
 		}

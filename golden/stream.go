@@ -430,7 +430,7 @@ func (c *Comparer) put(p string, data []byte) (fileState, error) {
 		}
 		st.kind = unchanged
 		if a, b := normalize(old), normalize(data); !bytes.Equal(a, b) {
-			st = fileState{kind: changed, diff: unified("golden/"+p, "rendered/"+p, a, b)}
+			st = fileState{kind: changed, diff: Unified("golden/"+p, "rendered/"+p, a, b)}
 		}
 	}
 	c.state[p] = st

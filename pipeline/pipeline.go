@@ -25,6 +25,7 @@ import (
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
 	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/policy"
 	"github.com/drydock-dev/drydock/render/workflow"
 )
 
@@ -91,6 +92,10 @@ type Result struct {
 	Traces []Trace
 	// Warnings are notes about inputs that produced nothing.
 	Warnings []string
+	// Resources are the resource policies (garbage-collect, read-only,
+	// ...) of every Application rendered, by namespace/name: what decides
+	// which of its objects KubeVela deletes when it changes.
+	Resources map[string]*policy.Resources
 }
 
 // Trace is one application's workflow, step by step.
@@ -233,7 +238,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err := r.err(ctx, guard); err != nil {
 		return nil, err
 	}
-	res.Warnings, res.Traces = r.warnings, r.traces
+	res.Warnings, res.Traces, res.Resources = r.warnings, r.traces, r.resources
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored}
 		for _, t := range templates {
@@ -496,11 +501,12 @@ type rendered struct {
 	// internal is the first error that is not about an application;
 	// invalid are the applications' errors (every one, not only the
 	// first); failed is the first write the final state refused.
-	internal error
-	invalid  []error
-	failed   error
-	warnings []string
-	traces   []Trace
+	internal  error
+	invalid   []error
+	failed    error
+	warnings  []string
+	traces    []Trace
+	resources map[string]*policy.Resources
 }
 
 // err is the run's error, in the order the stages report them: a
@@ -544,7 +550,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		res, err := workflow.Run(e, app, inv, opts)
 		return outcome{res, err}
 	}
-	r := &rendered{}
+	r := &rendered{resources: map[string]*policy.Resources{}}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -561,6 +567,8 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 			return
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
+		// The workflow refused policies that do not decode.
+		r.resources[o.res.App.Namespace+"/"+o.res.App.Name], _ = policy.ResourcePolicies(o.res.App)
 		if trace {
 			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
 		}

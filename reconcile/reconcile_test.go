@@ -1,0 +1,185 @@
+package reconcile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render/policy"
+)
+
+// obj is an object of kind named name that application shop's component
+// comp renders (KubeVela's labels), with data.
+func obj(kind, name, comp, data string) *manifest.Object {
+	return manifest.New(map[string]any{
+		"apiVersion": "v1", "kind": kind,
+		"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{
+			"app.oam.dev/name": "shop", "app.oam.dev/namespace": "default", "app.oam.dev/component": comp,
+		}},
+		"data": map[string]any{"v": data},
+	})
+}
+
+type put struct {
+	cluster string
+	o       *manifest.Object
+	owner   string
+}
+
+func side(t *testing.T, rp map[string]*policy.Resources, puts ...put) Side {
+	t.Helper()
+	s := cluster.NewStore()
+	for _, p := range puts {
+		owner := p.owner
+		if owner == "" {
+			owner = "application default/shop"
+		}
+		if err := s.Apply(p.cluster, cluster.Entry{Object: p.o, Source: "application shop, component " + p.o.Labels()["app.oam.dev/component"], Owner: owner}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Side{Clusters: s, Resources: rp}
+}
+
+// gc is an application's garbage-collect policy.
+func gc(spec policy.GarbageCollectPolicySpec) map[string]*policy.Resources {
+	return map[string]*policy.Resources{"default/shop": {GarbageCollect: &spec}}
+}
+
+func byComponent(strategy policy.GarbageCollectStrategy, comps ...string) policy.GarbageCollectPolicyRule {
+	return policy.GarbageCollectPolicyRule{Selector: policy.ResourcePolicyRuleSelector{CompNames: comps}, Strategy: strategy}
+}
+
+// summary is a plan in one line per change or kept object.
+func summary(p *Plan) []string {
+	var out []string
+	for _, c := range p.Changes {
+		out = append(out, string(c.Action)+" "+c.Cluster+" "+c.Key.Name+": "+c.Reason)
+	}
+	for _, k := range p.Kept {
+		out = append(out, "keep "+k.Cluster+" "+k.Key.Name+": "+k.Reason)
+	}
+	return out
+}
+
+func TestCompute(t *testing.T) {
+	noPolicy := map[string]*policy.Resources{"default/shop": {}}
+	deleted := map[string]*policy.Resources{}
+	orphan := policy.GCOrphan
+	tests := []struct {
+		name       string
+		base, head Side
+		want       []string
+		unchanged  int
+	}{
+		{
+			name: "create, update, delete, unchanged",
+			base: side(t, noPolicy, put{"local", obj("ConfigMap", "same", "web", "1"), ""}, put{"local", obj("ConfigMap", "changed", "web", "1"), ""}, put{"local", obj("ConfigMap", "removed", "db", "1"), ""}),
+			head: side(t, noPolicy, put{"local", obj("ConfigMap", "same", "web", "1"), ""}, put{"local", obj("ConfigMap", "changed", "web", "2"), ""}, put{"local", obj("ConfigMap", "added", "web", "1"), ""}),
+			want: []string{
+				"create local added: application shop, component web",
+				"update local changed: application shop, component web",
+				"delete local removed: application default/shop no longer renders it (garbage-collected)",
+			},
+			unchanged: 1,
+		},
+		{
+			name: "moved to another cluster",
+			base: side(t, noPolicy, put{"east", obj("ConfigMap", "cm", "web", "1"), ""}),
+			head: side(t, noPolicy, put{"west", obj("ConfigMap", "cm", "web", "1"), ""}),
+			want: []string{
+				"delete east cm: application default/shop no longer renders it (garbage-collected)",
+				"create west cm: application shop, component web",
+			},
+		},
+		{
+			name: "onAppDelete and never keep on update",
+			base: side(t, gc(policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCOnAppDelete, "db"), byComponent(policy.GCNever, "cache")}}),
+				put{"local", obj("ConfigMap", "db", "db", "1"), ""}, put{"local", obj("ConfigMap", "cache", "cache", "1"), ""}, put{"local", obj("ConfigMap", "web", "web", "1"), ""}),
+			head: side(t, noPolicy),
+			want: []string{
+				"delete local web: application default/shop no longer renders it (garbage-collected)",
+				"keep local cache: application default/shop: garbage-collect rule 1 (strategy never) keeps it until the application is deleted",
+				"keep local db: application default/shop: garbage-collect rule 0 (strategy onAppDelete) keeps it until the application is deleted",
+			},
+		},
+		{
+			name: "application deleted: never detaches, onAppDelete deletes",
+			base: side(t, gc(policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCOnAppDelete, "db"), byComponent(policy.GCNever, "cache")}}),
+				put{"local", obj("ConfigMap", "db", "db", "1"), ""}, put{"local", obj("ConfigMap", "cache", "cache", "1"), ""}),
+			head: side(t, deleted),
+			want: []string{
+				"update local cache: application default/shop: deleted; garbage-collect rule 1 (strategy never); KubeVela keeps it and removes its owner labels",
+				"delete local db: application default/shop is deleted",
+			},
+		},
+		{
+			name: "keepLegacyResource of the new revision",
+			base: side(t, noPolicy, put{"local", obj("ConfigMap", "old", "web", "1"), ""}),
+			head: side(t, gc(policy.GarbageCollectPolicySpec{KeepLegacyResource: true})),
+			want: []string{"keep local old: application default/shop: garbage-collect keepLegacyResource keeps what earlier revisions rendered"},
+		},
+		{
+			name: "orphan propagation",
+			base: side(t, noPolicy, put{"local", obj("ConfigMap", "old", "web", "1"), ""}),
+			head: side(t, gc(policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{{Selector: policy.ResourcePolicyRuleSelector{ResourceTypes: []string{"ConfigMap"}}, Propagation: &orphan}}})),
+			want: []string{"update local old: application default/shop: no longer rendered; garbage-collect rule 0 (propagation orphan); KubeVela keeps it and removes its owner labels"},
+		},
+		{
+			name: "read-only",
+			base: side(t, map[string]*policy.Resources{"default/shop": {ReadOnly: &policy.ReadOnlyPolicySpec{Rules: []policy.ReadOnlyPolicyRule{{Selector: policy.ResourcePolicyRuleSelector{CompNames: []string{"ref"}}}}}}},
+				put{"local", obj("ConfigMap", "ref", "ref", "1"), ""}),
+			head: side(t, deleted),
+			want: []string{"keep local ref: application default/shop: read-only policy: KubeVela never owned it, so never deletes it"},
+		},
+		{
+			name: "an input document removed",
+			base: side(t, nil, put{"member1", obj("ConfigMap", "tpl", "", "1"), "input a.yaml:1:1"}),
+			head: side(t, nil),
+			want: []string{"delete member1 tpl: no longer written (was: application shop, component )"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Compute(tt.base, tt.head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, summary(p)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+			if p.Unchanged != tt.unchanged {
+				t.Errorf("unchanged = %d, want %d", p.Unchanged, tt.unchanged)
+			}
+		})
+	}
+}
+
+func TestChangeDiff(t *testing.T) {
+	base := side(t, map[string]*policy.Resources{"default/shop": {GarbageCollect: &policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCNever, "web")}}}},
+		put{"local", obj("ConfigMap", "cm", "web", "1"), ""}, put{"local", obj("ConfigMap", "cm2", "web", "1"), ""})
+	head := side(t, map[string]*policy.Resources{}, put{"local", obj("ConfigMap", "cm2", "web", "2"), ""})
+	p, err := Compute(base, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 2 {
+		t.Fatalf("changes: %v", summary(p))
+	}
+	detached := p.Changes[0].Diff("local/default/configmap_cm.yaml")
+	for _, want := range []string{"--- base/local/default/configmap_cm.yaml", "-    app.oam.dev/name: shop", "-    app.oam.dev/namespace: default", "     app.oam.dev/component: web"} {
+		if !strings.Contains(detached, want) {
+			t.Errorf("detach diff lacks %q:\n%s", want, detached)
+		}
+	}
+	if d := p.Changes[1].Diff("x"); !strings.Contains(d, "-  v: \"1\"") || !strings.Contains(d, "+  v: \"2\"") {
+		t.Errorf("update diff:\n%s", d)
+	}
+	created := (&Change{Head: []byte("a: 1\n")}).Diff("x")
+	if !strings.HasPrefix(created, "--- /dev/null\n+++ head/x\n") {
+		t.Errorf("create diff:\n%s", created)
+	}
+}
