@@ -53,7 +53,11 @@ const (
 type Change struct {
 	Cluster string
 	Key     manifest.Key
-	Action  Action
+	// APIVersion is the object's (the new one's when it has one).
+	APIVersion string
+	// Path is the object's file in the output tree.
+	Path   string
+	Action Action
 	// Reason says why: what writes the object (its component, trait,
 	// policy, override), or which garbage collection deletes it.
 	Reason string
@@ -65,9 +69,11 @@ type Change struct {
 // Kept is an object no longer rendered that the controllers leave in its
 // cluster, and why.
 type Kept struct {
-	Cluster string
-	Key     manifest.Key
-	Reason  string
+	Cluster    string
+	Key        manifest.Key
+	APIVersion string
+	Path       string
+	Reason     string
 }
 
 // Plan is what the change does, per cluster: its Changes sorted by
@@ -90,10 +96,10 @@ func (p *Plan) Count(a Action) int {
 	return n
 }
 
-// Diff is the unified diff of c's object (base/ and head/ prefixed with
-// the object's path in the output tree).
-func (c *Change) Diff(path string) string {
-	from, to := "base/"+path, "head/"+path
+// Diff is the unified diff of c's object (base/ and head/ prefixed to its
+// path in the output tree).
+func (c *Change) Diff() string {
+	from, to := "base/"+c.Path, "head/"+c.Path
 	if c.Base == nil {
 		from = "/dev/null"
 	}
@@ -150,23 +156,26 @@ func (p *Plan) add(c string, k manifest.Key, pair *[2]*cluster.Entry, base, head
 	}
 	switch {
 	case was == nil:
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, Action: Create, Reason: now.Source, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.Object.APIVersion(), Path: golden.ObjectPath(c, now.Object), Action: Create, Reason: now.Source, Head: after})
 	case now == nil:
 		p.gone(c, k, was, before, base, head)
 	case string(before) == string(after):
 		p.Unchanged++
 	default:
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, Action: Update, Reason: now.Source, Base: before, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.Object.APIVersion(), Path: golden.ObjectPath(c, now.Object), Action: Update, Reason: now.Source, Base: before, Head: after})
 	}
 	return nil
 }
 
 // gone decides what becomes of an object the new render no longer writes.
 func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte, base, head Side) {
+	apiVersion, path := was.Object.APIVersion(), golden.ObjectPath(c, was.Object)
+	change := func(a Action, reason string, after []byte) {
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: apiVersion, Path: path, Action: a, Reason: reason, Base: before, Head: after})
+	}
 	app, ok := strings.CutPrefix(was.Owner, "application ")
 	if !ok {
-		reason := "no longer written (was: " + was.Source + ")"
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, Action: Delete, Reason: reason, Base: before})
+		change(Delete, "no longer written (was: "+was.Source+")", nil)
 		return
 	}
 	old := base.Resources[app]
@@ -178,7 +187,7 @@ func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte,
 		now = &policy.Resources{}
 	}
 	keep := func(why string) {
-		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, Reason: "application " + app + ": " + why})
+		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: apiVersion, Path: path, Reason: "application " + app + ": " + why})
 	}
 	detach := func(why string) {
 		o := manifest.New(manifest.DeepCopy(was.Object.Data).(map[string]any))
@@ -190,7 +199,7 @@ func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte,
 		if err != nil { // o is was.Object less two labels
 			panic(err)
 		}
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, Action: Update, Reason: "application " + app + ": " + why + "; KubeVela keeps it and removes its owner labels", Base: before, Head: after})
+		change(Update, "application "+app+": "+why+"; KubeVela keeps it and removes its owner labels", after)
 	}
 	if old.ReadOnly.Matches(was.Object) {
 		keep("read-only policy: KubeVela never owned it, so never deletes it")
@@ -210,7 +219,7 @@ func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte,
 			detach(fmt.Sprintf("no longer rendered; garbage-collect rule %d (propagation orphan)", rule))
 			return
 		}
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, Action: Delete, Reason: "application " + app + " no longer renders it (garbage-collected)", Base: before})
+		change(Delete, "application "+app+" no longer renders it (garbage-collected)", nil)
 		return
 	}
 	// The application is deleted: its own last policies decide.
@@ -222,7 +231,7 @@ func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte,
 		detach(fmt.Sprintf("deleted; garbage-collect rule %d (propagation orphan)", rule))
 		return
 	}
-	p.Changes = append(p.Changes, Change{Cluster: c, Key: k, Action: Delete, Reason: "application " + app + " is deleted", Base: before})
+	change(Delete, "application "+app+" is deleted", nil)
 }
 
 // setLabels replaces o's labels (none: the field goes).

@@ -169,16 +169,16 @@ func TestChangeDiff(t *testing.T) {
 	if len(p.Changes) != 2 {
 		t.Fatalf("changes: %v", summary(p))
 	}
-	detached := p.Changes[0].Diff("local/default/configmap_cm.yaml")
+	detached := p.Changes[0].Diff()
 	for _, want := range []string{"--- base/local/default/configmap_cm.yaml", "-    app.oam.dev/name: shop", "-    app.oam.dev/namespace: default", "     app.oam.dev/component: web"} {
 		if !strings.Contains(detached, want) {
 			t.Errorf("detach diff lacks %q:\n%s", want, detached)
 		}
 	}
-	if d := p.Changes[1].Diff("x"); !strings.Contains(d, "-  v: \"1\"") || !strings.Contains(d, "+  v: \"2\"") {
+	if d := p.Changes[1].Diff(); !strings.Contains(d, "-  v: \"1\"") || !strings.Contains(d, "+  v: \"2\"") {
 		t.Errorf("update diff:\n%s", d)
 	}
-	created := (&Change{Head: []byte("a: 1\n")}).Diff("x")
+	created := (&Change{Path: "x", Head: []byte("a: 1\n")}).Diff()
 	if !strings.HasPrefix(created, "--- /dev/null\n+++ head/x\n") {
 		t.Errorf("create diff:\n%s", created)
 	}

@@ -102,23 +102,79 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 const version = "v0.1.0-dev"
 
+// renderFlags are the flags of a render, shared by render and diff.
+type renderFlags struct {
+	in     pipeline.Inputs
+	addons []string
+	lim    limitFlags
+}
+
+func (r *renderFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVarP(&r.in.DefinitionPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
+	fs.StringArrayVar(&r.in.ClusterPaths, "clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
+	fs.BoolVar(&r.in.NoBuiltins, "no-builtins", false, "do not use drydock's built-in definitions")
+	fs.IntVar(&r.in.Workers, "workers", 0, "applications rendered in parallel (default: number of CPUs)")
+	fs.StringArrayVar(&r.in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
+	fs.BoolVar(&r.in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
+	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (repeatable): its definitions serve the Applications")
+	r.lim.register(fs)
+}
+
+// inputs completes the inputs from the parsed flags and paths, checking
+// that every path exists; an error is a usage error.
+func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
+	in := r.in
+	in.Paths = paths
+	for _, a := range r.addons {
+		dir, params, _ := strings.Cut(a, "=")
+		var args []string
+		if params != "" {
+			args = []string{params}
+		}
+		p, err := addon.ParseSet(args)
+		if err != nil {
+			return in, fmt.Errorf("--addon %s: %w", a, err)
+		}
+		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
+	}
+	if len(in.Paths) == 0 && len(in.Addons) == 0 {
+		return in, errors.New("no inputs (give files, directories or - for stdin)")
+	}
+	if err := checkFlagPaths(flagPaths{"", in.Paths}, flagPaths{"-d", in.DefinitionPaths},
+		flagPaths{"--clusters", in.ClusterPaths}, flagPaths{"--observed", in.ObservedPaths}); err != nil {
+		return in, &missingPath{err}
+	}
+	var err error
+	if in.Limits, err = r.lim.limits(); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// missingPath is a path on the command line that does not exist; its
+// message names the flag, and no command.
+type missingPath struct{ error }
+
+// usageError prints a usage error of command cmd and returns its code.
+func usageError(stderr io.Writer, cmd string, err error) int {
+	var mp *missingPath
+	if errors.As(err, &mp) {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+	} else {
+		fmt.Fprintf(stderr, "drydock %s: %v\n", cmd, err)
+	}
+	return exitUsage
+}
+
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var in pipeline.Inputs
+	var rf renderFlags
+	rf.register(fs)
 	var outDir string
-	fs.StringArrayVarP(&in.DefinitionPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
-	fs.StringArrayVar(&in.ClusterPaths, "clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
-	fs.BoolVar(&in.NoBuiltins, "no-builtins", false, "do not use drydock's built-in definitions")
-	fs.IntVar(&in.Workers, "workers", 0, "applications rendered in parallel (default: number of CPUs)")
-	fs.StringArrayVar(&in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
-	fs.BoolVar(&in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
-	addons := fs.StringArray("addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (repeatable): its definitions serve the Applications")
-	var lim limitFlags
-	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
 	}
@@ -128,41 +184,17 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	in.Paths = fs.Args()
+	in, err := rf.inputs(fs.Args())
+	if err != nil {
+		return usageError(stderr, "render", err)
+	}
 	in.Stdin = stdin
-	for _, a := range *addons {
-		dir, params, _ := strings.Cut(a, "=")
-		var args []string
-		if params != "" {
-			args = []string{params}
-		}
-		p, err := addon.ParseSet(args)
-		if err != nil {
-			fmt.Fprintf(stderr, "drydock render: --addon %s: %v\n", a, err)
-			return exitUsage
-		}
-		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
-	}
-	if len(in.Paths) == 0 && len(in.Addons) == 0 {
-		fmt.Fprintln(stderr, "drydock render: no inputs (give files, directories or - for stdin)")
-		return exitUsage
-	}
-	if err := checkFlagPaths(flagPaths{"", in.Paths}, flagPaths{"-d", in.DefinitionPaths},
-		flagPaths{"--clusters", in.ClusterPaths}, flagPaths{"--observed", in.ObservedPaths}); err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
-		return exitUsage
-	}
-	var err error
 	if outDir != "" {
 		inputs := append(append(append([]string{}, in.Paths...), in.DefinitionPaths...), in.ClusterPaths...)
 		if err := checkOutputDir(outDir, append(inputs, in.ObservedPaths...)); err != nil {
 			fmt.Fprintf(stderr, "drydock render: %v\n", err)
 			return exitUsage
 		}
-	}
-	if in.Limits, err = lim.limits(); err != nil {
-		fmt.Fprintf(stderr, "drydock render: %v\n", err)
-		return exitUsage
 	}
 	in.Trace = *trace
 	out := &recorded{output: newOutput(stdout, outDir, *quiet)}
