@@ -74,6 +74,11 @@ type Inputs struct {
 	// prefixes its file names in messages and positions ("HEAD~1:").
 	From     fs.FS
 	FromName string
+	// BaseRevisions are the revision hashes of the Applications as last
+	// rendered (a base's Result.RevisionHashes), by namespace/name: an
+	// Application whose hash differs renders as KubeVela's next revision
+	// (<name>-v2), one that is the same as the first.
+	BaseRevisions map[string]string
 }
 
 // files is where in's paths are read from.
@@ -96,6 +101,10 @@ type Result struct {
 	// ...) of every Application rendered, by namespace/name: what decides
 	// which of its objects KubeVela deletes when it changes.
 	Resources map[string]*policy.Resources
+	// RevisionHashes are the Applications' revision hashes (their
+	// app-revision-hash label), by namespace/name: a later render's
+	// Inputs.BaseRevisions.
+	RevisionHashes map[string]string
 }
 
 // Trace is one application's workflow, step by step.
@@ -234,11 +243,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 			}
 		}
 	}
-	r := renderAll(ctx, defs, inv, apps, in.Workers, opts, wd, out, in.Trace)
+	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out)
 	if err := r.err(ctx, guard); err != nil {
 		return nil, err
 	}
-	res.Warnings, res.Traces, res.Resources = r.warnings, r.traces, r.resources
+	res.Warnings, res.Traces, res.Resources, res.RevisionHashes = r.warnings, r.traces, r.resources, r.hashes
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored}
 		for _, t := range templates {
@@ -507,6 +516,7 @@ type rendered struct {
 	warnings  []string
 	traces    []Trace
 	resources map[string]*policy.Resources
+	hashes    map[string]string
 }
 
 // err is the run's error, in the order the stages report them: a
@@ -532,7 +542,8 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 // per worker, and writes each one's result into out in input order as
 // soon as it is ready. After an error nothing more is written, but every
 // application is still rendered, so that all invalid ones are reported.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, workers int, opts workflow.Options, wd *watchdog, out *cluster.Store, trace bool) *rendered {
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store) *rendered {
+	workers, trace := in.Workers, in.Trace
 	type outcome struct {
 		res *workflow.AppResult
 		err error
@@ -547,10 +558,13 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if err != nil {
 			return outcome{nil, err}
 		}
+		if h, ok := in.BaseRevisions[app.Namespace+"/"+app.Name]; ok && h != app.RevisionHash() {
+			app.Revision = 2
+		}
 		res, err := workflow.Run(e, app, inv, opts)
 		return outcome{res, err}
 	}
-	r := &rendered{resources: map[string]*policy.Resources{}}
+	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -568,7 +582,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
 		// The workflow refused policies that do not decode.
-		r.resources[o.res.App.Namespace+"/"+o.res.App.Name], _ = policy.ResourcePolicies(o.res.App)
+		key := o.res.App.Namespace + "/" + o.res.App.Name
+		r.resources[key], _ = policy.ResourcePolicies(o.res.App)
+		r.hashes[key] = o.res.App.RevisionHash()
 		if trace {
 			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
 		}

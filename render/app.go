@@ -45,6 +45,9 @@ type Application struct {
 	HasWorkflowMode bool
 	// Object is the authored Application.
 	Object *manifest.Object
+	// Revision is the number of the ApplicationRevision rendered (0: the
+	// first, 1): the appRevision label and context.appRevisionNum.
+	Revision int
 }
 
 // Component is one entry of spec.components.

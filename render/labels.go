@@ -33,6 +33,10 @@ func (a *Application) RevisionHash() string {
 	return a.revisionHash
 }
 
-// RevisionName is the name of the application's first revision (the
-// appRevision label's value).
-func (a *Application) RevisionName() string { return a.Name + "-v1" }
+// RevisionNum is the number of the revision rendered (1 unless Revision
+// says otherwise).
+func (a *Application) RevisionNum() int { return max(a.Revision, 1) }
+
+// RevisionName is the name of the revision rendered (the appRevision
+// label's value): <name>-v<RevisionNum>.
+func (a *Application) RevisionName() string { return fmt.Sprintf("%s-v%d", a.Name, a.RevisionNum()) }

@@ -33,6 +33,7 @@ objects each cluster would hold, without a cluster.
 
 Usage:
   drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR]
+  drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json] [--exit-code]
   drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
   drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
   drydock verify [-p DIR]... [--data PATH]... [--coverage]
@@ -83,6 +84,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "render":
 		return runRender(args[1:], stdin, stdout, stderr)
+	case "diff":
+		return runDiff(args[1:], stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
 	case "addon":

@@ -28,7 +28,7 @@ func baseContext(app *render.Application, comp *render.Component, pl Placement) 
 		"publishVersion": app.Annotations["app.oam.dev/publishVersion"],
 		"appName":        app.Name,
 		"appRevision":    app.RevisionName(),
-		"appRevisionNum": int64(1),
+		"appRevisionNum": int64(app.RevisionNum()),
 		"revision":       revisionPlaceholder,
 		"components":     contextComponents(app),
 		"appLabels":      stringMap(app.Labels),

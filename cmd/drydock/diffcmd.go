@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/drydock-dev/drydock/gitrev"
+	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/reconcile"
+	"github.com/drydock-dev/drydock/report"
+)
+
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("diff", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf renderFlags
+	rf.register(fs)
+	rev := fs.String("base", "", "git revision of the repository holding the paths to compare with (HEAD, HEAD~1, main, a hash)")
+	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
+	format := fs.String("format", "text", "output format: text, markdown or json")
+	exitCode := fs.Bool("exit-code", false, "exit 1 when anything changes")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: drydock diff (--base REV | --base-dir DIR) [PATH...] [flags]\n\n"+
+			"Renders the inputs at the base and as they are now, and prints what the change does to\n"+
+			"each cluster: the objects created, updated and deleted (KubeVela's garbage collection\n"+
+			"included), with their reasons.\n\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	write, ok := diffFormats[*format]
+	if !ok {
+		fmt.Fprintf(stderr, "drydock diff: --format %q: want text, markdown or json\n", *format)
+		return exitUsage
+	}
+	if (*rev == "") == (*baseDir == "") {
+		fmt.Fprintln(stderr, "drydock diff: give the base: --base REV or --base-dir DIR")
+		return exitUsage
+	}
+	head, err := rf.inputs(fs.Args())
+	if err != nil {
+		return usageError(stderr, "diff", err)
+	}
+	if slices.Contains(head.Paths, "-") {
+		fmt.Fprintln(stderr, "drydock diff: - (stdin) has no base; give files or directories")
+		return exitUsage
+	}
+	base, name, err := baseInputs(head, *rev, *baseDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
+		return exitUsage
+	}
+	ctx := context.Background()
+	was, err := pipeline.Run(ctx, base)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock diff: the base (%s) does not render:\n", name)
+		return reportError(stderr, err)
+	}
+	// An Application that changed renders as KubeVela's next revision.
+	head.BaseRevisions = was.RevisionHashes
+	now, err := pipeline.Run(ctx, head)
+	if err != nil {
+		fmt.Fprintln(stderr, "drydock diff: the inputs as they are now do not render:")
+		return reportError(stderr, err)
+	}
+	plan, err := reconcile.Compute(
+		reconcile.Side{Clusters: was.Clusters, Resources: was.Resources},
+		reconcile.Side{Clusters: now.Clusters, Resources: now.Resources})
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
+		return exitInternal
+	}
+	if err := write(stdout, plan, name); err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
+		return exitUsage
+	}
+	if *exitCode && len(plan.Changes) > 0 {
+		return exitCheck
+	}
+	return exitOK
+}
+
+// baseInputs are head's inputs read at the base: from the git revision
+// rev of the repository holding them, or from the directory dir at the
+// same relative paths. A path the base does not have is left out (its
+// objects are new). name is how the base is named to the user.
+func baseInputs(head pipeline.Inputs, rev, dir string) (in pipeline.Inputs, name string, err error) {
+	in = head
+	var fsys fs.FS
+	var at func(p string) (string, error)
+	if rev != "" {
+		first := "."
+		if len(head.Paths) > 0 {
+			first = head.Paths[0]
+		}
+		repo, err := gitrev.Open(first)
+		if err != nil {
+			return in, "", fmt.Errorf("--base %s: %w", rev, err)
+		}
+		tree, err := repo.FS(rev)
+		if err != nil {
+			return in, "", fmt.Errorf("--base: %w", err)
+		}
+		fsys, at, name = tree, repo.Rel, rev
+		in.FromName = rev + ":"
+	} else {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			return in, "", fmt.Errorf("--base-dir %s: not a directory", dir)
+		}
+		fsys, name = os.DirFS(dir), dir
+		in.FromName = filepath.ToSlash(filepath.Clean(dir)) + "/"
+		at = func(p string) (string, error) {
+			if filepath.IsAbs(p) || !filepath.IsLocal(p) && filepath.Clean(p) != "." {
+				return "", fmt.Errorf("%s: with --base-dir, paths must be relative and below the current directory", p)
+			}
+			return filepath.ToSlash(filepath.Clean(p)), nil
+		}
+	}
+	in.From = fsys
+	mapAll := func(paths []string) ([]string, error) {
+		var out []string
+		for _, p := range paths {
+			q, err := at(p)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := fs.Stat(fsys, q); errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			out = append(out, q)
+		}
+		return out, nil
+	}
+	if in.Paths, err = mapAll(head.Paths); err != nil {
+		return in, "", err
+	}
+	if in.DefinitionPaths, err = mapAll(head.DefinitionPaths); err != nil {
+		return in, "", err
+	}
+	if in.ClusterPaths, err = mapAll(head.ClusterPaths); err != nil {
+		return in, "", err
+	}
+	if in.ObservedPaths, err = mapAll(head.ObservedPaths); err != nil {
+		return in, "", err
+	}
+	in.Addons = nil
+	for _, a := range head.Addons {
+		d, err := mapAll([]string{a.Dir})
+		if err != nil {
+			return in, "", err
+		}
+		if len(d) == 1 {
+			in.Addons = append(in.Addons, pipeline.Addon{Dir: d[0], Params: a.Params})
+		}
+	}
+	return in, name, nil
+}
+
+// diffFormats print a plan; base names the base.
+var diffFormats = map[string]func(w io.Writer, p *reconcile.Plan, base string) error{
+	"text":     diffText,
+	"markdown": diffMarkdown,
+	"json":     diffJSON,
+}
+
+var actionMarks = map[reconcile.Action]string{reconcile.Create: "+", reconcile.Update: "~", reconcile.Delete: "-"}
+
+// objectName is how a change names its object: kind[.group] name.
+func objectName(apiVersion, kind, name string) string {
+	if g, _, ok := strings.Cut(apiVersion, "/"); ok {
+		return kind + "." + g + " " + name
+	}
+	return kind + " " + name
+}
+
+func namespaceOf(ns string) string {
+	if ns == "" {
+		return "(cluster-scoped)"
+	}
+	return ns
+}
+
+// diffText groups the changes by cluster and namespace, each update with
+// its diff, and ends with a summary line.
+func diffText(w io.Writer, p *reconcile.Plan, base string) error {
+	sw := &report.StickyWriter{W: w}
+	lastCluster, lastNS := "", "\x00"
+	for _, c := range p.Changes {
+		if c.Cluster != lastCluster {
+			fmt.Fprintf(sw, "cluster %s\n", c.Cluster)
+			lastCluster, lastNS = c.Cluster, "\x00"
+		}
+		if c.Key.Namespace != lastNS {
+			fmt.Fprintf(sw, "  namespace %s\n", namespaceOf(c.Key.Namespace))
+			lastNS = c.Key.Namespace
+		}
+		fmt.Fprintf(sw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.APIVersion, c.Key.Kind, c.Key.Name), c.Reason)
+		if c.Action == reconcile.Update {
+			for line := range strings.Lines(c.Diff()) {
+				fmt.Fprintf(sw, "        %s", line)
+			}
+		}
+	}
+	for _, k := range p.Kept {
+		fmt.Fprintf(sw, "kept in cluster %s, namespace %s: %s: %s\n", k.Cluster, namespaceOf(k.Key.Namespace), objectName(k.APIVersion, k.Key.Kind, k.Key.Name), k.Reason)
+	}
+	fmt.Fprintf(sw, "%s\n", summaryLine(p, base))
+	return sw.Err
+}
+
+func summaryLine(p *reconcile.Plan, base string) string {
+	line := fmt.Sprintf("compared with %s: %d to create, %d to update, %d to delete, %d unchanged",
+		base, p.Count(reconcile.Create), p.Count(reconcile.Update), p.Count(reconcile.Delete), p.Unchanged)
+	if len(p.Kept) > 0 {
+		line += fmt.Sprintf(", %d kept though no longer rendered", len(p.Kept))
+	}
+	return line
+}
+
+// diffMarkdown is a pull-request comment: a table per cluster, each
+// object's diff in a collapsed section.
+func diffMarkdown(w io.Writer, p *reconcile.Plan, base string) error {
+	sw := &report.StickyWriter{W: w}
+	fmt.Fprintf(sw, "### drydock diff\n\n%s.\n", summaryLine(p, "`"+base+"`"))
+	byCluster := map[string][]reconcile.Change{}
+	var clusters []string
+	for _, c := range p.Changes {
+		if byCluster[c.Cluster] == nil {
+			clusters = append(clusters, c.Cluster)
+		}
+		byCluster[c.Cluster] = append(byCluster[c.Cluster], c)
+	}
+	for _, cl := range clusters {
+		changes := byCluster[cl]
+		counts := map[reconcile.Action]int{}
+		for _, c := range changes {
+			counts[c.Action]++
+		}
+		fmt.Fprintf(sw, "\n#### cluster `%s`\n\n| create | update | delete |\n|---|---|---|\n| %d | %d | %d |\n\n",
+			cl, counts[reconcile.Create], counts[reconcile.Update], counts[reconcile.Delete])
+		for _, c := range changes {
+			fmt.Fprintf(sw, "<details><summary>%s %s <code>%s</code> in %s: %s</summary>\n\n```diff\n%s```\n\n</details>\n",
+				c.Action, c.Key.Kind, c.Key.Name, namespaceOf(c.Key.Namespace), htmlEscape(c.Reason), fence(c.Diff()))
+		}
+	}
+	if len(p.Kept) > 0 {
+		fmt.Fprintf(sw, "\n#### kept though no longer rendered\n\n")
+		for _, k := range p.Kept {
+			fmt.Fprintf(sw, "- `%s` %s `%s` in %s: %s\n", k.Cluster, k.Key.Kind, k.Key.Name, namespaceOf(k.Key.Namespace), k.Reason)
+		}
+	}
+	return sw.Err
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// fence keeps a diff from closing its code block early.
+func fence(diff string) string { return strings.ReplaceAll(diff, "```", "`\u200b``") }
+
+// diffJSON is the plan for machines: a summary and every change (the
+// unchanged and kept objects are counted as unchanged; the kept ones
+// are also listed with their reasons).
+func diffJSON(w io.Writer, p *reconcile.Plan, _ string) error {
+	type change struct {
+		Cluster    string `json:"cluster"`
+		Namespace  string `json:"namespace"`
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Name       string `json:"name"`
+		Action     string `json:"action,omitempty"`
+		Reason     string `json:"reason"`
+		Diff       string `json:"diff,omitempty"`
+	}
+	type summary struct {
+		Create    int `json:"create"`
+		Update    int `json:"update"`
+		Delete    int `json:"delete"`
+		Unchanged int `json:"unchanged"`
+	}
+	out := struct {
+		Summary summary  `json:"summary"`
+		Changes []change `json:"changes"`
+		Kept    []change `json:"kept"`
+	}{
+		Summary: summary{p.Count(reconcile.Create), p.Count(reconcile.Update), p.Count(reconcile.Delete), p.Unchanged + len(p.Kept)},
+		Changes: []change{},
+		Kept:    []change{},
+	}
+	for _, c := range p.Changes {
+		out.Changes = append(out.Changes, change{Cluster: c.Cluster, Namespace: c.Key.Namespace, APIVersion: c.APIVersion, Kind: c.Key.Kind,
+			Name: c.Key.Name, Action: string(c.Action), Reason: c.Reason, Diff: c.Diff()})
+	}
+	for _, k := range p.Kept {
+		out.Kept = append(out.Kept, change{Cluster: k.Cluster, Namespace: k.Key.Namespace, APIVersion: k.APIVersion, Kind: k.Key.Kind, Name: k.Key.Name, Reason: k.Reason})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
