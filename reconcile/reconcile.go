@@ -31,12 +31,66 @@ import (
 	"github.com/drydock-dev/drydock/render/policy"
 )
 
-// Side is one render: the final state of its fake clusters and the
-// resource policies of its Applications (pipeline.Result's Clusters and
-// Resources).
+// Side is one render: its objects as a Recorder received them and the
+// resource policies of its Applications (pipeline.Result.Resources).
 type Side struct {
-	Clusters  *cluster.Store
+	Objects   *Recorder
 	Resources map[string]*policy.Resources
+}
+
+// Recorder is a cluster.Sink (for pipeline.Stream) keeping of each object
+// what Compute needs: its canonical encoding, writer and the fields
+// garbage-collect rules select by. It holds bytes, not object trees, so a
+// large render costs little memory and collector time. A later object of
+// the same cluster and key replaces an earlier one, as in the clusters.
+type Recorder struct {
+	objects map[string]map[manifest.Key]*record
+}
+
+type record struct {
+	data                     []byte
+	apiVersion, path, source string
+	owner                    string
+	// selector holds the object's kind, name and the values of the labels
+	// in selectorLabels: what a resource policy rule selects by.
+	selector [2 + len(selectorLabels)]string
+}
+
+var selectorLabels = [...]string{render.LabelAppComponent, render.LabelWorkloadType, render.LabelResourceType, render.LabelTraitType}
+
+// selected is the part of the object resource policy rules look at.
+func (r *record) selected() *manifest.Object {
+	labels := map[string]any{}
+	for i, l := range selectorLabels {
+		if v := r.selector[2+i]; v != "" {
+			labels[l] = v
+		}
+	}
+	return manifest.New(map[string]any{"kind": r.selector[0], "metadata": map[string]any{"name": r.selector[1], "labels": labels}})
+}
+
+// NewRecorder returns an empty recorder.
+func NewRecorder() *Recorder { return &Recorder{objects: map[string]map[manifest.Key]*record{}} }
+
+// Put records e in cluster c.
+func (r *Recorder) Put(c string, e cluster.Entry) error {
+	data, err := golden.Encode(e.Object)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", c, e.Object.Key(), err)
+	}
+	m := r.objects[c]
+	if m == nil {
+		m = map[manifest.Key]*record{}
+		r.objects[c] = m
+	}
+	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: golden.ObjectPath(c, e.Object), source: e.Source, owner: e.Owner}
+	rec.selector[0], rec.selector[1] = e.Object.Kind(), e.Object.Name()
+	labels := e.Object.Labels()
+	for i, l := range selectorLabels {
+		rec.selector[2+i] = labels[l]
+	}
+	m[e.Object.Key()] = rec
+	return nil
 }
 
 // Action is what a controller does to an object.
@@ -112,27 +166,24 @@ func (c *Change) Diff() string {
 // Compute reconciles base onto head.
 func Compute(base, head Side) (*Plan, error) {
 	p := &Plan{}
-	clusters := slices.Clone(base.Clusters.Clusters())
-	for _, c := range head.Clusters.Clusters() {
-		if !slices.Contains(clusters, c) {
-			clusters = append(clusters, c)
+	var clusters []string
+	for _, r := range []*Recorder{base.Objects, head.Objects} {
+		for c := range r.objects {
+			if !slices.Contains(clusters, c) {
+				clusters = append(clusters, c)
+			}
 		}
 	}
 	slices.Sort(clusters)
 	for _, c := range clusters {
-		entries := map[manifest.Key]*[2]*cluster.Entry{}
-		for i, s := range []*cluster.Store{base.Clusters, head.Clusters} {
-			for _, e := range s.List(c) {
-				pair := entries[e.Object.Key()]
-				if pair == nil {
-					pair = &[2]*cluster.Entry{}
-					entries[e.Object.Key()] = pair
-				}
-				pair[i] = &e
+		keys := map[manifest.Key]bool{}
+		for _, r := range []*Recorder{base.Objects, head.Objects} {
+			for k := range r.objects[c] {
+				keys[k] = true
 			}
 		}
-		for _, k := range manifest.SortedObjectKeys(entries) {
-			if err := p.add(c, k, entries[k], base, head); err != nil {
+		for _, k := range manifest.SortedObjectKeys(keys) {
+			if err := p.add(c, k, base.Objects.objects[c][k], head.Objects.objects[c][k], base, head); err != nil {
 				return nil, err
 			}
 		}
@@ -140,43 +191,29 @@ func Compute(base, head Side) (*Plan, error) {
 	return p, nil
 }
 
-func (p *Plan) add(c string, k manifest.Key, pair *[2]*cluster.Entry, base, head Side) error {
-	was, now := pair[0], pair[1]
-	var before, after []byte
-	var err error
-	if was != nil {
-		if before, err = golden.Encode(was.Object); err != nil {
-			return fmt.Errorf("%s %s: %w", c, k, err)
-		}
-	}
-	if now != nil {
-		if after, err = golden.Encode(now.Object); err != nil {
-			return fmt.Errorf("%s %s: %w", c, k, err)
-		}
-	}
+func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) error {
 	switch {
 	case was == nil:
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.Object.APIVersion(), Path: golden.ObjectPath(c, now.Object), Action: Create, Reason: now.Source, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Create, Reason: now.source, Head: now.data})
 	case now == nil:
-		p.gone(c, k, was, before, base, head)
-	case string(before) == string(after):
+		return p.gone(c, k, was, base, head)
+	case string(was.data) == string(now.data):
 		p.Unchanged++
 	default:
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.Object.APIVersion(), Path: golden.ObjectPath(c, now.Object), Action: Update, Reason: now.Source, Base: before, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: now.source, Base: was.data, Head: now.data})
 	}
 	return nil
 }
 
 // gone decides what becomes of an object the new render no longer writes.
-func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte, base, head Side) {
-	apiVersion, path := was.Object.APIVersion(), golden.ObjectPath(c, was.Object)
+func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) error {
 	change := func(a Action, reason string, after []byte) {
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: apiVersion, Path: path, Action: a, Reason: reason, Base: before, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason, Base: was.data, Head: after})
 	}
-	app, ok := strings.CutPrefix(was.Owner, "application ")
+	app, ok := strings.CutPrefix(was.owner, "application ")
 	if !ok {
-		change(Delete, "no longer written (was: "+was.Source+")", nil)
-		return
+		change(Delete, "no longer written (was: "+was.source+")", nil)
+		return nil
 	}
 	old := base.Resources[app]
 	if old == nil {
@@ -187,51 +224,55 @@ func (p *Plan) gone(c string, k manifest.Key, was *cluster.Entry, before []byte,
 		now = &policy.Resources{}
 	}
 	keep := func(why string) {
-		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: apiVersion, Path: path, Reason: "application " + app + ": " + why})
+		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: "application " + app + ": " + why})
 	}
-	detach := func(why string) {
-		o := manifest.New(manifest.DeepCopy(was.Object.Data).(map[string]any))
+	detach := func(why string) error {
+		objs, err := manifest.Decode(was.path, was.data, manifest.DecodeOptions{})
+		if err != nil || len(objs) != 1 {
+			return fmt.Errorf("%s %s: decode the recorded object: %v", c, k, err)
+		}
+		o := objs[0]
 		labels := o.Labels()
 		delete(labels, render.LabelAppName)
 		delete(labels, render.LabelAppNamespace)
 		setLabels(o, labels)
 		after, err := golden.Encode(o)
-		if err != nil { // o is was.Object less two labels
-			panic(err)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", c, k, err)
 		}
 		change(Update, "application "+app+": "+why+"; KubeVela keeps it and removes its owner labels", after)
+		return nil
 	}
-	if old.ReadOnly.Matches(was.Object) {
+	sel := was.selected()
+	if old.ReadOnly.Matches(sel) {
 		keep("read-only policy: KubeVela never owned it, so never deletes it")
-		return
+		return nil
 	}
-	strategy, rule := old.GarbageCollect.FindStrategy(was.Object)
+	strategy, rule := old.GarbageCollect.FindStrategy(sel)
 	if updated {
 		switch {
 		case strategy == policy.GCOnAppDelete || strategy == policy.GCNever:
 			keep(fmt.Sprintf("garbage-collect rule %d (strategy %s) keeps it until the application is deleted", rule, strategy))
-			return
+			return nil
 		case now.GarbageCollect != nil && now.GarbageCollect.KeepLegacyResource:
 			keep("garbage-collect keepLegacyResource keeps what earlier revisions rendered")
-			return
+			return nil
 		}
-		if orphan, rule := now.GarbageCollect.Orphans(was.Object); orphan {
-			detach(fmt.Sprintf("no longer rendered; garbage-collect rule %d (propagation orphan)", rule))
-			return
+		if orphan, rule := now.GarbageCollect.Orphans(sel); orphan {
+			return detach(fmt.Sprintf("no longer rendered; garbage-collect rule %d (propagation orphan)", rule))
 		}
 		change(Delete, "application "+app+" no longer renders it (garbage-collected)", nil)
-		return
+		return nil
 	}
 	// The application is deleted: its own last policies decide.
 	if strategy == policy.GCNever {
-		detach(fmt.Sprintf("deleted; garbage-collect rule %d (strategy never)", rule))
-		return
+		return detach(fmt.Sprintf("deleted; garbage-collect rule %d (strategy never)", rule))
 	}
-	if orphan, rule := old.GarbageCollect.Orphans(was.Object); orphan {
-		detach(fmt.Sprintf("deleted; garbage-collect rule %d (propagation orphan)", rule))
-		return
+	if orphan, rule := old.GarbageCollect.Orphans(sel); orphan {
+		return detach(fmt.Sprintf("deleted; garbage-collect rule %d (propagation orphan)", rule))
 	}
 	change(Delete, "application "+app+" is deleted", nil)
+	return nil
 }
 
 // setLabels replaces o's labels (none: the field goes).

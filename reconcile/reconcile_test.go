@@ -31,17 +31,17 @@ type put struct {
 
 func side(t *testing.T, rp map[string]*policy.Resources, puts ...put) Side {
 	t.Helper()
-	s := cluster.NewStore()
+	r := NewRecorder()
 	for _, p := range puts {
 		owner := p.owner
 		if owner == "" {
 			owner = "application default/shop"
 		}
-		if err := s.Apply(p.cluster, cluster.Entry{Object: p.o, Source: "application shop, component " + p.o.Labels()["app.oam.dev/component"], Owner: owner}); err != nil {
+		if err := r.Put(p.cluster, cluster.Entry{Object: p.o, Source: "application shop, component " + p.o.Labels()["app.oam.dev/component"], Owner: owner}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return Side{Clusters: s, Resources: rp}
+	return Side{Objects: r, Resources: rp}
 }
 
 // gc is an application's garbage-collect policy.

@@ -35,6 +35,25 @@ func benchApps(b *testing.B, n int) {
 	b.ReportMetric(float64(n)/m.wall.Seconds(), "apps/s")
 }
 
+// BenchmarkCLIDiff1000Apps: `drydock diff --base-dir` of the 1,000 apps
+// against a base where every tenth one had another image: two renders
+// and the reconcile (compare with BenchmarkCLIRender1000Apps).
+func BenchmarkCLIDiff1000Apps(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "base"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	now := generateApps(1000)
+	was := strings.ReplaceAll(now, "0\n        ports:", "0-old\n        ports:")
+	for name, data := range map[string]string{"apps.yaml": now, "base/apps.yaml": was} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	m := benchCLI(b, func(string) []string { return []string{"diff", "--base-dir", filepath.Join(dir, "base"), "apps.yaml"} }, dir)
+	b.ReportMetric(1000/m.wall.Seconds(), "apps/s")
+}
+
 // BenchmarkCLIColdRender: one process rendering the bundled example, the
 // cost of a pre-commit hook's single render.
 func BenchmarkCLIColdRender(b *testing.B) {
@@ -110,7 +129,7 @@ type measured struct {
 // benchCLI runs drydock b.N times with the arguments args gives for a
 // fresh output directory, and reports cpu-s/op and peak-rss-MiB (the
 // highest of the runs).
-func benchCLI(b *testing.B, args func(out string) []string) measured {
+func benchCLI(b *testing.B, args func(out string) []string, dir ...string) measured {
 	b.Helper()
 	exe := drydockExe(b)
 	base := os.Getenv("DRYDOCK_BENCH_DIR")
@@ -128,6 +147,9 @@ func benchCLI(b *testing.B, args func(out string) []string) measured {
 		usage := filepath.Join(out, "usage")
 		cmd := exec.Command(exe, args(filepath.Join(out, "tree"))...)
 		cmd.Env = append(os.Environ(), usageEnv+"="+usage)
+		if len(dir) > 0 {
+			cmd.Dir = dir[0]
+		}
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		start := time.Now()

@@ -64,21 +64,22 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	ctx := context.Background()
-	was, err := pipeline.Run(ctx, base)
+	baseObjects, headObjects := reconcile.NewRecorder(), reconcile.NewRecorder()
+	was, err := pipeline.Stream(ctx, base, baseObjects)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: the base (%s) does not render:\n", name)
 		return reportError(stderr, err)
 	}
 	// An Application that changed renders as KubeVela's next revision.
 	head.BaseRevisions = was.RevisionHashes
-	now, err := pipeline.Run(ctx, head)
+	now, err := pipeline.Stream(ctx, head, headObjects)
 	if err != nil {
 		fmt.Fprintln(stderr, "drydock diff: the inputs as they are now do not render:")
 		return reportError(stderr, err)
 	}
 	plan, err := reconcile.Compute(
-		reconcile.Side{Clusters: was.Clusters, Resources: was.Resources},
-		reconcile.Side{Clusters: now.Clusters, Resources: now.Resources})
+		reconcile.Side{Objects: baseObjects, Resources: was.Resources},
+		reconcile.Side{Objects: headObjects, Resources: now.Resources})
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
 		return exitInternal
