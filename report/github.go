@@ -44,7 +44,7 @@ func (GitHub) Write(out io.Writer, r *check.Result) error {
 	if err := (Text{}).Write(&text, r); err != nil {
 		return err
 	}
-	writeInert(w, text.String())
+	WriteInert(w, text.String())
 	return w.Err
 }
 
@@ -68,12 +68,12 @@ func annotation(suite string, f check.Finding) string {
 	return fmt.Sprintf("::%s %s::%s", f.Level, strings.Join(props, ","), ghData(msg))
 }
 
-// writeInert writes text (which quotes rule messages, file names and
+// WriteInert writes text (which quotes rule messages, file names and
 // diffs, any line of which could read as a workflow command such as
 // ::add-mask:: or ::error::) between ::stop-commands:: and its end
 // marker, so GitHub runs none of it. The marker is a hash of the text:
 // deterministic, and not something the text can contain in advance.
-func writeInert(w io.Writer, text string) {
+func WriteInert(w io.Writer, text string) {
 	sum := sha256.Sum256([]byte(text))
 	token := "drydock-" + hex.EncodeToString(sum[:12])
 	fmt.Fprintf(w, "::stop-commands::%s\n%s::%s::\n", token, text, token)

@@ -27,10 +27,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	rf.register(fs)
 	rev := fs.String("base", "", "git revision of the repository holding the paths to compare with (HEAD, HEAD~1, main, a hash)")
 	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
-	format := fs.String("format", "text", "output format: text, markdown or json")
+	format := fs.String("format", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
 	exitCode := fs.Bool("exit-code", false, "exit 1 when anything changes")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock diff (--base REV | --base-dir DIR) [PATH...] [flags]\n\n"+
+			"PATHs default to the current directory.\n"+
 			"Renders the inputs at the base and as they are now, and prints what the change does to\n"+
 			"each cluster: the objects created, updated and deleted (KubeVela's garbage collection\n"+
 			"included), with their reasons.\n\n%s", fs.FlagUsages())
@@ -43,14 +44,18 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	write, ok := diffFormats[*format]
 	if !ok {
-		fmt.Fprintf(stderr, "drydock diff: --format %q: want text, markdown or json\n", *format)
+		fmt.Fprintf(stderr, "drydock diff: --format %q: want text, markdown, json or github\n", *format)
 		return exitUsage
 	}
 	if (*rev == "") == (*baseDir == "") {
 		fmt.Fprintln(stderr, "drydock diff: give the base: --base REV or --base-dir DIR")
 		return exitUsage
 	}
-	head, err := rf.inputs(fs.Args())
+	paths := fs.Args()
+	if len(paths) == 0 && len(rf.addons) == 0 {
+		paths = []string{"."} // the repository as it is checked out
+	}
+	head, err := rf.inputs(paths)
 	if err != nil {
 		return usageError(stderr, "diff", err)
 	}
@@ -175,6 +180,25 @@ var diffFormats = map[string]func(w io.Writer, p *reconcile.Plan, base string) e
 	"text":     diffText,
 	"markdown": diffMarkdown,
 	"json":     diffJSON,
+	"github":   diffGitHub,
+}
+
+// diffGitHub is the text for a GitHub Actions log, inert (no line of an
+// object can run a workflow command), a notice with the summary, and the
+// markdown as the job summary.
+func diffGitHub(w io.Writer, p *reconcile.Plan, base string) error {
+	var text strings.Builder
+	if err := diffText(&text, p, base); err != nil {
+		return err
+	}
+	sw := &report.StickyWriter{W: w}
+	report.WriteInert(sw, text.String())
+	notice := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(summaryLine(p, base))
+	fmt.Fprintf(sw, "::notice title=drydock diff::%s\n", notice)
+	if err := appendStepSummary(func(f io.Writer) error { return diffMarkdown(f, p, base) }); err != nil {
+		return fmt.Errorf("job summary: %w", err)
+	}
+	return sw.Err
 }
 
 var actionMarks = map[reconcile.Action]string{reconcile.Create: "+", reconcile.Update: "~", reconcile.Delete: "-"}

@@ -33,7 +33,7 @@ objects each cluster would hold, without a cluster.
 
 Usage:
   drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR]
-  drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json] [--exit-code]
+  drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json|github] [--exit-code]
   drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
   drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
   drydock verify [-p DIR]... [--data PATH]... [--coverage]

@@ -186,6 +186,12 @@ func writeReport(stdout io.Writer, res *check.Result, out string, format report.
 // writeStepSummary appends the Markdown job summary to
 // $GITHUB_STEP_SUMMARY when GitHub Actions provides one.
 func writeStepSummary(res *check.Result) error {
+	return appendStepSummary(func(w io.Writer) error { return report.StepSummary(w, res) })
+}
+
+// appendStepSummary appends what write writes to $GITHUB_STEP_SUMMARY when
+// GitHub Actions provides one.
+func appendStepSummary(write func(io.Writer) error) error {
 	path := os.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return nil
@@ -194,7 +200,7 @@ func writeStepSummary(res *check.Result) error {
 	if err != nil {
 		return err
 	}
-	err = report.StepSummary(f, res)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
