@@ -105,6 +105,9 @@ type Result struct {
 	// app-revision-hash label), by namespace/name: a later render's
 	// Inputs.BaseRevisions.
 	RevisionHashes map[string]string
+	// Suspended names (namespace/name) the Applications whose workflow
+	// stopped at a suspend step (Workflow.StopAtSuspend).
+	Suspended map[string]bool
 }
 
 // Trace is one application's workflow, step by step.
@@ -247,7 +250,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err := r.err(ctx, guard); err != nil {
 		return nil, err
 	}
-	res.Warnings, res.Traces, res.Resources, res.RevisionHashes = r.warnings, r.traces, r.resources, r.hashes
+	res.Warnings, res.Traces, res.Resources, res.RevisionHashes, res.Suspended = r.warnings, r.traces, r.resources, r.hashes, r.suspended
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored}
 		for _, t := range templates {
@@ -517,6 +520,7 @@ type rendered struct {
 	traces    []Trace
 	resources map[string]*policy.Resources
 	hashes    map[string]string
+	suspended map[string]bool
 }
 
 // err is the run's error, in the order the stages report them: a
@@ -564,7 +568,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		res, err := workflow.Run(e, app, inv, opts)
 		return outcome{res, err}
 	}
-	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}}
+	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -585,6 +589,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		key := o.res.App.Namespace + "/" + o.res.App.Name
 		r.resources[key], _ = policy.ResourcePolicies(o.res.App)
 		r.hashes[key] = o.res.App.RevisionHash()
+		if o.res.Suspended {
+			r.suspended[key] = true
+		}
 		if trace {
 			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
 		}

@@ -36,6 +36,9 @@ import (
 type Side struct {
 	Objects   *Recorder
 	Resources map[string]*policy.Resources
+	// Suspended names the Applications whose workflow stopped at a
+	// suspend step (pipeline.Result.Suspended).
+	Suspended map[string]bool
 }
 
 // Recorder is a cluster.Sink (for pipeline.Stream) keeping of each object
@@ -251,6 +254,9 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 	strategy, rule := old.GarbageCollect.FindStrategy(sel)
 	if updated {
 		switch {
+		case head.Suspended[app]:
+			keep("its workflow is suspended, and KubeVela garbage-collects earlier revisions only once it succeeds")
+			return nil
 		case strategy == policy.GCOnAppDelete || strategy == policy.GCNever:
 			keep(fmt.Sprintf("garbage-collect rule %d (strategy %s) keeps it until the application is deleted", rule, strategy))
 			return nil

@@ -136,6 +136,12 @@ func TestCompute(t *testing.T) {
 			want: []string{"keep local ref: application default/shop: read-only policy: KubeVela never owned it, so never deletes it"},
 		},
 		{
+			name: "a suspended workflow garbage-collects nothing yet",
+			base: side(t, noPolicy, put{"local", obj("ConfigMap", "old", "web", "1"), ""}),
+			head: Side{Objects: NewRecorder(), Resources: noPolicy, Suspended: map[string]bool{"default/shop": true}},
+			want: []string{"keep local old: application default/shop: its workflow is suspended, and KubeVela garbage-collects earlier revisions only once it succeeds"},
+		},
+		{
 			name: "an input document removed",
 			base: side(t, nil, put{"member1", obj("ConfigMap", "tpl", "", "1"), "input a.yaml:1:1"}),
 			head: side(t, nil),

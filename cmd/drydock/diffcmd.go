@@ -83,8 +83,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	plan, err := reconcile.Compute(
-		reconcile.Side{Objects: baseObjects, Resources: was.Resources},
-		reconcile.Side{Objects: headObjects, Resources: now.Resources})
+		reconcile.Side{Objects: baseObjects, Resources: was.Resources, Suspended: was.Suspended},
+		reconcile.Side{Objects: headObjects, Resources: now.Resources, Suspended: now.Suspended})
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
 		return exitInternal

@@ -51,6 +51,10 @@ type AppResult struct {
 	// Warnings note what KubeVela does without an error that a user would
 	// not expect (it drops components, for one).
 	Warnings []string
+	// Suspended is true when the workflow stopped at a suspend step
+	// (Options.StopAtSuspend): it has not succeeded, so KubeVela
+	// garbage-collects nothing of earlier revisions yet.
+	Suspended bool
 }
 
 // service is a component applied somewhere: PostDispatch traits follow it.
@@ -125,6 +129,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	err = run.steps(steps)
 	run.res.Warnings = run.warnings
 	if errors.Is(err, errSuspended) {
+		run.res.Suspended = true
 		return run.res, nil
 	}
 	if err != nil {
