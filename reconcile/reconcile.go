@@ -214,6 +214,12 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason, Base: was.data, Head: after})
 	}
 	app, ok := strings.CutPrefix(was.owner, "application ")
+	if strings.Contains(was.source, ", propagated by ") {
+		// Karmada removes the Work, and with it the object, from a member
+		// no longer in the placement or of a template no longer there.
+		change(Delete, "Karmada no longer propagates it to "+c+" (was: "+was.source+")", nil)
+		return nil
+	}
 	if !ok {
 		change(Delete, "no longer written (was: "+was.source+")", nil)
 		return nil
