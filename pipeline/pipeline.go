@@ -79,6 +79,10 @@ type Inputs struct {
 	// Application whose hash differs renders as KubeVela's next revision
 	// (<name>-v2), one that is the same as the first.
 	BaseRevisions map[string]string
+	// Applications fills Result.Resources, RevisionHashes and Suspended
+	// (what drydock diff reconciles with), which a plain render does not
+	// keep: memory that would grow with the number of applications.
+	Applications bool
 }
 
 // files is where in's paths are read from.
@@ -99,7 +103,8 @@ type Result struct {
 	Warnings []string
 	// Resources are the resource policies (garbage-collect, read-only,
 	// ...) of every Application rendered, by namespace/name: what decides
-	// which of its objects KubeVela deletes when it changes.
+	// which of its objects KubeVela deletes when it changes. It, and
+	// RevisionHashes and Suspended, are filled with Inputs.Applications.
 	Resources map[string]*policy.Resources
 	// RevisionHashes are the Applications' revision hashes (their
 	// app-revision-hash label), by namespace/name: a later render's
@@ -586,11 +591,13 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
 		// The workflow refused policies that do not decode.
-		key := o.res.App.Namespace + "/" + o.res.App.Name
-		r.resources[key], _ = policy.ResourcePolicies(o.res.App)
-		r.hashes[key] = o.res.App.RevisionHash()
-		if o.res.Suspended {
-			r.suspended[key] = true
+		if in.Applications {
+			key := o.res.App.Namespace + "/" + o.res.App.Name
+			r.resources[key], _ = policy.ResourcePolicies(o.res.App)
+			r.hashes[key] = o.res.App.RevisionHash()
+			if o.res.Suspended {
+				r.suspended[key] = true
+			}
 		}
 		if trace {
 			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})

@@ -69,6 +69,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	ctx := context.Background()
+	base.Applications, head.Applications = true, true
 	baseObjects, headObjects := reconcile.NewRecorder(), reconcile.NewRecorder()
 	was, err := pipeline.Stream(ctx, base, baseObjects)
 	if err != nil {
