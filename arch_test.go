@@ -14,7 +14,7 @@ var allowed = map[string][]string{
 	"schemas":             {"manifest"},
 	"cluster":             {"manifest"},
 	"golden":              {"manifest"},
-	"gitrev":              {},
+	"gitrev":              {"manifest"},
 	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "golden"},
 	"rules":               {"manifest"},
 	"karmada":             {"manifest", "cluster"},

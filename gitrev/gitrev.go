@@ -26,6 +26,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // ErrNotRepository is wrapped by Open's error when no enclosing directory
@@ -69,27 +71,16 @@ func (r *Repo) Root() string { return r.root }
 // Rel maps a path in the work tree to its slash path in a revision's FS
 // ("." for the root). A path outside the work tree is an error.
 func (r *Repo) Rel(p string) (string, error) {
-	abs, err := filepath.Abs(p)
+	real, err := manifest.RealPath(p)
 	if err != nil {
 		return "", err
 	}
-	// Resolve the longest existing prefix, as the root was resolved.
-	dir, rest := abs, ""
-	for {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			abs = filepath.Join(real, rest)
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		rest = filepath.Join(filepath.Base(dir), rest)
-		dir = parent
-	}
-	rel, err := filepath.Rel(r.root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !manifest.Within(r.root, real) {
 		return "", fmt.Errorf("%s is outside the git repository %s", p, r.root)
+	}
+	rel, err := filepath.Rel(r.root, real)
+	if err != nil {
+		return "", err
 	}
 	return filepath.ToSlash(rel), nil
 }

@@ -34,7 +34,32 @@ func ReadFile(name string) ([]byte, error) {
 		return nil, fileError(err)
 	}
 	if len(data) > MaxInputBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
+		return nil, tooLarge(name)
+	}
+	return data, nil
+}
+
+// ReadFS is ReadFile for a file of fsys (a slash path): a regular file of
+// at most MaxInputBytes. Errors start with name.
+func ReadFS(fsys fs.FS, name string) ([]byte, error) {
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi.Mode())
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
+	if err != nil {
+		return nil, fileError(err)
+	}
+	if len(data) > MaxInputBytes {
+		return nil, tooLarge(name)
 	}
 	return data, nil
 }
@@ -46,12 +71,20 @@ func regular(name string) error {
 		return fileError(err)
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", name, fileType(fi.Mode()))
+		return notRegular(name, fi.Mode())
 	}
 	if fi.Size() > MaxInputBytes {
-		return fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
+		return tooLarge(name)
 	}
 	return nil
+}
+
+func notRegular(name string, m fs.FileMode) error {
+	return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", name, fileType(m))
+}
+
+func tooLarge(name string) error {
+	return fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
 }
 
 // fileError rewords an *fs.PathError ("stat x.yaml: no such file or
@@ -168,9 +201,50 @@ func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 		case !opts.Keep(d.Name()):
 			return nil
 		case !d.Type().IsRegular():
-			return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", path, fileType(d.Type()))
+			return notRegular(path, d.Type())
 		}
 		files = append(files, path)
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// WalkFS is WalkFiles over fsys (slash paths, such as a git revision's
+// tree): the files under root that opts.Keep selects, sorted. The tree
+// decides where a symbolic link may lead (its Stat refuses one that
+// leaves it); a link to a selected file is listed, one to a directory is
+// not followed. Errors start with the path they are about.
+func WalkFS(fsys fs.FS, root string, opts WalkOptions) ([]string, error) {
+	info, err := fs.Stat(fsys, root)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	if !info.IsDir() {
+		return []string{root}, nil
+	}
+	var files []string
+	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return fileError(err)
+		case d.IsDir():
+			if p != root && opts.SkipDir != nil && opts.SkipDir(d.Name()) {
+				return fs.SkipDir
+			}
+			return nil
+		case !opts.Keep(d.Name()):
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := fs.Stat(fsys, p)
+			if err != nil {
+				return fileError(err)
+			}
+			if target.IsDir() {
+				return nil
+			}
+		}
+		files = append(files, p)
 		return nil
 	})
 	sort.Strings(files)
@@ -201,7 +275,7 @@ func walkLink(path, repo string, opts WalkOptions, files *[]string) error {
 		return nil
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", path, fileType(fi.Mode()))
+		return notRegular(path, fi.Mode())
 	}
 	*files = append(*files, path)
 	return nil

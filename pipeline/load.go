@@ -78,49 +78,29 @@ func (f files) readPath(root string, into *loaded) error {
 	return nil
 }
 
-// walk lists the input files under root, as manifest.WalkFiles does on
-// the file system: dot directories skipped, a symbolic link to a file
-// read (the tree refuses one that leaves it), one to a directory not
-// followed.
+// walkOptions select drydock's inputs: YAML, JSON and CUE files, dot
+// directories skipped.
+var walkOptions = manifest.WalkOptions{
+	Keep:    isInputFile,
+	SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") },
+}
+
+// walk lists the input files under root.
 func (f files) walk(root string) ([]string, error) {
 	if f.fsys == nil {
-		return manifest.WalkFiles(root, manifest.WalkOptions{
-			Keep:    isInputFile,
-			SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") },
-		})
+		return manifest.WalkFiles(root, walkOptions)
 	}
-	info, err := fs.Stat(f.fsys, root)
-	if err != nil {
-		return nil, f.fileError(err)
+	list, err := manifest.WalkFS(f.fsys, root, walkOptions)
+	return list, f.named(err)
+}
+
+// named prefixes an error about one of the tree's files, which starts
+// with its path, with the tree's name.
+func (f files) named(err error) error {
+	if err == nil || f.name == "" {
+		return err
 	}
-	if !info.IsDir() {
-		return []string{root}, nil
-	}
-	var list []string
-	err = fs.WalkDir(f.fsys, root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return f.fileError(err)
-		case d.IsDir():
-			if p != root && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
-			}
-			return nil
-		case !isInputFile(d.Name()):
-			return nil
-		case d.Type()&fs.ModeSymlink != 0:
-			info, err := fs.Stat(f.fsys, p)
-			if err != nil {
-				return f.fileError(err)
-			}
-			if info.IsDir() {
-				return nil
-			}
-		}
-		list = append(list, p)
-		return nil
-	})
-	return list, err
+	return fmt.Errorf("%s%w", f.name, err)
 }
 
 // dir is the directory d of the source as an fs.FS (an addon's).
@@ -135,15 +115,6 @@ func (f files) dir(d string) (fs.FS, error) {
 		return nil, fmt.Errorf("addon %s: not a directory", f.display(d))
 	}
 	return fs.Sub(f.fsys, d)
-}
-
-// fileError names the file of err as the user sees it.
-func (f files) fileError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", f.display(pe.Path), pe.Err)
-	}
-	return err
 }
 
 func isInputFile(path string) bool {
@@ -180,21 +151,8 @@ func (f files) read(p string) ([]byte, error) {
 	if f.fsys == nil {
 		return manifest.ReadFile(p)
 	}
-	info, err := fs.Stat(f.fsys, p)
-	if err != nil {
-		return nil, f.fileError(err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", f.display(p))
-	}
-	if info.Size() > manifest.MaxInputBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", f.display(p), manifest.MaxInputBytes)
-	}
-	data, err := fs.ReadFile(f.fsys, p)
-	if err != nil {
-		return nil, f.fileError(err)
-	}
-	return data, nil
+	data, err := manifest.ReadFS(f.fsys, p)
+	return data, f.named(err)
 }
 
 func (l *loaded) addFile(name string, data []byte) error {

@@ -241,10 +241,13 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 			return fmt.Errorf("%s %s: decode the recorded object: %v", c, k, err)
 		}
 		o := objs[0]
-		labels := o.Labels()
-		delete(labels, render.LabelAppName)
-		delete(labels, render.LabelAppNamespace)
-		setLabels(o, labels)
+		if labels := manifest.Map(o.Data, "metadata", "labels"); labels != nil {
+			delete(labels, render.LabelAppName)
+			delete(labels, render.LabelAppNamespace)
+			if len(labels) == 0 { // the API server keeps no empty map
+				delete(manifest.Map(o.Data, "metadata"), "labels")
+			}
+		}
 		after, err := golden.Encode(o)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", c, k, err)
@@ -285,21 +288,4 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 	}
 	change(Delete, "application "+app+" is deleted", nil)
 	return nil
-}
-
-// setLabels replaces o's labels (none: the field goes).
-func setLabels(o *manifest.Object, labels map[string]string) {
-	meta, _ := o.Data["metadata"].(map[string]any)
-	if meta == nil {
-		return
-	}
-	if len(labels) == 0 {
-		delete(meta, "labels")
-		return
-	}
-	m := make(map[string]any, len(labels))
-	for k, v := range labels {
-		m[k] = v
-	}
-	meta["labels"] = m
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/gitrev"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/reconcile"
 	"github.com/drydock-dev/drydock/report"
@@ -130,7 +131,7 @@ func baseInputs(head pipeline.Inputs, rev, dir string) (in pipeline.Inputs, name
 		fsys, name = os.DirFS(dir), dir
 		in.FromName = filepath.ToSlash(filepath.Clean(dir)) + "/"
 		at = func(p string) (string, error) {
-			if filepath.IsAbs(p) || !filepath.IsLocal(p) && filepath.Clean(p) != "." {
+			if !filepath.IsLocal(p) {
 				return "", fmt.Errorf("%s: with --base-dir, paths must be relative and below the current directory", p)
 			}
 			return filepath.ToSlash(filepath.Clean(p)), nil
@@ -204,14 +205,14 @@ func diffGitHub(w io.Writer, p *reconcile.Plan, base string) error {
 
 var actionMarks = map[reconcile.Action]string{reconcile.Create: "+", reconcile.Update: "~", reconcile.Delete: "-"}
 
-// objectName is how a change names its object: kind[.group] name.
-func objectName(apiVersion, kind, name string) string {
-	if g, _, ok := strings.Cut(apiVersion, "/"); ok {
-		return kind + "." + g + " " + name
-	}
-	return kind + " " + name
+// objectName is how a change names its object: kind[.group] name (the
+// namespace is printed apart).
+func objectName(k manifest.Key) string {
+	k.Namespace = ""
+	return k.String()
 }
 
+// namespaceOf is how the output names an object's namespace.
 func namespaceOf(ns string) string {
 	if ns == "" {
 		return "(cluster-scoped)"
@@ -233,7 +234,7 @@ func diffText(w io.Writer, p *reconcile.Plan, base string) error {
 			fmt.Fprintf(sw, "  namespace %s\n", namespaceOf(c.Key.Namespace))
 			lastNS = c.Key.Namespace
 		}
-		fmt.Fprintf(sw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.APIVersion, c.Key.Kind, c.Key.Name), c.Reason)
+		fmt.Fprintf(sw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.Key), c.Reason)
 		if c.Action == reconcile.Update {
 			for line := range strings.Lines(c.Diff()) {
 				fmt.Fprintf(sw, "        %s", line)
@@ -241,7 +242,7 @@ func diffText(w io.Writer, p *reconcile.Plan, base string) error {
 		}
 	}
 	for _, k := range p.Kept {
-		fmt.Fprintf(sw, "kept in cluster %s, namespace %s: %s: %s\n", k.Cluster, namespaceOf(k.Key.Namespace), objectName(k.APIVersion, k.Key.Kind, k.Key.Name), k.Reason)
+		fmt.Fprintf(sw, "kept in cluster %s, namespace %s: %s: %s\n", k.Cluster, namespaceOf(k.Key.Namespace), objectName(k.Key), k.Reason)
 	}
 	fmt.Fprintf(sw, "%s\n", summaryLine(p, base))
 	return sw.Err

@@ -66,7 +66,7 @@ type gcSentinel struct{ _ [64]byte }
 
 // profile starts a CPU profile into cpuFile and arranges a heap profile
 // into memFile (either may be ""): the developer's view of a real run
-// (`make profile`). The returned func ends them.
+// (DRYDOCK_CPUPROFILE, DRYDOCK_MEMPROFILE). The returned func ends them.
 func profile(cpuFile, memFile string) (stop func()) {
 	var cpu *os.File
 	if cpuFile != "" {

@@ -162,11 +162,7 @@ func (s *streamOutput) finish(notes string) error {
 				fmt.Fprintln(s.w, "---")
 			}
 			first = false
-			ns := k.Namespace
-			if ns == "" {
-				ns = "(cluster-scoped)"
-			}
-			fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, ns, sp.source)
+			fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, namespaceOf(k.Namespace), sp.source)
 			s.w.Write(data)
 		}
 	}
