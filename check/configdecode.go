@@ -92,13 +92,11 @@ func (d configDecoder) list(path string, v any, rv reflect.Value) error {
 func (d configDecoder) mapping(path string, m map[string]any, rv reflect.Value) error {
 	fields := configFields(rv.Type())
 	keys := manifest.SortedKeys(m)
-	slices.SortStableFunc(keys, func(a, b string) int {
-		pa, pb := d.doc.KeyPos(manifest.Path(path, a)), d.doc.KeyPos(manifest.Path(path, b))
-		if pa.Line != pb.Line {
-			return pa.Line - pb.Line
-		}
-		return pa.Col - pb.Col
-	})
+	at := make(map[string]manifest.Pos, len(keys))
+	for _, k := range keys {
+		at[k] = d.doc.KeyPos(manifest.Path(path, k))
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return at[a].Compare(at[b]) })
 	for _, k := range keys {
 		at := manifest.Path(path, k)
 		i, ok := fields[k]

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/rules"
 )
@@ -38,15 +37,6 @@ func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engi
 	return e.eng, e.err
 }
 
-// ruleInputs locate the objects rules were evaluated on: each one's path
-// in the output tree and origin (by input index), and the groups of
-// combined evaluation.
-type ruleInputs struct {
-	paths   []string
-	origins []cluster.Origin
-	groups  map[string][]rules.Input
-}
-
 // ruleOptions are the options of the suite's rules (default: policy/ in
 // the config's directory, when it exists); false when it has none.
 func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {
@@ -64,7 +54,8 @@ func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {
 
 // ruleFindings adds a finding per failure and warning of rep to res, and
 // the checks that ran: every evaluated namespace and every rule reported.
-func ruleFindings(res *SuiteResult, eng *rules.Engine, rep *rules.Report, in *ruleInputs, combined bool) {
+// objs are the objects evaluated, by input index.
+func ruleFindings(res *SuiteResult, eng *rules.Engine, rep *rules.Report, objs []*sunk, combined bool) {
 	checks := map[string]bool{}
 	for _, ns := range eng.Namespaces() {
 		checks["rules/"+ns] = true
@@ -81,8 +72,8 @@ func ruleFindings(res *SuiteResult, eng *rules.Engine, rep *rules.Report, in *ru
 		default:
 			continue
 		}
-		if !combined && rr.Input >= 0 && rr.Input < len(in.paths) {
-			f.Object, f.Origin = in.paths[rr.Input], in.origins[rr.Input]
+		if !combined && rr.Input >= 0 && rr.Input < len(objs) {
+			f.Object, f.Origin = objs[rr.Input].path, objs[rr.Input].origin
 			f.Pos = f.Origin.Pos
 		} else if combined {
 			f.Object = rr.Group
@@ -90,11 +81,4 @@ func ruleFindings(res *SuiteResult, eng *rules.Engine, rep *rules.Report, in *ru
 		res.Findings = append(res.Findings, f)
 	}
 	res.Checks = append(res.Checks, manifest.SortedKeys(checks)...)
-}
-
-func posString(p manifest.Pos) string {
-	if !p.IsValid() {
-		return ""
-	}
-	return p.String()
 }

@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -69,14 +68,14 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 	results := make([]*SuiteResult, len(suites))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
-	var panicked atomic.Pointer[suitePanic]
+	var panicked atomic.Pointer[pipeline.WorkerPanic]
 	for i := range suites {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() {
 				if v := recover(); v != nil {
-					panicked.CompareAndSwap(nil, &suitePanic{value: v, stack: debug.Stack()})
+					panicked.CompareAndSwap(nil, &pipeline.WorkerPanic{Value: v, Stack: debug.Stack()})
 				}
 			}()
 			sem <- struct{}{}
@@ -90,15 +89,6 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 	}
 	return results
 }
-
-// suitePanic is a panic of a suite's goroutine with that goroutine's stack.
-type suitePanic struct {
-	value any
-	stack []byte
-}
-
-func (p *suitePanic) String() string     { return fmt.Sprint(p.value) }
-func (p *suitePanic) StackTrace() []byte { return p.stack }
 
 // paths joins relative paths to the config's directory.
 func (r *runner) paths(paths []string) []string {
@@ -123,7 +113,7 @@ func renderFindings(suite string, err error) []Finding {
 	}
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
-		pos := errorPos(e)
+		pos, _ := manifest.PosOf(e)
 		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
 		out[i] = Finding{Suite: suite, Check: "render", Level: LevelError, Message: msg, Pos: pos}
 	}

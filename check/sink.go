@@ -192,7 +192,7 @@ func (rs *ruleSink) put(ctx context.Context, c string, e cluster.Entry, s *sunk)
 		return
 	}
 	in := rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
-		Application: e.Origin.Application, Component: e.Origin.Component, Source: posString(e.Origin.Pos)}}
+		Application: e.Origin.Application, Component: e.Origin.Component, Source: e.Origin.Pos.String()}}
 	if rs.combine {
 		s.input = in
 		return
@@ -209,18 +209,14 @@ func (rs *ruleSink) finish(ctx context.Context, res *SuiteResult, objs []*sunk) 
 	if rs.err != nil {
 		return rs.err
 	}
-	in := &ruleInputs{groups: map[string][]rules.Input{}}
-	for _, o := range objs {
-		in.paths = append(in.paths, o.path)
-		in.origins = append(in.origins, o.origin)
-		if rs.combine {
-			in.groups[o.input.Context.Cluster] = append(in.groups[o.input.Context.Cluster], o.input)
-		}
-	}
 	var rep *rules.Report
 	if rs.combine {
+		groups := map[string][]rules.Input{}
+		for _, o := range objs {
+			groups[o.input.Context.Cluster] = append(groups[o.input.Context.Cluster], o.input)
+		}
 		var err error
-		if rep, err = rs.eng.EvalCombined(ctx, in.groups); err != nil {
+		if rep, err = rs.eng.EvalCombined(ctx, groups); err != nil {
 			return err
 		}
 	} else {
@@ -232,7 +228,7 @@ func (rs *ruleSink) finish(ctx context.Context, res *SuiteResult, objs []*sunk) 
 			merge(rep, o.report, i)
 		}
 	}
-	ruleFindings(res, rs.eng, rep, in, rs.combine)
+	ruleFindings(res, rs.eng, rep, objs, rs.combine)
 	return nil
 }
 

@@ -135,13 +135,7 @@ func listGolden(dir string) (*goldenDir, error) {
 		return nil
 	})
 	if err == nil {
-		g.owned, err = readOwnership(root)
-	}
-	if err == nil {
-		g.ownershipData, err = readRegular(filepath.Join(root, OwnershipFile))
-		if errors.Is(err, fs.ErrNotExist) {
-			err = nil
-		}
+		g.owned, g.ownershipData, err = readOwnership(root)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)

@@ -51,14 +51,21 @@ func (o ownership) owns(p string) bool {
 }
 
 // readOwnership reads root's OwnershipFile (root is resolved and exists).
-func readOwnership(root string) (ownership, error) {
+// It also returns the file's bytes (nil when there is none).
+func readOwnership(root string) (ownership, []byte, error) {
 	data, err := readRegular(filepath.Join(root, OwnershipFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return ownership{}, nil
+		return ownership{}, nil, nil
 	}
 	if err != nil {
-		return ownership{}, err
+		return ownership{}, nil, err
 	}
+	o, err := parseOwnership(data)
+	return o, data, err
+}
+
+// parseOwnership reads the OwnershipFile content data.
+func parseOwnership(data []byte) (ownership, error) {
 	o := ownership{listed: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {

@@ -28,11 +28,6 @@ const (
 // ErrInvalidYAML is wrapped by every error about malformed YAML input.
 var ErrInvalidYAML = errors.New("invalid YAML")
 
-// posErrorf is a decoding error at a place in the input.
-func posErrorf(p Pos, format string, args ...any) error {
-	return At(p, format, args...)
-}
-
 // DecodeOptions tune Decode.
 type DecodeOptions struct {
 	// LastKeyWins accepts duplicate mapping keys, keeping the last value
@@ -80,7 +75,7 @@ type Decoder struct {
 func NewDecoder(file string, data []byte, opts DecodeOptions) *Decoder {
 	d := &Decoder{file: file, data: data, opts: opts, dec: yaml.NewDecoder(bytes.NewReader(data)), lines: &lineIndex{data: data}, alone: decodableAlone(data)}
 	if len(data) > MaxInputBytes {
-		d.err = posErrorf(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
+		d.err = At(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
 	}
 	return d
 }
@@ -140,7 +135,7 @@ func (d *Document) Decode() (*Object, error) {
 		return nil, err
 	}
 	if len(objs) != 1 {
-		return nil, posErrorf(Pos{File: d.file, Line: d.line}, "%w: the document no longer holds one object", ErrInvalidYAML)
+		return nil, At(Pos{File: d.file, Line: d.line}, "%w: the document no longer holds one object", ErrInvalidYAML)
 	}
 	objs[0].doc = d
 	return objs[0], nil
@@ -209,7 +204,7 @@ func decodeDocument(file string, lines *lineIndex, lineBase int, doc *yaml.Node,
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, false, posErrorf(c.pos(root), "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(root))
+		return nil, false, At(c.pos(root), "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(root))
 	}
 	obj := &Object{Data: m, Pos: c.pos(root), fields: c.fields}
 	if opts.KeepLists || !isList(m) {
@@ -232,13 +227,13 @@ func (o *Object) listItems() ([]*Object, error) {
 		if o.Data["items"] == nil {
 			return nil, nil
 		}
-		return nil, posErrorf(o.FieldPos("items"), "%w: List items must be a sequence", ErrInvalidYAML)
+		return nil, At(o.FieldPos("items"), "%w: List items must be a sequence", ErrInvalidYAML)
 	}
 	out := make([]*Object, 0, len(items))
 	for i, it := range items {
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, posErrorf(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
+			return nil, At(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
 		}
 		prefix := Path("items", i)
 		item := &Object{Data: m, Pos: o.FieldPos(prefix), fields: map[string]Pos{}, ListItem: prefix}
@@ -266,7 +261,7 @@ func yamlError(file string, data []byte, err error) error {
 	if _, scanErr := fmt.Sscanf(msg, "unknown anchor %s referenced", &name); scanErr == nil {
 		name = strings.Trim(name, "'")
 		if p, ok := aliasPos(file, data, name); ok {
-			return posErrorf(p, "%w: unknown anchor '%s' referenced (no &%s before it)", ErrInvalidYAML, name, name)
+			return At(p, "%w: unknown anchor '%s' referenced (no &%s before it)", ErrInvalidYAML, name, name)
 		}
 	}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
@@ -276,11 +271,11 @@ func yamlError(file string, data []byte, err error) error {
 				if strings.HasPrefix(text, "did not find expected") {
 					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
 				}
-				return posErrorf(Pos{File: file, Line: n}, "%w near line %d: %s", ErrInvalidYAML, n, text)
+				return At(Pos{File: file, Line: n}, "%w near line %d: %s", ErrInvalidYAML, n, text)
 			}
 		}
 	}
-	return posErrorf(Pos{File: file}, "%w: %s", ErrInvalidYAML, msg)
+	return At(Pos{File: file}, "%w: %s", ErrInvalidYAML, msg)
 }
 
 type converter struct {
@@ -305,7 +300,7 @@ func (c *converter) pos(n *yaml.Node) Pos {
 }
 
 func (c *converter) errorf(n *yaml.Node, format string, args ...any) error {
-	return posErrorf(c.pos(n), "%w: %s", ErrInvalidYAML, fmt.Sprintf(format, args...))
+	return At(c.pos(n), "%w: %s", ErrInvalidYAML, fmt.Sprintf(format, args...))
 }
 
 func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {

@@ -131,10 +131,8 @@ func checkDescription(name string) string {
 // artifactURI is file slash-separated and, when it is absolute and under
 // Dir, relative to Dir (as code scanning wants).
 func (s SARIF) artifactURI(file string) string {
-	if filepath.IsAbs(file) && s.Dir != "" {
-		if r, err := filepath.Rel(s.Dir, file); err == nil && !strings.HasPrefix(r, "..") {
-			file = r
-		}
+	if filepath.IsAbs(file) && s.Dir != "" && manifest.Within(s.Dir, file) {
+		file, _ = filepath.Rel(s.Dir, file)
 	}
 	return filepath.ToSlash(file)
 }

@@ -51,10 +51,10 @@ func (e *Engine) enclosingRule(loc *ast.Location) *ast.Rule {
 	var found *ast.Rule
 	for _, r := range m.Rules {
 		rl := r.Location
-		if rl == nil || rl.Row > loc.Row || (rl.Row == loc.Row && rl.Col > loc.Col) {
+		if rl == nil || rl.Compare(loc) > 0 {
 			continue
 		}
-		if found == nil || rl.Row > found.Location.Row || (rl.Row == found.Location.Row && rl.Col > found.Location.Col) {
+		if found == nil || rl.Compare(found.Location) > 0 {
 			found = r
 		}
 	}

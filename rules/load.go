@@ -233,7 +233,7 @@ func dataSyntaxError(f string, src []byte) error {
 		at := max(0, min(int(se.Offset)-1, len(src)))
 		line := 1 + bytes.Count(src[:at], []byte("\n"))
 		col := at - bytes.LastIndexByte(src[:at], '\n')
-		return fmt.Errorf("%s:%d:%d: invalid JSON: %s", f, line, col, se)
+		return manifest.At(manifest.Pos{File: f, Line: line, Col: col}, "invalid JSON: %s", se)
 	}
 	return nil
 }

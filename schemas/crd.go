@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,11 +50,7 @@ var karmadaFS embed.FS
 // karmada holds the policy.karmada.io schemas by kind (the cluster-scoped
 // kinds share their namespaced twins'), read at the first use.
 var karmada = sync.OnceValue(func() map[string]*Structural {
-	out := map[string]*Structural{}
-	for kind, file := range map[string]string{
-		"PropagationPolicy": "propagationpolicies", "ClusterPropagationPolicy": "propagationpolicies",
-		"OverridePolicy": "overridepolicies", "ClusterOverridePolicy": "overridepolicies",
-	} {
+	read := func(file string) *Structural {
 		data, err := karmadaFS.ReadFile("karmada/" + file + ".json")
 		if err != nil {
 			panic(err)
@@ -63,9 +59,13 @@ var karmada = sync.OnceValue(func() map[string]*Structural {
 		if err := json.Unmarshal(data, s); err != nil {
 			panic(err)
 		}
-		out[kind] = s
+		return s
 	}
-	return out
+	pp, op := read("propagationpolicies"), read("overridepolicies")
+	return map[string]*Structural{
+		"PropagationPolicy": pp, "ClusterPropagationPolicy": pp,
+		"OverridePolicy": op, "ClusterOverridePolicy": op,
+	}
 })
 
 // Karmada returns the CRD schema of a policy.karmada.io policy kind
@@ -80,19 +80,13 @@ func Karmada(kind string) *Structural { return karmada()[kind] }
 func (s *Structural) Validate(obj *manifest.Object) []FieldError {
 	v := &validator{obj: obj}
 	v.walk(s, obj.Data, "")
-	sort.SliceStable(v.errs, func(i, j int) bool { return posLess(v.errs[i].Pos, v.errs[j].Pos) })
-	sort.SliceStable(v.unknown, func(i, j int) bool { return posLess(v.unknown[i].Pos, v.unknown[j].Pos) })
+	byPos := func(a, b FieldError) int { return a.Pos.Compare(b.Pos) }
+	slices.SortStableFunc(v.errs, byPos)
+	slices.SortStableFunc(v.unknown, byPos)
 	if len(v.unknown) > 0 {
 		v.errs = append(v.errs, FieldError{Path: v.unknown[0].Path, Pos: v.unknown[0].Pos, Msg: unknownMessage(v.unknown)})
 	}
 	return v.errs
-}
-
-func posLess(a, b manifest.Pos) bool {
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Col < b.Col
 }
 
 type validator struct {
