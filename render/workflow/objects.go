@@ -247,21 +247,24 @@ func (w *workflowRun) refObjectKind(sel kvObjectReferrer) (group, kind string, e
 	if res == "" {
 		return "", "", errors.New("resource is not set and legacy object type identifier is disabled for referring objects")
 	}
-	for _, r := range append(builtinResources, w.observedResources()...) {
-		if (res == r.plural || res == r.singular) && (sel.Group == "" || sel.Group == r.group) {
-			return r.group, r.kind, nil
+	// builtinResources is shared by concurrent runs: never append to it.
+	for _, known := range [][]resourceKind{builtinResources, w.observedResources()} {
+		for _, r := range known {
+			if (res == r.plural || res == r.singular) && (sel.Group == "" || sel.Group == r.group) {
+				return r.group, r.kind, nil
+			}
 		}
 	}
 	return "", "", fmt.Errorf("no kind found for resource %s (drydock knows the built-in Kubernetes resources and those of the CustomResourceDefinitions given with --observed)", res)
 }
 
 // observedResources are the resources of the CustomResourceDefinitions
-// the hub holds.
+// the hub holds, listed once per run.
 func (w *workflowRun) observedResources() []resourceKind {
-	if w.opts.Observed == nil {
-		return nil
+	if w.opts.Observed == nil || w.crds != nil {
+		return w.crds
 	}
-	var out []resourceKind
+	out := []resourceKind{}
 	for _, e := range w.opts.Observed.List(cluster.Local) {
 		d := e.Object.Data
 		if e.Object.Kind() != "CustomResourceDefinition" || manifest.Group(e.Object.APIVersion()) != "apiextensions.k8s.io" {
@@ -270,6 +273,7 @@ func (w *workflowRun) observedResources() []resourceKind {
 		out = append(out, resourceKind{group: manifest.String(d, "spec", "group"), plural: manifest.String(d, "spec", "names", "plural"),
 			singular: manifest.String(d, "spec", "names", "singular"), kind: manifest.String(d, "spec", "names", "kind")})
 	}
+	w.crds = out
 	return out
 }
 

@@ -105,6 +105,8 @@ type workflowRun struct {
 	inv      *cluster.Inventory
 	res      *AppResult
 	services []service
+	// crds caches observedResources.
+	crds []resourceKind
 }
 
 // Run renders app by emulating its workflow (its own, the Workflow it
