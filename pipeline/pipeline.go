@@ -593,7 +593,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// The workflow refused policies that do not decode.
 		if in.Applications {
 			key := o.res.App.Namespace + "/" + o.res.App.Name
-			r.resources[key], _ = policy.ResourcePolicies(o.res.App)
+			r.resources[key] = o.res.Resources
 			r.hashes[key] = o.res.App.RevisionHash()
 			if o.res.Suspended {
 				r.suspended[key] = true

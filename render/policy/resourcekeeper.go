@@ -121,14 +121,15 @@ type (
 // allowed.
 var resourcePolicies = []struct {
 	typ string
-	new func() any
+	// into sets a new spec of the type in r and returns it to decode into.
+	into func(r *Resources) any
 }{
-	{"apply-once", func() any { return &ApplyOncePolicySpec{} }},
-	{"garbage-collect", func() any { return &GarbageCollectPolicySpec{} }},
-	{"shared-resource", func() any { return &SharedResourcePolicySpec{} }},
-	{"take-over", func() any { return &TakeOverPolicySpec{} }},
-	{"read-only", func() any { return &ReadOnlyPolicySpec{} }},
-	{"resource-update", func() any { return &ResourceUpdatePolicySpec{} }},
+	{"apply-once", func(r *Resources) any { r.ApplyOnce = &ApplyOncePolicySpec{}; return r.ApplyOnce }},
+	{"garbage-collect", func(r *Resources) any { r.GarbageCollect = &GarbageCollectPolicySpec{}; return r.GarbageCollect }},
+	{"shared-resource", func(r *Resources) any { r.SharedResource = &SharedResourcePolicySpec{}; return r.SharedResource }},
+	{"take-over", func(r *Resources) any { r.TakeOver = &TakeOverPolicySpec{}; return r.TakeOver }},
+	{"read-only", func(r *Resources) any { r.ReadOnly = &ReadOnlyPolicySpec{}; return r.ReadOnly }},
+	{"resource-update", func(r *Resources) any { r.ResourceUpdate = &ResourceUpdatePolicySpec{}; return r.ResourceUpdate }},
 }
 
 // Resources are an Application's resource policies, each type's merged
@@ -142,43 +143,13 @@ type Resources struct {
 	ResourceUpdate *ResourceUpdatePolicySpec
 }
 
-// ResourcePolicies decodes app's resource policies (the resource keeper's
-// parseApplicationResourcePolicy); the error is CheckResourcePolicies'.
+// ResourcePolicies is the resource keeper's parseApplicationResourcePolicy
+// over app's resource policies: each type's merged and decoded. One whose
+// merged properties do not decode fails every reconcile, so the workflow
+// never starts; the error locates the value in the first policy whose own
+// properties fail.
 func ResourcePolicies(app *render.Application) (*Resources, error) {
 	out := &Resources{}
-	if err := resourcePolicySpecs(app, func(spec any) {
-		switch s := spec.(type) {
-		case *ApplyOncePolicySpec:
-			out.ApplyOnce = s
-		case *GarbageCollectPolicySpec:
-			out.GarbageCollect = s
-		case *SharedResourcePolicySpec:
-			out.SharedResource = s
-		case *TakeOverPolicySpec:
-			out.TakeOver = s
-		case *ReadOnlyPolicySpec:
-			out.ReadOnly = s
-		case *ResourceUpdatePolicySpec:
-			out.ResourceUpdate = s
-		}
-	}); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// CheckResourcePolicies is the resource keeper's
-// parseApplicationResourcePolicy over app's resource policies: a resource
-// policy whose merged properties do not decode fails every reconcile, so
-// the workflow never starts. The error locates the value in the first
-// policy whose own properties fail.
-func CheckResourcePolicies(app *render.Application) error {
-	return resourcePolicySpecs(app, func(any) {})
-}
-
-// resourcePolicySpecs decodes each type of app's resource policies, merged,
-// and hands the spec to got.
-func resourcePolicySpecs(app *render.Application, got func(spec any)) error {
 	for _, rp := range resourcePolicies {
 		var of []*render.Policy
 		for i := range app.Policies {
@@ -193,23 +164,22 @@ func resourcePolicySpecs(app *render.Application, got func(spec any)) error {
 		for _, p := range of {
 			mergePolicyProperties(merged, manifest.DeepCopy(p.Properties).(map[string]any))
 		}
-		dst := rp.new()
+		dst := rp.into(out)
 		err := render.DecodeLoose(merged, dst)
 		if err == nil {
-			got(dst)
 			continue
 		}
 		// Locate the value in the first policy whose own properties fail.
 		at, field := of[0], render.ErrorPath(merged, err)
 		for _, p := range of {
-			if render.DecodeLoose(p.Properties, rp.new()) != nil {
+			if render.DecodeLoose(p.Properties, rp.into(&Resources{})) != nil {
 				at, field = p, render.ErrorPath(p.Properties, err)
 				break
 			}
 		}
-		return policyFieldErr(app, at, field, "failed to parse %s policy: failed to unmarshal %s: %v", rp.typ, render.KubeVelaTypeName(reflect.TypeOf(dst)), err)
+		return nil, policyFieldErr(app, at, field, "failed to parse %s policy: failed to unmarshal %s: %v", rp.typ, render.KubeVelaTypeName(reflect.TypeOf(dst)), err)
 	}
-	return nil
+	return out, nil
 }
 
 // mergePolicyProperties is KubeVela's mergePolicies: lists concatenate,

@@ -8,7 +8,7 @@ import (
 	"github.com/drydock-dev/drydock/render"
 )
 
-// TestCheckResourcePolicies: the resource keeper's
+// TestCheckResourcePolicies: ResourcePolicies is the resource keeper's
 // parseApplicationResourcePolicy (pkg/resourcekeeper/resourcekeeper.go)
 // parses apply-once, garbage-collect, shared-resource, take-over,
 // read-only and resource-update in that order with policy.ParsePolicy:
@@ -77,7 +77,7 @@ func TestCheckResourcePolicies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := parseApp(t, "  components: []\n  policies:\n"+tt.policies)
-			err := CheckResourcePolicies(app)
+			_, err := ResourcePolicies(app)
 			if diff := cmp.Diff(tt.wantErr, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
@@ -118,7 +118,7 @@ func TestMergePolicyProperties(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("merged spec (-want +got):\n%s", diff)
 	}
-	if err := CheckResourcePolicies(app); err != nil {
-		t.Errorf("CheckResourcePolicies: %v", err)
+	if _, err := ResourcePolicies(app); err != nil {
+		t.Errorf("ResourcePolicies: %v", err)
 	}
 }

@@ -51,6 +51,8 @@ type AppResult struct {
 	// Warnings note what KubeVela does without an error that a user would
 	// not expect (it drops components, for one).
 	Warnings []string
+	// Resources are the Application's resource policies, decoded.
+	Resources *policy.Resources
 	// Suspended is true when the workflow stopped at a suspend step
 	// (Options.StopAtSuspend): it has not succeeded, so KubeVela
 	// garbage-collects nothing of earlier revisions yet.
@@ -122,7 +124,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	if err != nil {
 		return nil, err
 	}
-	if err := policy.CheckResourcePolicies(app); err != nil {
+	if run.res.Resources, err = policy.ResourcePolicies(app); err != nil {
 		return nil, err
 	}
 	if err := run.renderPolicies(); err != nil {
