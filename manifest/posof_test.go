@@ -38,5 +38,5 @@ func TestPosOf(t *testing.T) {
 // positioned is a package's own error type that knows its place.
 type positioned struct{ pos Pos }
 
-func (p positioned) Error() string          { return "bad" }
+func (p positioned) Error() string { return "bad" }
 func (p positioned) Position() Pos { return p.pos }
