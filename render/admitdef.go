@@ -142,7 +142,7 @@ func validateTemplate(d *Definition) error {
 				continue
 			}
 			if d.placed {
-				pos = manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+				pos = TokenPos(p)
 			} else {
 				where = fmt.Sprintf(" line %d:%d", p.Line(), p.Column())
 			}

@@ -40,7 +40,7 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 		} else if meta == nil {
 			meta = fld
 		} else {
-			return nil, manifest.At(tokenPos(fld.Pos()), "definition files hold one definition and a template; found a second field %s", patch.LabelString(fld.Label))
+			return nil, manifest.At(TokenPos(fld.Pos()), "definition files hold one definition and a template; found a second field %s", patch.LabelString(fld.Label))
 		}
 	}
 	if tmpl == nil || meta == nil {
@@ -48,7 +48,7 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 	}
 	body, ok := tmpl.Value.(*ast.StructLit)
 	if !ok {
-		return nil, manifest.At(tokenPos(tmpl.Pos()), "template must be a struct")
+		return nil, manifest.At(TokenPos(tmpl.Pos()), "template must be a struct")
 	}
 	d := &Definition{Name: strings.Trim(patch.LabelString(meta.Label), `"`), TemplateFile: file, placed: true}
 	d.Source.File, d.Source.Line, d.Source.Col = file, meta.Pos().Line(), meta.Pos().Column()
@@ -96,15 +96,15 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 	return nil
 }
 
-// cuePos is where v was authored, else fallback.
-// tokenPos converts a CUE source position.
-func tokenPos(p token.Pos) manifest.Pos {
+// TokenPos converts a CUE source position.
+func TokenPos(p token.Pos) manifest.Pos {
 	return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
 }
 
+// cuePos is where v was authored, else fallback.
 func cuePos(v cue.Value, fallback manifest.Pos) manifest.Pos {
 	if p := v.Pos(); p.IsValid() {
-		return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		return TokenPos(p)
 	}
 	return fallback
 }

@@ -81,7 +81,7 @@ func cueError(what string, err error) error {
 func addonPos(ps []token.Pos) manifest.Pos {
 	for _, p := range ps {
 		if p.IsValid() && p.Filename() != "" && p.Filename() != generatedFile && p.Filename() != "-" {
-			return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+			return render.TokenPos(p)
 		}
 	}
 	return manifest.Pos{}

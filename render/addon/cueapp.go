@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue/ast"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // renderCUEApp evaluates template.cue together with the context file and
@@ -99,7 +100,7 @@ func authored(v cue.Value) (manifest.Pos, bool) {
 	if !p.IsValid() || p.Filename() == generatedFile || p.Filename() == "" {
 		return manifest.Pos{}, false
 	}
-	return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}, true
+	return render.TokenPos(p), true
 }
 
 // cuePositions maps where v (placed at f's start when unknown) and the

@@ -19,7 +19,6 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
-	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -122,7 +121,7 @@ func checkImports(d *render.Definition) error {
 	for _, spec := range f.Imports {
 		path := strings.Trim(spec.Path.Value, `"`)
 		if path == "tool" || strings.HasPrefix(path, "tool/") {
-			return manifest.At(tokenPos(spec.Pos()), "%s %q: template imports %q: tool/* packages only work under `cue cmd`", d.Kind, d.Name, path)
+			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: tool/* packages only work under `cue cmd`", d.Kind, d.Name, path)
 		}
 	}
 	return nil
@@ -211,9 +210,4 @@ func decodeJSONObject(data []byte) (map[string]any, error) {
 		return nil, errors.New("not an object")
 	}
 	return m, nil
-}
-
-// tokenPos converts a CUE source position.
-func tokenPos(p token.Pos) manifest.Pos {
-	return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
 }

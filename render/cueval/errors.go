@@ -62,7 +62,7 @@ func (r *componentRun) cueErr(def *render.Definition, path, trait string, err er
 func templatePos(def *render.Definition, ps []token.Pos) manifest.Pos {
 	for _, p := range ps {
 		if p.IsValid() && p.Filename() == def.TemplateFile && def.TemplateFile != "" {
-			return manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+			return render.TokenPos(p)
 		}
 	}
 	return manifest.Pos{}

@@ -96,7 +96,7 @@ func (w *workflowRun) shouldRun(s *render.WorkflowStep, inputs map[string]any) (
 	}
 	done := w.e.Begin(w.pos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
 	defer done()
-	v := w.e.Context().CompileString("status: _\ninputs: _\nresult: " + s.If)
+	v := w.e.Compile("status: _\ninputs: _\nresult: " + s.If)
 	if err := v.Err(); err != nil {
 		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}

@@ -237,7 +237,7 @@ func (w *workflowRun) suspendDuration(s *render.WorkflowStep) error {
 	d, ok := v.(string)
 	if !ok {
 		param := w.e.Context().Encode(map[string]any{"parameter": map[string]any{"duration": cueval.NormalizeNumbers(v)}}).
-			Unify(w.e.Context().CompileString("parameter: duration?: string"))
+			Unify(w.e.Compile("parameter: duration?: string"))
 		return w.stepErr(s, "properties.duration", render.CUEMessage(param.Validate()))
 	}
 	if d == "" {
