@@ -89,23 +89,6 @@ func marshalPatch(ops []patchOp) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// decodeObject is unstructured.UnmarshalJSON: whole numbers become int64,
-// others float64, and the object must have a kind.
-func decodeObject(data []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	manifest.FromJSONNumbers(m)
-	if k, ok := m["kind"].(string); !ok || k == "" {
-		//lint:ignore ST1005 apimachinery's message, kept verbatim
-		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
-	}
-	return m, nil
-}
-
 // normalize deep-copies a JSON-model value as a JSON round trip leaves it:
 // a whole float64 that encoding/json prints without an exponent and that
 // fits int64 becomes int64. ok is false if the value holds NaN or an

@@ -1,7 +1,9 @@
 package override
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -139,4 +141,21 @@ func FuzzNativePatch(f *testing.F) {
 		}
 		comparePatch(t, string(data), []patchOp{{op: op, path: path, value: manifest.FromJSONNumbers(value)}})
 	})
+}
+
+// decodeObject is unstructured.UnmarshalJSON: whole numbers become int64,
+// others float64, and the object must have a kind.
+func decodeObject(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	manifest.FromJSONNumbers(m)
+	if k, ok := m["kind"].(string); !ok || k == "" {
+		//lint:ignore ST1005 apimachinery's message, kept verbatim
+		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
+	}
+	return m, nil
 }

@@ -35,7 +35,6 @@ type assignment struct {
 	replicas   int64 // spec.replicas
 	previous   []share
 	uid        string
-	fresh      bool // a reschedule the user triggered: ignore previous
 
 	scheduled    []share // previous shares on clusters still candidates
 	assigned     int64   // their sum
@@ -51,9 +50,6 @@ type assignment struct {
 func assignDynamic(as *assignment) ([]share, error) {
 	as.buildScheduled()
 	switch {
-	case as.fresh:
-		res, err := as.freshScale()
-		return res, wrapAssign("failed to do fresh scale", err)
 	case as.assigned > as.replicas:
 		res, err := as.scaleDown()
 		return res, wrapAssign("failed to scale down", err)
@@ -94,22 +90,13 @@ func (as *assignment) setAvailable(list []share) {
 	}
 }
 
-// roomList is each candidate's allocatable replicas (plus its previous
-// share when fresh), sorted as Karmada sorts it.
-func (as *assignment) roomList(withScheduled bool) []share {
+// roomList is each candidate's allocatable replicas, sorted as Karmada
+// sorts it. (Karmada's fresh reschedule, which adds the previous shares,
+// is triggered by a user on a live placement: not emulated.)
+func (as *assignment) roomList() []share {
 	list := make(byReplicas, len(as.candidates))
 	for i, c := range as.candidates {
 		list[i] = share{name: c.cluster.Name, replicas: c.allocatable}
-	}
-	if withScheduled {
-		for _, s := range as.scheduled {
-			for i := range list {
-				if list[i].name == s.name {
-					list[i].replicas += s.replicas
-					break
-				}
-			}
-		}
 	}
 	sort.Sort(list)
 	return list
@@ -127,14 +114,7 @@ func (as *assignment) scaleDown() ([]share, error) {
 
 func (as *assignment) scaleUp() ([]share, error) {
 	as.target = as.replicas - as.assigned
-	as.setAvailable(as.roomList(false))
-	return as.divide()
-}
-
-func (as *assignment) freshScale() ([]share, error) {
-	as.target = as.replicas
-	as.setAvailable(as.roomList(true))
-	as.scheduled = nil
+	as.setAvailable(as.roomList())
 	return as.divide()
 }
 

@@ -319,7 +319,7 @@ func TestWebsterTieBreakByUID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := webster(3, []int64{1, 1}, members("a", "b"), namesDescending(tt.obj))
+			got := webster(3, []int64{1, 1}, members("a", "b"), descendingUID(manifest.String(tt.obj.Data, "metadata", "uid")))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

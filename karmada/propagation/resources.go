@@ -3,10 +3,8 @@ package propagation
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -298,8 +296,6 @@ func (a *amounts) maxDivided(l cluster.ResourceList) int64 {
 	return min(res, a.pods)
 }
 
-var qualifiedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`) })
-
 // isScalarResource is Kubernetes' IsScalarResourceName: an extended
 // resource, a hugepages or attachable-volumes resource, or a native
 // resource with the kubernetes.io/ prefix.
@@ -314,17 +310,6 @@ func isExtendedResource(name string) bool {
 	if !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/") || strings.HasPrefix(name, "requests.") {
 		return false
 	}
-	return isQualifiedName("requests." + name)
-}
-
-// isQualifiedName is apimachinery's IsQualifiedName: an optional DNS-1123
-// subdomain prefix and a name of at most 63 characters.
-func isQualifiedName(s string) bool {
-	prefix, name, found := strings.Cut(s, "/")
-	if !found {
-		name, prefix = prefix, ""
-	} else if prefix == "" || manifest.DNS1123Subdomain(prefix) != "" || strings.Contains(name, "/") {
-		return false
-	}
-	return name != "" && len(name) <= 63 && qualifiedName().MatchString(name)
+	// apimachinery's IsQualifiedName, a label key's rule.
+	return manifest.ValidLabelKey("requests."+name) == nil
 }

@@ -257,15 +257,10 @@ func (p *Policy) weights(selected []*cluster.Cluster) []int64 {
 	return w
 }
 
-// namesDescending is Karmada's tie-break by the template's UID
+// descendingUID is Karmada's tie-break by the template's UID
 // (tieBreakerByUID): when the FNV-32a hash of metadata.uid is odd, ties go
 // to the larger cluster name; without a UID (drydock's templates rarely
 // have one, Karmada's always do) to the smaller.
-func namesDescending(template *manifest.Object) bool {
-	return descendingUID(manifest.String(template.Data, "metadata", "uid"))
-}
-
-// descendingUID is namesDescending for a UID.
 func descendingUID(uid string) bool {
 	if uid == "" {
 		return false
