@@ -154,7 +154,6 @@ func decodeObject(data []byte) (map[string]any, error) {
 	}
 	manifest.FromJSONNumbers(m)
 	if k, ok := m["kind"].(string); !ok || k == "" {
-		//lint:ignore ST1005 apimachinery's message, kept verbatim
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
 	}
 	return m, nil
