@@ -316,11 +316,10 @@ func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error
 		if err := validTimeout(obj, app, s); err != nil {
 			return err
 		}
+		// KubeVela's webhook checks the parent's timeout again for each
+		// sub-step, never the sub-step's own: nothing more to check.
 		for _, sub := range s.SubSteps {
 			if err := check(sub, "spec.workflow.steps.subSteps"); err != nil {
-				return err
-			}
-			if err := validTimeout(obj, app, s); err != nil {
 				return err
 			}
 		}

@@ -210,9 +210,6 @@ func findTyped(v any, segs []string, kind string) (string, bool) {
 
 func joinPath(first any, rest string) string {
 	p := manifest.Path(first)
-	if _, isIndex := first.(int); isIndex {
-		p = fmt.Sprintf("[%d]", first)
-	}
 	switch {
 	case rest == "":
 		return p

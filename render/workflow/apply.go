@@ -74,7 +74,7 @@ func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step st
 		w.warnf("%s", msg)
 	}
 	if w.e.HasPostDispatch(comp) {
-		w.services = append(w.services, service{comp: comp, pl: pl, step: step})
+		w.services = append(w.services, service{comp: comp, pl: pl})
 	}
 	if len(comp.Outputs) > 0 {
 		outs := map[string]any{}

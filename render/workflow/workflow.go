@@ -63,7 +63,6 @@ type AppResult struct {
 type service struct {
 	comp *render.Component
 	pl   cueval.Placement
-	step string
 }
 
 // Options steer the workflow emulation.
