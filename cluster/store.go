@@ -129,10 +129,10 @@ func (s *Store) Apply(cluster string, e Entry) error {
 	if prev, ok := idx[fold]; ok {
 		switch {
 		case prev.key != key:
-			return &manifest.Error{Pos: e.namePos(), Err: fmt.Errorf("%s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
+			return &manifest.Error{Pos: e.NamePos(), Err: fmt.Errorf("%s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
 				key, prev.key, prev.namePos, cluster, ErrConflict)}
 		case prev.owner != "" && e.Owner != "" && prev.owner != e.Owner:
-			return &manifest.Error{Pos: e.namePos(), Subjects: []manifest.Subject{{Kind: e.Owner}},
+			return &manifest.Error{Pos: e.NamePos(), Subjects: []manifest.Subject{{Kind: e.Owner}},
 				Err: fmt.Errorf("%s in cluster %s is already owned by %s (%s): %w", key, cluster, prev.owner, prev.namePos, ErrConflict)}
 		}
 	}
@@ -141,7 +141,7 @@ func (s *Store) Apply(cluster string, e Entry) error {
 			return err
 		}
 	}
-	idx[fold] = held{key: key, owner: e.Owner, namePos: e.namePos()}
+	idx[fold] = held{key: key, owner: e.Owner, namePos: e.NamePos()}
 	if s.sink == nil || s.keep(cluster) {
 		m := s.clusters[cluster]
 		if m == nil {
@@ -156,7 +156,7 @@ func (s *Store) Apply(cluster string, e Entry) error {
 // metaError locates ValidateMeta's refusal at the refused field and
 // names who produced the object.
 func (e Entry) metaError(err error) error {
-	pos, field := e.namePos(), ""
+	pos, field := e.NamePos(), ""
 	var me *MetaError
 	if errors.As(err, &me) {
 		pos, field = e.fieldPos(me.Field), me.Field
@@ -167,9 +167,9 @@ func (e Entry) metaError(err error) error {
 	return &manifest.Error{Pos: pos, Field: field, Err: fmt.Errorf("%s%w", e.Object.Item(), err)}
 }
 
-// namePos is where the entry's object is named: its metadata.name in the
+// NamePos is where the entry's object is named: its metadata.name in the
 // authored input, else its origin.
-func (e Entry) namePos() manifest.Pos { return e.fieldPos("metadata.name") }
+func (e Entry) NamePos() manifest.Pos { return e.fieldPos("metadata.name") }
 
 // fieldPos is where field (or its nearest authored parent) is in the
 // authored input, else the origin.
@@ -187,6 +187,16 @@ func (e Entry) fieldPos(field string) manifest.Pos {
 // lower case.
 func foldKey(k manifest.Key) manifest.Key {
 	return manifest.Key{Group: strings.ToLower(k.Group), Kind: strings.ToLower(k.Kind), Namespace: k.Namespace, Name: strings.ToLower(k.Name)}
+}
+
+// Owner returns the owner of the object of key in cluster and where its
+// object named it, and whether the store was given one (kept or not).
+func (s *Store) Owner(cluster string, key manifest.Key) (owner string, named manifest.Pos, ok bool) {
+	h, ok := s.index[cluster][foldKey(key)]
+	if !ok || h.key != key {
+		return "", manifest.Pos{}, false
+	}
+	return h.owner, h.namePos, true
 }
 
 // Get returns the object of key in cluster.

@@ -574,6 +574,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		return outcome{res, err}
 	}
 	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
+	apply := newApplier(out, opts.Observed)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -603,7 +604,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
 		}
 		if r.internal == nil && len(r.invalid) == 0 && r.failed == nil {
-			r.failed = reconcile(out, o.res)
+			r.failed = apply.apply(o.res)
 		}
 	})
 	return r
@@ -635,23 +636,6 @@ func preload(store *cluster.Store, inv *cluster.Inventory, objs []*manifest.Obje
 			if err := store.Apply(c, e); err != nil {
 				return inputError(err)
 			}
-		}
-	}
-	return nil
-}
-
-// reconcile applies an application's writes, in workflow order, to the
-// fake clusters; the application owns what it writes.
-func reconcile(store *cluster.Store, r *workflow.AppResult) error {
-	owner := fmt.Sprintf("application %s/%s", r.App.Namespace, r.App.Name)
-	for _, w := range r.Writes {
-		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
-		var me *cluster.MetaError
-		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
-			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
-		}
-		if err := store.Apply(w.Cluster, e); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -80,7 +80,7 @@ func TestRunConflicts(t *testing.T) {
 		{name: "an application replaces an observed object", input: app("one", "web"),
 			observed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"},
 		{name: "same Deployment from two applications", input: app("one", "web") + app("two", "web"), conflict: true,
-			want: []string{"in.yaml:13:7: application default/two: Deployment.apps default/web in cluster local is already owned by application default/one (in.yaml:6:7)"}},
+			want: []string{`in.yaml:13:7: application "two" component "web": cluster local: existing object Deployment default/web is managed by other application default/one (in.yaml:6:7): conflicting objects`}},
 		{name: "one application writing twice is fine", input: app("one", "web")},
 		{name: "two templates with one key", input: karmada + cm("ConfigMap", "c") + cm("ConfigMap", "c"), conflict: true,
 			want: []string{"in.yaml:16:1: input in.yaml:16:1: ConfigMap default/c in cluster m1 is already owned by input in.yaml:12:1 (in.yaml:12:1)"}},

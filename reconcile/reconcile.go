@@ -11,9 +11,11 @@
 // onAppDelete or never, chosen when the object was written, so by the
 // base's policy) or keeps legacy resources (keepLegacyResource, the new
 // policy's); an orphan propagation keeps the object and removes its owner
-// labels; an object a read-only policy selects was never owned, so never
-// deleted. A deleted Application deletes what it owned except what a
-// never rule or an orphan propagation keeps (detached). Objects are
+// labels. An object a read-only policy selects is never written, so never
+// deleted. A shared object (shared-resource) goes to the first remaining
+// sharer, and the last sharer's garbage collection decides. A deleted
+// Application deletes what it owned except what a never rule or an orphan
+// propagation keeps (detached). Objects are
 // identified by cluster, group, kind, namespace and name, as KubeVela's
 // resource trackers do (the version is ignored): an object moved to
 // another cluster is a delete there and a create here.
@@ -54,6 +56,8 @@ type record struct {
 	data                     []byte
 	apiVersion, path, source string
 	owner                    string
+	// sharedBy is its app.oam.dev/shared-by annotation.
+	sharedBy string
 	// selector holds the object's kind, name and the values of the labels
 	// in selectorLabels: what a resource policy rule selects by.
 	selector [2 + len(selectorLabels)]string
@@ -86,7 +90,8 @@ func (r *Recorder) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*record{}
 		r.objects[c] = m
 	}
-	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: golden.ObjectPath(c, e.Object), source: e.Source, owner: e.Owner}
+	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: golden.ObjectPath(c, e.Object), source: e.Source, owner: e.Owner,
+		sharedBy: e.Object.Annotations()[render.AnnotationAppSharedBy]}
 	rec.selector[0], rec.selector[1] = e.Object.Kind(), e.Object.Name()
 	labels := e.Object.Labels()
 	for i, l := range selectorLabels {
@@ -203,15 +208,26 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 	case string(was.data) == string(now.data):
 		p.Unchanged++
 	default:
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: now.source, Base: was.data, Head: now.data})
+		reason := now.source
+		switch {
+		case !strings.HasPrefix(now.owner, "application ") || was.owner == now.owner:
+		case was.owner == "":
+			reason += "; " + now.owner + " takes over an object no application owned"
+		case slices.Contains(strings.Split(was.sharedBy, ","), strings.TrimPrefix(now.owner, "application ")):
+			reason += "; shared-resource: " + now.owner + " owns it now, as the first remaining of its sharers (" + was.sharedBy + ")"
+		default:
+			reason += "; " + was.owner + " owned it before"
+		}
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: now.data})
 	}
 	return nil
 }
 
 // gone decides what becomes of an object the new render no longer writes.
 func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) error {
+	shared := "" // which sharer decided, for a shared object
 	change := func(a Action, reason string, after []byte) {
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason, Base: was.data, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason + shared, Base: was.data, Head: after})
 	}
 	app, ok := strings.CutPrefix(was.owner, "application ")
 	if strings.Contains(was.source, ", propagated by ") {
@@ -224,6 +240,12 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 		change(Delete, "no longer written (was: "+was.source+")", nil)
 		return nil
 	}
+	if sharers := strings.Split(was.sharedBy, ","); len(sharers) > 1 {
+		// Each sharer that stops rendering it hands it to the next; the
+		// last one's garbage collection decides.
+		app = sharers[len(sharers)-1]
+		shared = " (the last of its sharers: " + was.sharedBy + ")"
+	}
 	old := base.Resources[app]
 	if old == nil {
 		old = &policy.Resources{}
@@ -233,7 +255,7 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 		now = &policy.Resources{}
 	}
 	keep := func(why string) {
-		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: "application " + app + ": " + why})
+		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: "application " + app + ": " + why + shared})
 	}
 	detach := func(why string) error {
 		objs, err := manifest.Decode(was.path, was.data, manifest.DecodeOptions{})
@@ -241,11 +263,16 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 			return fmt.Errorf("%s %s: decode the recorded object: %v", c, k, err)
 		}
 		o := objs[0]
-		if labels := manifest.Map(o.Data, "metadata", "labels"); labels != nil {
-			delete(labels, render.LabelAppName)
-			delete(labels, render.LabelAppNamespace)
-			if len(labels) == 0 { // the API server keeps no empty map
-				delete(manifest.Map(o.Data, "metadata"), "labels")
+		// The last sharer drops the shared-by annotation too; the API
+		// server keeps no empty map.
+		for field, key := range map[string][]string{"labels": {render.LabelAppName, render.LabelAppNamespace}, "annotations": {render.AnnotationAppSharedBy}} {
+			m := manifest.Map(o.Data, "metadata", field)
+			n := len(m)
+			for _, k := range key {
+				delete(m, k)
+			}
+			if n > 0 && len(m) == 0 {
+				delete(manifest.Map(o.Data, "metadata"), field)
 			}
 		}
 		after, err := golden.Encode(o)
@@ -256,10 +283,6 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 		return nil
 	}
 	sel := was.selected()
-	if old.ReadOnly.Matches(sel) {
-		keep("read-only policy: KubeVela never owned it, so never deletes it")
-		return nil
-	}
 	strategy, rule := old.GarbageCollect.FindStrategy(sel)
 	if updated {
 		switch {

@@ -23,6 +23,12 @@ func obj(kind, name, comp, data string) *manifest.Object {
 	})
 }
 
+// shared is o with a shared-by annotation.
+func shared(o *manifest.Object, sharedBy string) *manifest.Object {
+	manifest.Map(o.Data, "metadata")["annotations"] = map[string]any{"app.oam.dev/shared-by": sharedBy}
+	return o
+}
+
 type put struct {
 	cluster string
 	o       *manifest.Object
@@ -34,8 +40,11 @@ func side(t *testing.T, rp map[string]*policy.Resources, puts ...put) Side {
 	r := NewRecorder()
 	for _, p := range puts {
 		owner := p.owner
-		if owner == "" {
+		switch owner {
+		case "":
 			owner = "application default/shop"
+		case "-": // observed: no owner
+			owner = ""
 		}
 		if err := r.Put(p.cluster, cluster.Entry{Object: p.o, Source: "application shop, component " + p.o.Labels()["app.oam.dev/component"], Owner: owner}); err != nil {
 			t.Fatal(err)
@@ -129,11 +138,23 @@ func TestCompute(t *testing.T) {
 			want: []string{"update local old: application default/shop: no longer rendered; garbage-collect rule 0 (propagation orphan); KubeVela keeps it and removes its owner labels"},
 		},
 		{
-			name: "read-only",
-			base: side(t, map[string]*policy.Resources{"default/shop": {ReadOnly: &policy.ReadOnlyPolicySpec{Rules: []policy.ReadOnlyPolicyRule{{Selector: policy.ResourcePolicyRuleSelector{CompNames: []string{"ref"}}}}}}},
-				put{"local", obj("ConfigMap", "ref", "ref", "1"), ""}),
+			name: "the last sharer's garbage collection decides",
+			base: side(t, map[string]*policy.Resources{"default/shop": {}, "default/cart": {GarbageCollect: &policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCNever, "web")}}}},
+				put{"local", shared(obj("ConfigMap", "common", "web", "1"), "default/shop,default/cart"), ""}),
 			head: side(t, deleted),
-			want: []string{"keep local ref: application default/shop: read-only policy: KubeVela never owned it, so never deletes it"},
+			want: []string{"update local common: application default/cart: deleted; garbage-collect rule 0 (strategy never); KubeVela keeps it and removes its owner labels (the last of its sharers: default/shop,default/cart)"},
+		},
+		{
+			name: "the first remaining sharer owns it",
+			base: side(t, noPolicy, put{"local", shared(obj("ConfigMap", "common", "web", "1"), "default/shop,default/cart"), ""}),
+			head: side(t, noPolicy, put{"local", shared(obj("ConfigMap", "common", "web", "2"), "default/cart"), "application default/cart"}),
+			want: []string{"update local common: application shop, component web; shared-resource: application default/cart owns it now, as the first remaining of its sharers (default/shop,default/cart)"},
+		},
+		{
+			name: "an object no application owned is taken over",
+			base: side(t, nil, put{"local", obj("ConfigMap", "legacy", "", "1"), "-"}),
+			head: side(t, noPolicy, put{"local", obj("ConfigMap", "legacy", "web", "2"), ""}),
+			want: []string{"update local legacy: application shop, component web; application default/shop takes over an object no application owned"},
 		},
 		{
 			name: "a suspended workflow garbage-collects nothing yet",

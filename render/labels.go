@@ -21,6 +21,11 @@ const (
 	LabelTraitResource   = "trait.oam.dev/resource"
 )
 
+// AnnotationAppSharedBy lists the applications sharing an object
+// ("namespace/name", comma-separated; the first owns it): what KubeVela's
+// shared-resource policy writes.
+const AnnotationAppSharedBy = "app.oam.dev/shared-by"
+
 // RevisionHash is a stable hash of the application spec standing in for
 // KubeVela's app-revision-hash label (1 to 16 lowercase hex digits).
 func (a *Application) RevisionHash() string {

@@ -286,13 +286,15 @@ func (in *GarbageCollectPolicySpec) Orphans(o *manifest.Object) (bool, int) {
 
 // Matches reports whether a rule of the read-only policy selects o.
 func (in *ReadOnlyPolicySpec) Matches(o *manifest.Object) bool {
-	if in == nil {
-		return false
-	}
-	for i := range in.Rules {
-		if in.Rules[i].Selector.Match(o) {
-			return true
-		}
-	}
-	return false
+	return in != nil && slices.ContainsFunc(in.Rules, func(r ReadOnlyPolicyRule) bool { return r.Selector.Match(o) })
+}
+
+// Matches reports whether a rule of the shared-resource policy selects o.
+func (in *SharedResourcePolicySpec) Matches(o *manifest.Object) bool {
+	return in != nil && slices.ContainsFunc(in.Rules, func(r SharedResourcePolicyRule) bool { return r.Selector.Match(o) })
+}
+
+// Matches reports whether a rule of the take-over policy selects o.
+func (in *TakeOverPolicySpec) Matches(o *manifest.Object) bool {
+	return in != nil && slices.ContainsFunc(in.Rules, func(r TakeOverPolicyRule) bool { return r.Selector.Match(o) })
 }
