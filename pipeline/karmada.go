@@ -76,13 +76,55 @@ type placed struct {
 	targets []string
 	warning string
 	err     error
+	// key is the template's (and its copies').
+	key manifest.Key
+	// frozen are members whose copy Karmada leaves as it is, and why.
+	frozen    []string
+	frozenWhy string
+	// preserved names the policy that keeps the copies in their members
+	// when their Works go (preserveResourcesOnDeletion).
+	preserved string
+}
+
+// Works is what a diff needs of Karmada's Works beyond the objects they
+// carry, by member cluster and object key.
+type Works struct {
+	// Frozen are objects Karmada leaves in a member as they are, without
+	// dispatching the template: its policy suspends dispatching there, its
+	// scheduling fails (the binding keeps its clusters), or no policy
+	// selects it any more (the binding stays until the template goes).
+	Frozen map[string]map[manifest.Key]string
+	// Preserved are objects whose policy sets preserveResourcesOnDeletion:
+	// they stay in the member when their Work goes.
+	Preserved map[string]map[manifest.Key]string
+}
+
+func (w *Works) add(m *map[string]map[manifest.Key]string, c string, k manifest.Key, why string) {
+	if *m == nil {
+		*m = map[string]map[manifest.Key]string{}
+	}
+	if (*m)[c] == nil {
+		(*m)[c] = map[manifest.Key]string{}
+	}
+	(*m)[c][k] = why
+}
+
+func (w *Works) record(r *placed) {
+	for _, c := range r.frozen {
+		w.add(&w.Frozen, c, r.key, r.frozenWhy)
+	}
+	if r.preserved != "" {
+		for _, c := range r.targets {
+			w.add(&w.Preserved, c, r.key, r.preserved)
+		}
+	}
 }
 
 // propagate places every template of cp and writes the overridden copies
 // into the members' fake clusters, template by template in order as
 // they are ready. Templates no policy matches are warnings; a failing
 // override is bad input (Karmada would fail the Work).
-func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, workers int) ([]string, error) {
+func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, workers int, works *Works) ([]string, error) {
 	var warnings []string
 	var errs []error
 	if workers <= 0 {
@@ -97,6 +139,7 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 		if r.err != nil {
 			errs = append(errs, r.err)
 		}
+		works.record(&r)
 		for j, e := range r.writes {
 			if err := store.Apply(r.targets[j], e); err != nil {
 				errs = append(errs, err)
@@ -114,33 +157,44 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 
 // place schedules template i, claims it for each target and overrides it.
 func (cp *controlPlane) place(i int) placed {
-	var r placed
 	t := cp.templates[i]
+	r := placed{key: t.Key()}
 	p := propagation.Select(t, cp.props)
 	if p == nil {
 		r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
+		r.frozen, r.frozenWhy = cp.memberNames(), "no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"
 		return r
 	}
 	if err := propagation.CheckTemplate(t); err != nil {
 		r.err = cp.inContext(t, err)
 		return r
 	}
-	if p.SuspendAll {
-		r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching: it reaches no member cluster", t.Pos, t.Key(), p)
-		return r
-	}
 	d, err := propagation.Schedule(t, p, cp.members)
 	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)
+		r.frozen, r.frozenWhy = cp.memberNames(), p.String()+": Karmada's scheduler cannot place it, and the binding keeps its earlier clusters"
 		return r
 	}
 	if err != nil {
 		r.err = cp.inContext(t, err)
 		return r
 	}
+	if p.Preserve {
+		r.preserved = p.String() + " sets preserveResourcesOnDeletion"
+	}
+	if p.SuspendAll {
+		r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching: it reaches no member cluster", t.Pos, t.Key(), p)
+		for _, target := range d.Targets {
+			r.frozen = append(r.frozen, target.Cluster.Name)
+		}
+		r.frozenWhy = p.String() + " suspends dispatching: Karmada leaves the member's object as it is"
+		return r
+	}
 	for _, target := range d.Targets {
 		if slices.Contains(p.SuspendOn, target.Cluster.Name) {
 			r.warning = fmt.Sprintf("%s: %s: %s suspends dispatching to %s", t.Pos, t.Key(), p, strings.Join(p.SuspendOn, ", "))
+			r.frozen = append(r.frozen, target.Cluster.Name)
+			r.frozenWhy = p.String() + " suspends dispatching to it: Karmada leaves the member's object as it is"
 			continue
 		}
 		obj := propagation.Claim(t, d, target)
@@ -154,6 +208,14 @@ func (cp *controlPlane) place(i int) placed {
 		r.targets = append(r.targets, target.Cluster.Name)
 	}
 	return r
+}
+
+func (cp *controlPlane) memberNames() []string {
+	names := make([]string, len(cp.members))
+	for i, m := range cp.members {
+		names[i] = m.Name
+	}
+	return names
 }
 
 func (cp *controlPlane) where() string {

@@ -113,6 +113,9 @@ type Result struct {
 	// Suspended names (namespace/name) the Applications whose workflow
 	// stopped at a suspend step (Workflow.StopAtSuspend).
 	Suspended map[string]bool
+	// Works are what Karmada leaves in members without dispatching, and
+	// what it keeps when a Work goes.
+	Works Works
 }
 
 // Trace is one application's workflow, step by step.
@@ -263,14 +266,14 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
 			cp.owners = append(cp.owners, "input "+t.Pos.String())
 		}
-		warnings, err := propagate(ctx, out, cp, in.Workers)
+		warnings, err := propagate(ctx, out, cp, in.Workers, &res.Works)
 		if err := firstError(guard.failed(), err); err != nil {
 			return nil, err
 		}
 		res.Warnings = append(res.Warnings, warnings...)
 	}
 	for _, name := range inv.ControlPlanes() {
-		warnings, err := propagateDispatched(ctx, out, inv, name, in.Workers)
+		warnings, err := propagateDispatched(ctx, out, inv, name, in.Workers, &res.Works)
 		if err := firstError(guard.failed(), err); err != nil {
 			return nil, err
 		}
@@ -393,7 +396,7 @@ func parseApps(apps []appSource) ([]appSource, error) {
 // plane cluster: its policies and templates, for its members. Rendered
 // objects have no position of their own: errors about them point at what
 // produced them and name it.
-func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int) ([]string, error) {
+func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int, works *Works) ([]string, error) {
 	entries := store.List(name)
 	objs := make([]*manifest.Object, 0, len(entries))
 	byObject := map[*manifest.Object]cluster.Entry{}
@@ -421,7 +424,7 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 		cp.origins = append(cp.origins, byObject[t].Origin)
 		cp.owners = append(cp.owners, byObject[t].Owner)
 	}
-	return propagate(ctx, store, cp, workers)
+	return propagate(ctx, store, cp, workers, works)
 }
 
 // inventory builds the cluster inventory from Cluster objects and checks

@@ -23,6 +23,7 @@ package reconcile
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -41,6 +42,11 @@ type Side struct {
 	// Suspended names the Applications whose workflow stopped at a
 	// suspend step (pipeline.Result.Suspended).
 	Suspended map[string]bool
+	// Frozen are member objects Karmada leaves as they are without
+	// dispatching them, and Preserved those it leaves in the member when
+	// their Work goes (preserveResourcesOnDeletion), by cluster and key,
+	// with why (pipeline.Result.Works).
+	Frozen, Preserved map[string]map[manifest.Key]string
 }
 
 // Recorder is a cluster.Sink (for pipeline.Stream) keeping of each object
@@ -218,9 +224,24 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 		default:
 			reason += "; " + was.owner + " owned it before"
 		}
+		if from, to := replicas(was.source), replicas(now.source); from != to && from != "" && to != "" {
+			reason += "; Karmada moves replicas: " + from + " → " + to + " in " + c
+		}
 		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: now.data})
 	}
 	return nil
+}
+
+// replicasRE finds the replicas Karmada divided to a member in a source.
+var replicasRE = regexp.MustCompile(`, propagated by [^,]* \((\d+) replicas\)`)
+
+// replicas is the number of replicas a propagated object's source says
+// Karmada divided to its member ("" for none).
+func replicas(source string) string {
+	if m := replicasRE.FindStringSubmatch(source); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // gone decides what becomes of an object the new render no longer writes.
@@ -232,8 +253,18 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 	app, ok := strings.CutPrefix(was.owner, "application ")
 	if strings.Contains(was.source, ", propagated by ") {
 		// Karmada removes the Work, and with it the object, from a member
-		// no longer in the placement or of a template no longer there.
-		change(Delete, "Karmada no longer propagates it to "+c+" (was: "+was.source+")", nil)
+		// no longer in the placement or of a template no longer there,
+		// unless the Work stays without dispatching or preserves it.
+		karmadaKeep := func(why string) {
+			p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: why})
+		}
+		if why := head.Frozen[c][k]; why != "" {
+			karmadaKeep(why)
+		} else if why := base.Preserved[c][k]; why != "" {
+			karmadaKeep("Karmada no longer propagates it to " + c + ", but " + why + ": it stays")
+		} else {
+			change(Delete, "Karmada no longer propagates it to "+c+" (was: "+was.source+")", nil)
+		}
 		return nil
 	}
 	if !ok {

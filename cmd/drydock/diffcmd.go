@@ -85,8 +85,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	plan, err := reconcile.Compute(
-		reconcile.Side{Objects: baseObjects, Resources: was.Resources, Suspended: was.Suspended},
-		reconcile.Side{Objects: headObjects, Resources: now.Resources, Suspended: now.Suspended})
+		reconcile.Side{Objects: baseObjects, Resources: was.Resources, Suspended: was.Suspended, Frozen: was.Works.Frozen, Preserved: was.Works.Preserved},
+		reconcile.Side{Objects: headObjects, Resources: now.Resources, Suspended: now.Suspended, Frozen: now.Works.Frozen, Preserved: now.Works.Preserved})
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
 		return exitInternal

@@ -73,6 +73,9 @@ type Policy struct {
 	// SuspendOn are spec.suspension.dispatchingOnClusters.clusterNames:
 	// members that receive nothing.
 	SuspendOn []string
+	// Preserve is spec.preserveResourcesOnDeletion: a Work that goes
+	// leaves its objects in the member.
+	Preserve bool
 	// Pos is where the policy was authored.
 	Pos manifest.Pos
 }
@@ -174,6 +177,7 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 		return nil, err
 	}
 	p.parsePlacement(placement)
+	p.Preserve, _ = spec["preserveResourcesOnDeletion"].(bool) // the schema checked its type
 	return p, nil
 }
 
