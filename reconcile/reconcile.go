@@ -134,8 +134,8 @@ type Change struct {
 	Base, Head []byte
 }
 
-// Kept is an object no longer rendered that the controllers leave in its
-// cluster, and why.
+// Kept is an object the new render would delete or change that the
+// controllers leave as it is in its cluster, and why.
 type Kept struct {
 	Cluster    string
 	Key        manifest.Key
@@ -145,8 +145,8 @@ type Kept struct {
 }
 
 // Plan is what the change does, per cluster: its Changes sorted by
-// cluster and key, the objects Kept though no longer rendered, and how
-// many objects stay as they are.
+// cluster and key, the objects the controllers keep as they are, and how
+// many objects the new render leaves unchanged.
 type Plan struct {
 	Changes   []Change
 	Kept      []Kept
@@ -214,6 +214,17 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 	case string(was.data) == string(now.data):
 		p.Unchanged++
 	default:
+		data, why, err := applyOnce(c, k, was, now, head)
+		switch {
+		case err != nil:
+			return err
+		case why != "":
+			p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: why})
+			return nil
+		case string(was.data) == string(data):
+			p.Unchanged++
+			return nil
+		}
 		reason := now.source
 		switch {
 		case !strings.HasPrefix(now.owner, "application ") || was.owner == now.owner:
@@ -227,9 +238,60 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 		if from, to := replicas(was.source), replicas(now.source); from != to && from != "" && to != "" {
 			reason += "; Karmada moves replicas: " + from + " → " + to + " in " + c
 		}
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: now.data})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: data})
 	}
 	return nil
+}
+
+// applyOnce is what KubeVela dispatches of now over the live object was
+// when an apply-once rule of now's application selects it for updates
+// (ApplyStrategies): its paths taken from the live object ("*": all of
+// it). A path the live object lacks fails the dispatch, which leaves the
+// object as it is: why says so.
+func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []byte, why string, err error) {
+	app, ok := strings.CutPrefix(now.owner, "application ")
+	res := head.Resources[app]
+	if !ok || res == nil {
+		return now.data, "", nil
+	}
+	strategy := res.ApplyOnce.FindStrategy(now.selected())
+	if !strategy.Affects(policy.ApplyOnceOnUpdate) {
+		return now.data, "", nil
+	}
+	live, err := decodeRecord(c, k, was)
+	if err != nil {
+		return nil, "", err
+	}
+	desired, err := decodeRecord(c, k, now)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, path := range strategy.Path {
+		if path == "*" {
+			return was.data, "", nil
+		}
+		v, ok := render.GetFieldPath(live.Data, path)
+		if !ok {
+			return nil, fmt.Sprintf("application %s: apply-once path %q is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is", app, path), nil
+		}
+		if err := render.SetFieldPath(desired.Data, path, manifest.DeepCopy(v)); err != nil {
+			return nil, fmt.Sprintf("application %s: apply-once path %q: %v: KubeVela's dispatch fails and leaves it as it is", app, path, err), nil
+		}
+	}
+	data, err = golden.Encode(desired)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s %s: %w", c, k, err)
+	}
+	return data, "", nil
+}
+
+// decodeRecord decodes the object r recorded.
+func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error) {
+	objs, err := manifest.Decode(r.path, r.data, manifest.DecodeOptions{})
+	if err != nil || len(objs) != 1 {
+		return nil, fmt.Errorf("%s %s: decode the recorded object: %v", c, k, err)
+	}
+	return objs[0], nil
 }
 
 // replicasRE finds the replicas Karmada divided to a member in a source.
@@ -289,11 +351,10 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: "application " + app + ": " + why + shared})
 	}
 	detach := func(why string) error {
-		objs, err := manifest.Decode(was.path, was.data, manifest.DecodeOptions{})
-		if err != nil || len(objs) != 1 {
-			return fmt.Errorf("%s %s: decode the recorded object: %v", c, k, err)
+		o, err := decodeRecord(c, k, was)
+		if err != nil {
+			return err
 		}
-		o := objs[0]
 		// The last sharer drops the shared-by annotation too; the API
 		// server keeps no empty map.
 		for field, key := range map[string][]string{"labels": {render.LabelAppName, render.LabelAppNamespace}, "annotations": {render.AnnotationAppSharedBy}} {

@@ -252,7 +252,7 @@ func summaryLine(p *reconcile.Plan, base string) string {
 	line := fmt.Sprintf("compared with %s: %d to create, %d to update, %d to delete, %d unchanged",
 		base, p.Count(reconcile.Create), p.Count(reconcile.Update), p.Count(reconcile.Delete), p.Unchanged)
 	if len(p.Kept) > 0 {
-		line += fmt.Sprintf(", %d kept though no longer rendered", len(p.Kept))
+		line += fmt.Sprintf(", %d kept as they are by the controllers", len(p.Kept))
 	}
 	return line
 }
@@ -284,7 +284,7 @@ func diffMarkdown(w io.Writer, p *reconcile.Plan, base string) error {
 		}
 	}
 	if len(p.Kept) > 0 {
-		fmt.Fprintf(sw, "\n#### kept though no longer rendered\n\n")
+		fmt.Fprintf(sw, "\n#### kept as they are by the controllers\n\n")
 		for _, k := range p.Kept {
 			fmt.Fprintf(sw, "- `%s` %s `%s` in %s: %s\n", k.Cluster, k.Key.Kind, k.Key.Name, namespaceOf(k.Key.Namespace), k.Reason)
 		}

@@ -298,3 +298,30 @@ func (in *SharedResourcePolicySpec) Matches(o *manifest.Object) bool {
 func (in *TakeOverPolicySpec) Matches(o *manifest.Object) bool {
 	return in != nil && slices.ContainsFunc(in.Rules, func(r TakeOverPolicyRule) bool { return r.Selector.Match(o) })
 }
+
+// The stages an apply-once strategy affects.
+const (
+	ApplyOnceOnUpdate    ApplyOnceAffectStrategy = "onUpdate"
+	ApplyOnceOnStateKeep ApplyOnceAffectStrategy = "onStateKeep"
+	ApplyOnceAlways      ApplyOnceAffectStrategy = "always"
+)
+
+// FindStrategy is KubeVela's: nil unless the policy is enabled, else the
+// strategy of the first rule selecting o.
+func (in *ApplyOncePolicySpec) FindStrategy(o *manifest.Object) *ApplyOnceStrategy {
+	if in == nil || !in.Enable {
+		return nil
+	}
+	for i := range in.Rules {
+		if in.Rules[i].Selector.Match(o) {
+			return in.Rules[i].Strategy
+		}
+	}
+	return nil
+}
+
+// Affects reports whether the strategy merges the live object's paths at
+// stage (KubeVela's shouldMerge: no affect, always, or that stage).
+func (in *ApplyOnceStrategy) Affects(stage ApplyOnceAffectStrategy) bool {
+	return in != nil && (in.ApplyOnceAffectStrategy == "" || in.ApplyOnceAffectStrategy == ApplyOnceAlways || in.ApplyOnceAffectStrategy == stage)
+}

@@ -1,0 +1,120 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// SetFieldPath sets value at a crossplane-style field path such as
+// spec.template.spec.containers[0].image or metadata.labels["app"].
+func SetFieldPath(obj map[string]any, path string, value any) error {
+	segs, err := ParseFieldPath(path)
+	if err != nil {
+		return err
+	}
+	var cur any = obj
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			key, ok := s.(string)
+			if !ok {
+				return fmt.Errorf("index %v into an object", s)
+			}
+			if last {
+				c[key] = value
+				return nil
+			}
+			next, exists := c[key]
+			if !exists || next == nil {
+				if _, isIdx := segs[i+1].(int); isIdx {
+					next = []any{}
+				} else {
+					next = map[string]any{}
+				}
+				c[key] = next
+			}
+			cur = next
+		case []any:
+			idx, ok := s.(int)
+			if !ok || idx < 0 || idx >= len(c) {
+				return fmt.Errorf("index %v out of range", s)
+			}
+			if last {
+				c[idx] = value
+				return nil
+			}
+			cur = c[idx]
+		default:
+			return fmt.Errorf("%v is not an object or list", s)
+		}
+	}
+	return nil
+}
+
+// ParseFieldPath splits a crossplane-style field path into its segments:
+// field names (string) and list indexes (int).
+func ParseFieldPath(path string) ([]any, error) {
+	var segs []any
+	for i := 0; i < len(path); {
+		switch path[i] {
+		case '.':
+			i++
+		case '[':
+			end := strings.IndexByte(path[i:], ']')
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated [ in %q", path)
+			}
+			inner := path[i+1 : i+end]
+			if n, err := strconv.Atoi(inner); err == nil {
+				segs = append(segs, n)
+			} else {
+				segs = append(segs, strings.Trim(inner, `"'`))
+			}
+			i += end + 1
+		default:
+			j := i
+			for j < len(path) && path[j] != '.' && path[j] != '[' {
+				j++
+			}
+			segs = append(segs, path[i:j])
+			i = j
+		}
+	}
+	if len(segs) == 0 {
+		return nil, fmt.Errorf("empty field path")
+	}
+	return segs, nil
+}
+
+// GetFieldPath returns the value at a crossplane-style field path, and
+// whether obj has it.
+func GetFieldPath(obj map[string]any, path string) (any, bool) {
+	segs, err := ParseFieldPath(path)
+	if err != nil {
+		return nil, false
+	}
+	var cur any = obj
+	for _, s := range segs {
+		switch c := cur.(type) {
+		case map[string]any:
+			key, ok := s.(string)
+			if !ok {
+				return nil, false
+			}
+			if cur, ok = c[key]; !ok {
+				return nil, false
+			}
+		case []any:
+			idx, ok := s.(int)
+			if !ok || idx < 0 || idx >= len(c) {
+				return nil, false
+			}
+			cur = c[idx]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
