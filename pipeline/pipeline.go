@@ -106,8 +106,9 @@ type Result struct {
 	// which of its objects KubeVela deletes when it changes. It, and
 	// RevisionHashes and Suspended, are filled with Inputs.Applications.
 	Resources map[string]*policy.Resources
-	// RevisionHashes are the Applications' revision hashes (their
-	// app-revision-hash label), by namespace/name: a later render's
+	// RevisionHashes identify the Applications' revisions (their spec and
+	// the definitions of the types they name, which KubeVela's revision
+	// hash covers), by namespace/name: a later render's
 	// Inputs.BaseRevisions.
 	RevisionHashes map[string]string
 	// Suspended names (namespace/name) the Applications whose workflow
@@ -570,7 +571,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if err != nil {
 			return outcome{nil, err}
 		}
-		if h, ok := in.BaseRevisions[app.Namespace+"/"+app.Name]; ok && h != app.RevisionHash() {
+		if h, ok := in.BaseRevisions[app.Namespace+"/"+app.Name]; ok && h != revisionKey(app, defs) {
 			app.Revision = 2
 		}
 		res, err := workflow.Run(e, app, inv, opts)
@@ -598,7 +599,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if in.Applications {
 			key := o.res.App.Namespace + "/" + o.res.App.Name
 			r.resources[key] = o.res.Resources
-			r.hashes[key] = o.res.App.RevisionHash()
+			r.hashes[key] = revisionKey(o.res.App, defs)
 			if o.res.Suspended {
 				r.suspended[key] = true
 			}
