@@ -1,0 +1,102 @@
+package schemas
+
+import (
+	"fmt"
+	"strings"
+)
+
+// removedBefore are the APIs Kubernetes removed before the oldest embedded
+// version (the deprecation guide, kubernetes.io/docs/reference/using-api/
+// deprecation-guide): group/version/Kind -> the release that removed it
+// and what replaces it.
+var removedBefore = map[string][2]string{}
+
+func init() {
+	for _, r := range []struct {
+		release, from, to string
+		kinds             []string
+	}{
+		{"1.16", "extensions/v1beta1", "apps/v1", []string{"DaemonSet", "Deployment", "ReplicaSet"}},
+		{"1.16", "apps/v1beta1", "apps/v1", []string{"Deployment", "StatefulSet", "ControllerRevision"}},
+		{"1.16", "apps/v1beta2", "apps/v1", []string{"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "ControllerRevision"}},
+		{"1.16", "extensions/v1beta1", "networking.k8s.io/v1", []string{"NetworkPolicy"}},
+		{"1.22", "extensions/v1beta1", "networking.k8s.io/v1", []string{"Ingress"}},
+		{"1.22", "networking.k8s.io/v1beta1", "networking.k8s.io/v1", []string{"Ingress", "IngressClass"}},
+		{"1.22", "admissionregistration.k8s.io/v1beta1", "admissionregistration.k8s.io/v1", []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}},
+		{"1.22", "apiextensions.k8s.io/v1beta1", "apiextensions.k8s.io/v1", []string{"CustomResourceDefinition"}},
+		{"1.22", "apiregistration.k8s.io/v1beta1", "apiregistration.k8s.io/v1", []string{"APIService"}},
+		{"1.22", "authentication.k8s.io/v1beta1", "authentication.k8s.io/v1", []string{"TokenReview"}},
+		{"1.22", "authorization.k8s.io/v1beta1", "authorization.k8s.io/v1", []string{"SubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectAccessReview"}},
+		{"1.22", "certificates.k8s.io/v1beta1", "certificates.k8s.io/v1", []string{"CertificateSigningRequest"}},
+		{"1.22", "coordination.k8s.io/v1beta1", "coordination.k8s.io/v1", []string{"Lease"}},
+		{"1.22", "rbac.authorization.k8s.io/v1beta1", "rbac.authorization.k8s.io/v1", []string{"ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"}},
+		{"1.22", "scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1", []string{"PriorityClass"}},
+		{"1.22", "storage.k8s.io/v1beta1", "storage.k8s.io/v1", []string{"CSIDriver", "CSINode", "StorageClass", "VolumeAttachment"}},
+	} {
+		for _, k := range r.kinds {
+			removedBefore[gvkKey(r.from, k)] = [2]string{r.release, r.to + " " + k}
+		}
+	}
+}
+
+// Lifecycle is what the Kubernetes version's API server says of kind in
+// apiVersion beyond its schema: an error finding when it no longer serves
+// it (removed, with the release that removed it and the replacement), a
+// warning when it serves it but a later release removes it (deprecated).
+// known is false for an API no embedded version serves and no release
+// removed: a custom resource.
+func Lifecycle(version, apiVersion, kind string) (f *Finding, known bool) {
+	versions := KubeVersions()
+	served := make([]bool, len(versions))
+	at := -1
+	for i, v := range versions {
+		api, err := LoadKubeAPI(v)
+		if err != nil {
+			continue
+		}
+		served[i], _ = api.Serves(apiVersion, kind)
+		if v == version {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, false
+	}
+	group, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		group = ""
+	}
+	name := apiVersion + " " + kind
+	if served[at] {
+		for i := at + 1; i < len(versions); i++ {
+			if !served[i] {
+				return &Finding{Warning: true, Message: fmt.Sprintf("%s is deprecated: Kubernetes %s no longer serves it; %s", name, versions[i], replacement(versions[i], group, kind))}, true
+			}
+		}
+		return nil, true
+	}
+	for i := at - 1; i >= 0; i-- {
+		if served[i] {
+			return &Finding{Message: fmt.Sprintf("%s is not served by Kubernetes %s: removed in %s; %s", name, version, versions[i+1], replacement(version, group, kind))}, true
+		}
+	}
+	for i := at + 1; i < len(versions); i++ {
+		if served[i] {
+			return &Finding{Message: fmt.Sprintf("%s is not served by Kubernetes %s: Kubernetes serves it from %s on", name, version, versions[i])}, true
+		}
+	}
+	if r, ok := removedBefore[gvkKey(apiVersion, kind)]; ok {
+		return &Finding{Message: fmt.Sprintf("%s is not served by Kubernetes %s: removed in %s; use %s", name, version, r[0], r[1])}, true
+	}
+	return nil, false
+}
+
+// replacement names what serves group's kind in version.
+func replacement(version, group, kind string) string {
+	if api, err := LoadKubeAPI(version); err == nil {
+		if vs := api.servesGroupKind(group, kind); len(vs) > 0 {
+			return "use " + vs[0] + " " + kind
+		}
+	}
+	return "it has no replacement"
+}
