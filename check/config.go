@@ -54,6 +54,15 @@ type Suite struct {
 	Combine       bool     `json:"combine,omitempty"`
 	// RegoVersion is "v0", "v1" or "" (v1).
 	RegoVersion string `json:"regoVersion,omitempty"`
+	// Validate checks every rendered object as the API server of its
+	// cluster would (nil: true; false opts out).
+	Validate *bool `json:"validate,omitempty"`
+	// KubeVersion is the Kubernetes version of clusters whose inventory
+	// gives none (default: the newest embedded).
+	KubeVersion string `json:"kubeVersion,omitempty"`
+	// CRDs are files or directories of CustomResourceDefinitions that
+	// validate custom resources.
+	CRDs []string `json:"crds,omitempty"`
 }
 
 // LoadConfig reads the configuration file at path strictly: an unknown

@@ -54,6 +54,12 @@ func (d configDecoder) value(path string, v any, rv reflect.Value) error {
 		rv.SetBool(b)
 	case reflect.Slice:
 		return d.list(path, v, rv)
+	case reflect.Pointer: // an optional value: nil when not given
+		elem := reflect.New(rv.Type().Elem())
+		if err := d.value(path, v, elem.Elem()); err != nil {
+			return err
+		}
+		rv.Set(elem)
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -169,6 +175,9 @@ func scalarString(v any) (string, bool) {
 
 // typeName says what a config field of type t holds.
 func typeName(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return "a string"

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -129,6 +130,10 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: 1, Limits: r.opts.Limits,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
+	if s.Validate == nil || *s.Validate {
+		in.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs)}
+		res.Checks = append(res.Checks, "validate")
+	}
 	sink := r.newSuiteSink(ctx, s)
 	out, err := pipeline.Stream(ctx, in, sink)
 	if err != nil {
@@ -139,6 +144,18 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	}
 	for _, w := range out.SortedWarnings() {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
+	}
+	for _, f := range out.Findings {
+		level := LevelError
+		if f.Warning {
+			level = LevelWarning
+		}
+		msg := fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+		if f.Field != "" {
+			msg += f.Field + ": "
+		}
+		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "validate", Level: level, Message: msg + f.Message,
+			Pos: f.Pos, Object: f.Path, Origin: f.Origin})
 	}
 	if err := sink.finish(res); err != nil {
 		res.Err = err

@@ -159,7 +159,7 @@ func (e Entry) metaError(err error) error {
 	pos, field := e.NamePos(), ""
 	var me *MetaError
 	if errors.As(err, &me) {
-		pos, field = e.fieldPos(me.Field), me.Field
+		pos, field = e.FieldPos(me.Field), me.Field
 	}
 	if subject := e.Origin.Subject(); subject != "" {
 		return &manifest.Error{Pos: pos, Subjects: []manifest.Subject{{Kind: subject}}, Field: field, Err: err}
@@ -169,11 +169,11 @@ func (e Entry) metaError(err error) error {
 
 // NamePos is where the entry's object is named: its metadata.name in the
 // authored input, else its origin.
-func (e Entry) NamePos() manifest.Pos { return e.fieldPos("metadata.name") }
+func (e Entry) NamePos() manifest.Pos { return e.FieldPos("metadata.name") }
 
-// fieldPos is where field (or its nearest authored parent) is in the
+// FieldPos is where field (or its nearest authored parent) is in the
 // authored input, else the origin.
-func (e Entry) fieldPos(field string) manifest.Pos {
+func (e Entry) FieldPos(field string) manifest.Pos {
 	if p := e.Object.FieldPos(field); p.IsValid() {
 		return p
 	}

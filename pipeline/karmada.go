@@ -204,6 +204,7 @@ func (cp *controlPlane) place(i int) placed {
 			return r
 		}
 		propagation.Finish(out)
+		out.Graft("", t) // a finding about the copy points into the template
 		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, target.Cluster.Name)
 	}

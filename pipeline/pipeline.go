@@ -69,6 +69,9 @@ type Inputs struct {
 	Limits Limits
 	// Trace keeps each application's workflow, step by step (Result.Traces).
 	Trace bool
+	// Validate, when set, checks every object the render writes as the
+	// API server of its cluster would (Result.Findings).
+	Validate *Validation
 	// From, when set, is the tree every path above is read from (slash
 	// paths; stdin is not read), such as a git revision's; FromName
 	// prefixes its file names in messages and positions ("HEAD~1:").
@@ -117,6 +120,9 @@ type Result struct {
 	// Works are what Karmada leaves in members without dispatching, and
 	// what it keeps when a Work goes.
 	Works Works
+	// Findings are what validating the written objects found
+	// (Inputs.Validate), in cluster and object order.
+	Findings []Finding
 }
 
 // Trace is one application's workflow, step by step.
@@ -237,16 +243,34 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	res := &Result{Applications: len(apps)}
 	var out *cluster.Store
 	var guard *guardedSink
-	if sink == nil {
+	var check *validator
+	if in.Validate != nil {
+		crds, err := in.crds(&l, &observed, installed.hub)
+		if err != nil {
+			return nil, err
+		}
+		if check, err = newValidator(*in.Validate, inv, crds, nil); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case sink == nil && check == nil:
 		out = cluster.NewStore()
 		res.Clusters = out
-	} else {
+	case sink == nil:
+		out = cluster.NewStreamingStore(check, func(string) bool { return true })
+		res.Clusters = out
+	default:
 		guard = &guardedSink{sink: sink}
 		controlPlanes := map[string]bool{}
 		for _, name := range inv.ControlPlanes() {
 			controlPlanes[name] = true
 		}
-		out = cluster.NewStreamingStore(guard, func(c string) bool { return controlPlanes[c] })
+		var next cluster.Sink = guard
+		if check != nil {
+			check.next, next = guard, check
+		}
+		out = cluster.NewStreamingStore(next, func(c string) bool { return controlPlanes[c] })
 	}
 	for _, c := range actual.Clusters() {
 		for _, e := range actual.List(c) {
@@ -282,6 +306,10 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	if len(apps) == 0 && len(templates) == 0 {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
+	}
+	if check != nil {
+		res.Findings = check.result()
+		res.Warnings = append(res.Warnings, check.notes...)
 	}
 	return res, nil
 }

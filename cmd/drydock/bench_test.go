@@ -29,9 +29,13 @@ func BenchmarkCLIRender1000Apps(b *testing.B) { benchApps(b, 1000) }
 // BenchmarkCLIRender10000Apps: the same with 10,000.
 func BenchmarkCLIRender10000Apps(b *testing.B) { benchApps(b, 10000) }
 
-func benchApps(b *testing.B, n int) {
+// BenchmarkCLIRender1000AppsValidate: the 1,000 applications rendered
+// with --validate (compare with BenchmarkCLIRender1000Apps).
+func BenchmarkCLIRender1000AppsValidate(b *testing.B) { benchApps(b, 1000, "--validate") }
+
+func benchApps(b *testing.B, n int, flags ...string) {
 	in := writeBenchFile(b, "apps.yaml", generateApps(n))
-	m := benchCLI(b, func(out string) []string { return []string{"render", in, "--output-dir", out} })
+	m := benchCLI(b, func(out string) []string { return append([]string{"render", in, "--output-dir", out}, flags...) })
 	b.ReportMetric(float64(n)/m.wall.Seconds(), "apps/s")
 }
 

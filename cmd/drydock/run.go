@@ -18,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render/addon"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // Exit codes, like diff and grep: check's contract.
@@ -178,6 +179,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
+	var val pipeline.Validation
+	validate := fs.Bool("validate", false, "check every object as its cluster's API server would (schemas of its Kubernetes version, CRDs, removed APIs); exit 1 on findings")
+	fs.StringVar(&val.KubeVersion, "kube-version", "", "with --validate: Kubernetes version of clusters whose inventory gives none (default: the newest embedded, "+schemas.DefaultKubeVersion()+")")
+	fs.StringArrayVar(&val.CRDPaths, "crds", nil, "with --validate: CustomResourceDefinitions that validate custom resources (repeatable)")
+	fs.BoolVar(&val.Strict, "strict", false, "with --validate: a custom resource with no known schema is an error, not a warning")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
 	}
@@ -200,6 +206,15 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	in.Trace = *trace
+	if *validate {
+		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
+			return usageError(stderr, "render", &missingPath{err})
+		}
+		in.Validate = &val
+		heapBudget.Store(validateHeapBudget)
+	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
+		return usageError(stderr, "render", errors.New("--kube-version, --crds and --strict need --validate"))
+	}
 	out := &recorded{output: newOutput(stdout, outDir, *quiet)}
 	res, err := pipeline.Stream(context.Background(), in, out)
 	if err != nil {
@@ -222,6 +237,28 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := out.finish(""); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return outputCode(err)
+	}
+	if in.Validate != nil {
+		return reportFindings(stderr, res.Findings)
+	}
+	return exitOK
+}
+
+// reportFindings prints a validation's findings and a summary; it returns
+// exit code 1 when one is an error.
+func reportFindings(stderr io.Writer, findings []pipeline.Finding) int {
+	errs, warns := 0, 0
+	for _, f := range findings {
+		fmt.Fprintf(stderr, "drydock: %s\n", f)
+		if f.Warning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	fmt.Fprintf(stderr, "drydock: validation: %d errors, %d warnings\n", errs, warns)
+	if errs > 0 {
+		return exitCheck
 	}
 	return exitOK
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
+)
+
+// conformanceInvalid lists the objects of the corpora's expected trees
+// that the API server would refuse (or that drydock cannot check), with
+// why: TestConformanceValidates proves every other object validates clean.
+var conformanceInvalid = map[string]string{}
+
+// TestConformanceValidates validates every object the real KubeVela and
+// Karmada produced in the corpora (their expected trees) against the
+// newest embedded Kubernetes API and 1.29's, with the
+// CustomResourceDefinitions among each case's inputs.
+func TestConformanceValidates(t *testing.T) {
+	for _, v := range []string{"1.29", schemas.DefaultKubeVersion()} {
+		t.Run(v, func(t *testing.T) { validateCorpora(t, v) })
+	}
+}
+
+func validateCorpora(t *testing.T, version string) {
+	api, err := schemas.LoadKubeAPI(version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects, unchecked := 0, 0
+	var found []string
+	for _, corpus := range []string{"kubevela", "karmada", "addons"} {
+		root := filepath.Join(conformanceRoot, corpus)
+		for _, c := range corpusCases(t, root) {
+			dir := filepath.Join(root, "cases", c)
+			if _, err := os.Stat(filepath.Join(dir, "expected")); err != nil {
+				continue
+			}
+			crds := schemas.NewCRDs()
+			for _, o := range readObjects(t, filepath.Join(dir, "input")) {
+				if schemas.IsCRD(o) {
+					if err := crds.Add(o); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, o := range readObjects(t, filepath.Join(dir, "expected")) {
+				objects++
+				name := corpus + "/" + c + ": " + o.Pos.File[len(dir)+1:]
+				fs, served := api.Validate(o)
+				if !served {
+					if fs, served = crds.Validate(o); !served {
+						unchecked++
+						continue
+					}
+				}
+				for _, f := range fs {
+					found = append(found, name+": "+f.String())
+				}
+			}
+		}
+	}
+	sort.Strings(found)
+	for _, f := range found {
+		obj, _, _ := strings.Cut(f, ".yaml: ")
+		if why, ok := conformanceInvalid[obj+".yaml"]; ok {
+			t.Logf("known: %s (%s)", f, why)
+			continue
+		}
+		t.Errorf("%s", f)
+	}
+	t.Logf("conformance objects validated against Kubernetes %s: %d, %d of kinds without a schema (custom resources)", api.Version, objects, unchecked)
+}
+
+// readObjects decodes every YAML file under dir (none when it is absent).
+func readObjects(t *testing.T, dir string) []*manifest.Object {
+	t.Helper()
+	var out []*manifest.Object
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs, err := manifest.Decode(path, data, manifest.DecodeOptions{})
+		if err != nil {
+			return nil // inputs drydock refuses are the corpus's error cases
+		}
+		out = append(out, objs...)
+		return nil
+	})
+	return out
+}

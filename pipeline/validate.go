@@ -1,0 +1,272 @@
+package pipeline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
+)
+
+// Validation asks a render to check every object it writes as the API
+// server of the cluster it lands on would (package schemas).
+type Validation struct {
+	// KubeVersion is the Kubernetes version of clusters whose inventory
+	// entry gives none (status.kubernetesVersion); "" is the newest
+	// embedded.
+	KubeVersion string
+	// CRDPaths supply CustomResourceDefinitions (--crds) besides those
+	// among the inputs, --observed objects and addons.
+	CRDPaths []string
+	// Strict makes a custom resource without a known schema an error
+	// instead of a warning.
+	Strict bool
+}
+
+// Finding is what validating an object found: an API server's refusal,
+// or a warning (a deprecated API; an object drydock has no schema for).
+type Finding struct {
+	Cluster string
+	Key     manifest.Key
+	// Path is the object's file in the output tree.
+	Path string
+	// Field is the offending value's path in the object ("" for the
+	// object).
+	Field   string
+	Message string
+	Warning bool
+	// Pos is where the value was authored: the field in an input
+	// document, else the component, trait, policy or template that
+	// produced the object.
+	Pos    manifest.Pos
+	Origin cluster.Origin
+}
+
+func (f Finding) String() string {
+	s := ""
+	if f.Pos.IsValid() {
+		s = f.Pos.String() + ": "
+	}
+	if subject := f.Origin.Subject(); subject != "" {
+		s += subject + ": "
+	}
+	s += fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+	if f.Warning {
+		s += "warning: "
+	}
+	if f.Field != "" {
+		s += f.Field + ": "
+	}
+	return s + f.Message
+}
+
+// drydockGroups are the API groups whose objects drydock checks as inputs
+// itself (KubeVela's, Karmada's): no API server schema is missing.
+var drydockGroups = map[string]bool{"core.oam.dev": true, "policy.karmada.io": true, "cluster.karmada.io": true, "work.karmada.io": true}
+
+// validator checks the objects a render writes, as they are written: a
+// later write of the same cluster and key replaces the findings of the
+// earlier one.
+type lifecycle struct {
+	finding *schemas.Finding
+	known   bool
+}
+
+type validator struct {
+	opts     Validation
+	inv      *cluster.Inventory
+	crds     *schemas.CRDs
+	versions map[string]string // cluster -> embedded version
+	// lifecycles caches schemas.Lifecycle by version, apiVersion and kind.
+	lifecycles map[[3]string]lifecycle
+	notes      []string
+	findings   map[string]map[manifest.Key][]Finding
+	next       cluster.Sink
+}
+
+func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs, next cluster.Sink) (*validator, error) {
+	if opts.KubeVersion != "" {
+		if _, _, err := schemas.KubeVersion(opts.KubeVersion); err != nil {
+			return nil, inputError(fmt.Errorf("--kube-version: %w", err))
+		}
+	}
+	return &validator{opts: opts, inv: inv, crds: crds, versions: map[string]string{}, lifecycles: map[[3]string]lifecycle{}, findings: map[string]map[manifest.Key][]Finding{}, next: next}, nil
+}
+
+// version is the embedded Kubernetes version that validates cluster c.
+func (v *validator) version(c string) string {
+	if ver, ok := v.versions[c]; ok {
+		return ver
+	}
+	given, from := "", ""
+	if cl, ok := v.inv.Get(c); ok && cl.KubernetesVersion != "" {
+		given, from = cl.KubernetesVersion, fmt.Sprintf("cluster %s (%s)", c, cl.Source)
+	} else if v.opts.KubeVersion != "" {
+		given, from = v.opts.KubeVersion, "--kube-version"
+	}
+	ver := schemas.DefaultKubeVersion()
+	if given != "" {
+		got, note, err := schemas.KubeVersion(given)
+		switch {
+		case err != nil:
+			v.notes = append(v.notes, fmt.Sprintf("%s: %v; validated as Kubernetes %s", from, err, ver))
+		case note != "":
+			v.notes = append(v.notes, from+": "+note)
+			ver = got
+		default:
+			ver = got
+		}
+	}
+	v.versions[c] = ver
+	return ver
+}
+
+// Put validates e and passes it on.
+func (v *validator) Put(c string, e cluster.Entry) error {
+	key := e.Object.Key()
+	if m := v.findings[c]; m != nil {
+		delete(m, key)
+	}
+	if e.Owner != "" { // observed objects are the clusters', not the render's
+		if fs := v.check(c, e); len(fs) > 0 {
+			if v.findings[c] == nil {
+				v.findings[c] = map[manifest.Key][]Finding{}
+			}
+			v.findings[c][key] = fs
+		}
+	}
+	if v.next == nil {
+		return nil
+	}
+	return v.next.Put(c, e)
+}
+
+func (v *validator) check(c string, e cluster.Entry) []Finding {
+	o := e.Object
+	ver := v.version(c)
+	found := func(f schemas.Finding) Finding {
+		return Finding{Cluster: c, Key: o.Key(), Path: golden.ObjectPath(c, o), Field: f.Field, Message: f.Message, Warning: f.Warning, Pos: e.FieldPos(kubeFieldPath(f.Field)), Origin: e.Origin}
+	}
+	var out []Finding
+	lk := [3]string{ver, o.APIVersion(), o.Kind()}
+	lc, ok := v.lifecycles[lk]
+	if !ok {
+		lc.finding, lc.known = schemas.Lifecycle(ver, o.APIVersion(), o.Kind())
+		v.lifecycles[lk] = lc
+	}
+	if lc.finding != nil {
+		out = append(out, found(*lc.finding))
+	}
+	builtin := lc.known
+	api, err := schemas.LoadKubeAPI(ver)
+	if err != nil {
+		return append(out, found(schemas.Finding{Message: err.Error(), Warning: true}))
+	}
+	if fs, served := api.Validate(o); served {
+		for _, f := range fs {
+			out = append(out, found(f))
+		}
+		return out
+	}
+	if builtin {
+		return out // removed: the lifecycle finding says so
+	}
+	if fs, known := v.crds.Validate(o); known {
+		for _, f := range fs {
+			out = append(out, found(f))
+		}
+		return out
+	}
+	group, _, _ := strings.Cut(o.APIVersion(), "/")
+	if drydockGroups[group] {
+		return out
+	}
+	return append(out, found(schemas.Finding{Warning: !v.opts.Strict,
+		Message: fmt.Sprintf("no schema for %s %s: not validated (give its CustomResourceDefinition with --crds)", o.APIVersion(), o.Kind())}))
+}
+
+// kubeFieldPath turns the API server's field path into drydock's
+// (metadata.labels[app] -> metadata.labels.app).
+func kubeFieldPath(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] != '[' {
+			b.WriteByte(p[i])
+			continue
+		}
+		end := strings.IndexByte(p[i:], ']')
+		if end < 0 {
+			b.WriteString(p[i:])
+			break
+		}
+		inner := p[i+1 : i+end]
+		if inner != "" && strings.Trim(inner, "0123456789") == "" {
+			b.WriteString(p[i : i+end+1])
+		} else {
+			b.WriteString("." + inner)
+		}
+		i += end
+	}
+	return b.String()
+}
+
+// result is every finding in cluster, key and field order.
+func (v *validator) result() []Finding {
+	var out []Finding
+	for c, m := range v.findings {
+		for _, fs := range m {
+			for _, f := range fs {
+				f.Cluster = c
+				out = append(out, f)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Cluster != b.Cluster {
+			return a.Cluster < b.Cluster
+		}
+		if a.Key != b.Key {
+			return a.Key.String() < b.Key.String()
+		}
+		return a.Field < b.Field
+	})
+	return out
+}
+
+// crds gathers the CustomResourceDefinitions a validation knows: those
+// among the inputs, the observed objects and the addons' hub objects, and
+// those of Validation.CRDPaths (which must hold nothing else).
+func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs, error) {
+	var given loaded
+	if err := in.files().readPaths(in.Validate.CRDPaths, nil, &given); err != nil {
+		return nil, err
+	}
+	objs := append([]*manifest.Object(nil), l.resources...)
+	objs = append(objs, observed.resources...)
+	for _, e := range hub {
+		objs = append(objs, e.Object)
+	}
+	for _, o := range given.resources {
+		if !schemas.IsCRD(o) {
+			return nil, inputError(manifest.At(o.Pos, "--crds: %s is not an apiextensions.k8s.io/v1 CustomResourceDefinition", o.Key()))
+		}
+	}
+	objs = append(objs, given.resources...)
+	given.resources = nil
+	if err := given.only("--crds", "an apiextensions.k8s.io/v1 CustomResourceDefinition", false, false); err != nil {
+		return nil, err
+	}
+	crds := schemas.NewCRDs()
+	for _, o := range objs {
+		if schemas.IsCRD(o) {
+			if err := crds.Add(o); err != nil {
+				return nil, inputError(err)
+			}
+		}
+	}
+	return crds, nil
+}
