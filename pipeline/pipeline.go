@@ -308,7 +308,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	if check != nil {
-		res.Findings = check.result()
+		res.Findings = append(r.props, check.result()...)
 		res.Warnings = append(res.Warnings, check.notes...)
 	}
 	return res, nil
@@ -558,6 +558,8 @@ type rendered struct {
 	resources map[string]*policy.Resources
 	hashes    map[string]string
 	suspended map[string]bool
+	// props are the undeclared properties validation found.
+	props []Finding
 }
 
 // err is the run's error, in the order the stages report them: a
@@ -588,6 +590,8 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	type outcome struct {
 		res *workflow.AppResult
 		err error
+		// props are the properties no parameter declares (validation).
+		props []Finding
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -597,13 +601,17 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	work := func(e *cueval.Engine, i int) outcome {
 		app, err := apps[i].load()
 		if err != nil {
-			return outcome{nil, err}
+			return outcome{err: err}
 		}
 		if h, ok := in.BaseRevisions[app.Namespace+"/"+app.Name]; ok && h != revisionKey(app, defs) {
 			app.Revision = 2
 		}
 		res, err := workflow.Run(e, app, inv, opts)
-		return outcome{res, err}
+		o := outcome{res: res, err: err}
+		if err == nil && in.Validate != nil {
+			o.props = undeclaredProperties(e, defs, app, in.Validate.Strict)
+		}
+		return o
 	}
 	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
 	apply := newApplier(out, opts.Observed)
@@ -623,6 +631,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 			return
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
+		r.props = append(r.props, o.props...)
 		// The workflow refused policies that do not decode.
 		if in.Applications {
 			key := o.res.App.Namespace + "/" + o.res.App.Name

@@ -8,6 +8,8 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/schemas"
 )
 
@@ -28,6 +30,8 @@ type Validation struct {
 
 // Finding is what validating an object found: an API server's refusal,
 // or a warning (a deprecated API; an object drydock has no schema for).
+// A finding about an Application's properties has no Cluster: Key is the
+// Application's and Field the property's path in it.
 type Finding struct {
 	Cluster string
 	Key     manifest.Key
@@ -53,7 +57,9 @@ func (f Finding) String() string {
 	if subject := f.Origin.Subject(); subject != "" {
 		s += subject + ": "
 	}
-	s += fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+	if f.Cluster != "" {
+		s += fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+	}
 	if f.Warning {
 		s += "warning: "
 	}
@@ -269,4 +275,40 @@ func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs,
 		}
 	}
 	return crds, nil
+}
+
+// undeclaredProperties are app's component and trait properties that
+// their definitions' parameters do not declare: KubeVela ignores them
+// silently, so they are warnings (errors when strict).
+func undeclaredProperties(e *cueval.Engine, defs *render.Definitions, app *render.Application, strict bool) []Finding {
+	var out []Finding
+	check := func(kind, typ string, props map[string]any, path string, origin cluster.Origin) {
+		d, err := defs.Lookup(kind, typ)
+		if err != nil {
+			return
+		}
+		for _, u := range e.Undeclared(d, props) {
+			field := path + ".properties." + u.Path
+			pos := app.Object.KeyPos(field)
+			if !pos.IsValid() {
+				pos = app.Object.FieldPos(field)
+			}
+			msg := fmt.Sprintf("property %q is not declared by %s %q", u.Path, kind, typ)
+			if u.Closest != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", u.Closest)
+			}
+			out = append(out, Finding{Key: app.Object.Key(), Field: field, Message: msg + "; KubeVela ignores it", Warning: !strict, Pos: pos, Origin: origin})
+		}
+	}
+	for i := range app.Components {
+		c := &app.Components[i]
+		origin := cluster.Origin{Application: app.Name, Component: c.Name, Pos: app.Object.FieldPos(c.Path)}
+		check(render.KindComponent, c.Type, c.Properties, c.Path, origin)
+		for _, t := range c.Traits {
+			origin := origin
+			origin.Trait = t.Type
+			check(render.KindTrait, t.Type, t.Properties, t.Path, origin)
+		}
+	}
+	return out
 }

@@ -14,7 +14,22 @@ import (
 // conformanceInvalid lists the objects of the corpora's expected trees
 // that the API server would refuse (or that drydock cannot check), with
 // why: TestConformanceValidates proves every other object validates clean.
-var conformanceInvalid = map[string]string{}
+var conformanceInvalid = map[string]string{
+	"kubevela/dryrun-app: expected/local/default/ingress.networking.k8s.io_myweb.yaml":                    "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-multichanges: expected/local/default/ingress.networking.k8s.io_myweb-1.yaml":    "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-multichanges: expected/local/default/ingress.networking.k8s.io_myweb-2.yaml":    "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-multichanges: expected/local/default/ingress.networking.k8s.io_myweb-3.yaml":    "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-nochange: expected/local/default/ingress.networking.k8s.io_myweb-1.yaml":        "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-onlyadd: expected/local/default/ingress.networking.k8s.io_myweb-1.yaml":         "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-onlyadd: expected/local/default/ingress.networking.k8s.io_myweb-2.yaml":         "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-onlyadd: expected/local/default/ingress.networking.k8s.io_myweb-3.yaml":         "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-onlymodif: expected/local/default/ingress.networking.k8s.io_myweb-1.yaml":       "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/dryrun-diff-onlyremove: expected/local/default/ingress.networking.k8s.io_myweb-1.yaml":      "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/ex-advanced-cue-app1: expected/local/default/ingress.networking.k8s.io_express-server.yaml": "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/ex-advanced-cue-mysql-pvc: expected/local/default/ingress.networking.k8s.io_mysql.yaml":     "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/ex-app-with-status: expected/local/default/ingress.networking.k8s.io_myweb.yaml":            "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
+	"kubevela/usage-hpa: expected/local/default/horizontalpodautoscaler.autoscaling_helloworld.yaml":      "the hpa trait renders autoscaling/v2beta2, which Kubernetes removed in 1.26",
+}
 
 // TestConformanceValidates validates every object the real KubeVela and
 // Karmada produced in the corpora (their expected trees) against the
@@ -51,7 +66,14 @@ func validateCorpora(t *testing.T, version string) {
 			for _, o := range readObjects(t, filepath.Join(dir, "expected")) {
 				objects++
 				name := corpus + "/" + c + ": " + o.Pos.File[len(dir)+1:]
+				lifecycle, builtin := schemas.Lifecycle(version, o.APIVersion(), o.Kind())
+				if lifecycle != nil {
+					found = append(found, name+": "+lifecycle.String())
+				}
 				fs, served := api.Validate(o)
+				if !served && builtin {
+					continue
+				}
 				if !served {
 					if fs, served = crds.Validate(o); !served {
 						unchecked++

@@ -1,0 +1,226 @@
+package cueval
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+
+	"github.com/drydock-dev/drydock/render"
+)
+
+// Undeclared is a property its definition's parameter does not declare:
+// KubeVela unifies it into the open parameter struct and nothing reads
+// it, so a typo (replica for replicas) changes nothing, silently.
+type Undeclared struct {
+	// Path is the property's path under properties ("replica",
+	// "ports[0].expose").
+	Path string
+	// Closest is the declared name nearest to it ("" when none is close).
+	Closest string
+}
+
+// Undeclared lists the properties of props that d's parameter does not
+// declare, in path order. A struct that takes any field (a pattern such
+// as [string]: string, or no field declared: {...}), a disjunction and a
+// definition without a CUE template declare everything.
+func (e *Engine) Undeclared(d *render.Definition, props map[string]any) []Undeclared {
+	if d == nil || d.Kube != nil || len(props) == 0 {
+		return nil
+	}
+	tmpl, err := e.template(d)
+	if err != nil {
+		return nil
+	}
+	var out []Undeclared
+	undeclared(tmpl.LookupPath(cue.ParsePath("parameter")), props, "", &out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
+	if !decl.Exists() {
+		return
+	}
+	if disjunction(decl) {
+		return // which disjunct applies is the evaluation's business
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if decl.IncompleteKind() != cue.StructKind {
+			return
+		}
+		if decl.LookupPath(cue.MakePath(cue.AnyString)).Exists() {
+			return // a pattern takes any field
+		}
+		var names []string
+		for it, _ := decl.Fields(cue.Optional(true)); it.Next(); {
+			names = append(names, it.Selector().Unquoted())
+		}
+		if len(names) == 0 {
+			return // {} or {...}: any object (k8s-objects' objects)
+		}
+		lookup := func(in cue.Value, k string) cue.Value {
+			field := in.LookupPath(cue.MakePath(cue.Str(k)))
+			if !field.Exists() {
+				field = in.LookupPath(cue.MakePath(cue.Str(k).Optional()))
+			}
+			return field
+		}
+		// A field declared by a comprehension (if type == "pvc" {
+		// claimName: string }) shows once the other properties fill
+		// the struct.
+		var filled *cue.Value
+		for k, sub := range v {
+			p := k
+			if at != "" {
+				p = at + "." + k
+			}
+			field := lookup(decl, k)
+			if !field.Exists() {
+				if filled == nil {
+					f := fillKnown(decl, v, lookup)
+					filled = &f
+				}
+				if filled.Err() != nil {
+					continue // the properties conflict with it: the render says so
+				}
+				field = lookup(*filled, k)
+			}
+			if !field.Exists() {
+				if !conditional(decl) {
+					*out = append(*out, Undeclared{Path: p, Closest: closest(k, names)})
+				}
+				continue
+			}
+			undeclared(field, sub, p, out)
+		}
+	case []any:
+		if decl.IncompleteKind() != cue.ListKind {
+			return
+		}
+		elem := decl.LookupPath(cue.MakePath(cue.AnyIndex))
+		for i, sub := range v {
+			undeclared(elem, sub, fmt.Sprintf("%s[%d]", at, i), out)
+		}
+	}
+}
+
+// closest is the name in names nearest to s by edit distance, when a
+// third of s (at least two letters) or less differs.
+func closest(s string, names []string) string {
+	names = slices.Sorted(slices.Values(names))
+	best, bestD := "", max(2, len(s)/3)+1
+	for _, n := range names {
+		if d := editDistance(s, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// disjunction reports whether v is (or is unified with) a disjunction.
+func disjunction(v cue.Value) bool {
+	op, args := v.Expr()
+	switch op {
+	case cue.OrOp:
+		return true
+	case cue.AndOp:
+		for _, a := range args {
+			if disjunction(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fillKnown unifies decl with the properties of v it declares outright.
+func fillKnown(decl cue.Value, v map[string]any, lookup func(cue.Value, string) cue.Value) cue.Value {
+	known := map[string]any{}
+	for k, sub := range v {
+		if lookup(decl, k).Exists() {
+			known[k] = NormalizeNumbers(sub)
+		}
+	}
+	return decl.Unify(decl.Context().Encode(known))
+}
+
+// conditional reports whether a struct of decl's declares fields under a
+// comprehension whose condition reads something outside the struct (if
+// parameter.mode == "Block" { devicePath: string }): what it declares
+// cannot be told from the struct's own properties, which fillKnown
+// resolves.
+func conditional(decl cue.Value) bool {
+	for _, c := range conjuncts(decl) {
+		src := c.Source()
+		if e, ok := src.(*ast.Ellipsis); ok { // a list's [...{...}]
+			src = e.Type
+		}
+		st, ok := src.(*ast.StructLit)
+		if !ok {
+			continue
+		}
+		local := map[string]bool{}
+		for _, el := range st.Elts {
+			if f, ok := el.(*ast.Field); ok {
+				if name, _, err := ast.LabelName(f.Label); err == nil {
+					local[name] = true
+				}
+			}
+		}
+		for _, el := range st.Elts {
+			comp, ok := el.(*ast.Comprehension)
+			if !ok {
+				continue
+			}
+			outer := false
+			for _, clause := range comp.Clauses {
+				ast.Walk(clause, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok && !local[id.Name] {
+						outer = true
+					}
+					return !outer
+				}, nil)
+			}
+			if outer {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// conjuncts are the values v unifies.
+func conjuncts(v cue.Value) []cue.Value {
+	if op, args := v.Expr(); op == cue.AndOp {
+		var out []cue.Value
+		for _, a := range args {
+			out = append(out, conjuncts(a)...)
+		}
+		return out
+	}
+	return []cue.Value{v}
+}
