@@ -44,9 +44,6 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 	if !decl.Exists() {
 		return
 	}
-	if disjunction(decl) {
-		return // which disjunct applies is the evaluation's business
-	}
 	switch v := v.(type) {
 	case map[string]any:
 		if decl.IncompleteKind() != cue.StructKind {
@@ -55,12 +52,19 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 		if decl.LookupPath(cue.MakePath(cue.AnyString)).Exists() {
 			return // a pattern takes any field
 		}
+		// What decl declares is read only when a property is not
+		// found in it (Expr and Fields cost).
 		var names []string
-		for it, _ := decl.Fields(cue.Optional(true)); it.Next(); {
-			names = append(names, it.Selector().Unquoted())
-		}
-		if len(names) == 0 {
-			return // {} or {...}: any object (k8s-objects' objects)
+		anyField := func() bool {
+			if names == nil {
+				names = []string{}
+				for it, _ := decl.Fields(cue.Optional(true)); it.Next(); {
+					names = append(names, it.Selector().Unquoted())
+				}
+			}
+			// {} or {...} take any object (k8s-objects' objects); which
+			// disjunct applies is the evaluation's business.
+			return len(names) == 0 || disjunction(decl)
 		}
 		lookup := func(in cue.Value, k string) cue.Value {
 			field := in.LookupPath(cue.MakePath(cue.Str(k)))
@@ -80,6 +84,9 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 			}
 			field := lookup(decl, k)
 			if !field.Exists() {
+				if anyField() {
+					return
+				}
 				if filled == nil {
 					f := fillKnown(decl, v, lookup)
 					filled = &f
