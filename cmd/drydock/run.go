@@ -33,7 +33,7 @@ const usage = `drydock renders KubeVela Applications (and what they need) into t
 objects each cluster would hold, without a cluster.
 
 Usage:
-  drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR]
+  drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR] [--validate]
   drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json|github] [--exit-code]
   drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
   drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
