@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -58,4 +59,40 @@ func labelProblems(s string, re *regexp.Regexp, msg string) string {
 		problems = append(problems, msg)
 	}
 	return strings.Join(problems, "; ")
+}
+
+// Closest is the name in names nearest to s by edit distance, when at
+// most a third of s (at least two letters) differs: the "did you mean" of
+// a message; "" when none is that close. Ties go to the first in sorted
+// order.
+func Closest(s string, names []string) string {
+	sorted := slices.Sorted(slices.Values(names))
+	best, bestD := "", max(2, len(s)/3)+1
+	for _, n := range sorted {
+		if d := editDistance(s, n); d < bestD && n != s {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -5,37 +5,37 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/pflag"
-
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render/addon"
 )
 
 func runAddon(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "render" {
-		fmt.Fprintln(stderr, "Usage: drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]")
-		return exitUsage
-	}
-	fs := pflag.NewFlagSet("addon render", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	sets := fs.StringArray("set", nil, "an addon parameter K=V, typed as `vela addon enable` types them (repeatable)")
+	cmd := newCommand("addon render", "addon render DIR [flags]", "Renders everything `vela addon enable DIR` would apply to the control plane.")
+	fs := cmd.fs
+	sets := fs.StringArray("set", nil, "an addon parameter `K=V`, typed as vela addon enable types them (repeatable)")
 	clusters := fs.StringArray("clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
 	registry := fs.String("registry", "", "a registry directory holding the addon and its dependencies")
 	outDir := fs.StringP("output-dir", "o", "", "write one file per object under OUT/<cluster>/<namespace>/, and NOTES.txt")
 	var lim limitFlags
 	lim.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: drydock addon render DIR [flags]\n\nRenders everything `vela addon enable DIR` would apply to the control plane.\n\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
+	switch {
+	case len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help"):
+		cmd.usage(stdout)
+		return exitOK
+	case len(args) == 0 || args[0] != "render":
+		what := "give a subcommand: render"
+		if len(args) > 0 {
+			what = fmt.Sprintf("unknown subcommand %q: the one addon subcommand is render", args[0])
 		}
+		fmt.Fprintf(stderr, "drydock addon: %s\n\n", what)
+		cmd.usage(stderr)
 		return exitUsage
+	}
+	if code, done := cmd.parse(args[1:], stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "drydock addon render: give exactly one addon directory")
-		return exitUsage
+		return cmd.fail(stderr, errors.New("give exactly one addon directory"))
 	}
 	params, err := addon.ParseSet(*sets)
 	if err != nil {

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
@@ -22,35 +20,26 @@ import (
 )
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("diff", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("diff", "diff (--base REV | --base-dir DIR) [PATH...] [flags]", "PATHs default to the current directory.\n"+
+		"Renders the inputs at the base and as they are now, and prints what the change does to\n"+
+		"each cluster: the objects created, updated and deleted (KubeVela's garbage collection\n"+
+		"included), with their reasons.")
+	fs := cmd.fs
 	var rf renderFlags
 	rf.register(fs)
 	rev := fs.String("base", "", "git revision of the repository holding the paths to compare with (HEAD, HEAD~1, main, a hash)")
 	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
 	format := fs.String("format", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
 	exitCode := fs.Bool("exit-code", false, "exit 1 when anything changes")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: drydock diff (--base REV | --base-dir DIR) [PATH...] [flags]\n\n"+
-			"PATHs default to the current directory.\n"+
-			"Renders the inputs at the base and as they are now, and prints what the change does to\n"+
-			"each cluster: the objects created, updated and deleted (KubeVela's garbage collection\n"+
-			"included), with their reasons.\n\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
 	}
 	write, ok := diffFormats[*format]
 	if !ok {
-		fmt.Fprintf(stderr, "drydock diff: --format %q: want text, markdown, json or github\n", *format)
-		return exitUsage
+		return cmd.fail(stderr, fmt.Errorf("--format %q: want text, markdown, json or github", *format))
 	}
 	if (*rev == "") == (*baseDir == "") {
-		fmt.Fprintln(stderr, "drydock diff: give the base: --base REV or --base-dir DIR")
-		return exitUsage
+		return cmd.fail(stderr, errors.New("give the base: --base REV or --base-dir DIR"))
 	}
 	paths := fs.Args()
 	if len(paths) == 0 && len(rf.addons) == 0 {
@@ -58,7 +47,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	head, err := rf.inputs(paths)
 	if err != nil {
-		return usageError(stderr, "diff", err)
+		return cmd.usageError(stderr, err)
 	}
 	if slices.Contains(head.Paths, "-") {
 		fmt.Fprintln(stderr, "drydock diff: - (stdin) has no base; give files or directories")

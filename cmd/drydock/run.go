@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -93,18 +95,64 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runAddon(args[1:], stdout, stderr)
 	case "verify":
 		return runVerify(args[1:], stdout, stderr)
-	case "version":
-		fmt.Fprintln(stdout, "drydock", version)
+	case "version", "--version":
+		fmt.Fprint(stdout, versionText())
 		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "drydock: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "%s\n\n%s", unknownCommand(args[0]), usage)
 	return exitUsage
 }
 
+// version is drydock's when the build info gives no module version (a
+// build from a work tree).
 const version = "v0.1.0-dev"
+
+// The controllers whose behaviour drydock reproduces: the conformance
+// corpora's references.
+const (
+	emulatedKubeVela = "KubeVela v1.11.0-alpha.4 (5a44b5f)"
+	emulatedKarmada  = "Karmada v1.19.0-rc (f8fdd02)"
+)
+
+// versionText is what `drydock version` prints: drydock's module version
+// and commit (from the build info), and what it emulates and embeds.
+func versionText() string {
+	v, commit, cue, opa := version, "", "", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision":
+				commit = s.Value[:min(12, len(s.Value))]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				defer func() { commit += ", modified" }()
+			}
+		}
+		for _, d := range bi.Deps {
+			switch d.Path {
+			case "cuelang.org/go":
+				cue = d.Version
+			case "github.com/open-policy-agent/opa":
+				opa = d.Version
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "drydock %s", v)
+	if commit != "" {
+		fmt.Fprintf(&b, " (commit %s)", commit)
+	}
+	fmt.Fprintf(&b, " %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "emulates %s, %s\n", emulatedKubeVela, emulatedKarmada)
+	vs := schemas.KubeVersions()
+	fmt.Fprintf(&b, "CUE %s, OPA %s, Kubernetes API schemas %s to %s\n", cmp.Or(cue, "(unknown)"), cmp.Or(opa, "(unknown)"), vs[0], vs[len(vs)-1])
+	return b.String()
+}
 
 // renderFlags are the flags of a render, shared by render and diff.
 type renderFlags struct {
@@ -159,20 +207,21 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 // message names the flag, and no command.
 type missingPath struct{ error }
 
-// usageError prints a usage error of command cmd and returns its code.
-func usageError(stderr io.Writer, cmd string, err error) int {
+// usageError prints a usage error of the command and returns its code: a
+// path that does not exist is named alone; anything else comes with the
+// usage.
+func (c *command) usageError(stderr io.Writer, err error) int {
 	var mp *missingPath
 	if errors.As(err, &mp) {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
-	} else {
-		fmt.Fprintf(stderr, "drydock %s: %v\n", cmd, err)
+		return exitUsage
 	}
-	return exitUsage
+	return c.fail(stderr, err)
 }
 
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("render", "render [PATH...] [flags]", "PATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.")
+	fs := cmd.fs
 	var rf renderFlags
 	rf.register(fs)
 	var outDir string
@@ -184,18 +233,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&val.KubeVersion, "kube-version", "", "with --validate: Kubernetes version of clusters whose inventory gives none (default: the newest embedded, "+schemas.DefaultKubeVersion()+")")
 	fs.StringArrayVar(&val.CRDPaths, "crds", nil, "with --validate: CustomResourceDefinitions that validate custom resources (repeatable)")
 	fs.BoolVar(&val.Strict, "strict", false, "with --validate: a custom resource with no known schema is an error, not a warning")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: drydock render [PATH...] [flags]\n\nPATHs are files or directories (recursive) of YAML/JSON/CUE inputs; - is stdin.\n\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
 	}
 	in, err := rf.inputs(fs.Args())
 	if err != nil {
-		return usageError(stderr, "render", err)
+		return cmd.usageError(stderr, err)
 	}
 	in.Stdin = stdin
 	if outDir != "" {
@@ -208,12 +251,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in.Trace = *trace
 	if *validate {
 		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
-			return usageError(stderr, "render", &missingPath{err})
+			return cmd.usageError(stderr, &missingPath{err})
 		}
 		in.Validate = &val
 		heapBudget.Store(validateHeapBudget)
 	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
-		return usageError(stderr, "render", errors.New("--kube-version, --crds and --strict need --validate"))
+		return cmd.usageError(stderr, errors.New("--kube-version, --crds and --strict need --validate"))
 	}
 	out := &recorded{output: newOutput(stdout, outDir, *quiet)}
 	res, err := pipeline.Stream(context.Background(), in, out)

@@ -53,18 +53,12 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 }
 
 func runTest(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("test", "test [flags]", "Renders every suite of the config, compares it with its golden tree, validates its objects\nand runs its OPA rules. Exit 0 ok, 1 a check failed, 2 bad input or usage.")
+	fs := cmd.fs
 	var o testFlags
 	o.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: drydock test [flags]\n\nRenders every suite of the config, compares it with its golden tree and runs its\nOPA rules. Exit 0 ok, 1 a check failed, 2 bad input or usage.\n\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
 	}
 	cfg, opts, format, err := o.setup(fs)
 	if err != nil {

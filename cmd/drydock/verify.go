@@ -2,20 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/rules"
 )
 
 // runVerify runs the Rego unit tests of the policy directories.
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("verify", "verify [flags]", "Runs the Rego unit tests (test_ rules in _test.rego files). Exit 0 all pass, 1 a test failed, 2 bad input.")
+	fs := cmd.fs
 	var o rules.VerifyOptions
 	fs.StringArrayVarP(&o.PolicyDirs, "policy", "p", []string{"policy"}, "directory of .rego policies and _test.rego tests (repeatable)")
 	fs.StringArrayVar(&o.DataPaths, "data", nil, "JSON/YAML data files or directories (repeatable)")
@@ -23,14 +20,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Run, "run", "", "only tests whose name matches this regular expression")
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
 	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: drydock verify [flags]\n\nRuns the Rego unit tests (test_ rules in _test.rego files). Exit 0 all pass, 1 a test failed, 2 bad input.\n\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
 	}
 	switch *regoVersion {
 	case "v1":

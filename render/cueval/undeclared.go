@@ -2,12 +2,12 @@ package cueval
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -98,7 +98,7 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 			}
 			if !field.Exists() {
 				if !conditional(decl) {
-					*out = append(*out, Undeclared{Path: p, Closest: closest(k, names)})
+					*out = append(*out, Undeclared{Path: p, Closest: manifest.Closest(k, names)})
 				}
 				continue
 			}
@@ -113,39 +113,6 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 			undeclared(elem, sub, fmt.Sprintf("%s[%d]", at, i), out)
 		}
 	}
-}
-
-// closest is the name in names nearest to s by edit distance, when a
-// third of s (at least two letters) or less differs.
-func closest(s string, names []string) string {
-	names = slices.Sorted(slices.Values(names))
-	best, bestD := "", max(2, len(s)/3)+1
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // disjunction reports whether v is (or is unified with) a disjunction.
