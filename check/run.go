@@ -58,6 +58,9 @@ type runner struct {
 	opts Options
 	// engines compiles each distinct rule set once for all suites.
 	engines *engineCache
+	// renderWorkers are each suite's render workers: the processors
+	// shared among the suites that run at once.
+	renderWorkers int
 }
 
 // all runs suites in parallel; results keep the suites' order.
@@ -66,6 +69,7 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	r.renderWorkers = max(1, runtime.GOMAXPROCS(0)/max(1, min(workers, len(suites))))
 	results := make([]*SuiteResult, len(suites))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
@@ -127,7 +131,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	res := &SuiteResult{Name: s.Name, Checks: []string{"render"}}
 	in := pipeline.Inputs{
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
-		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: 1, Limits: r.opts.Limits,
+		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: r.renderWorkers, Limits: r.opts.Limits,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	if s.Validate == nil || *s.Validate {
