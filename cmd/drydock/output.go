@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -56,6 +58,11 @@ func newOutput(w io.Writer, dir string, quiet bool) output {
 		return &treeOutput{dir: dir}
 	}
 	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}}
+}
+
+// newJSONOutput returns the stream of render --format json.
+func newJSONOutput(w io.Writer) output {
+	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}, json: true}
 }
 
 // discard is the output of a render that only checks its inputs.
@@ -121,6 +128,9 @@ type streamOutput struct {
 	w     io.Writer
 	spool spool
 	index map[string]map[manifest.Key]spooled
+	// json makes the stream one JSON array of {cluster, namespace,
+	// source, object} (render --format json).
+	json bool
 }
 
 // spooled is an encoded object in the stream's spool.
@@ -130,9 +140,15 @@ type spooled struct {
 }
 
 func (s *streamOutput) Put(c string, e cluster.Entry) error {
-	data, err := encode(e)
+	var data []byte
+	var err error
+	if s.json {
+		data, err = json.Marshal(e.Object.Data)
+	} else {
+		data, err = encode(e)
+	}
 	if err != nil {
-		return err
+		return &encodeError{fmt.Errorf("encode %s: %w", e.Object.Key(), err)}
 	}
 	at, err := s.spool.add(data)
 	if err != nil {
@@ -149,6 +165,9 @@ func (s *streamOutput) Put(c string, e cluster.Entry) error {
 
 func (s *streamOutput) finish(notes string) error {
 	defer s.spool.close()
+	if s.json {
+		return s.finishJSON()
+	}
 	first := true
 	for _, c := range manifest.SortedKeys(s.index) {
 		m := s.index[c]
@@ -176,7 +195,59 @@ func (s *streamOutput) finish(notes string) error {
 	return nil
 }
 
+// finishJSON writes the objects as one JSON array, in the stream's order.
+func (s *streamOutput) finishJSON() error {
+	fmt.Fprint(s.w, "[")
+	sep := "\n"
+	for _, c := range manifest.SortedKeys(s.index) {
+		m := s.index[c]
+		for _, k := range manifest.SortedObjectKeys(m) {
+			sp := m[k]
+			data, err := s.spool.bytes(sp.at)
+			if err != nil {
+				return err
+			}
+			head, err := json.Marshal(struct {
+				Cluster   string `json:"cluster"`
+				Namespace string `json:"namespace"`
+				Source    string `json:"source"`
+			}{c, k.Namespace, sp.source})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(s.w, "%s  %s,\"object\":%s}", sep, head[:len(head)-1], data)
+			sep = ",\n"
+		}
+	}
+	fmt.Fprint(s.w, "\n]\n")
+	return nil
+}
+
 func (s *streamOutput) abort() { s.spool.close() }
+
+// filterOutput passes on the objects of the applications, clusters and
+// components asked for (render --app, --cluster, --component; none asked:
+// any).
+type filterOutput struct {
+	output
+	apps, clusters, components []string
+	// seen are the values the render wrote, by flag.
+	seen map[string]map[string]bool
+}
+
+func (f *filterOutput) Put(c string, e cluster.Entry) error {
+	if f.seen == nil {
+		f.seen = map[string]map[string]bool{"--app": {}, "--cluster": {}, "--component": {}}
+	}
+	f.seen["--app"][e.Origin.Application] = true
+	f.seen["--cluster"][c] = true
+	f.seen["--component"][e.Origin.Component] = true
+	match := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
+	if !match(f.clusters, c) || !match(f.apps, e.Origin.Application) || !match(f.components, e.Origin.Component) {
+		return nil
+	}
+	return f.output.Put(c, e)
+}
 
 // emitStore writes the objects of a finished render's store to out and
 // finishes it.
@@ -190,4 +261,32 @@ func emitStore(out output, store *cluster.Store, notes string) error {
 		}
 	}
 	return out.finish(notes)
+}
+
+// unmatched are warnings for the values asked for that no object had.
+func (f *filterOutput) unmatched() []string {
+	var out []string
+	for _, flag := range []struct {
+		name   string
+		values []string
+	}{{"--app", f.apps}, {"--cluster", f.clusters}, {"--component", f.components}} {
+		var known []string
+		for v := range f.seen[flag.name] {
+			if v != "" {
+				known = append(known, v)
+			}
+		}
+		slices.Sort(known)
+		for _, v := range flag.values {
+			if f.seen[flag.name][v] {
+				continue
+			}
+			msg := fmt.Sprintf("%s %s: no object rendered has it (rendered: %s)", flag.name, v, strings.Join(known, ", "))
+			if best := manifest.Closest(v, known); best != "" {
+				msg += fmt.Sprintf("; did you mean %s?", best)
+			}
+			out = append(out, msg)
+		}
+	}
+	return out
 }

@@ -228,6 +228,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
+	format := fs.String("format", "yaml", "stdout format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
+	var filter filterOutput
+	fs.StringArrayVar(&filter.apps, "app", nil, "print only the objects of this application (repeatable)")
+	fs.StringArrayVar(&filter.clusters, "cluster", nil, "print only the objects of this cluster (repeatable)")
+	fs.StringArrayVar(&filter.components, "component", nil, "print only the objects of this component (repeatable)")
 	var val pipeline.Validation
 	validate := fs.Bool("validate", false, "check every object as its cluster's API server would (schemas of its Kubernetes version, CRDs, removed APIs); exit 1 on findings")
 	fs.StringVar(&val.KubeVersion, "kube-version", "", "with --validate: Kubernetes version of clusters whose inventory gives none (default: the newest embedded, "+schemas.DefaultKubeVersion()+")")
@@ -258,7 +263,22 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
 		return cmd.usageError(stderr, errors.New("--kube-version, --crds and --strict need --validate"))
 	}
-	out := &recorded{output: newOutput(stdout, outDir, *quiet)}
+	var o output
+	switch *format {
+	case "yaml":
+		o = newOutput(stdout, outDir, *quiet)
+	case "json":
+		if outDir != "" || *quiet {
+			return cmd.fail(stderr, errors.New("--format json prints to stdout: not with --output-dir or --quiet"))
+		}
+		o = newJSONOutput(stdout)
+	default:
+		return cmd.fail(stderr, fmt.Errorf("--format %q: want yaml or json", *format))
+	}
+	if len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 {
+		filter.output, o = o, &filter
+	}
+	out := &recorded{output: o}
 	res, err := pipeline.Stream(context.Background(), in, out)
 	if err != nil {
 		out.abort()
@@ -280,6 +300,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := out.finish(""); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return outputCode(err)
+	}
+	if filter.output != nil {
+		for _, w := range filter.unmatched() {
+			fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		}
 	}
 	if in.Validate != nil {
 		return reportFindings(stderr, res.Findings)
