@@ -166,24 +166,33 @@ func (s *streamOutput) Put(c string, e cluster.Entry) error {
 func (s *streamOutput) finish(notes string) error {
 	defer s.spool.close()
 	if s.json {
-		return s.finishJSON()
+		fmt.Fprint(s.w, "[")
+		sep := "\n"
+		err := s.each(func(c string, k manifest.Key, source string, data []byte) error {
+			head, err := json.Marshal(struct {
+				Cluster   string `json:"cluster"`
+				Namespace string `json:"namespace"`
+				Source    string `json:"source"`
+			}{c, k.Namespace, source})
+			fmt.Fprintf(s.w, "%s  %s,\"object\":%s}", sep, head[:len(head)-1], data)
+			sep = ",\n"
+			return err
+		})
+		fmt.Fprint(s.w, "\n]\n")
+		return err
 	}
 	first := true
-	for _, c := range manifest.SortedKeys(s.index) {
-		m := s.index[c]
-		for _, k := range manifest.SortedObjectKeys(m) {
-			sp := m[k]
-			data, err := s.spool.bytes(sp.at)
-			if err != nil {
-				return err
-			}
-			if !first {
-				fmt.Fprintln(s.w, "---")
-			}
-			first = false
-			fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, namespaceOf(k.Namespace), sp.source)
-			s.w.Write(data)
+	err := s.each(func(c string, k manifest.Key, source string, data []byte) error {
+		if !first {
+			fmt.Fprintln(s.w, "---")
 		}
+		first = false
+		fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, namespaceOf(k.Namespace), source)
+		s.w.Write(data) // a failing stdout is the run's StickyWriter's to report
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if notes != "" {
 		fmt.Fprintln(s.w, "---")
@@ -195,31 +204,21 @@ func (s *streamOutput) finish(notes string) error {
 	return nil
 }
 
-// finishJSON writes the objects as one JSON array, in the stream's order.
-func (s *streamOutput) finishJSON() error {
-	fmt.Fprint(s.w, "[")
-	sep := "\n"
+// each calls f with every spooled object in the stream's order: by
+// cluster, then key.
+func (s *streamOutput) each(f func(c string, k manifest.Key, source string, data []byte) error) error {
 	for _, c := range manifest.SortedKeys(s.index) {
 		m := s.index[c]
 		for _, k := range manifest.SortedObjectKeys(m) {
-			sp := m[k]
-			data, err := s.spool.bytes(sp.at)
+			data, err := s.spool.bytes(m[k].at)
 			if err != nil {
 				return err
 			}
-			head, err := json.Marshal(struct {
-				Cluster   string `json:"cluster"`
-				Namespace string `json:"namespace"`
-				Source    string `json:"source"`
-			}{c, k.Namespace, sp.source})
-			if err != nil {
+			if err := f(c, k, m[k].source, data); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.w, "%s  %s,\"object\":%s}", sep, head[:len(head)-1], data)
-			sep = ",\n"
 		}
 	}
-	fmt.Fprint(s.w, "\n]\n")
 	return nil
 }
 
