@@ -62,12 +62,14 @@ func labelProblems(s string, re *regexp.Regexp, msg string) string {
 }
 
 // Closest is the name in names nearest to s by edit distance, when at
-// most a third of s (at least two letters) differs: the "did you mean" of
+// most a third of s (at least two letters, fewer than all) differs: the
+// "did you mean" of
 // a message; "" when none is that close. Ties go to the first in sorted
 // order.
 func Closest(s string, names []string) string {
 	sorted := slices.Sorted(slices.Values(names))
-	best, bestD := "", max(2, len(s)/3)+1
+	// Not one letter in common is no suggestion ("c" is not "a").
+	best, bestD := "", min(max(2, len(s)/3)+1, len(s))
 	for _, n := range sorted {
 		if d := editDistance(s, n); d < bestD && n != s {
 			best, bestD = n, d

@@ -7,12 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/report"
 )
 
@@ -26,6 +28,7 @@ type testFlags struct {
 	ci      bool
 	format  string
 	shard   string
+	suites  []string
 	workers int
 	out     string
 	// lim and ruleTimeout hold the limit flags.
@@ -40,6 +43,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.ci, "ci", os.Getenv("CI") == "true", "CI mode: never write; missing, stale or extra golden files fail (default on when CI=true)")
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
+	fs.StringArrayVar(&o.suites, "suite", nil, "run only the suite of this name (repeatable)")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
@@ -107,6 +111,26 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	cfg, err := check.LoadConfig(o.config)
 	if err != nil {
 		return fail("drydock: %v", err)
+	}
+	if len(o.suites) > 0 {
+		var names []string
+		var keep []check.Suite
+		for _, s := range cfg.Suites {
+			names = append(names, s.Name)
+			if slices.Contains(o.suites, s.Name) {
+				keep = append(keep, s)
+			}
+		}
+		for _, want := range o.suites {
+			if !slices.Contains(names, want) {
+				msg := fmt.Sprintf("drydock test: --suite %s: %s has no such suite (suites: %s)", want, o.config, strings.Join(names, ", "))
+				if best := manifest.Closest(want, names); best != "" {
+					msg += fmt.Sprintf("; did you mean %s?", best)
+				}
+				return fail("%s", msg)
+			}
+		}
+		cfg.Suites = keep
 	}
 	opts, err := o.options(fs, cfg.Limits)
 	if err != nil {
