@@ -502,7 +502,7 @@ var builtins = sync.OnceValue(func() *render.Definitions {
 			return nil
 		}
 		return d
-	})
+	}, BuiltinNames)
 })
 
 // Builtins returns drydock's embedded definitions.

@@ -110,10 +110,11 @@ func NewDefinitions() *Definitions {
 // it, the definitions load finds: it is called at the first Get of a
 // kind and name not added, once per kind and name (its result, nil when
 // it has no such definition, is kept). A set of many definitions of which
-// a render uses few (drydock's built-ins) parses only those.
-func NewLazyDefinitions(load func(kind, name string) *Definition) *Definitions {
+// a render uses few (drydock's built-ins) parses only those. names lists
+// the names load may find (of any kind), for Names.
+func NewLazyDefinitions(load func(kind, name string) *Definition, names func() []string) *Definitions {
 	s := NewDefinitions()
-	s.fallback = &lazyDefinitions{load: load, found: map[[2]string]*Definition{}}
+	s.fallback = &lazyDefinitions{load: load, names: names, found: map[[2]string]*Definition{}}
 	return s
 }
 
@@ -121,6 +122,7 @@ func NewLazyDefinitions(load func(kind, name string) *Definition) *Definitions {
 type lazyDefinitions struct {
 	mu    sync.Mutex
 	load  func(kind, name string) *Definition
+	names func() []string
 	found map[[2]string]*Definition
 }
 
@@ -154,6 +156,23 @@ func (s *Definitions) Get(kind, name string) *Definition {
 	return s.fallback.get(kind, name)
 }
 
+// Names lists the names of the definitions of kind the set holds, sorted
+// (loading every lazy one of that kind: for messages, not renders).
+func (s *Definitions) Names(kind string) []string {
+	seen := map[string]bool{}
+	for name := range s.byKind[kind] {
+		seen[name] = true
+	}
+	if s.fallback != nil && s.fallback.names != nil {
+		for _, name := range s.fallback.names() {
+			if !seen[name] && s.fallback.get(kind, name) != nil {
+				seen[name] = true
+			}
+		}
+	}
+	return manifest.SortedKeys(seen)
+}
+
 // Clone returns a copy that can be extended without touching s.
 func (s *Definitions) Clone() *Definitions {
 	c := NewDefinitions()
@@ -176,7 +195,11 @@ func (s *Definitions) Lookup(kind, typ string) (*Definition, error) {
 		return d, nil
 	}
 	if !strings.Contains(typ, "@") {
-		return nil, fmt.Errorf("%w: no %s %q", ErrUnknownDefinition, kind, typ)
+		hint := ""
+		if best := manifest.Closest(typ, s.Names(kind)); best != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", best)
+		}
+		return nil, fmt.Errorf("%w: no %s %q%s", ErrUnknownDefinition, kind, typ, hint)
 	}
 	if err := definitionRevisionName(typ); err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ package policy
 import (
 	"fmt"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -26,6 +27,9 @@ var builtin = map[string]bool{
 // Builtin reports whether KubeVela's parser knows policies of type typ
 // without a PolicyDefinition.
 func Builtin(typ string) bool { return builtin[typ] }
+
+// BuiltinTypes are the policy types Builtin knows, sorted.
+func BuiltinTypes() []string { return manifest.SortedKeys(builtin) }
 
 // AppliedByDeploy reports whether typ is one of the policy types a deploy
 // step applies (topology, override, replication), which this package

@@ -126,8 +126,19 @@ func (w *workflowRun) admitStepTypes(steps []render.WorkflowStep) error {
 			if builtinStepTypes[x.Type] || installedStepTypes[x.Type] || w.defs.Get(render.KindWorkflowStep, x.Type) != nil {
 				continue
 			}
-			return w.admitErr(x.Path+".type", fmt.Sprintf("step %q", x.Name), "failed to parseWorkflowSteps: failed to get workflow step definition %s: %s",
-				x.Type, notFound("workflowstepdefinitions", x.Type))
+			known := w.defs.Names(render.KindWorkflowStep)
+			for t := range installedStepTypes {
+				known = append(known, t)
+			}
+			for t := range builtinStepTypes {
+				known = append(known, t)
+			}
+			hint := ""
+			if best := manifest.Closest(x.Type, known); best != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", best)
+			}
+			return w.admitErr(x.Path+".type", fmt.Sprintf("step %q", x.Name), "failed to parseWorkflowSteps: failed to get workflow step definition %s: %s%s",
+				x.Type, notFound("workflowstepdefinitions", x.Type), hint)
 		}
 	}
 	return nil
@@ -178,6 +189,9 @@ func (w *workflowRun) admitPolicies() error {
 			}
 		case !policy.Builtin(p.Type):
 			if _, err := w.defs.Lookup(render.KindPolicy, p.Type); err != nil {
+				if best := manifest.Closest(p.Type, policy.BuiltinTypes()); best != "" && !strings.Contains(err.Error(), "did you mean") {
+					err = fmt.Errorf("%w (did you mean %q?)", err, best)
+				}
 				return render.Locate(&render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)})
 			}
 		}
