@@ -63,6 +63,21 @@ type Suite struct {
 	// CRDs are files or directories of CustomResourceDefinitions that
 	// validate custom resources.
 	CRDs []string `json:"crds,omitempty"`
+	// Ignore are fields the golden comparison leaves out.
+	Ignore []Ignore `json:"ignore,omitempty"`
+	// CompareRevisionHash compares the app.oam.dev/app-revision-hash
+	// label too (drydock's stand-in for KubeVela's hash changes with every
+	// spec change, so by default it is left out).
+	CompareRevisionHash bool `json:"compareRevisionHash,omitempty"`
+}
+
+// Ignore is a field the golden comparison leaves out: a field path
+// (spec.replicas, metadata.labels[app.kubernetes.io/version]) in every
+// object, or only in those of a kind and/or a cluster.
+type Ignore struct {
+	Path    string `json:"path"`
+	Kind    string `json:"kind,omitempty"`
+	Cluster string `json:"cluster,omitempty"`
 }
 
 // LoadConfig reads the configuration file at path strictly: an unknown

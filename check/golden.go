@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
@@ -62,5 +64,46 @@ func leftoverFindings(res *SuiteResult, dir string, rep *golden.Report, what str
 		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning,
 			Pos:     manifest.Pos{File: filepath.Join(filepath.Dir(dir), l), Line: 1, Col: 1},
 			Message: fmt.Sprintf("%s is left over from an interrupted golden update (%s)", l, what)})
+	}
+}
+
+// revisionHashLine is the app.oam.dev/app-revision-hash label in a
+// canonical file: drydock's stand-in for KubeVela's revision hash changes
+// with any change of the application, so compared it would make every
+// object of a changed application drift.
+var revisionHashLine = regexp.MustCompile(`(?m)^ +app\.oam\.dev/app-revision-hash: .*\n`)
+
+// goldenMask is what suite s's golden comparison leaves out: the revision
+// hash (unless compareRevisionHash) and its ignore paths.
+func goldenMask(s Suite) func(p string, data []byte) []byte {
+	if s.CompareRevisionHash && len(s.Ignore) == 0 {
+		return nil
+	}
+	return func(p string, data []byte) []byte {
+		if !s.CompareRevisionHash {
+			data = revisionHashLine.ReplaceAll(data, nil)
+		}
+		if len(s.Ignore) == 0 {
+			return data
+		}
+		objs, err := manifest.Decode(p, data, manifest.DecodeOptions{})
+		if err != nil || len(objs) != 1 {
+			return data // compared as it is: the diff shows what is wrong
+		}
+		o, masked := objs[0], false
+		cluster, _, _ := strings.Cut(p, "/")
+		for _, ig := range s.Ignore {
+			if (ig.Kind == "" || ig.Kind == o.Kind()) && (ig.Cluster == "" || ig.Cluster == cluster) {
+				masked = manifest.DeleteFieldPath(o.Data, ig.Path) || masked
+			}
+		}
+		if !masked {
+			return data
+		}
+		out, err := golden.Encode(o)
+		if err != nil {
+			return data
+		}
+		return out
 	}
 }

@@ -126,6 +126,9 @@ func (r *runner) openGolden(s Suite) *goldenSink {
 		g.upd, g.err = golden.NewUpdater(g.dir, golden.UpdateOptions{Prune: r.opts.Prune})
 	} else {
 		g.cmp, g.err = golden.NewComparer(g.dir)
+		if g.cmp != nil {
+			g.cmp.Mask = goldenMask(s)
+		}
 	}
 	return g
 }

@@ -11,6 +11,7 @@ package manifest
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -324,4 +325,81 @@ func SortedObjectKeys[V any](m map[Key]V) []Key {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
 	return keys
+}
+
+// ParseFieldPath splits a crossplane-style field path into its segments:
+// field names (string) and list indexes (int).
+func ParseFieldPath(path string) ([]any, error) {
+	var segs []any
+	for i := 0; i < len(path); {
+		switch path[i] {
+		case '.':
+			i++
+		case '[':
+			end := strings.IndexByte(path[i:], ']')
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated [ in %q", path)
+			}
+			inner := path[i+1 : i+end]
+			if n, err := strconv.Atoi(inner); err == nil {
+				segs = append(segs, n)
+			} else {
+				segs = append(segs, strings.Trim(inner, `"'`))
+			}
+			i += end + 1
+		default:
+			j := i
+			for j < len(path) && path[j] != '.' && path[j] != '[' {
+				j++
+			}
+			segs = append(segs, path[i:j])
+			i = j
+		}
+	}
+	if len(segs) == 0 {
+		return nil, fmt.Errorf("empty field path")
+	}
+	return segs, nil
+}
+
+// DeleteFieldPath removes the value at a crossplane-style field path from
+// obj (a list item is removed from its list), and reports whether there
+// was one.
+func DeleteFieldPath(obj map[string]any, path string) bool {
+	segs, err := ParseFieldPath(path)
+	if err != nil {
+		return false
+	}
+	var parent any = obj
+	for _, s := range segs[:len(segs)-1] {
+		switch c := parent.(type) {
+		case map[string]any:
+			k, _ := s.(string)
+			parent = c[k]
+		case []any:
+			i, ok := s.(int)
+			if !ok || i < 0 || i >= len(c) {
+				return false
+			}
+			parent = c[i]
+		default:
+			return false
+		}
+	}
+	switch c := parent.(type) {
+	case map[string]any:
+		k, _ := segs[len(segs)-1].(string)
+		_, ok := c[k]
+		delete(c, k)
+		return ok
+	case []any:
+		// A list cannot shrink in place: blank the item instead.
+		i, ok := segs[len(segs)-1].(int)
+		if !ok || i < 0 || i >= len(c) {
+			return false
+		}
+		c[i] = nil
+		return true
+	}
+	return false
 }

@@ -2,14 +2,14 @@ package render
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // SetFieldPath sets value at a crossplane-style field path such as
 // spec.template.spec.containers[0].image or metadata.labels["app"].
 func SetFieldPath(obj map[string]any, path string, value any) error {
-	segs, err := ParseFieldPath(path)
+	segs, err := manifest.ParseFieldPath(path)
 	if err != nil {
 		return err
 	}
@@ -53,45 +53,10 @@ func SetFieldPath(obj map[string]any, path string, value any) error {
 	return nil
 }
 
-// ParseFieldPath splits a crossplane-style field path into its segments:
-// field names (string) and list indexes (int).
-func ParseFieldPath(path string) ([]any, error) {
-	var segs []any
-	for i := 0; i < len(path); {
-		switch path[i] {
-		case '.':
-			i++
-		case '[':
-			end := strings.IndexByte(path[i:], ']')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated [ in %q", path)
-			}
-			inner := path[i+1 : i+end]
-			if n, err := strconv.Atoi(inner); err == nil {
-				segs = append(segs, n)
-			} else {
-				segs = append(segs, strings.Trim(inner, `"'`))
-			}
-			i += end + 1
-		default:
-			j := i
-			for j < len(path) && path[j] != '.' && path[j] != '[' {
-				j++
-			}
-			segs = append(segs, path[i:j])
-			i = j
-		}
-	}
-	if len(segs) == 0 {
-		return nil, fmt.Errorf("empty field path")
-	}
-	return segs, nil
-}
-
 // GetFieldPath returns the value at a crossplane-style field path, and
 // whether obj has it.
 func GetFieldPath(obj map[string]any, path string) (any, bool) {
-	segs, err := ParseFieldPath(path)
+	segs, err := manifest.ParseFieldPath(path)
 	if err != nil {
 		return nil, false
 	}
