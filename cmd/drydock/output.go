@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -72,21 +75,23 @@ func (discard) Put(string, cluster.Entry) error { return nil }
 func (discard) finish(string) error             { return nil }
 func (discard) abort()                          {}
 
-// treeOutput writes each object into the tree under dir as it comes
-// (golden.Writer: swapped in at the end, in one step). The directory is
-// taken at the first object, so that a render that fails on its inputs
+// treeOutput writes the objects into the tree under dir as they come,
+// swapped in at the end in one step (golden.Updater): files drydock wrote
+// there before and no longer renders are removed, files it did not write
+// (listed in the directory's ownership file) are left alone. The directory
+// is taken at the first object, so that a render that fails on its inputs
 // reports them, not a problem with the directory.
 type treeOutput struct {
 	dir string
-	w   *golden.Writer
+	u   *golden.Updater
 }
 
-func (t *treeOutput) writer() error {
-	if t.w != nil {
+func (t *treeOutput) updater() error {
+	if t.u != nil {
 		return nil
 	}
-	w, err := golden.NewWriter(t.dir)
-	t.w = w
+	u, err := golden.NewUpdater(t.dir, golden.UpdateOptions{Prune: true})
+	t.u = u
 	return err
 }
 
@@ -95,28 +100,32 @@ func (t *treeOutput) Put(c string, e cluster.Entry) error {
 	if err != nil {
 		return err
 	}
-	if err := t.writer(); err != nil {
+	if err := t.updater(); err != nil {
 		return err
 	}
-	return t.w.Put(golden.ObjectPath(c, e.Object), data)
+	return t.u.Put(golden.ObjectPath(c, e.Object), data)
 }
 
 func (t *treeOutput) finish(notes string) error {
-	if err := t.writer(); err != nil {
+	if err := t.updater(); err != nil {
 		return err
 	}
-	if notes != "" {
-		if err := t.w.Put("NOTES.txt", []byte(notes)); err != nil {
-			t.w.Abort()
+	if _, err := t.u.Commit(); err != nil {
+		return err
+	}
+	notesFile := filepath.Join(t.dir, "NOTES.txt")
+	if notes == "" {
+		if err := os.Remove(notesFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		return nil
 	}
-	return t.w.Commit()
+	return os.WriteFile(notesFile, []byte(notes), 0o644)
 }
 
 func (t *treeOutput) abort() {
-	if t.w != nil {
-		t.w.Abort()
+	if t.u != nil {
+		t.u.Abort()
 	}
 }
 
