@@ -12,6 +12,7 @@ import (
 	"github.com/drydock-dev/drydock/karmada/override"
 	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // A Karmada control plane holds resource templates and policies; placement
@@ -34,6 +35,11 @@ type controlPlane struct {
 	// inContext puts an error about an object in context (what
 	// dispatched it to this control plane).
 	inContext func(*manifest.Object, error) error
+	// plainToHub applies the templates no policy selects to the hub, as
+	// kubectl apply would: inputs of plain manifests. Beside Applications
+	// they are what the clusters hold already (the KubeVela corpus's
+	// usage-configmap renders its ConfigMap nowhere).
+	plainToHub bool
 }
 
 // asAuthored leaves an error about an authored input as it is.
@@ -161,8 +167,18 @@ func (cp *controlPlane) place(i int) placed {
 	r := placed{key: t.Key()}
 	p := propagation.Select(t, cp.props)
 	if p == nil {
-		r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
 		r.frozen, r.frozenWhy = cp.memberNames(), "no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"
+		if !cp.plainToHub {
+			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
+			return r
+		}
+		// A plain manifest among the inputs: applied to the hub, as
+		// kubectl apply would.
+		if len(cp.props) > 0 {
+			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster (rendered to the hub %s, as kubectl apply would)", t.Pos, t.Key(), cluster.Local)
+		}
+		r.writes = append(r.writes, cluster.Entry{Object: applied(t), Source: cp.sources[i], Origin: cp.origins[i], Owner: cp.owners[i]})
+		r.targets = append(r.targets, cluster.Local)
 		return r
 	}
 	if err := propagation.CheckTemplate(t); err != nil {
@@ -172,6 +188,9 @@ func (cp *controlPlane) place(i int) placed {
 	d, err := propagation.Schedule(t, p, cp.members)
 	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)
+		if len(cp.members) == 0 {
+			r.warning += "; the inventory has no member cluster: give Cluster objects with --clusters"
+		}
 		r.frozen, r.frozenWhy = cp.memberNames(), p.String()+": Karmada's scheduler cannot place it, and the binding keeps its earlier clusters"
 		return r
 	}
@@ -250,4 +269,24 @@ func karmadaSource(cp *controlPlane, i int, d propagation.Decision, t propagatio
 		parts = append(parts, "overrides "+strings.Join(names, ", "))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// applied is a plain manifest as kubectl apply creates it: a namespaced
+// kind without a namespace lands in default.
+func applied(t *manifest.Object) *manifest.Object {
+	if t.Namespace() != "" {
+		return t
+	}
+	api, err := schemas.LoadKubeAPI(schemas.DefaultKubeVersion())
+	if err != nil {
+		return t
+	}
+	if served, namespaced := api.Serves(t.APIVersion(), t.Kind()); !served || !namespaced {
+		return t
+	}
+	data := manifest.DeepCopy(t.Data).(map[string]any)
+	o := &manifest.Object{Data: data, Pos: t.Pos}
+	o.Graft("", t)
+	manifest.SetNested(data, "default", "metadata", "namespace")
+	return o
 }

@@ -285,7 +285,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	res.Warnings, res.Traces, res.Resources, res.RevisionHashes, res.Suspended = r.warnings, r.traces, r.resources, r.hashes, r.suspended
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
-		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored}
+		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored, plainToHub: len(apps) == 0}
 		for _, t := range templates {
 			cp.sources = append(cp.sources, "template "+t.Pos.String())
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
