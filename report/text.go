@@ -20,7 +20,7 @@ func (Text) Write(out io.Writer, r *check.Result) error {
 		errs, warns := s.Counts()
 		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, s.Status(), s.Objects, errs, warns)
 		for _, f := range s.Findings {
-			fmt.Fprintf(w, "  %s%s [%s] %s\n", locate(f.Pos), f.Level, f.Check, f.Message)
+			fmt.Fprintf(w, "  %s%s [%s] %s%s\n", locate(f.Pos), f.Level, f.Check, where(f), f.Message)
 			if f.Diff != "" {
 				for _, line := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
 					fmt.Fprintf(w, "    %s\n", line)
@@ -34,4 +34,21 @@ func (Text) Write(out io.Writer, r *check.Result) error {
 	failed := r.FailedSuites()
 	fmt.Fprintf(w, "%d suites: %d ok, %d failed\n", len(r.Suites), len(r.Suites)-failed, failed)
 	return w.Err
+}
+
+// where names the cluster and namespace of a rule finding about an object
+// (its output path cluster/namespace/file), or the cluster of a combined
+// rule's finding; "" for other findings, whose messages name their objects.
+func where(f check.Finding) string {
+	if !strings.HasPrefix(f.Check, "rules/") || f.Object == "" {
+		return ""
+	}
+	parts := strings.Split(f.Object, "/")
+	switch {
+	case len(parts) == 1:
+		return "cluster " + parts[0] + ": "
+	case parts[1] == "_cluster":
+		return "cluster " + parts[0] + ", cluster-scoped: "
+	}
+	return "cluster " + parts[0] + ", namespace " + parts[1] + ": "
 }
