@@ -21,16 +21,17 @@ import (
 // testFlags are the flags of drydock test.
 type testFlags struct {
 	// rules holds the rule flags; set ones apply to every suite.
-	rules   ruleFlags
-	config  string
-	update  bool
-	prune   bool
-	ci      bool
-	format  string
-	shard   string
-	suites  []string
-	workers int
-	out     string
+	rules      ruleFlags
+	config     string
+	update     bool
+	prune      bool
+	ci         bool
+	format     string
+	shard      string
+	suites     []string
+	failOnWarn bool
+	workers    int
+	out        string
 	// lim and ruleTimeout hold the limit flags.
 	lim         limitFlags
 	ruleTimeout time.Duration
@@ -44,6 +45,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
 	fs.StringArrayVar(&o.suites, "suite", nil, "run only the suite of this name (repeatable)")
+	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
@@ -86,7 +88,15 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, limitHint(s.Err))
 		}
 	}
-	return res.ExitCode()
+	code := res.ExitCode()
+	if o.failOnWarn && code == exitOK {
+		for _, s := range res.Suites {
+			if _, warns := s.Counts(); warns > 0 {
+				code = exitCheck
+			}
+		}
+	}
+	return code
 }
 
 // setup checks the flags and loads the config, with the rule flags
