@@ -1,7 +1,10 @@
 package check
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +21,13 @@ func (r *runner) compared(res *SuiteResult, dir string, rep *golden.Report, orig
 	hint := "run drydock test --update to accept it"
 	if r.opts.CI {
 		hint = "the golden tree is stale: run drydock test --update locally and commit it"
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && len(rep.Added) > 0 {
+		// The first run: one finding, not one per object.
+		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelError,
+			Pos:     manifest.Pos{File: dir, Line: 1, Col: 1},
+			Message: fmt.Sprintf("the golden tree %s does not exist yet: %d objects render; %s", dir, len(rep.Added), firstHint(r.opts.CI))})
+		return
 	}
 	for _, p := range rep.Added {
 		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelError, Object: p,
@@ -106,4 +116,12 @@ func goldenMask(s Suite) func(p string, data []byte) []byte {
 		}
 		return out
 	}
+}
+
+// firstHint says how to write a missing golden tree.
+func firstHint(ci bool) string {
+	if ci {
+		return "run drydock test --update locally and commit it"
+	}
+	return "run drydock test --update to write it, then commit it"
 }

@@ -56,7 +56,7 @@ func TestRun(t *testing.T) {
 			name:  "no golden tree yet",
 			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], golden: golden/s}]\n", "app.yaml": app},
 			want: []suiteSummary{{Name: "s", Status: "FAIL", Objects: 1, Checks: []string{"render", "validate", "golden"},
-				Findings: []string{"app.yaml:6:7 error [golden] " + webPath + ": " + webPath + " renders but is not in the golden tree (run drydock test --update to accept it)"}}},
+				Findings: []string{"golden/s:1:1 error [golden] : the golden tree golden/s does not exist yet: 1 objects render; run drydock test --update to write it, then commit it"}}},
 			code: ExitFail,
 		},
 		{
@@ -64,7 +64,7 @@ func TestRun(t *testing.T) {
 			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], golden: golden/s}]\n", "app.yaml": app},
 			opts:  Options{CI: true},
 			want: []suiteSummary{{Name: "s", Status: "FAIL", Objects: 1, Checks: []string{"render", "validate", "golden"},
-				Findings: []string{"app.yaml:6:7 error [golden] " + webPath + ": " + webPath + " renders but is not in the golden tree (the golden tree is stale: run drydock test --update locally and commit it)"}}},
+				Findings: []string{"golden/s:1:1 error [golden] : the golden tree golden/s does not exist yet: 1 objects render; run drydock test --update locally and commit it"}}},
 			code: ExitFail,
 		},
 		{
