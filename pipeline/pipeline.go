@@ -729,3 +729,16 @@ func Tree(store *cluster.Store) (golden.Tree, error) {
 	}
 	return tree, nil
 }
+
+// LoadDefinitions returns the definitions a render with these -d paths
+// would use: the built-ins (unless noBuiltins) replaced by those given.
+func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, error) {
+	var given loaded
+	if err := (files{}).readPaths(paths, nil, &given); err != nil {
+		return nil, err
+	}
+	if err := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
+		return nil, err
+	}
+	return definitions(noBuiltins, given.defs), nil
+}

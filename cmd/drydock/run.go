@@ -40,6 +40,7 @@ Usage:
   drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
   drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
   drydock verify [-p DIR]... [--data PATH]... [--coverage]
+  drydock show TYPE [-d DEFS]...
   drydock version
 
 Run 'drydock <command> --help' for the flags.
@@ -95,6 +96,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runAddon(args[1:], stdout, stderr)
 	case "verify":
 		return runVerify(args[1:], stdout, stderr)
+	case "show":
+		return runShow(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprint(stdout, versionText())
 		return exitOK

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/policy"
+)
+
+// runShow prints a definition: its kind, where it comes from, and its
+// parameters with their types, defaults and +usage docs.
+func runShow(args []string, stdout, stderr io.Writer) int {
+	cmd := newCommand("show", "show TYPE [-d DEFS]...", "Prints the definition of a component, trait, policy or workflow step type: where it\ncomes from (builtin/<name>.cue for drydock's own) and its parameters.")
+	fs := cmd.fs
+	var defPaths []string
+	fs.StringArrayVarP(&defPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
+	noBuiltins := fs.Bool("no-builtins", false, "do not use drydock's built-in definitions")
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return cmd.fail(stderr, errors.New("give one definition type (webservice, scaler, topology, deploy, ...)"))
+	}
+	typ := fs.Arg(0)
+	defs, err := pipeline.LoadDefinitions(defPaths, *noBuiltins)
+	if err != nil {
+		return reportError(stderr, err)
+	}
+	var found []*render.Definition
+	var names []string
+	for _, kind := range []string{render.KindComponent, render.KindTrait, render.KindPolicy, render.KindWorkflowStep} {
+		if d := defs.Get(kind, typ); d != nil {
+			found = append(found, d)
+		}
+		names = append(names, defs.Names(kind)...)
+	}
+	if len(found) == 0 && policy.Builtin(typ) {
+		fmt.Fprintf(stdout, "policy %s: KubeVela implements it without a PolicyDefinition; drydock emulates it (see its documentation for the properties)\n", typ)
+		return exitOK
+	}
+	if len(found) == 0 {
+		msg := fmt.Sprintf("drydock show: no definition of type %q", typ)
+		if best := manifest.Closest(typ, names); best != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", best)
+		}
+		fmt.Fprintln(stderr, msg)
+		return exitUsage
+	}
+	e := cueval.New(defs)
+	for i, d := range found {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s %s (%s)\n", d.Kind, d.Name, d.Source)
+		params, err := e.Parameters(d)
+		if err != nil {
+			return reportError(stderr, err)
+		}
+		if len(params) == 0 {
+			fmt.Fprintln(stdout, "  no parameters")
+			continue
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  PARAMETER\tTYPE\tDEFAULT\tDESCRIPTION")
+		for _, p := range params {
+			def := p.Default
+			if p.Required {
+				def = "(required)"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Path, p.Type, def, p.Usage)
+		}
+		tw.Flush()
+	}
+	return exitOK
+}
