@@ -159,3 +159,35 @@ func ParseSize(s string) (uint64, error) {
 	}
 	return n << shift, nil
 }
+
+// Reads reports whether suite s (of a config in dir) reads file: it is,
+// or is under, one of its inputs, definitions, inventory, observed
+// objects, CRDs, policies, data or golden tree. Paths are compared
+// absolute.
+func (s Suite) Reads(dir, file string) bool {
+	abs := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return filepath.Clean(p)
+		}
+		return a
+	}
+	f, err := filepath.Abs(file)
+	if err != nil {
+		return false
+	}
+	for _, list := range [][]string{s.Inputs, s.Definitions, s.Clusters, s.Observed, s.CRDs, s.Policies, s.Data, {s.Golden}} {
+		for _, p := range list {
+			if p == "" {
+				continue
+			}
+			if root := abs(p); f == root || strings.HasPrefix(f, root+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}

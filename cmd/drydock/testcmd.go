@@ -29,6 +29,8 @@ type testFlags struct {
 	format     string
 	shard      string
 	suites     []string
+	affected   bool
+	sarif      string
 	failOnWarn bool
 	workers    int
 	out        string
@@ -45,6 +47,8 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
 	fs.StringArrayVar(&o.suites, "suite", nil, "run only the suite of this name (repeatable)")
+	fs.BoolVar(&o.affected, "affected", false, "the arguments are changed files: run only the suites that read them (pre-commit's hook)")
+	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
@@ -71,10 +75,22 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
+	if o.affected && len(cfg.Suites) == 0 {
+		fmt.Fprintln(stderr, "drydock test: no suite reads the changed files")
+		return exitOK
+	}
 	res := check.Run(context.Background(), cfg, opts)
 	if err := writeReport(stdout, res, o.out, format); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitUsage
+	}
+	if o.sarif != "" {
+		wd, _ := os.Getwd()
+		sarif, _ := report.Lookup("sarif", report.Options{Version: version, Dir: wd})
+		if err := writeReport(stdout, res, o.sarif, sarif); err != nil {
+			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			return exitUsage
+		}
 	}
 	if o.format == "github" {
 		if err := writeStepSummary(res); err != nil {
@@ -105,8 +121,8 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	fail := func(format string, args ...any) (*check.Config, check.Options, report.Format, error) {
 		return nil, check.Options{}, nil, fmt.Errorf(format, args...)
 	}
-	if fs.NArg() > 0 {
-		return fail("drydock test: unexpected arguments %q (suites come from --config)", fs.Args())
+	if fs.NArg() > 0 && !o.affected {
+		return fail("drydock test: unexpected arguments %q (suites come from --config; with --affected they are changed files)", fs.Args())
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths
 	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd})
@@ -138,6 +154,19 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 					msg += fmt.Sprintf("; did you mean %s?", best)
 				}
 				return fail("%s", msg)
+			}
+		}
+		cfg.Suites = keep
+	}
+	if o.affected {
+		config, _ := filepath.Abs(o.config)
+		var keep []check.Suite
+		for _, s := range cfg.Suites {
+			for _, f := range fs.Args() {
+				if a, _ := filepath.Abs(f); a == config || s.Reads(cfg.Dir, f) {
+					keep = append(keep, s)
+					break
+				}
 			}
 		}
 		cfg.Suites = keep
