@@ -41,6 +41,7 @@ Usage:
   drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
   drydock verify [-p DIR]... [--data PATH]... [--coverage]
   drydock show TYPE [-d DEFS]...
+  drydock init
   drydock version
 
 Run 'drydock <command> --help' for the flags.
@@ -98,6 +99,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runVerify(args[1:], stdout, stderr)
 	case "show":
 		return runShow(args[1:], stdout, stderr)
+	case "init":
+		return runInit(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprint(stdout, versionText())
 		return exitOK
