@@ -14,6 +14,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/cover"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -39,6 +40,9 @@ type VerifyOptions struct {
 	Now time.Time
 	// Timeout bounds each test. Default: 5s.
 	Timeout time.Duration
+	// Trace records the evaluation of the tests that fail or err
+	// (TestResult.Trace), as opa test --explain full does.
+	Trace bool
 }
 
 // Outcome is how a test ended.
@@ -80,6 +84,9 @@ type TestResult struct {
 	Error string
 	// Output is what the test print()ed.
 	Output string
+	// Trace is the test's evaluation step by step, when it failed or
+	// erred and VerifyOptions.Trace is set.
+	Trace string
 }
 
 // Coverage is the share of the policies' lines the tests evaluated.
@@ -153,6 +160,9 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 		cov = cover.New()
 		runner.SetCoverageQueryTracer(cov)
 	}
+	if opts.Trace {
+		runner.EnableTracing(true)
+	}
 	ch, err := runner.RunTests(ctx, nil)
 	if err != nil {
 		var errs ast.Errors
@@ -195,6 +205,11 @@ func testResult(r *tester.Result) TestResult {
 		t.Outcome = Fail
 	default:
 		t.Outcome = Pass
+	}
+	if len(r.Trace) > 0 && (t.Outcome == Fail || t.Outcome == Error) {
+		var b strings.Builder
+		topdown.PrettyTraceWithLocation(&b, r.Trace)
+		t.Trace = b.String()
 	}
 	return t
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/drydock-dev/drydock/rules"
@@ -19,6 +20,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	regoVersion := fs.String("rego-version", "v1", "Rego syntax: v1 or v0")
 	fs.StringVar(&o.Run, "run", "", "only tests whose name matches this regular expression")
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
+	fs.BoolVar(&o.Trace, "trace", false, "print the evaluation of every test that fails or errs, step by step")
 	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
@@ -46,6 +48,11 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: %s.%s: %s\n", t.Pos, t.Package, t.Name, status)
 		if t.Error != "" {
 			fmt.Fprintf(stdout, "  %s\n", t.Error)
+		}
+		for _, line := range strings.Split(strings.TrimRight(t.Trace, "\n"), "\n") {
+			if line != "" {
+				fmt.Fprintf(stdout, "  %s\n", line)
+			}
 		}
 		if t.Outcome == rules.Pass || t.Outcome == rules.Skip {
 			passed++
