@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,6 +113,15 @@ func (r *runner) paths(paths []string) []string {
 // renderFindings are a failed render's findings: one per error of a list,
 // each at its place.
 func renderFindings(suite string, err error) []Finding {
+	return errorFindings(suite, "render", err)
+}
+
+// leadingPos is the file:line:col an error's text starts with.
+var leadingPos = regexp.MustCompile(`^([^\s:]+):(\d+):(\d+): `)
+
+// errorFindings are the findings of a check that could not run: one per
+// error, at its place.
+func errorFindings(suite, check string, err error) []Finding {
 	errs := []error{err}
 	var list manifest.Errors
 	if errors.As(err, &list) {
@@ -118,9 +129,16 @@ func renderFindings(suite string, err error) []Finding {
 	}
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
-		pos, _ := manifest.PosOf(e)
+		pos, ok := manifest.PosOf(e)
+		if !ok { // an error of OPA's, its place at the start of its text
+			if m := leadingPos.FindStringSubmatch(e.Error()); m != nil {
+				line, _ := strconv.Atoi(m[2])
+				col, _ := strconv.Atoi(m[3])
+				pos = manifest.Pos{File: m[1], Line: line, Col: col}
+			}
+		}
 		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
-		out[i] = Finding{Suite: suite, Check: "render", Level: LevelError, Message: msg, Pos: pos}
+		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos}
 	}
 	return out
 }
@@ -163,6 +181,12 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	}
 	if err := sink.finish(res); err != nil {
 		res.Err = err
+		check := "render"
+		var se *stageError
+		if errors.As(err, &se) {
+			check = se.check
+		}
+		res.Findings = append(res.Findings, errorFindings(s.Name, check, err)...)
 	}
 	return res
 }

@@ -104,11 +104,24 @@ func (k *suiteSink) finish(res *SuiteResult) error {
 			origins[o.path] = o.origin
 		}
 		if err := k.golden.finish(k.r, res, origins); err != nil {
-			return err
+			return &stageError{"golden", err}
 		}
 	}
-	return k.rules.finish(k.ctx, res, objs)
+	if err := k.rules.finish(k.ctx, res, objs); err != nil {
+		return &stageError{"rules", err}
+	}
+	return nil
 }
+
+// stageError is a check that could not run (a policy that does not
+// load, a golden tree that cannot be read): the check names the finding.
+type stageError struct {
+	check string
+	err   error
+}
+
+func (e *stageError) Error() string { return e.err.Error() }
+func (e *stageError) Unwrap() error { return e.err }
 
 // goldenSink compares each object with the golden tree, or writes it into
 // the updated tree.
