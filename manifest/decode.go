@@ -271,11 +271,36 @@ func yamlError(file string, data []byte, err error) error {
 				if strings.HasPrefix(text, "did not find expected") {
 					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
 				}
-				return At(Pos{File: file, Line: n}, "%w near line %d: %s", ErrInvalidYAML, n, text)
+				return At(Pos{File: file, Line: n, Col: yamlErrorColumn(data, n, text)}, "%w near line %d: %s", ErrInvalidYAML, n, text)
 			}
 		}
 	}
 	return At(Pos{File: file}, "%w: %s", ErrInvalidYAML, msg)
+}
+
+// yamlErrorColumn finds the column of go-yaml's error on line n, which
+// go-yaml does not report, where the message tells it: the tab that cannot
+// start a token, the colon of a mapping value not allowed there; else 0
+// (the position names the line only).
+func yamlErrorColumn(data []byte, n int, msg string) int {
+	lines := bytes.Split(data, []byte("\n"))
+	if n < 1 || n > len(lines) {
+		return 0
+	}
+	line := string(bytes.TrimRight(lines[n-1], "\r"))
+	switch {
+	case strings.HasPrefix(msg, "found character that cannot start any token"):
+		if i := strings.IndexByte(line, '\t'); i >= 0 {
+			return i + 1
+		}
+	case strings.HasPrefix(msg, "mapping values are not allowed"):
+		for i := 0; i < len(line); i++ {
+			if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ') {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 type converter struct {
