@@ -65,6 +65,9 @@ type Suite struct {
 	CRDs []string `json:"crds,omitempty"`
 	// Ignore are fields the golden comparison leaves out.
 	Ignore []Ignore `json:"ignore,omitempty"`
+	// Exclude are glob patterns of files the inputs' directories hold
+	// that are not inputs ("examples/*", "*.tmpl.yaml").
+	Exclude []string `json:"exclude,omitempty"`
 	// CompareRevisionHash compares the app.oam.dev/app-revision-hash
 	// label too (drydock's stand-in for KubeVela's hash changes with every
 	// spec change, so by default it is left out).

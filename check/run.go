@@ -150,6 +150,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	in := pipeline.Inputs{
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: r.renderWorkers, Limits: r.opts.Limits,
+		Exclude: s.Exclude,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	if s.Validate == nil || *s.Validate {

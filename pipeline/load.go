@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -27,6 +29,8 @@ type loaded struct {
 	// read holds the absolute paths read: a file named twice (or given
 	// and also found in a directory given) is read once.
 	read map[string]bool
+	// walking is set while the files of a directory are read.
+	walking bool
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -35,6 +39,8 @@ type loaded struct {
 type files struct {
 	fsys fs.FS
 	name string
+	// exclude are the patterns of Inputs.Exclude.
+	exclude []string
 }
 
 // display is how a file of the source is named to the user.
@@ -70,6 +76,10 @@ func (f files) readPath(root string, into *loaded) error {
 	if err != nil {
 		return inputError(err)
 	}
+	// A file a directory holds (not one named) may be some other tool's
+	// YAML: its documents without apiVersion and kind are not inputs.
+	into.walking = len(list) != 1 || list[0] != root
+	defer func() { into.walking = false }()
 	for _, name := range list {
 		if err := f.readFile(name, into); err != nil {
 			return err
@@ -87,11 +97,35 @@ var walkOptions = manifest.WalkOptions{
 
 // walk lists the input files under root.
 func (f files) walk(root string) ([]string, error) {
+	var list []string
+	var err error
 	if f.fsys == nil {
-		return manifest.WalkFiles(root, walkOptions)
+		list, err = manifest.WalkFiles(root, walkOptions)
+	} else {
+		list, err = manifest.WalkFS(f.fsys, root, walkOptions)
+		err = f.named(err)
 	}
-	list, err := manifest.WalkFS(f.fsys, root, walkOptions)
-	return list, f.named(err)
+	if len(f.exclude) > 0 && !(len(list) == 1 && list[0] == root) { // a file named is read
+		list = slices.DeleteFunc(list, f.excluded)
+	}
+	return list, err
+}
+
+// excluded reports whether a pattern of f.exclude matches the file: its
+// slash path, or a directory it is under, from any directory down
+// ("examples/*" excludes repo/examples/a.yaml; "*.tmpl.yaml" any such file).
+func (f files) excluded(name string) bool {
+	comps := strings.Split(strings.Trim(filepath.ToSlash(filepath.Clean(name)), "/"), "/")
+	for _, pat := range f.exclude {
+		for i := range comps {
+			for j := i; j < len(comps); j++ {
+				if ok, _ := path.Match(pat, strings.Join(comps[i:j+1], "/")); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // named prefixes an error about one of the tree's files, which starts
@@ -118,6 +152,10 @@ func (f files) dir(d string) (fs.FS, error) {
 }
 
 func isInputFile(path string) bool {
+	switch filepath.Base(path) {
+	case "drydock.yaml", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml":
+		return false // drydock's and pre-commit's configuration
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json", ".cue":
 		return true
@@ -181,6 +219,9 @@ func (l *loaded) addFile(name string, data []byte) error {
 			return inputError(err)
 		}
 		for _, o := range objs {
+			if l.walking && o.APIVersion() == "" && o.Kind() == "" {
+				continue
+			}
 			if err := l.add(o); err != nil {
 				return err
 			}

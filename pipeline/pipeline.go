@@ -72,6 +72,10 @@ type Inputs struct {
 	// Validate, when set, checks every object the render writes as the
 	// API server of its cluster would (Result.Findings).
 	Validate *Validation
+	// Exclude are glob patterns (path.Match) of files a directory holds
+	// that are not inputs, matched against the file's slash path and its
+	// name ("examples/*", "*.tmpl.yaml").
+	Exclude []string
 	// From, when set, is the tree every path above is read from (slash
 	// paths; stdin is not read), such as a git revision's; FromName
 	// prefixes its file names in messages and positions ("HEAD~1:").
@@ -89,7 +93,7 @@ type Inputs struct {
 }
 
 // files is where in's paths are read from.
-func (in *Inputs) files() files { return files{fsys: in.From, name: in.FromName} }
+func (in *Inputs) files() files { return files{fsys: in.From, name: in.FromName, exclude: in.Exclude} }
 
 // Result is how a render went: the final state of every fake cluster
 // (from Run) and what the render noticed.
