@@ -65,6 +65,9 @@ type Suite struct {
 	CRDs []string `json:"crds,omitempty"`
 	// Ignore are fields the golden comparison leaves out.
 	Ignore []Ignore `json:"ignore,omitempty"`
+	// Addons are installed before the suite renders, as with
+	// render --addon: their definitions serve the Applications.
+	Addons []SuiteAddon `json:"addons,omitempty"`
 	// Exclude are glob patterns of files the inputs' directories hold
 	// that are not inputs ("examples/*", "*.tmpl.yaml").
 	Exclude []string `json:"exclude,omitempty"`
@@ -72,6 +75,13 @@ type Suite struct {
 	// label too (drydock's stand-in for KubeVela's hash changes with every
 	// spec change, so by default it is left out).
 	CompareRevisionHash bool `json:"compareRevisionHash,omitempty"`
+}
+
+// SuiteAddon is an addon directory and its parameters (K=V, as
+// `vela addon enable` and render --addon take them).
+type SuiteAddon struct {
+	Dir string   `json:"dir"`
+	Set []string `json:"set,omitempty"`
 }
 
 // Ignore is a field the golden comparison leaves out: a field path
@@ -182,7 +192,7 @@ func (s Suite) Reads(dir, file string) bool {
 	if err != nil {
 		return false
 	}
-	for _, list := range [][]string{s.Inputs, s.Definitions, s.Clusters, s.Observed, s.CRDs, s.Policies, s.Data, {s.Golden}} {
+	for _, list := range [][]string{s.Inputs, s.Definitions, s.Clusters, s.Observed, s.CRDs, s.Policies, s.Data, addonDirs(s.Addons), {s.Golden}} {
 		for _, p := range list {
 			if p == "" {
 				continue

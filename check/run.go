@@ -153,6 +153,15 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		Exclude: s.Exclude,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
+	for _, a := range s.Addons {
+		params, err := pipeline.ParseAddonSet(a.Set)
+		if err != nil {
+			res.Err = fmt.Errorf("addon %s: %w", a.Dir, err)
+			res.Findings = append(res.Findings, renderFindings(s.Name, res.Err)...)
+			return res
+		}
+		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})
+	}
 	if s.Validate == nil || *s.Validate {
 		in.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs)}
 		res.Checks = append(res.Checks, "validate")

@@ -266,3 +266,8 @@ func inDir(dir string, p manifest.Pos) manifest.Pos {
 	}
 	return p
 }
+
+// ParseAddonSet reads addon parameters given as K=V (--set, or an
+// addons entry's set in drydock.yaml), typed as `vela addon enable`
+// types them.
+func ParseAddonSet(args []string) (map[string]any, error) { return addon.ParseSet(args) }
