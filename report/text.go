@@ -19,6 +19,9 @@ func (Text) Write(out io.Writer, r *check.Result) error {
 	for _, s := range r.Suites {
 		errs, warns := s.Counts()
 		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, s.Status(), s.Objects, errs, warns)
+		if causes := driftCauses(s.Findings); causes != "" {
+			fmt.Fprintf(w, "  golden drift by cause: %s\n", causes)
+		}
 		for _, f := range s.Findings {
 			fmt.Fprintf(w, "  %s%s [%s] %s%s\n", locate(f.Pos), f.Level, f.Check, where(f), f.Message)
 			if f.Diff != "" {
@@ -51,4 +54,42 @@ func where(f check.Finding) string {
 		return "cluster " + parts[0] + ", cluster-scoped: "
 	}
 	return "cluster " + parts[0] + ", namespace " + parts[1] + ": "
+}
+
+// driftCauses summarises a suite's golden drift by what produced the
+// objects ("application shop component web: 2 files; template a.yaml:3:1:
+// 1 file"), in order of appearance; "" without drift.
+func driftCauses(findings []check.Finding) string {
+	var order []string
+	count := map[string]int{}
+	for _, f := range findings {
+		if f.Check != "golden" || f.Object == "" {
+			continue
+		}
+		cause := f.Origin.Subject()
+		switch {
+		case cause != "":
+		case f.Origin.Pos.IsValid():
+			cause = f.Origin.Pos.String()
+		case strings.Contains(f.Message, "no longer renders"):
+			cause = "no longer rendered"
+		case f.Pos.IsValid():
+			cause = f.Pos.String()
+		default:
+			cause = "the golden tree"
+		}
+		if count[cause] == 0 {
+			order = append(order, cause)
+		}
+		count[cause]++
+	}
+	parts := make([]string, len(order))
+	for i, c := range order {
+		files := "files"
+		if count[c] == 1 {
+			files = "file"
+		}
+		parts[i] = fmt.Sprintf("%s: %d %s", c, count[c], files)
+	}
+	return strings.Join(parts, "; ")
 }
