@@ -31,6 +31,9 @@ type Options struct {
 	CI bool
 	// Workers bounds the suites run in parallel (0: GOMAXPROCS).
 	Workers int
+	// Progress, when set, is called as each suite ends with the number
+	// ended and the total (from the suites' goroutines, one at a time).
+	Progress func(done, total int)
 	// Limits bound each suite's render (zero fields: none).
 	Limits pipeline.Limits
 	// RuleTimeout bounds each policy namespace's evaluation on one
@@ -73,6 +76,8 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 	}
 	r.renderWorkers = max(1, runtime.GOMAXPROCS(0)/max(1, min(workers, len(suites))))
 	results := make([]*SuiteResult, len(suites))
+	var progressMu sync.Mutex
+	ended := 0
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	var panicked atomic.Pointer[pipeline.WorkerPanic]
@@ -88,6 +93,12 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			results[i] = r.suite(ctx, suites[i])
+			if r.opts.Progress != nil {
+				progressMu.Lock()
+				ended++
+				r.opts.Progress(ended, len(suites))
+				progressMu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()

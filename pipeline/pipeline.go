@@ -72,6 +72,9 @@ type Inputs struct {
 	// Validate, when set, checks every object the render writes as the
 	// API server of its cluster would (Result.Findings).
 	Validate *Validation
+	// Progress, when set, is called after each application is rendered
+	// with the number rendered and the total (from one goroutine).
+	Progress func(done, total int)
 	// Exclude are glob patterns (path.Match) of files a directory holds
 	// that are not inputs, matched against the file's slash path and its
 	// name ("examples/*", "*.tmpl.yaml").
@@ -622,7 +625,12 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	done := 0
 	ordered(ctx, len(apps), workers, renderWindow*workers, newEngine, work, func(_ int, o outcome) {
+		if in.Progress != nil {
+			done++
+			defer in.Progress(done, len(apps))
+		}
 		var re *render.Error
 		switch {
 		case errors.As(o.err, &re) || errors.Is(o.err, render.ErrInvalidApplication):

@@ -33,6 +33,9 @@ type Options struct {
 	// (the working directory); a path outside it, or any path when Dir
 	// is "", stays as it is.
 	Dir string
+	// Colour lets the text format paint statuses and levels (for a
+	// terminal; never in files, pipes or CI logs).
+	Colour bool
 }
 
 // Formats are the names Lookup knows, in the order help text lists them.
@@ -43,13 +46,13 @@ var Formats = []string{"text", "json", "junit", "sarif", "github"}
 func Lookup(name string, o Options) (f Format, ok bool) {
 	switch name {
 	case "text":
-		return Text{}, true
+		return Text{Colour: o.Colour}, true
 	case "json":
 		return JSON{}, true
 	case "junit":
 		return JUnit{}, true
 	case "sarif":
-		return SARIF(o), true
+		return SARIF{Version: o.Version, Dir: o.Dir}, true
 	case "github":
 		return GitHub{}, true
 	}

@@ -11,19 +11,35 @@ import (
 // Text is the report for people: per suite a status line, its findings
 // (with golden diffs indented below) and the golden files it updated,
 // then a closing count of ok and failed suites.
-type Text struct{}
+type Text struct {
+	// Colour paints statuses and levels with ANSI colours (a terminal's
+	// report; Options.Colour).
+	Colour bool
+}
+
+// paint wraps s in the ANSI colour of what it says, when t.Colour.
+func (t Text) paint(s string) string {
+	if !t.Colour {
+		return s
+	}
+	code := map[string]string{"ok": "32", "FAIL": "31", "ERROR": "31", "error": "31", "warning": "33"}[s]
+	if code == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
 
 // Write writes the text report of r to w.
-func (Text) Write(out io.Writer, r *check.Result) error {
+func (t Text) Write(out io.Writer, r *check.Result) error {
 	w := &StickyWriter{W: out}
 	for _, s := range r.Suites {
 		errs, warns := s.Counts()
-		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, s.Status(), s.Objects, errs, warns)
+		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, t.paint(s.Status()), s.Objects, errs, warns)
 		if causes := driftCauses(s.Findings); causes != "" {
 			fmt.Fprintf(w, "  golden drift by cause: %s\n", causes)
 		}
 		for _, f := range s.Findings {
-			fmt.Fprintf(w, "  %s%s [%s] %s%s\n", locate(f.Pos), f.Level, f.Check, where(f), f.Message)
+			fmt.Fprintf(w, "  %s%s [%s] %s%s\n", locate(f.Pos), t.paint(string(f.Level)), f.Check, where(f), f.Message)
 			if f.Diff != "" {
 				for _, line := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
 					fmt.Fprintf(w, "    %s\n", line)

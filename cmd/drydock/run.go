@@ -286,7 +286,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		filter.output, o = o, &filter
 	}
 	out := &recorded{output: o}
+	bar := startProgress(stderr, "rendered %d/%d applications")
+	if bar != nil {
+		in.Progress = bar.update
+	}
 	res, err := pipeline.Stream(context.Background(), in, out)
+	bar.end()
 	if err != nil {
 		out.abort()
 		if out.err != nil && errors.Is(err, out.err) {

@@ -32,8 +32,10 @@ type testFlags struct {
 	affected   bool
 	sarif      string
 	failOnWarn bool
-	workers    int
-	out        string
+	// stdout is where the report goes without -o (coloured on a terminal).
+	stdout  io.Writer
+	workers int
+	out     string
 	// lim and ruleTimeout hold the limit flags.
 	lim         limitFlags
 	ruleTimeout time.Duration
@@ -65,7 +67,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 func runTest(args []string, stdout, stderr io.Writer) int {
 	cmd := newCommand("test", "test [flags]", "Renders every suite of the config, compares it with its golden tree, validates its objects\nand runs its OPA rules. Exit 0 ok, 1 a check failed, 2 bad input or usage.")
 	fs := cmd.fs
-	var o testFlags
+	o := testFlags{stdout: stdout}
 	o.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
@@ -79,7 +81,12 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock test: no suite reads the changed files")
 		return exitOK
 	}
+	bar := startProgress(stderr, "checked %d/%d suites")
+	if bar != nil {
+		opts.Progress = bar.update
+	}
 	res := check.Run(context.Background(), cfg, opts)
+	bar.end()
 	if err := writeReport(stdout, res, o.out, format); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitUsage
@@ -125,7 +132,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return fail("drydock test: unexpected arguments %q (suites come from --config; with --affected they are changed files)", fs.Args())
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths
-	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd})
+	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd, Colour: o.out == "" && colour(o.stdout)})
 	switch {
 	case !ok:
 		return fail("drydock test: unknown --format %q (%s)", o.format, strings.Join(report.Formats, ", "))
