@@ -107,8 +107,12 @@ func (d configDecoder) mapping(path string, m map[string]any, rv reflect.Value) 
 		at := manifest.Path(path, k)
 		i, ok := fields[k]
 		if !ok {
-			return manifest.At(d.doc.KeyPos(at), "%sunknown key %q (valid keys%s: %s)", prefix(path), k, levelName(path),
-				strings.Join(manifest.SortedKeys(fields), ", "))
+			hint := ""
+			if best := manifest.Closest(k, manifest.SortedKeys(fields)); best != "" {
+				hint = fmt.Sprintf("; did you mean %q?", best)
+			}
+			return manifest.At(d.doc.KeyPos(at), "%sunknown key %q (valid keys%s: %s)%s", prefix(path), k, levelName(path),
+				strings.Join(manifest.SortedKeys(fields), ", "), hint)
 		}
 		if err := d.value(at, m[k], rv.Field(i)); err != nil {
 			return err
