@@ -193,7 +193,10 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		if f.Warning {
 			level = LevelWarning
 		}
-		msg := fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+		msg := ""
+		if f.Cluster != "" { // else about an Application's properties
+			msg = fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+		}
 		if f.Field != "" {
 			msg += f.Field + ": "
 		}
