@@ -65,6 +65,9 @@ type Suite struct {
 	CRDs []string `json:"crds,omitempty"`
 	// Ignore are fields the golden comparison leaves out.
 	Ignore []Ignore `json:"ignore,omitempty"`
+	// Tests are definition test files, or directories holding
+	// *_test.yaml files; *_test.yaml files under Definitions run too.
+	Tests []string `json:"tests,omitempty"`
 	// Addons are installed before the suite renders, as with
 	// render --addon: their definitions serve the Applications.
 	Addons []SuiteAddon `json:"addons,omitempty"`
@@ -192,7 +195,7 @@ func (s Suite) Reads(dir, file string) bool {
 	if err != nil {
 		return false
 	}
-	for _, list := range [][]string{s.Inputs, s.Definitions, s.Clusters, s.Observed, s.CRDs, s.Policies, s.Data, addonDirs(s.Addons), {s.Golden}} {
+	for _, list := range [][]string{s.Inputs, s.Definitions, s.Clusters, s.Observed, s.CRDs, s.Policies, s.Data, s.Tests, addonDirs(s.Addons), {s.Golden}} {
 		for _, p := range list {
 			if p == "" {
 				continue

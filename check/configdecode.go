@@ -54,6 +54,23 @@ func (d configDecoder) value(path string, v any, rv reflect.Value) error {
 		rv.SetBool(b)
 	case reflect.Slice:
 		return d.list(path, v, rv)
+	case reflect.Interface: // any value, as written (a test's expected value)
+		rv.Set(reflect.ValueOf(manifest.DeepCopy(v)))
+	case reflect.Map: // a mapping of any values (properties, objects)
+		m, ok := v.(map[string]any)
+		if !ok {
+			return d.wrongType(path, v, rv.Type())
+		}
+		rv.Set(reflect.ValueOf(manifest.DeepCopy(m)))
+	case reflect.Int:
+		switch n := v.(type) {
+		case int64:
+			rv.SetInt(n)
+		case int:
+			rv.SetInt(int64(n))
+		default:
+			return d.wrongType(path, v, rv.Type())
+		}
 	case reflect.Pointer: // an optional value: nil when not given
 		elem := reflect.New(rv.Type().Elem())
 		if err := d.value(path, v, elem.Elem()); err != nil {
@@ -183,6 +200,10 @@ func typeName(t reflect.Type) string {
 		t = t.Elem()
 	}
 	switch t.Kind() {
+	case reflect.Int:
+		return "an integer"
+	case reflect.Interface:
+		return "a value"
 	case reflect.String:
 		return "a string"
 	case reflect.Bool:

@@ -203,7 +203,11 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "validate", Level: level, Message: msg + f.Message,
 			Pos: f.Pos, Object: f.Path, Origin: f.Origin})
 	}
-	if err := sink.finish(res); err != nil {
+	err = sink.finish(res)
+	if err == nil {
+		err = r.defTests(ctx, s, res)
+	}
+	if err != nil {
 		res.Err = err
 		check := "render"
 		var se *stageError

@@ -403,3 +403,34 @@ func DeleteFieldPath(obj map[string]any, path string) bool {
 	}
 	return false
 }
+
+// GetFieldPath returns the value at a crossplane-style field path, and
+// whether obj has it.
+func GetFieldPath(obj map[string]any, path string) (any, bool) {
+	segs, err := ParseFieldPath(path)
+	if err != nil {
+		return nil, false
+	}
+	var cur any = obj
+	for _, s := range segs {
+		switch c := cur.(type) {
+		case map[string]any:
+			key, ok := s.(string)
+			if !ok {
+				return nil, false
+			}
+			if cur, ok = c[key]; !ok {
+				return nil, false
+			}
+		case []any:
+			idx, ok := s.(int)
+			if !ok || idx < 0 || idx >= len(c) {
+				return nil, false
+			}
+			cur = c[idx]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}

@@ -156,6 +156,9 @@ func isInputFile(path string) bool {
 	case "drydock.yaml", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml":
 		return false // drydock's and pre-commit's configuration
 	}
+	if b := filepath.Base(path); strings.HasSuffix(b, "_test.yaml") || strings.HasSuffix(b, "_test.yml") {
+		return false // definition tests (drydock test)
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json", ".cue":
 		return true

@@ -1,0 +1,493 @@
+package check
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
+)
+
+// A definition test file (*_test.yaml beside the definitions, or listed
+// under a suite's tests:) holds unit tests of component and trait
+// definitions: each renders one definition with properties (a trait
+// patches the workload it is given) and asserts on what it renders.
+type defTestFile struct {
+	Tests []DefTest `json:"tests"`
+}
+
+// DefTest is one definition test.
+type DefTest struct {
+	Name string `json:"name"`
+	// Definition is the component or trait type tested.
+	Definition string         `json:"definition"`
+	Properties map[string]any `json:"properties,omitempty"`
+	// Workload is the object a trait patches (a trait test only).
+	Workload map[string]any `json:"workload,omitempty"`
+	Context  DefTestContext `json:"context,omitempty"`
+	Asserts  []DefAssert    `json:"asserts"`
+}
+
+// DefTestContext is what the definition's context holds.
+type DefTestContext struct {
+	// AppName and Namespace are the Application's (default: test,
+	// default); Name is the component's (default: the definition's type).
+	AppName   string `json:"appName,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	// Cluster and ClusterVersion place the component on a cluster of
+	// that Kubernetes version (context.cluster, context.clusterVersion).
+	Cluster        string `json:"cluster,omitempty"`
+	ClusterVersion string `json:"clusterVersion,omitempty"`
+}
+
+// DefAssert is one assertion; exactly one of its fields is set. A path
+// starts with what the test rendered: output (a component's workload),
+// workload (the workload a trait patched) or outputs.<name> (an output
+// of that name), then a field path: output.spec.replicas,
+// outputs.service.spec.ports[0].port.
+type DefAssert struct {
+	Equal       *pathValue  `json:"equal,omitempty"`
+	NotEqual    *pathValue  `json:"notEqual,omitempty"`
+	Exists      *pathOnly   `json:"exists,omitempty"`
+	NotExists   *pathOnly   `json:"notExists,omitempty"`
+	MatchRegex  *pathRegex  `json:"matchRegex,omitempty"`
+	Contains    *pathValue  `json:"contains,omitempty"`
+	LengthEqual *pathCount  `json:"lengthEqual,omitempty"`
+	HasObjects  []objectRef `json:"hasObjects,omitempty"`
+	// Error is a substring, ErrorRegex a pattern, of the error the render
+	// must fail with.
+	Error      string `json:"error,omitempty"`
+	ErrorRegex string `json:"errorRegex,omitempty"`
+}
+
+type pathValue struct {
+	Path  string `json:"path"`
+	Value any    `json:"value"`
+}
+
+type pathOnly struct {
+	Path string `json:"path"`
+}
+
+type pathRegex struct {
+	Path    string `json:"path"`
+	Pattern string `json:"pattern"`
+}
+
+type pathCount struct {
+	Path  string `json:"path"`
+	Count int    `json:"count"`
+}
+
+// at is the assertion's path ("" for none).
+func (p *pathValue) at() string { return atOf(p, func(p *pathValue) string { return p.Path }) }
+func (p *pathOnly) at() string  { return atOf(p, func(p *pathOnly) string { return p.Path }) }
+func (p *pathRegex) at() string { return atOf(p, func(p *pathRegex) string { return p.Path }) }
+func (p *pathCount) at() string { return atOf(p, func(p *pathCount) string { return p.Path }) }
+
+func atOf[T any](p *T, path func(*T) string) string {
+	if p == nil {
+		return ""
+	}
+	return path(p)
+}
+
+type objectRef struct {
+	Kind string `json:"kind"`
+	Name string `json:"name,omitempty"`
+}
+
+// IsDefTestFile reports whether name is a definition test file.
+func IsDefTestFile(name string) bool {
+	return strings.HasSuffix(name, "_test.yaml") || strings.HasSuffix(name, "_test.yml")
+}
+
+// loadDefTests reads a test file strictly: unknown keys, a test without
+// a name, a definition or assertions, and an assertion setting not
+// exactly one kind are errors at their place. It returns the tests and
+// the file's document (positions).
+func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
+	data, err := manifest.ReadFile(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	docs, err := manifest.Decode(file, data, manifest.DecodeOptions{KeepLists: true, KeyPositions: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(docs) != 1 {
+		return nil, nil, fmt.Errorf("%s:1:1: a definition test file holds one YAML document (tests: ...)", file)
+	}
+	doc := docs[0]
+	var f defTestFile
+	d := configDecoder{doc: doc}
+	if err := d.value("", doc.Data, reflect.ValueOf(&f).Elem()); err != nil {
+		return nil, nil, err
+	}
+	if len(f.Tests) == 0 {
+		return nil, nil, manifest.At(doc.Pos, "%s: no tests", file)
+	}
+	for i, t := range f.Tests {
+		at := manifest.Path("tests", i)
+		switch {
+		case t.Name == "":
+			return nil, nil, manifest.At(doc.FieldPos(at), "tests[%d]: a test needs a name", i)
+		case t.Definition == "":
+			return nil, nil, manifest.At(doc.FieldPos(at), "test %q: name the definition it tests (definition:)", t.Name)
+		case len(t.Asserts) == 0:
+			return nil, nil, manifest.At(doc.FieldPos(at), "test %q: no asserts: a test that asserts nothing is not a pass", t.Name)
+		}
+		for j, a := range t.Asserts {
+			if n := a.kinds(); n != 1 {
+				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex)", t.Name, j, n)
+			}
+		}
+	}
+	return f.Tests, doc, nil
+}
+
+func (a DefAssert) kinds() int {
+	n := 0
+	for _, set := range []bool{a.Equal != nil, a.NotEqual != nil, a.Exists != nil, a.NotExists != nil, a.MatchRegex != nil,
+		a.Contains != nil, a.LengthEqual != nil, len(a.HasObjects) > 0, a.Error != "", a.ErrorRegex != ""} {
+		if set {
+			n++
+		}
+	}
+	return n
+}
+
+// runDefTest renders t in a scratch directory with the suite's
+// definitions and checks its assertions.
+func runDefTest(ctx context.Context, t DefTest, doc *manifest.Object, index int, defPaths []string, noBuiltins bool) ([]Finding, error) {
+	dir, err := os.MkdirTemp("", "drydock-deftest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	defs, err := pipeline.LoadDefinitions(defPaths, noBuiltins)
+	if err != nil {
+		return nil, err
+	}
+	name := cmpOr(t.Context.Name, t.Definition)
+	comp := map[string]any{"name": name, "type": t.Definition, "properties": orEmpty(t.Properties)}
+	if defs.Get("TraitDefinition", t.Definition) != nil && defs.Get("ComponentDefinition", t.Definition) == nil {
+		if t.Workload == nil {
+			return nil, manifest.At(doc.FieldPos(manifest.Path("tests", index)), "test %q: %s is a trait: give the workload it patches (workload:)", t.Name, t.Definition)
+		}
+		comp = map[string]any{"name": name, "type": "raw", "properties": t.Workload,
+			"traits": []any{map[string]any{"type": t.Definition, "properties": orEmpty(t.Properties)}}}
+	}
+	app := map[string]any{
+		"apiVersion": "core.oam.dev/v1beta1", "kind": "Application",
+		"metadata": map[string]any{"name": cmpOr(t.Context.AppName, "test"), "namespace": cmpOr(t.Context.Namespace, "default")},
+		"spec":     map[string]any{"components": []any{comp}},
+	}
+	target := cluster.Local
+	in := pipeline.Inputs{DefinitionPaths: defPaths, NoBuiltins: noBuiltins, Workers: 1}
+	var docs []any
+	if t.Context.Cluster != "" && t.Context.Cluster != cluster.Local {
+		target = t.Context.Cluster
+		app["spec"].(map[string]any)["policies"] = []any{map[string]any{"name": "here", "type": "topology", "properties": map[string]any{"clusters": []any{target}}}}
+		c := map[string]any{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": map[string]any{"name": target}, "spec": map[string]any{}}
+		if t.Context.ClusterVersion != "" {
+			c["status"] = map[string]any{"kubernetesVersion": t.Context.ClusterVersion}
+		}
+		docs = append(docs, c)
+	}
+	docs = append(docs, app)
+	var stream []byte
+	for i, d := range docs {
+		data, err := yaml.Marshal(d)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			stream = append(stream, "---\n"...)
+		}
+		stream = append(stream, data...)
+	}
+	file := filepath.Join(dir, "test.yaml")
+	if err := os.WriteFile(file, stream, 0o644); err != nil {
+		return nil, err
+	}
+	in.Paths = []string{file}
+	res, renderErr := pipeline.Run(ctx, in)
+	var objs []*manifest.Object
+	if renderErr == nil {
+		for _, e := range res.Clusters.List(target) {
+			objs = append(objs, e.Object)
+		}
+	}
+	var out []Finding
+	for j, a := range t.Asserts {
+		if msg := a.check(objs, renderErr); msg != "" {
+			out = append(out, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg),
+				Pos: doc.FieldPos(manifest.Path("tests", index, "asserts", j))})
+		}
+	}
+	return out, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// check is one assertion over what the test rendered (objs) or the
+// render's error: "" when it holds, else what differs.
+func (a DefAssert) check(objs []*manifest.Object, renderErr error) string {
+	switch {
+	case a.Error != "" || a.ErrorRegex != "":
+		if renderErr == nil {
+			return "the render succeeded; want an error"
+		}
+		if a.Error != "" && !strings.Contains(renderErr.Error(), a.Error) {
+			return fmt.Sprintf("error %q does not contain %q", renderErr.Error(), a.Error)
+		}
+		if a.ErrorRegex != "" {
+			re, err := regexp.Compile(a.ErrorRegex)
+			if err != nil {
+				return fmt.Sprintf("errorRegex %q: %v", a.ErrorRegex, err)
+			}
+			if !re.MatchString(renderErr.Error()) {
+				return fmt.Sprintf("error %q does not match %q", renderErr.Error(), a.ErrorRegex)
+			}
+		}
+		return ""
+	case renderErr != nil:
+		return fmt.Sprintf("the render failed: %v", renderErr)
+	case len(a.HasObjects) > 0:
+		for _, want := range a.HasObjects {
+			found := false
+			for _, o := range objs {
+				if o.Kind() == want.Kind && (want.Name == "" || o.Name() == want.Name) {
+					found = true
+				}
+			}
+			if !found {
+				return fmt.Sprintf("no %s %s among the rendered objects (%s)", want.Kind, want.Name, objectList(objs))
+			}
+		}
+		return ""
+	}
+	path := cmp.Or(a.Equal.at(), a.NotEqual.at(), a.Exists.at(), a.NotExists.at(), a.MatchRegex.at(), a.Contains.at(), a.LengthEqual.at())
+	got, ok, err := lookup(objs, path)
+	if err != nil {
+		return err.Error()
+	}
+	switch {
+	case a.Exists != nil:
+		if !ok {
+			return fmt.Sprintf("%s does not exist", path)
+		}
+	case a.NotExists != nil:
+		if ok {
+			return fmt.Sprintf("%s exists: %s", path, show(got))
+		}
+	case !ok:
+		return fmt.Sprintf("%s does not exist", path)
+	case a.Equal != nil:
+		if !equalValues(got, a.Equal.Value) {
+			return fmt.Sprintf("%s is %s, want %s", path, show(got), show(a.Equal.Value))
+		}
+	case a.NotEqual != nil:
+		if equalValues(got, a.NotEqual.Value) {
+			return fmt.Sprintf("%s is %s, want anything else", path, show(got))
+		}
+	case a.MatchRegex != nil:
+		re, err := regexp.Compile(a.MatchRegex.Pattern)
+		if err != nil {
+			return fmt.Sprintf("matchRegex %q: %v", a.MatchRegex.Pattern, err)
+		}
+		s, isString := got.(string)
+		if !isString || !re.MatchString(s) {
+			return fmt.Sprintf("%s is %s, which does not match %q", path, show(got), a.MatchRegex.Pattern)
+		}
+	case a.Contains != nil:
+		switch g := got.(type) {
+		case []any:
+			for _, item := range g {
+				if equalValues(item, a.Contains.Value) {
+					return ""
+				}
+			}
+		case string:
+			if s, ok := a.Contains.Value.(string); ok && strings.Contains(g, s) {
+				return ""
+			}
+		case map[string]any:
+			if k, ok := a.Contains.Value.(string); ok {
+				if _, has := g[k]; has {
+					return ""
+				}
+			}
+		}
+		return fmt.Sprintf("%s is %s, which does not contain %s", path, show(got), show(a.Contains.Value))
+	case a.LengthEqual != nil:
+		n := -1
+		switch g := got.(type) {
+		case []any:
+			n = len(g)
+		case map[string]any:
+			n = len(g)
+		case string:
+			n = len(g)
+		}
+		if n != a.LengthEqual.Count {
+			return fmt.Sprintf("%s has length %d, want %d", path, n, a.LengthEqual.Count)
+		}
+	}
+	return ""
+}
+
+// lookup finds path in the rendered objects: output (or workload) is the
+// component's workload, outputs.<name> the output of that name.
+func lookup(objs []*manifest.Object, path string) (any, bool, error) {
+	var obj *manifest.Object
+	var rest string
+	switch head, tail, _ := strings.Cut(path, "."); head {
+	case "output", "workload":
+		rest = tail
+		for _, o := range objs {
+			if o.Labels()["app.oam.dev/resourceType"] == "WORKLOAD" {
+				obj = o
+			}
+		}
+	case "outputs":
+		name, tail2, _ := strings.Cut(tail, ".")
+		rest = tail2
+		for _, o := range objs {
+			if o.Labels()["trait.oam.dev/resource"] == name {
+				obj = o
+			}
+		}
+		if obj == nil {
+			return nil, false, fmt.Errorf("no output %q among the rendered objects (%s)", name, objectList(objs))
+		}
+	default:
+		return nil, false, fmt.Errorf("path %q: start with output, workload or outputs.<name>", path)
+	}
+	if obj == nil {
+		return nil, false, fmt.Errorf("no workload among the rendered objects (%s)", objectList(objs))
+	}
+	if rest == "" {
+		return obj.Data, true, nil
+	}
+	v, ok := manifest.GetFieldPath(obj.Data, rest)
+	return v, ok, nil
+}
+
+func objectList(objs []*manifest.Object) string {
+	if len(objs) == 0 {
+		return "none"
+	}
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = o.Kind() + " " + o.Name()
+		if r := o.Labels()["trait.oam.dev/resource"]; r != "" {
+			names[i] += " (output " + r + ")"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// equalValues compares a rendered value with an expected one as YAML
+// does: numbers by value.
+func equalValues(got, want any) bool {
+	a, _ := yaml.Marshal(got)
+	b, _ := yaml.Marshal(want)
+	return string(a) == string(b)
+}
+
+func show(v any) string {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := strings.TrimSpace(string(data))
+	if strings.Contains(s, "\n") {
+		return "{" + strings.Join(strings.Fields(s), " ") + "}"
+	}
+	return s
+}
+
+// defTestFiles are the definition test files of suite s: those its tests
+// lists (files, or directories searched for *_test.yaml) and the
+// *_test.yaml files under its definitions.
+func (r *runner) defTestFiles(s Suite) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	keep := manifest.WalkOptions{Keep: IsDefTestFile, SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") }}
+	for _, group := range [][]string{r.paths(s.Tests), r.paths(s.Definitions)} {
+		for _, p := range group {
+			info, err := os.Stat(p)
+			if err != nil {
+				return nil, err
+			}
+			var files []string
+			if info.IsDir() {
+				if files, err = manifest.WalkFiles(p, keep); err != nil {
+					return nil, err
+				}
+			} else if IsDefTestFile(p) || slices.Contains(r.paths(s.Tests), p) {
+				files = []string{p}
+			}
+			for _, f := range files {
+				if !seen[f] {
+					seen[f] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// defTests runs the suite's definition tests: a check per test
+// ("tests/<name>"), a finding per failed assertion at its line.
+func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error {
+	files, err := r.defTestFiles(s)
+	if err != nil {
+		return err
+	}
+	for _, file := range files {
+		tests, doc, err := loadDefTests(file)
+		if err != nil {
+			return &stageError{"tests", err}
+		}
+		for i, t := range tests {
+			check := "tests/" + t.Name
+			res.Checks = append(res.Checks, check)
+			findings, err := runDefTest(ctx, t, doc, i, r.paths(s.Definitions), s.NoBuiltins)
+			if err != nil {
+				return &stageError{"tests", err}
+			}
+			for _, f := range findings {
+				f.Suite, f.Check = s.Name, check
+				res.Findings = append(res.Findings, f)
+			}
+		}
+	}
+	return nil
+}
