@@ -31,6 +31,9 @@ type Options struct {
 	CI bool
 	// Workers bounds the suites run in parallel (0: GOMAXPROCS).
 	Workers int
+	// DefinitionsOnly runs only the suites' definition tests: nothing is
+	// rendered, compared, validated or checked by rules.
+	DefinitionsOnly bool
 	// Progress, when set, is called as each suite ends with the number
 	// ended and the total (from the suites' goroutines, one at a time).
 	Progress func(done, total int)
@@ -157,6 +160,19 @@ func errorFindings(suite, check string, err error) []Finding {
 // suite renders s and checks the render, as it streams, against its
 // golden tree and its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
+	if r.opts.DefinitionsOnly {
+		res := &SuiteResult{Name: s.Name}
+		if err := r.defTests(ctx, s, res); err != nil {
+			res.Err = err
+			var se *stageError
+			check := "tests"
+			if errors.As(err, &se) {
+				check = se.check
+			}
+			res.Findings = append(res.Findings, errorFindings(s.Name, check, err)...)
+		}
+		return res
+	}
 	res := &SuiteResult{Name: s.Name, Checks: []string{"render"}}
 	in := pipeline.Inputs{
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),

@@ -21,17 +21,19 @@ import (
 // testFlags are the flags of drydock test.
 type testFlags struct {
 	// rules holds the rule flags; set ones apply to every suite.
-	rules      ruleFlags
-	config     string
-	update     bool
-	prune      bool
-	ci         bool
-	format     string
-	shard      string
-	suites     []string
-	affected   bool
-	sarif      string
-	failOnWarn bool
+	rules    ruleFlags
+	config   string
+	update   bool
+	prune    bool
+	ci       bool
+	format   string
+	shard    string
+	suites   []string
+	affected bool
+	// definitionsOnly runs only the definition tests.
+	definitionsOnly bool
+	sarif           string
+	failOnWarn      bool
 	// stdout is where the report goes without -o (coloured on a terminal).
 	stdout  io.Writer
 	workers int
@@ -49,6 +51,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
 	fs.StringArrayVar(&o.suites, "suite", nil, "run only the suite of this name (repeatable)")
+	fs.BoolVar(&o.definitionsOnly, "definitions-only", false, "run only the suites' definition tests (*_test.yaml): no render, golden, validation or rules")
 	fs.BoolVar(&o.affected, "affected", false, "the arguments are changed files: run only the suites that read them (pre-commit's hook)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
@@ -218,7 +221,7 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 	if err != nil {
 		return check.Options{}, err
 	}
-	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: o.ruleTimeout}, nil
+	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: o.ruleTimeout, DefinitionsOnly: o.definitionsOnly}, nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any
