@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 )
@@ -69,6 +70,15 @@ type DefAssert struct {
 	// must fail with.
 	Error      string `json:"error,omitempty"`
 	ErrorRegex string `json:"errorRegex,omitempty"`
+	// Snapshot compares every object the test renders with the snapshot
+	// stored under __snapshot__/ beside the test file (written when
+	// missing or with --update; a missing one fails in CI mode), the
+	// Ignore field paths left out.
+	Snapshot *snapshotSpec `json:"snapshot,omitempty"`
+}
+
+type snapshotSpec struct {
+	Ignore []string `json:"ignore,omitempty"`
 }
 
 type pathValue struct {
@@ -150,7 +160,7 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 		}
 		for j, a := range t.Asserts {
 			if n := a.kinds(); n != 1 {
-				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex)", t.Name, j, n)
+				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot)", t.Name, j, n)
 			}
 		}
 	}
@@ -160,7 +170,7 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 func (a DefAssert) kinds() int {
 	n := 0
 	for _, set := range []bool{a.Equal != nil, a.NotEqual != nil, a.Exists != nil, a.NotExists != nil, a.MatchRegex != nil,
-		a.Contains != nil, a.LengthEqual != nil, len(a.HasObjects) > 0, a.Error != "", a.ErrorRegex != ""} {
+		a.Contains != nil, a.LengthEqual != nil, len(a.HasObjects) > 0, a.Error != "", a.ErrorRegex != "", a.Snapshot != nil} {
 		if set {
 			n++
 		}
@@ -170,7 +180,7 @@ func (a DefAssert) kinds() int {
 
 // runDefTest renders t in a scratch directory with the suite's
 // definitions and checks its assertions.
-func runDefTest(ctx context.Context, t DefTest, doc *manifest.Object, index int, defPaths []string, noBuiltins bool) ([]Finding, error) {
+func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *manifest.Object, index int, defPaths []string, noBuiltins bool) ([]Finding, error) {
 	dir, err := os.MkdirTemp("", "drydock-deftest-")
 	if err != nil {
 		return nil, err
@@ -218,11 +228,11 @@ func runDefTest(ctx context.Context, t DefTest, doc *manifest.Object, index int,
 		}
 		stream = append(stream, data...)
 	}
-	file := filepath.Join(dir, "test.yaml")
-	if err := os.WriteFile(file, stream, 0o644); err != nil {
+	scratch := filepath.Join(dir, "test.yaml")
+	if err := os.WriteFile(scratch, stream, 0o644); err != nil {
 		return nil, err
 	}
-	in.Paths = []string{file}
+	in.Paths = []string{scratch}
 	res, renderErr := pipeline.Run(ctx, in)
 	var objs []*manifest.Object
 	if renderErr == nil {
@@ -232,12 +242,75 @@ func runDefTest(ctx context.Context, t DefTest, doc *manifest.Object, index int,
 	}
 	var out []Finding
 	for j, a := range t.Asserts {
-		if msg := a.check(objs, renderErr); msg != "" {
-			out = append(out, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg),
+		msg, diff := "", ""
+		if a.Snapshot != nil {
+			msg, diff, err = r.snapshot(file, t.Name, a.Snapshot, objs, renderErr)
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			msg = a.check(objs, renderErr)
+		}
+		if msg != "" {
+			out = append(out, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg), Diff: diff,
 				Pos: doc.FieldPos(manifest.Path("tests", index, "asserts", j))})
 		}
 	}
 	return out, nil
+}
+
+// snapshotPath is where test name of file keeps its snapshot.
+func snapshotPath(file, name string) string {
+	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".yaml"), ".yml")
+	safe := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, name)
+	return filepath.Join(filepath.Dir(file), "__snapshot__", base, safe+".yaml")
+}
+
+// snapshot compares what a test rendered with its stored snapshot: what
+// differs ("" when it matches or was written), and the diff.
+func (r *runner) snapshot(file, name string, spec *snapshotSpec, objs []*manifest.Object, renderErr error) (string, string, error) {
+	if renderErr != nil {
+		return fmt.Sprintf("the render failed: %v", renderErr), "", nil
+	}
+	sorted := slices.Clone(objs)
+	slices.SortFunc(sorted, func(a, b *manifest.Object) int { return strings.Compare(a.Key().String(), b.Key().String()) })
+	var got []byte
+	for i, o := range sorted {
+		masked := &manifest.Object{Data: manifest.DeepCopy(o.Data).(map[string]any)}
+		for _, p := range spec.Ignore {
+			manifest.DeleteFieldPath(masked.Data, p)
+		}
+		data, err := golden.Encode(masked)
+		if err != nil {
+			return "", "", err
+		}
+		if i > 0 {
+			got = append(got, "---\n"...)
+		}
+		got = append(got, data...)
+	}
+	p := snapshotPath(file, name)
+	want, err := os.ReadFile(p)
+	switch {
+	case err != nil && !os.IsNotExist(err):
+		return "", "", err
+	case err != nil && r.opts.CI:
+		return fmt.Sprintf("no snapshot %s (run drydock test --update locally and commit it)", p), "", nil
+	case err != nil || r.opts.Update:
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", "", err
+		}
+		return "", "", os.WriteFile(p, got, 0o644)
+	case string(want) != string(got):
+		return fmt.Sprintf("differs from its snapshot %s (run drydock test --update to accept it)", p),
+			golden.Unified("snapshot/"+filepath.Base(p), "rendered/"+filepath.Base(p), want, got), nil
+	}
+	return "", "", nil
 }
 
 func cmpOr(a, b string) string {
@@ -479,7 +552,7 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 		for i, t := range tests {
 			check := "tests/" + t.Name
 			res.Checks = append(res.Checks, check)
-			findings, err := runDefTest(ctx, t, doc, i, r.paths(s.Definitions), s.NoBuiltins)
+			findings, err := r.runDefTest(ctx, t, file, doc, i, r.paths(s.Definitions), s.NoBuiltins)
 			if err != nil {
 				return &stageError{"tests", err}
 			}

@@ -89,10 +89,11 @@ func (f files) readPath(root string, into *loaded) error {
 }
 
 // walkOptions select drydock's inputs: YAML, JSON and CUE files, dot
-// directories skipped.
+// directories and snapshots skipped.
 var walkOptions = manifest.WalkOptions{
-	Keep:    isInputFile,
-	SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") },
+	Keep: isInputFile,
+	// __snapshot__ holds definition tests' snapshots (drydock test).
+	SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") || name == "__snapshot__" },
 }
 
 // walk lists the input files under root.
