@@ -36,7 +36,18 @@ type DefTest struct {
 	// Workload is the object a trait patches (a trait test only).
 	Workload map[string]any `json:"workload,omitempty"`
 	Context  DefTestContext `json:"context,omitempty"`
-	Asserts  []DefAssert    `json:"asserts"`
+	// Observed is what the cluster adds to the rendered objects (their
+	// status, mostly): output for the workload, outputs.<name> for the
+	// others; health and status are evaluated on the merge.
+	Observed DefObserved `json:"observed,omitempty"`
+	Asserts  []DefAssert `json:"asserts"`
+}
+
+// DefObserved is what a definition test's cluster holds beyond what was
+// dispatched.
+type DefObserved struct {
+	Output  map[string]any `json:"output,omitempty"`
+	Outputs map[string]any `json:"outputs,omitempty"`
 }
 
 // DefTestContext is what the definition's context holds.
@@ -70,6 +81,11 @@ type DefAssert struct {
 	// must fail with.
 	Error      string `json:"error,omitempty"`
 	ErrorRegex string `json:"errorRegex,omitempty"`
+	// Healthy and Message assert the definition's health policy and
+	// custom status as KubeVela's controller evaluates them against the
+	// observed objects.
+	Healthy *bool   `json:"healthy,omitempty"`
+	Message *string `json:"message,omitempty"`
 	// Snapshot compares every object the test renders with the snapshot
 	// stored under __snapshot__/ beside the test file (written when
 	// missing or with --update; a missing one fails in CI mode), the
@@ -160,7 +176,7 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 		}
 		for j, a := range t.Asserts {
 			if n := a.kinds(); n != 1 {
-				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot)", t.Name, j, n)
+				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message)", t.Name, j, n)
 			}
 		}
 	}
@@ -170,7 +186,8 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 func (a DefAssert) kinds() int {
 	n := 0
 	for _, set := range []bool{a.Equal != nil, a.NotEqual != nil, a.Exists != nil, a.NotExists != nil, a.MatchRegex != nil,
-		a.Contains != nil, a.LengthEqual != nil, len(a.HasObjects) > 0, a.Error != "", a.ErrorRegex != "", a.Snapshot != nil} {
+		a.Contains != nil, a.LengthEqual != nil, len(a.HasObjects) > 0, a.Error != "", a.ErrorRegex != "", a.Snapshot != nil,
+		a.Healthy != nil, a.Message != nil} {
 		if set {
 			n++
 		}
@@ -239,16 +256,26 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 		for _, e := range res.Clusters.List(target) {
 			objs = append(objs, e.Object)
 		}
+		objs = observe(objs, t.Observed)
+	}
+	status := statusOf{healthy: true}
+	if renderErr == nil {
+		if st, ok := pipeline.DefinitionStatus(defs, t.Definition, statusContext(objs, t, name, target), t.Properties); ok {
+			status = statusOf{healthy: st.Healthy, message: st.Message, healthErr: st.HealthErr, messageErr: st.MessageErr}
+		}
 	}
 	var out []Finding
 	for j, a := range t.Asserts {
 		msg, diff := "", ""
-		if a.Snapshot != nil {
+		switch {
+		case a.Snapshot != nil:
 			msg, diff, err = r.snapshot(file, t.Name, a.Snapshot, objs, renderErr)
 			if err != nil {
 				return nil, err
 			}
-		} else {
+		case a.Healthy != nil || a.Message != nil:
+			msg = a.checkStatus(status, renderErr)
+		default:
 			msg = a.check(objs, renderErr)
 		}
 		if msg != "" {
@@ -563,4 +590,86 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 		}
 	}
 	return nil
+}
+
+// statusOf is a definition's health and status message (and why they
+// could not be evaluated).
+type statusOf struct {
+	healthy               bool
+	message               string
+	healthErr, messageErr error
+}
+
+// observe merges what the test says the cluster holds into the rendered
+// objects (copies): observed.output into the workload, observed.outputs.
+// <name> into that output.
+func observe(objs []*manifest.Object, o DefObserved) []*manifest.Object {
+	if o.Output == nil && o.Outputs == nil {
+		return objs
+	}
+	out := make([]*manifest.Object, len(objs))
+	for i, obj := range objs {
+		data := manifest.DeepCopy(obj.Data).(map[string]any)
+		labels := obj.Labels()
+		if labels["app.oam.dev/resourceType"] == "WORKLOAD" && o.Output != nil {
+			mergeInto(data, o.Output)
+		}
+		if extra, ok := o.Outputs[labels["trait.oam.dev/resource"]].(map[string]any); ok && labels["trait.oam.dev/resource"] != "" {
+			mergeInto(data, extra)
+		}
+		out[i] = &manifest.Object{Data: data, Pos: obj.Pos}
+	}
+	return out
+}
+
+// mergeInto merges src into dst, mappings key by key.
+func mergeInto(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeInto(dm, sm)
+				continue
+			}
+		}
+		dst[k] = manifest.DeepCopy(v)
+	}
+}
+
+// statusContext is the template context KubeVela's controller gives a
+// definition's status: the workload as output, the other objects by
+// output name, and the component's context fields.
+func statusContext(objs []*manifest.Object, t DefTest, name, cluster string) map[string]any {
+	ctx := map[string]any{"name": name, "appName": cmpOr(t.Context.AppName, "test"), "namespace": cmpOr(t.Context.Namespace, "default"),
+		"cluster": cluster, "outputs": map[string]any{}}
+	for _, o := range objs {
+		labels := o.Labels()
+		if labels["app.oam.dev/resourceType"] == "WORKLOAD" {
+			ctx["output"] = o.Data
+		}
+		if r := labels["trait.oam.dev/resource"]; r != "" {
+			ctx["outputs"].(map[string]any)[r] = o.Data
+		}
+	}
+	return ctx
+}
+
+// checkStatus is a healthy or message assertion.
+func (a DefAssert) checkStatus(st statusOf, renderErr error) string {
+	switch {
+	case renderErr != nil:
+		return fmt.Sprintf("the render failed: %v", renderErr)
+	case a.Healthy != nil && st.healthy != *a.Healthy:
+		msg := fmt.Sprintf("healthy is %v, want %v", st.healthy, *a.Healthy)
+		if st.healthErr != nil {
+			msg += fmt.Sprintf(" (%v)", st.healthErr)
+		}
+		return msg
+	case a.Message != nil && st.message != *a.Message:
+		msg := fmt.Sprintf("the status message is %q, want %q", st.message, *a.Message)
+		if st.messageErr != nil {
+			msg += fmt.Sprintf(" (%v)", st.messageErr)
+		}
+		return msg
+	}
+	return ""
 }

@@ -754,3 +754,18 @@ func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, erro
 	}
 	return definitions(noBuiltins, given.defs), nil
 }
+
+// DefinitionStatus evaluates the health policy and custom status of the
+// component or trait definition typ in defs as KubeVela's controller does
+// after dispatch (render.EvalStatus); ok is false when defs has no such
+// definition.
+func DefinitionStatus(defs *render.Definitions, typ string, ctx, parameter map[string]any) (st render.Status, ok bool) {
+	d := defs.Get(render.KindComponent, typ)
+	if d == nil {
+		d = defs.Get(render.KindTrait, typ)
+	}
+	if d == nil {
+		return render.Status{}, false
+	}
+	return render.EvalStatus(d.Status, ctx, parameter), true
+}

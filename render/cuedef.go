@@ -91,6 +91,7 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 	}
 	d.Stage = attr("stage")
 	d.WorkloadType = attr("workload.type")
+	d.Status = StatusSpec{HealthPolicy: attr("status.healthPolicy"), CustomStatus: attr("status.customStatus"), Details: attr("status.details")}
 	d.spec = defSpec{cue: true, ref: attr("definitionRef.name"), version: attr("version"),
 		workload: d.WorkloadType != "" || attr("workload.definition.apiVersion") != "" || attr("workload.definition.kind") != ""}
 	return nil

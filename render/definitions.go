@@ -45,6 +45,9 @@ type Definition struct {
 	Stage string
 	// WorkloadType is spec.workload.type of a ComponentDefinition.
 	WorkloadType string
+	// Status is spec.status: the CUE KubeVela evaluates against the
+	// dispatched objects as the cluster holds them (health, message).
+	Status StatusSpec
 	// Source is where the definition was authored.
 	Source manifest.Pos
 	// spec is what KubeVela's webhook checks besides the template.
@@ -268,6 +271,8 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 	_, d.spec.cue = manifest.Lookup(spec, "schematic", "cue")
 	d.Stage = manifest.String(spec, "stage")
 	d.WorkloadType = manifest.String(spec, "workload", "type")
+	d.Status = StatusSpec{HealthPolicy: manifest.String(spec, "status", "healthPolicy"),
+		CustomStatus: manifest.String(spec, "status", "customStatus"), Details: manifest.String(spec, "status", "details")}
 	if kube := manifest.Map(spec, "schematic", "kube"); kube != nil {
 		k, err := kubeSchematic(obj, kube)
 		if err != nil {
