@@ -72,6 +72,10 @@ type Inputs struct {
 	// Validate, when set, checks every object the render writes as the
 	// API server of its cluster would (Result.Findings).
 	Validate *Validation
+	// Status evaluates every component's health and status message as
+	// KubeVela's controller would (Result.Statuses), against the objects
+	// as --observed gives them.
+	Status bool
 	// Progress, when set, is called after each application is rendered
 	// with the number rendered and the total (from one goroutine).
 	Progress func(done, total int)
@@ -130,6 +134,9 @@ type Result struct {
 	// Findings are what validating the written objects found
 	// (Inputs.Validate), in cluster and object order.
 	Findings []Finding
+	// Statuses are the components' health and status (Inputs.Status), in
+	// input order.
+	Statuses []ComponentStatus
 }
 
 // Trace is one application's workflow, step by step.
@@ -291,6 +298,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		return nil, err
 	}
 	res.Warnings, res.Traces, res.Resources, res.RevisionHashes, res.Suspended = r.warnings, r.traces, r.resources, r.hashes, r.suspended
+	res.Statuses = r.statuses
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored, plainToHub: len(apps) == 0}
 		for _, t := range templates {
@@ -567,6 +575,8 @@ type rendered struct {
 	suspended map[string]bool
 	// props are the undeclared properties validation found.
 	props []Finding
+	// statuses are the components' health (Inputs.Status).
+	statuses []ComponentStatus
 }
 
 // err is the run's error, in the order the stages report them: a
@@ -644,6 +654,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
 		r.props = append(r.props, o.props...)
+		if in.Status {
+			r.statuses = append(r.statuses, statuses(defs, o.res, opts.Observed)...)
+		}
 		// The workflow refused policies that do not decode.
 		if in.Applications {
 			key := o.res.App.Namespace + "/" + o.res.App.Name

@@ -18,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/addon"
 	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/schemas"
@@ -235,6 +236,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
+	status := fs.Bool("status", false, "print each component's health and status message, as vela status would, evaluated against the objects --observed gives (to stderr)")
 	format := fs.String("format", "yaml", "stdout format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
 	var filter filterOutput
 	fs.StringArrayVar(&filter.apps, "app", nil, "print only the objects of this application (repeatable)")
@@ -261,6 +263,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	in.Trace = *trace
+	in.Status = *status
 	if *validate {
 		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
 			return cmd.usageError(stderr, &missingPath{err})
@@ -308,6 +311,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, w := range res.SortedWarnings() {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+	}
+	if in.Status {
+		printStatuses(stderr, res.Statuses)
 	}
 	if err := out.finish(""); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
@@ -380,4 +386,31 @@ func errorCode(err error) int {
 		return exitUsage
 	}
 	return exitInternal
+}
+
+// printStatuses prints the components' health as vela status shows it.
+func printStatuses(w io.Writer, statuses []pipeline.ComponentStatus) {
+	line := func(indent, what string, st render.Status) {
+		health := "healthy"
+		if !st.Healthy {
+			health = "unhealthy"
+		}
+		fmt.Fprintf(w, "%s%s: %s", indent, what, health)
+		if st.Message != "" {
+			fmt.Fprintf(w, ": %s", st.Message)
+		}
+		for _, err := range []error{st.HealthErr, st.MessageErr} {
+			if err != nil {
+				fmt.Fprintf(w, " (%v)", err)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "status:")
+	for _, cs := range statuses {
+		line("  ", fmt.Sprintf("%s component %s in cluster %s", cs.Application, cs.Component, cs.Cluster), cs.Status)
+		for _, t := range cs.Traits {
+			line("    ", "trait "+t.Type, t.Status)
+		}
+	}
 }
