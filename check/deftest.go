@@ -571,12 +571,24 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 	if err != nil {
 		return err
 	}
+	cov := map[string][]BranchCoverage{} // by definition
+	var covOrder []string
+	defer func() {
+		for _, d := range covOrder {
+			res.Coverage = append(res.Coverage, cov[d]...)
+		}
+	}()
 	for _, file := range files {
 		tests, doc, err := loadDefTests(file)
 		if err != nil {
 			return &stageError{"tests", err}
 		}
 		for i, t := range tests {
+			if r.opts.Coverage {
+				if err := r.cover(s, t, cov, &covOrder); err != nil {
+					return &stageError{"tests", err}
+				}
+			}
 			check := "tests/" + t.Name
 			res.Checks = append(res.Checks, check)
 			findings, err := r.runDefTest(ctx, t, file, doc, i, r.paths(s.Definitions), s.NoBuiltins)
@@ -672,4 +684,35 @@ func (a DefAssert) checkStatus(st statusOf, renderErr error) string {
 		return msg
 	}
 	return ""
+}
+
+// cover records which ifs of t's definition t takes, each way.
+func (r *runner) cover(s Suite, t DefTest, cov map[string][]BranchCoverage, order *[]string) error {
+	defs, err := pipeline.LoadDefinitions(r.paths(s.Definitions), s.NoBuiltins)
+	if err != nil {
+		return err
+	}
+	branches := pipeline.Branches(defs, t.Definition)
+	if _, seen := cov[t.Definition]; !seen {
+		*order = append(*order, t.Definition)
+		for _, b := range branches {
+			cov[t.Definition] = append(cov[t.Definition], BranchCoverage{Definition: t.Definition, Pos: b.Pos, Condition: b.Condition})
+		}
+		if len(branches) == 0 {
+			cov[t.Definition] = []BranchCoverage{}
+		}
+	}
+	ctx := map[string]any{"name": cmpOr(t.Context.Name, t.Definition), "appName": cmpOr(t.Context.AppName, "test"),
+		"namespace": cmpOr(t.Context.Namespace, "default"), "cluster": cmpOr(t.Context.Cluster, cluster.Local)}
+	for i, took := range pipeline.BranchOutcomes(defs, t.Definition, branches, t.Properties, ctx) {
+		if took == nil {
+			continue
+		}
+		if *took {
+			cov[t.Definition][i].True = true
+		} else {
+			cov[t.Definition][i].False = true
+		}
+	}
+	return nil
 }

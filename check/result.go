@@ -64,6 +64,9 @@ type SuiteResult struct {
 	Findings []Finding
 	// Updated lists the golden files an update wrote or removed.
 	Updated []string
+	// Coverage is, with Options.Coverage, every if of the tested
+	// definitions' templates and the ways the definition tests took it.
+	Coverage []BranchCoverage
 	// Err is bad input: the suite could not be checked.
 	Err error
 }
@@ -139,4 +142,13 @@ func (r *Result) ExitCode() int {
 		}
 	}
 	return code
+}
+
+// BranchCoverage is one `if` of a tested definition's template and
+// whether the definition tests made its condition true and false.
+type BranchCoverage struct {
+	Definition  string
+	Pos         manifest.Pos
+	Condition   string
+	True, False bool
 }

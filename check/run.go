@@ -31,6 +31,9 @@ type Options struct {
 	CI bool
 	// Workers bounds the suites run in parallel (0: GOMAXPROCS).
 	Workers int
+	// Coverage records which ifs of the tested definitions' templates the
+	// definition tests took, each way (SuiteResult.Coverage).
+	Coverage bool
 	// DefinitionsOnly runs only the suites' definition tests: nothing is
 	// rendered, compared, validated or checked by rules.
 	DefinitionsOnly bool

@@ -773,10 +773,7 @@ func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, erro
 // after dispatch (render.EvalStatus); ok is false when defs has no such
 // definition.
 func DefinitionStatus(defs *render.Definitions, typ string, ctx, parameter map[string]any) (st render.Status, ok bool) {
-	d := defs.Get(render.KindComponent, typ)
-	if d == nil {
-		d = defs.Get(render.KindTrait, typ)
-	}
+	d := componentOrTrait(defs, typ)
 	if d == nil {
 		return render.Status{}, false
 	}

@@ -49,6 +49,7 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 		for _, p := range s.Updated {
 			fmt.Fprintf(w, "  updated %s\n", p)
 		}
+		writeCoverage(w, s.Coverage)
 	}
 	failed := r.FailedSuites()
 	fmt.Fprintf(w, "%d suites: %d ok, %d failed\n", len(r.Suites), len(r.Suites)-failed, failed)
@@ -108,4 +109,37 @@ func driftCauses(findings []check.Finding) string {
 		parts[i] = fmt.Sprintf("%s: %d %s", c, count[c], files)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// writeCoverage lists, per tested definition, how many of its template's
+// ifs the definition tests took both ways, and those they did not.
+func writeCoverage(w io.Writer, cov []check.BranchCoverage) {
+	var defs []string
+	by := map[string][]check.BranchCoverage{}
+	for _, b := range cov {
+		if _, ok := by[b.Definition]; !ok {
+			defs = append(defs, b.Definition)
+		}
+		by[b.Definition] = append(by[b.Definition], b)
+	}
+	for _, d := range defs {
+		both := 0
+		for _, b := range by[d] {
+			if b.True && b.False {
+				both++
+			}
+		}
+		fmt.Fprintf(w, "  coverage %s: %d of %d if branches taken both ways\n", d, both, len(by[d]))
+		for _, b := range by[d] {
+			switch {
+			case b.True && b.False:
+			case b.True:
+				fmt.Fprintf(w, "    %s: if %s: never false\n", b.Pos, b.Condition)
+			case b.False:
+				fmt.Fprintf(w, "    %s: if %s: never true\n", b.Pos, b.Condition)
+			default:
+				fmt.Fprintf(w, "    %s: if %s: not decided by any test's parameters\n", b.Pos, b.Condition)
+			}
+		}
+	}
 }

@@ -32,6 +32,7 @@ type testFlags struct {
 	affected bool
 	// definitionsOnly runs only the definition tests.
 	definitionsOnly bool
+	coverage        bool
 	sarif           string
 	failOnWarn      bool
 	// stdout is where the report goes without -o (coloured on a terminal).
@@ -51,6 +52,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
 	fs.StringArrayVar(&o.suites, "suite", nil, "run only the suite of this name (repeatable)")
+	fs.BoolVar(&o.coverage, "coverage", false, "report which if branches of the tested definitions' templates the definition tests took")
 	fs.BoolVar(&o.definitionsOnly, "definitions-only", false, "run only the suites' definition tests (*_test.yaml): no render, golden, validation or rules")
 	fs.BoolVar(&o.affected, "affected", false, "the arguments are changed files: run only the suites that read them (pre-commit's hook)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
@@ -221,7 +223,7 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 	if err != nil {
 		return check.Options{}, err
 	}
-	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: o.ruleTimeout, DefinitionsOnly: o.definitionsOnly}, nil
+	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: o.ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage}, nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any
