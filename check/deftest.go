@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -251,6 +252,10 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 	}
 	in.Paths = []string{scratch}
 	res, renderErr := pipeline.Run(ctx, in)
+	if renderErr != nil {
+		// The scratch Application's place means nothing to the author.
+		renderErr = errors.New(regexp.MustCompile(regexp.QuoteMeta(scratch)+`(:\d+)*: `).ReplaceAllString(renderErr.Error(), ""))
+	}
 	var objs []*manifest.Object
 	if renderErr == nil {
 		for _, e := range res.Clusters.List(target) {
