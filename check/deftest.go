@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 
@@ -583,6 +584,13 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 			res.Coverage = append(res.Coverage, cov[d]...)
 		}
 	}()
+	type job struct {
+		file  string
+		doc   *manifest.Object
+		index int
+		test  DefTest
+	}
+	var jobs []job
 	for _, file := range files {
 		tests, doc, err := loadDefTests(file)
 		if err != nil {
@@ -594,16 +602,37 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 					return &stageError{"tests", err}
 				}
 			}
-			check := "tests/" + t.Name
-			res.Checks = append(res.Checks, check)
-			findings, err := r.runDefTest(ctx, t, file, doc, i, r.paths(s.Definitions), s.NoBuiltins)
-			if err != nil {
-				return &stageError{"tests", err}
-			}
-			for _, f := range findings {
-				f.Suite, f.Check = s.Name, check
-				res.Findings = append(res.Findings, f)
-			}
+			jobs = append(jobs, job{file, doc, i, t})
+		}
+	}
+	// The tests run in parallel; their results keep the files' order.
+	type result struct {
+		findings []Finding
+		err      error
+	}
+	results := make([]result, len(jobs))
+	sem := make(chan struct{}, max(1, r.renderWorkers))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f, err := r.runDefTest(ctx, j.test, j.file, j.doc, j.index, r.paths(s.Definitions), s.NoBuiltins)
+			results[i] = result{f, err}
+		}()
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		check := "tests/" + j.test.Name
+		res.Checks = append(res.Checks, check)
+		if results[i].err != nil {
+			return &stageError{"tests", results[i].err}
+		}
+		for _, f := range results[i].findings {
+			f.Suite, f.Check = s.Name, check
+			res.Findings = append(res.Findings, f)
 		}
 	}
 	return nil
