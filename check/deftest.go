@@ -37,7 +37,11 @@ type DefTest struct {
 	Properties map[string]any `json:"properties,omitempty"`
 	// Workload is the object a trait patches (a trait test only).
 	Workload map[string]any `json:"workload,omitempty"`
-	Context  DefTestContext `json:"context,omitempty"`
+	// Application is the Application a policy is tested in (a policy
+	// test only; default: one without components): the tested policy is
+	// added to its policies.
+	Application map[string]any `json:"application,omitempty"`
+	Context     DefTestContext `json:"context,omitempty"`
 	// Observed is what the cluster adds to the rendered objects (their
 	// status, mostly): output for the workload, outputs.<name> for the
 	// others; health and status are evaluated on the merge.
@@ -223,6 +227,22 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 		"metadata": map[string]any{"name": cmpOr(t.Context.AppName, "test"), "namespace": cmpOr(t.Context.Namespace, "default")},
 		"spec":     map[string]any{"components": []any{comp}},
 	}
+	policy := ""
+	if defs.Get("PolicyDefinition", t.Definition) != nil && defs.Get("ComponentDefinition", t.Definition) == nil && defs.Get("TraitDefinition", t.Definition) == nil {
+		policy = t.Definition
+		// A policy renders in the Application given (its components and
+		// policies kept), the tested one added.
+		spec := map[string]any{"components": []any{}}
+		if given, ok := t.Application["spec"].(map[string]any); ok {
+			spec = manifest.DeepCopy(given).(map[string]any)
+			if spec["components"] == nil {
+				spec["components"] = []any{}
+			}
+		}
+		policies, _ := spec["policies"].([]any)
+		spec["policies"] = append(policies, map[string]any{"name": t.Definition, "type": t.Definition, "properties": orEmpty(t.Properties)})
+		app["spec"] = spec
+	}
 	target := cluster.Local
 	in := pipeline.Inputs{DefinitionPaths: defPaths, NoBuiltins: noBuiltins, Workers: 1}
 	var docs []any
@@ -282,7 +302,7 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 		case a.Healthy != nil || a.Message != nil:
 			msg = a.checkStatus(status, renderErr)
 		default:
-			msg = a.check(objs, renderErr)
+			msg = a.check(objs, renderErr, policy)
 		}
 		if msg != "" {
 			out = append(out, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg), Diff: diff,
@@ -362,7 +382,7 @@ func orEmpty(m map[string]any) map[string]any {
 
 // check is one assertion over what the test rendered (objs) or the
 // render's error: "" when it holds, else what differs.
-func (a DefAssert) check(objs []*manifest.Object, renderErr error) string {
+func (a DefAssert) check(objs []*manifest.Object, renderErr error, policy string) string {
 	switch {
 	case a.Error != "" || a.ErrorRegex != "":
 		if renderErr == nil {
@@ -398,7 +418,7 @@ func (a DefAssert) check(objs []*manifest.Object, renderErr error) string {
 		return ""
 	}
 	path := cmp.Or(a.Equal.at(), a.NotEqual.at(), a.Exists.at(), a.NotExists.at(), a.MatchRegex.at(), a.Contains.at(), a.LengthEqual.at())
-	got, ok, err := lookup(objs, path)
+	got, ok, err := lookup(objs, path, policy)
 	if err != nil {
 		return err.Error()
 	}
@@ -468,15 +488,22 @@ func (a DefAssert) check(objs []*manifest.Object, renderErr error) string {
 }
 
 // lookup finds path in the rendered objects: output (or workload) is the
-// component's workload, outputs.<name> the output of that name.
-func lookup(objs []*manifest.Object, path string) (any, bool, error) {
+// component's workload (the tested policy's output in a policy test),
+// outputs.<name> the output of that name.
+func lookup(objs []*manifest.Object, path, policy string) (any, bool, error) {
 	var obj *manifest.Object
 	var rest string
 	switch head, tail, _ := strings.Cut(path, "."); head {
 	case "output", "workload":
 		rest = tail
 		for _, o := range objs {
-			if o.Labels()["app.oam.dev/resourceType"] == "WORKLOAD" {
+			labels := o.Labels()
+			switch {
+			case policy != "": // a policy's output: named after it, no resource type
+				if labels["app.oam.dev/component"] == policy && labels["app.oam.dev/resourceType"] == "" {
+					obj = o
+				}
+			case labels["app.oam.dev/resourceType"] == "WORKLOAD":
 				obj = o
 			}
 		}
