@@ -92,6 +92,9 @@ type DefAssert struct {
 	// observed objects.
 	Healthy *bool   `json:"healthy,omitempty"`
 	Message *string `json:"message,omitempty"`
+	// Details asserts fields of the definition's status.details (each
+	// given one, as vela status shows it).
+	Details map[string]any `json:"details,omitempty"`
 	// Snapshot compares every object the test renders with the snapshot
 	// stored under __snapshot__/ beside the test file (written when
 	// missing or with --update; a missing one fails in CI mode), the
@@ -182,7 +185,7 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 		}
 		for j, a := range t.Asserts {
 			if n := a.kinds(); n != 1 {
-				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message)", t.Name, j, n)
+				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message, details)", t.Name, j, n)
 			}
 		}
 	}
@@ -193,7 +196,7 @@ func (a DefAssert) kinds() int {
 	n := 0
 	for _, set := range []bool{a.Equal != nil, a.NotEqual != nil, a.Exists != nil, a.NotExists != nil, a.MatchRegex != nil,
 		a.Contains != nil, a.LengthEqual != nil, len(a.HasObjects) > 0, a.Error != "", a.ErrorRegex != "", a.Snapshot != nil,
-		a.Healthy != nil, a.Message != nil} {
+		a.Healthy != nil, a.Message != nil, a.Details != nil} {
 		if set {
 			n++
 		}
@@ -287,7 +290,7 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 	status := statusOf{healthy: true}
 	if renderErr == nil {
 		if st, ok := pipeline.DefinitionStatus(defs, t.Definition, statusContext(objs, t, name, target), t.Properties); ok {
-			status = statusOf{healthy: st.Healthy, message: st.Message, healthErr: st.HealthErr, messageErr: st.MessageErr}
+			status = statusOf{healthy: st.Healthy, message: st.Message, details: st.Details, healthErr: st.HealthErr, messageErr: st.MessageErr}
 		}
 	}
 	var out []Finding
@@ -299,7 +302,7 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 			if err != nil {
 				return nil, err
 			}
-		case a.Healthy != nil || a.Message != nil:
+		case a.Healthy != nil || a.Message != nil || a.Details != nil:
 			msg = a.checkStatus(status, renderErr)
 		default:
 			msg = a.check(objs, renderErr, policy)
@@ -670,6 +673,7 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 type statusOf struct {
 	healthy               bool
 	message               string
+	details               map[string]string
 	healthErr, messageErr error
 }
 
@@ -737,6 +741,13 @@ func (a DefAssert) checkStatus(st statusOf, renderErr error) string {
 			msg += fmt.Sprintf(" (%v)", st.healthErr)
 		}
 		return msg
+	case a.Details != nil:
+		for _, k := range manifest.SortedKeys(a.Details) {
+			want := fmt.Sprint(a.Details[k])
+			if got, ok := st.details[k]; !ok || got != want {
+				return fmt.Sprintf("status.details.%s is %q, want %q (details: %v)", k, got, want, st.details)
+			}
+		}
 	case a.Message != nil && st.message != *a.Message:
 		msg := fmt.Sprintf("the status message is %q, want %q", st.message, *a.Message)
 		if st.messageErr != nil {

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"strings"
+
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/format"
 )
 
 // StatusSpec is a component or trait definition's spec.status: CUE that
@@ -24,6 +27,9 @@ type StatusSpec struct {
 type Status struct {
 	Healthy bool
 	Message string
+	// Details are status.details' fields: strings as they are, other
+	// values as CUE ("_|_" for one not concrete).
+	Details map[string]string
 	// HealthErr and MessageErr are why the health or the message could
 	// not be evaluated (KubeVela logs them; the component is then
 	// unhealthy, its message empty).
@@ -38,6 +44,13 @@ type Status struct {
 // objects by name), and the component's context fields.
 func EvalStatus(s StatusSpec, ctx map[string]any, parameter map[string]any) Status {
 	st := Status{Healthy: true}
+	status := map[string]any{}
+	ctx["status"] = status
+	if s.Details != "" {
+		var details map[string]any
+		st.Details, details = statusDetails(s.Details, ctx, parameter)
+		status["details"] = details
+	}
 	runtime, err := runtimeContext(ctx, parameter)
 	if err != nil {
 		return Status{HealthErr: err, MessageErr: err}
@@ -51,7 +64,7 @@ func EvalStatus(s StatusSpec, ctx map[string]any, parameter map[string]any) Stat
 		}
 	}
 	if s.CustomStatus != "" {
-		ctx["status"] = map[string]any{"healthy": st.Healthy}
+		status["healthy"] = st.Healthy
 		if runtime, err = runtimeContext(ctx, parameter); err != nil {
 			st.MessageErr = err
 			return st
@@ -78,4 +91,60 @@ func runtimeContext(ctx, parameter map[string]any) (string, error) {
 		}
 	}
 	return "context: " + string(c) + "\nparameter: " + string(p) + "\n", nil
+}
+
+// statusDetails evaluates status.details as KubeVela's getStatusMap does:
+// every field of the CUE that is not context or parameter, shorter than
+// 32 characters and not marked @local or @private, as a string (a
+// $-field only reaches context.status.details); the values are also
+// returned decoded, for context.status.details.
+func statusDetails(src string, ctx, parameter map[string]any) (map[string]string, map[string]any) {
+	out, values := map[string]string{}, map[string]any{}
+	runtime, err := runtimeContext(ctx, parameter)
+	if err != nil {
+		return out, values
+	}
+	v := cuecontext.New().CompileString(src + "\n" + runtime)
+	if v.Err() != nil {
+		return out, values
+	}
+	it, err := v.Fields()
+	if err != nil {
+		return out, values
+	}
+	for it.Next() {
+		label := it.Selector().String()
+		if len(label) >= 32 || label == "context" || label == "parameter" {
+			continue
+		}
+		f := it.Value()
+		excluded := false
+		for _, a := range f.Attributes(cue.FieldAttr) {
+			if a.Name() == "local" || a.Name() == "private" {
+				excluded = true
+			}
+		}
+		concrete := f.Validate(cue.Concrete(true)) == nil
+		if concrete {
+			var x any
+			if f.Decode(&x) == nil {
+				values[label] = x
+			}
+		}
+		if strings.HasPrefix(label, "$") || excluded {
+			continue
+		}
+		switch {
+		case !concrete:
+			out[label] = cue.BottomKind.String()
+		case f.IncompleteKind() == cue.StringKind:
+			out[label], _ = f.String()
+		default:
+			b, err := format.Node(f.Syntax(cue.Final()))
+			if err == nil {
+				out[label] = string(b)
+			}
+		}
+	}
+	return out, values
 }

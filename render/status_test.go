@@ -36,3 +36,27 @@ func TestEvalStatus(t *testing.T) {
 		}
 	}
 }
+
+// status.details as KubeVela's getStatusMap makes it: strings as they
+// are, other values as CUE, $-fields and @private ones left out, and
+// the values visible to the health policy as context.status.details.
+func TestStatusDetails(t *testing.T) {
+	ctx := map[string]any{"output": map[string]any{"status": map[string]any{"replicas": 4, "phase": "Running"}}}
+	st := EvalStatus(StatusSpec{
+		Details: `replicas: context.output.status.replicas
+phase: context.output.status.phase
+$ready: context.output.status.replicas > 0
+secret: "s" @private()
+missing: context.output.status.nothing`,
+		HealthPolicy: "isHealth: context.status.details.$ready",
+	}, ctx, nil)
+	want := map[string]string{"replicas": "4", "phase": "Running", "missing": "_|_"}
+	if len(st.Details) != len(want) || !st.Healthy {
+		t.Fatalf("details %v healthy %v (%v), want %v healthy", st.Details, st.Healthy, st.HealthErr, want)
+	}
+	for k, v := range want {
+		if st.Details[k] != v {
+			t.Errorf("details[%s] = %q, want %q", k, st.Details[k], v)
+		}
+	}
+}

@@ -405,6 +405,9 @@ func printStatuses(w io.Writer, statuses []pipeline.ComponentStatus) {
 			}
 		}
 		fmt.Fprintln(w)
+		for _, k := range manifest.SortedKeys(st.Details) {
+			fmt.Fprintf(w, "%s  %s: %s\n", indent, k, st.Details[k])
+		}
 	}
 	fmt.Fprintln(w, "status:")
 	for _, cs := range statuses {
