@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -236,6 +237,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
+	watch := fs.Bool("watch", false, "render again on every change of the inputs, definitions, inventory and addons, printing what changed; Ctrl-C ends")
 	status := fs.Bool("status", false, "print each component's health and status message, as vela status would, evaluated against the objects --observed gives (to stderr)")
 	format := fs.String("format", "yaml", "stdout format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
 	var filter filterOutput
@@ -272,6 +274,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		heapBudget.Store(validateHeapBudget)
 	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
 		return cmd.usageError(stderr, errors.New("--kube-version, --crds and --strict need --validate"))
+	}
+	if *watch {
+		if *validate || *status || *format != "yaml" || len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 || slices.Contains(in.Paths, "-") {
+			return cmd.fail(stderr, errors.New("--watch renders files (not stdin) to a tree or a change list: not with --validate, --status, --format or filters"))
+		}
+		return runWatch(in, outDir, stdout, stderr)
 	}
 	var o output
 	switch *format {

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/drydock-dev/drydock/pipeline"
+)
+
+// syncBuffer is a buffer the watcher writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor polls until buf holds want (the watcher reacts to file events
+// asynchronously), failing after a generous time.
+func waitFor(t *testing.T, buf *syncBuffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(buf.String(), want) {
+			return
+		}
+	}
+	t.Fatalf("no %q after 20s; got:\n%s", want, buf.String())
+}
+
+const watchApp = `apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      properties: {image: nginx}
+      traits: [{type: scaler, properties: {replicas: REPLICAS}}]
+`
+
+// render --watch: an edit re-renders and prints the change; a bad save
+// prints its error and the next good one renders; cancelling exits 0.
+func TestWatch(t *testing.T) {
+	dir := t.TempDir()
+	app := filepath.Join(dir, "apps", "app.yaml")
+	if err := os.MkdirAll(filepath.Dir(app), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string) {
+		if err := os.WriteFile(app, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(strings.ReplaceAll(watchApp, "REPLICAS", "1"))
+	var stdout, stderr syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- watch(ctx, pipeline.Inputs{Paths: []string{filepath.Join(dir, "apps")}, Workers: 1}, "", &stdout, &stderr)
+	}()
+	waitFor(t, &stderr, "rendered 1 objects; watching for changes")
+
+	write(strings.ReplaceAll(watchApp, "REPLICAS", "3"))
+	waitFor(t, &stdout, "~ update local/default/deployment.apps_web.yaml")
+	waitFor(t, &stdout, "+  replicas: 3")
+	waitFor(t, &stderr, "1 updated, 0 deleted")
+
+	write("kind: [\n")
+	waitFor(t, &stderr, "the render failed; waiting for the next save")
+	// A new file in a new directory is picked up too.
+	extra := filepath.Join(dir, "apps", "more", "cm.yaml")
+	if err := os.MkdirAll(filepath.Dir(extra), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * debounce) // let the new directory be watched
+	if err := os.WriteFile(extra, []byte("apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: extra}\nspec:\n  components: [{name: extra, type: k8s-objects, properties: {objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: extra}}]}}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(strings.ReplaceAll(watchApp, "REPLICAS", "3"))
+	waitFor(t, &stdout, "+ create local/default/configmap_extra.yaml")
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watcher did not stop")
+	}
+}
