@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -35,6 +37,7 @@ type testFlags struct {
 	coverage        bool
 	sarif           string
 	failOnWarn      bool
+	watch           bool
 	// stdout is where the report goes without -o (coloured on a terminal).
 	stdout  io.Writer
 	workers int
@@ -67,6 +70,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.rules.regoVersion, "rego-version", "", "Rego syntax of the policies: v1 (default) or v0")
 	o.lim.register(fs)
 	fs.DurationVar(&o.ruleTimeout, "rule-timeout", defaultRuleTimeout, "time limit of each policy namespace's evaluation on one object; 0: none")
+	fs.BoolVar(&o.watch, "watch", false, "run again on every change under the config's directory; Ctrl-C ends")
 }
 
 func runTest(args []string, stdout, stderr io.Writer) int {
@@ -77,6 +81,22 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
+	if o.watch {
+		if o.update || o.out != "" || o.sarif != "" {
+			return cmd.fail(stderr, errors.New("--watch reports to the terminal: not with --update, -o or --sarif"))
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return watchPaths(ctx, []string{filepath.Dir(o.config)}, stderr, func() {
+			code := o.once(fs, stdout, stderr)
+			fmt.Fprintf(stderr, "drydock: %s: exit %d; watching for changes (Ctrl-C ends)\n", time.Now().Format("15:04:05"), code)
+		})
+	}
+	return o.once(fs, stdout, stderr)
+}
+
+// once is one drydock test run: its exit code.
+func (o *testFlags) once(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	cfg, opts, format, err := o.setup(fs)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

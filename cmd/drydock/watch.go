@@ -34,15 +34,22 @@ func runWatch(in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
 
 // watch is runWatch until ctx ends.
 func watch(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
+	var last golden.Tree
+	return watchPaths(ctx, watchedPaths(in), stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
+}
+
+// watchPaths runs once, then again after every settled burst of changes
+// of the files under paths, until ctx ends (exit 0).
+func watchPaths(ctx context.Context, paths []string, stderr io.Writer, once func()) int {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock render --watch: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: --watch: %v\n", err)
 		return exitUsage
 	}
 	defer w.Close()
-	for _, p := range watchedPaths(in) {
+	for _, p := range paths {
 		if err := addWatches(w, p); err != nil {
-			fmt.Fprintf(stderr, "drydock render --watch: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: --watch: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -70,38 +77,13 @@ func watch(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stder
 			}
 		}
 	}()
-	return watchLoop(ctx, in, outDir, stdout, stderr, changes)
+	return watchLoop(ctx, changes, once)
 }
 
-// watchLoop renders once, then once per settled burst of changes, until
-// ctx ends.
-func watchLoop(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer, changes <-chan struct{}) int {
-	var last golden.Tree
-	render := func() {
-		tree, warnings, err := renderWatched(ctx, in)
-		stamp := time.Now().Format("15:04:05")
-		if err != nil {
-			fmt.Fprintf(stderr, "drydock: %s: the render failed; waiting for the next save:\n", stamp)
-			reportError(stderr, err)
-			return
-		}
-		for _, w := range warnings {
-			fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
-		}
-		if outDir != "" {
-			if err := golden.Write(outDir, tree); err != nil {
-				fmt.Fprintf(stderr, "drydock: %v\n", err)
-			}
-		}
-		created, updated, deleted := printTreeChanges(stdout, last, tree)
-		if last == nil {
-			fmt.Fprintf(stderr, "drydock: %s: rendered %d objects; watching for changes (Ctrl-C ends)\n", stamp, len(tree))
-		} else {
-			fmt.Fprintf(stderr, "drydock: %s: rendered %d objects: %d created, %d updated, %d deleted\n", stamp, len(tree), created, updated, deleted)
-		}
-		last = tree
-	}
-	render()
+// watchLoop runs once, then once per settled burst of changes, until ctx
+// ends.
+func watchLoop(ctx context.Context, changes <-chan struct{}, once func()) int {
+	once()
 	for {
 		select {
 		case <-ctx.Done():
@@ -122,8 +104,36 @@ func watchLoop(ctx context.Context, in pipeline.Inputs, outDir string, stdout, s
 				break settle
 			}
 		}
-		render()
+		once()
 	}
+}
+
+// renderAndShow renders in, prints what changed since last (nil: the
+// first render), writes outDir when given, and returns the new tree (last
+// again when the render failed).
+func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer, last golden.Tree) golden.Tree {
+	tree, warnings, err := renderWatched(ctx, in)
+	stamp := time.Now().Format("15:04:05")
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock: %s: the render failed; waiting for the next save:\n", stamp)
+		reportError(stderr, err)
+		return last
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+	}
+	if outDir != "" {
+		if err := golden.Write(outDir, tree); err != nil {
+			fmt.Fprintf(stderr, "drydock: %v\n", err)
+		}
+	}
+	created, updated, deleted := printTreeChanges(stdout, last, tree)
+	if last == nil {
+		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects; watching for changes (Ctrl-C ends)\n", stamp, len(tree))
+	} else {
+		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects: %d created, %d updated, %d deleted\n", stamp, len(tree), created, updated, deleted)
+	}
+	return tree
 }
 
 // renderWatched renders in into a tree.

@@ -105,3 +105,33 @@ func TestWatch(t *testing.T) {
 		t.Fatal("the watcher did not stop")
 	}
 }
+
+// test --watch: a run per settled change under the config's directory.
+func TestTestWatch(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "drydock.yaml")
+	app := filepath.Join(dir, "app.yaml")
+	for name, data := range map[string]string{cfg: "suites:\n  - {name: s, inputs: [app.yaml], validate: false}\n", app: strings.ReplaceAll(watchApp, "REPLICAS", "1")} {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- watchPaths(ctx, []string{dir}, &stderr, func() {
+			code := run([]string{"test", "--config", cfg}, nil, &stdout, &stderr)
+			stderr.Write([]byte("run done, exit " + string(rune('0'+code)) + "\n"))
+		})
+	}()
+	waitFor(t, &stderr, "run done, exit 0")
+	if err := os.WriteFile(app, []byte("kind: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, &stderr, "run done, exit 2")
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+}
