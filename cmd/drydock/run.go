@@ -128,7 +128,7 @@ const (
 // versionText is what `drydock version` prints: drydock's module version
 // and commit (from the build info), and what it emulates and embeds.
 func versionText() string {
-	v, commit, cue, opa := version, "", "", ""
+	v, commit, cue, opa, modified := version, "", "", "", false
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			v = bi.Main.Version
@@ -137,8 +137,8 @@ func versionText() string {
 			switch {
 			case s.Key == "vcs.revision":
 				commit = s.Value[:min(12, len(s.Value))]
-			case s.Key == "vcs.modified" && s.Value == "true":
-				defer func() { commit += ", modified" }()
+			case s.Key == "vcs.modified":
+				modified = s.Value == "true"
 			}
 		}
 		for _, d := range bi.Deps {
@@ -153,6 +153,9 @@ func versionText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "drydock %s", v)
 	if commit != "" {
+		if modified {
+			commit += ", modified"
+		}
 		fmt.Fprintf(&b, " (commit %s)", commit)
 	}
 	fmt.Fprintf(&b, " %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
