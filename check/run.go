@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -133,9 +131,6 @@ func renderFindings(suite string, err error) []Finding {
 	return errorFindings(suite, "render", err)
 }
 
-// leadingPos is the file:line:col an error's text starts with.
-var leadingPos = regexp.MustCompile(`^([^\s:]+):(\d+):(\d+): `)
-
 // errorFindings are the findings of a check that could not run: one per
 // error, at its place.
 func errorFindings(suite, check string, err error) []Finding {
@@ -146,14 +141,7 @@ func errorFindings(suite, check string, err error) []Finding {
 	}
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
-		pos, ok := manifest.PosOf(e)
-		if !ok { // an error of OPA's, its place at the start of its text
-			if m := leadingPos.FindStringSubmatch(e.Error()); m != nil {
-				line, _ := strconv.Atoi(m[2])
-				col, _ := strconv.Atoi(m[3])
-				pos = manifest.Pos{File: m[1], Line: line, Col: col}
-			}
-		}
+		pos, _ := manifest.PosOf(e)
 		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
 		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos}
 	}

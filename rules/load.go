@@ -101,7 +101,7 @@ func parseModules(files []string, v ast.RegoVersion, caps *ast.Capabilities) (ma
 }
 
 // compileError turns OPA's errors into one ErrInvalid error listing each as
-// file:line:col: code: message, sorted.
+// file:line:col: code: message, sorted; its position is the first one's.
 func compileError(errs ast.Errors, now time.Time) error {
 	explainRemoved(errs, now)
 	errs.Sort()
@@ -109,8 +109,22 @@ func compileError(errs ast.Errors, now time.Time) error {
 	for i, e := range errs {
 		lines[i] = formatASTError(e)
 	}
-	return invalid(errors.New(strings.Join(lines, "\n")))
+	err := positionedError{msg: strings.Join(lines, "\n")}
+	if len(errs) > 0 && errs[0].Location != nil {
+		l := errs[0].Location
+		err.pos = manifest.Pos{File: l.File, Line: l.Row, Col: l.Col}
+	}
+	return invalid(err)
 }
+
+// positionedError is an error whose text starts with its position.
+type positionedError struct {
+	msg string
+	pos manifest.Pos
+}
+
+func (e positionedError) Error() string          { return e.msg }
+func (e positionedError) Position() manifest.Pos { return e.pos }
 
 func formatASTError(e *ast.Error) string {
 	if e.Location == nil {
