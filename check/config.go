@@ -178,32 +178,34 @@ func ParseSize(s string) (uint64, error) {
 
 // Reads reports whether suite s (of a config in dir) reads file: it is,
 // or is under, one of its inputs, definitions, inventory, observed
-// objects, CRDs, policies, data or golden tree. Paths are compared
-// absolute.
+// objects, CRDs, policies, data, tests, addons or golden tree. Paths are
+// compared absolute.
 func (s Suite) Reads(dir, file string) bool {
-	abs := func(p string) string {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		a, err := filepath.Abs(p)
-		if err != nil {
-			return filepath.Clean(p)
-		}
-		return a
-	}
 	f, err := filepath.Abs(file)
 	if err != nil {
 		return false
 	}
-	for _, list := range [][]string{s.Inputs, s.Definitions, s.Clusters, s.Observed, s.CRDs, s.Policies, s.Data, s.Tests, addonDirs(s.Addons), {s.Golden}} {
-		for _, p := range list {
-			if p == "" {
-				continue
-			}
-			if root := abs(p); f == root || strings.HasPrefix(f, root+string(filepath.Separator)) {
-				return true
-			}
+	roots := []string{s.Golden}
+	for _, list := range s.pathFields() {
+		roots = append(roots, list...)
+	}
+	for _, p := range roots {
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if root, err := filepath.Abs(p); err == nil && manifest.Within(root, f) {
+			return true
 		}
 	}
 	return false
+}
+
+// pathFields are the suite's paths that must exist, by their key in
+// drydock.yaml (all but golden, which --update creates).
+func (s Suite) pathFields() map[string][]string {
+	return map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
+		"observed": s.Observed, "policies": s.Policies, "data": s.Data, "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons)}
 }

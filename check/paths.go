@@ -48,8 +48,7 @@ func checkConfigPaths(file string, doc *manifest.Object, cfg *Config) error {
 
 // suite checks the paths of suites[i].
 func (c *configPaths) suite(i int, s *Suite) error {
-	others := map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
-		"observed": s.Observed, "policies": s.Policies, "data": s.Data, "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons)}
+	others := s.pathFields()
 	resolved := map[string]string{}
 	for _, key := range manifest.SortedKeys(others) {
 		for j, p := range others[key] {
