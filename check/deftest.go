@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -11,7 +12,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"sigs.k8s.io/yaml"
 
@@ -19,6 +19,7 @@ import (
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // A definition test file (*_test.yaml beside the definitions, or listed
@@ -39,7 +40,9 @@ type DefTest struct {
 	Workload map[string]any `json:"workload,omitempty"`
 	// Application is the Application a policy is tested in (a policy
 	// test only; default: one without components): the tested policy is
-	// added to its policies.
+	// added to its policies. With context.cluster, its components go to
+	// that cluster and the policy's output to the hub, and the test sees
+	// both.
 	Application map[string]any `json:"application,omitempty"`
 	Context     DefTestContext `json:"context,omitempty"`
 	// Observed is what the cluster adds to the rendered objects (their
@@ -56,7 +59,8 @@ type DefObserved struct {
 	Outputs map[string]any `json:"outputs,omitempty"`
 }
 
-// DefTestContext is what the definition's context holds.
+// DefTestContext is what the definition's context holds; loadDefTests
+// fills in the defaults.
 type DefTestContext struct {
 	// AppName and Namespace are the Application's (default: test,
 	// default); Name is the component's (default: the definition's type).
@@ -64,7 +68,8 @@ type DefTestContext struct {
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name,omitempty"`
 	// Cluster and ClusterVersion place the component on a cluster of
-	// that Kubernetes version (context.cluster, context.clusterVersion).
+	// that Kubernetes version (context.cluster, context.clusterVersion;
+	// default: local).
 	Cluster        string `json:"cluster,omitempty"`
 	ClusterVersion string `json:"clusterVersion,omitempty"`
 }
@@ -188,6 +193,11 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message, details)", t.Name, j, n)
 			}
 		}
+		c := &f.Tests[i].Context
+		c.Name = cmp.Or(c.Name, t.Definition)
+		c.AppName = cmp.Or(c.AppName, "test")
+		c.Namespace = cmp.Or(c.Namespace, "default")
+		c.Cluster = cmp.Or(c.Cluster, cluster.Local)
 	}
 	return f.Tests, doc, nil
 }
@@ -204,38 +214,27 @@ func (a DefAssert) kinds() int {
 	return n
 }
 
-// runDefTest renders t in a scratch directory with the suite's
-// definitions and checks its assertions.
-func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *manifest.Object, index int, defPaths []string, noBuiltins bool) ([]Finding, error) {
-	dir, err := os.MkdirTemp("", "drydock-deftest-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	defs, err := pipeline.LoadDefinitions(defPaths, noBuiltins)
-	if err != nil {
-		return nil, err
-	}
-	name := cmpOr(t.Context.Name, t.Definition)
-	comp := map[string]any{"name": name, "type": t.Definition, "properties": orEmpty(t.Properties)}
-	if defs.Get("TraitDefinition", t.Definition) != nil && defs.Get("ComponentDefinition", t.Definition) == nil {
+// testApplication is what a definition test renders: the Application
+// using the tested definition (and, for a test on another cluster, that
+// cluster), as a YAML stream. policy is the tested policy ("" unless t
+// tests one). pos is the test's place.
+func testApplication(defs *render.Definitions, t DefTest, pos manifest.Pos) (stream []byte, policy string, err error) {
+	is := func(kind string) bool { return defs.Get(kind, t.Definition) != nil }
+	comp := map[string]any{"name": t.Context.Name, "type": t.Definition, "properties": orEmpty(t.Properties)}
+	spec := map[string]any{"components": []any{comp}}
+	switch {
+	case is(render.KindComponent):
+	case is(render.KindTrait):
 		if t.Workload == nil {
-			return nil, manifest.At(doc.FieldPos(manifest.Path("tests", index)), "test %q: %s is a trait: give the workload it patches (workload:)", t.Name, t.Definition)
+			return nil, "", manifest.At(pos, "test %q: %s is a trait: give the workload it patches (workload:)", t.Name, t.Definition)
 		}
-		comp = map[string]any{"name": name, "type": "raw", "properties": t.Workload,
-			"traits": []any{map[string]any{"type": t.Definition, "properties": orEmpty(t.Properties)}}}
-	}
-	app := map[string]any{
-		"apiVersion": "core.oam.dev/v1beta1", "kind": "Application",
-		"metadata": map[string]any{"name": cmpOr(t.Context.AppName, "test"), "namespace": cmpOr(t.Context.Namespace, "default")},
-		"spec":     map[string]any{"components": []any{comp}},
-	}
-	policy := ""
-	if defs.Get("PolicyDefinition", t.Definition) != nil && defs.Get("ComponentDefinition", t.Definition) == nil && defs.Get("TraitDefinition", t.Definition) == nil {
-		policy = t.Definition
+		comp["type"], comp["properties"] = "raw", t.Workload
+		comp["traits"] = []any{map[string]any{"type": t.Definition, "properties": orEmpty(t.Properties)}}
+	case is(render.KindPolicy):
 		// A policy renders in the Application given (its components and
 		// policies kept), the tested one added.
-		spec := map[string]any{"components": []any{}}
+		policy = t.Definition
+		spec = map[string]any{"components": []any{}}
 		if given, ok := t.Application["spec"].(map[string]any); ok {
 			spec = manifest.DeepCopy(given).(map[string]any)
 			if spec["components"] == nil {
@@ -244,72 +243,79 @@ func (r *runner) runDefTest(ctx context.Context, t DefTest, file string, doc *ma
 		}
 		policies, _ := spec["policies"].([]any)
 		spec["policies"] = append(policies, map[string]any{"name": t.Definition, "type": t.Definition, "properties": orEmpty(t.Properties)})
-		app["spec"] = spec
 	}
-	target := cluster.Local
-	in := pipeline.Inputs{DefinitionPaths: defPaths, NoBuiltins: noBuiltins, Workers: 1}
-	var docs []any
-	if t.Context.Cluster != "" && t.Context.Cluster != cluster.Local {
-		target = t.Context.Cluster
-		app["spec"].(map[string]any)["policies"] = []any{map[string]any{"name": "here", "type": "topology", "properties": map[string]any{"clusters": []any{target}}}}
-		c := map[string]any{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": map[string]any{"name": target}, "spec": map[string]any{}}
+	docs := []any{map[string]any{
+		"apiVersion": "core.oam.dev/v1beta1", "kind": "Application",
+		"metadata": map[string]any{"name": t.Context.AppName, "namespace": t.Context.Namespace},
+		"spec":     spec,
+	}}
+	if t.Context.Cluster != cluster.Local {
+		policies, _ := spec["policies"].([]any)
+		spec["policies"] = append(policies, map[string]any{"name": "here", "type": "topology", "properties": map[string]any{"clusters": []any{t.Context.Cluster}}})
+		c := map[string]any{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": map[string]any{"name": t.Context.Cluster}, "spec": map[string]any{}}
 		if t.Context.ClusterVersion != "" {
 			c["status"] = map[string]any{"kubernetesVersion": t.Context.ClusterVersion}
 		}
-		docs = append(docs, c)
+		docs = append([]any{c}, docs...)
 	}
-	docs = append(docs, app)
-	var stream []byte
 	for i, d := range docs {
 		data, err := yaml.Marshal(d)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if i > 0 {
 			stream = append(stream, "---\n"...)
 		}
 		stream = append(stream, data...)
 	}
-	scratch := filepath.Join(dir, "test.yaml")
-	if err := os.WriteFile(scratch, stream, 0o644); err != nil {
+	return stream, policy, nil
+}
+
+// stdinPlace is the place of the test's Application in a render error:
+// it means nothing to the author.
+var stdinPlace = regexp.MustCompile(`<stdin>(:\d+)*: `)
+
+// runDefTest renders j's test with the suite's definitions and checks its
+// assertions.
+func (r *runner) runDefTest(ctx context.Context, defs *render.Definitions, j defJob) ([]Finding, error) {
+	t := j.test
+	stream, policy, err := testApplication(defs, t, j.doc.FieldPos(manifest.Path("tests", j.index)))
+	if err != nil {
 		return nil, err
 	}
-	in.Paths = []string{scratch}
+	in := pipeline.Inputs{Paths: []string{"-"}, Stdin: bytes.NewReader(stream), Definitions: defs, Workers: 1, Limits: r.opts.Limits}
 	res, renderErr := pipeline.Run(ctx, in)
-	if renderErr != nil {
-		// The scratch Application's place means nothing to the author.
-		renderErr = errors.New(regexp.MustCompile(regexp.QuoteMeta(scratch)+`(:\d+)*: `).ReplaceAllString(renderErr.Error(), ""))
-	}
-	var objs []*manifest.Object
-	if renderErr == nil {
-		for _, e := range res.Clusters.List(target) {
-			objs = append(objs, e.Object)
-		}
-		objs = observe(objs, t.Observed)
-	}
+	var got rendered
 	status := statusOf{healthy: true}
-	if renderErr == nil {
-		if st, ok := pipeline.DefinitionStatus(defs, t.Definition, statusContext(objs, t, name, target), t.Properties); ok {
+	if renderErr != nil {
+		renderErr = errors.New(stdinPlace.ReplaceAllString(renderErr.Error(), ""))
+	} else {
+		entries := res.Clusters.List(t.Context.Cluster)
+		if policy != "" && t.Context.Cluster != cluster.Local { // a policy's output goes to the hub
+			entries = append(entries, res.Clusters.List(cluster.Local)...)
+		}
+		got = classify(observe(entries, t.Observed), policy)
+		if st, ok := pipeline.DefinitionStatus(defs, t.Definition, got.statusContext(t), t.Properties); ok {
 			status = statusOf{healthy: st.Healthy, message: st.Message, details: st.Details, healthErr: st.HealthErr, messageErr: st.MessageErr}
 		}
 	}
 	var out []Finding
-	for j, a := range t.Asserts {
+	for i, a := range t.Asserts {
 		msg, diff := "", ""
 		switch {
 		case a.Snapshot != nil:
-			msg, diff, err = r.snapshot(file, t.Name, a.Snapshot, objs, renderErr)
+			msg, diff, err = r.snapshot(j.file, t.Name, a.Snapshot, got.objs, renderErr)
 			if err != nil {
 				return nil, err
 			}
 		case a.Healthy != nil || a.Message != nil || a.Details != nil:
 			msg = a.checkStatus(status, renderErr)
 		default:
-			msg = a.check(objs, renderErr, policy)
+			msg = a.check(got, renderErr)
 		}
 		if msg != "" {
 			out = append(out, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg), Diff: diff,
-				Pos: doc.FieldPos(manifest.Path("tests", index, "asserts", j))})
+				Pos: j.doc.FieldPos(manifest.Path("tests", j.index, "asserts", i))})
 		}
 	}
 	return out, nil
@@ -369,13 +375,6 @@ func (r *runner) snapshot(file, name string, spec *snapshotSpec, objs []*manifes
 	return "", "", nil
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 func orEmpty(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}
@@ -385,7 +384,7 @@ func orEmpty(m map[string]any) map[string]any {
 
 // check is one assertion over what the test rendered (objs) or the
 // render's error: "" when it holds, else what differs.
-func (a DefAssert) check(objs []*manifest.Object, renderErr error, policy string) string {
+func (a DefAssert) check(got rendered, renderErr error) string {
 	switch {
 	case a.Error != "" || a.ErrorRegex != "":
 		if renderErr == nil {
@@ -408,20 +407,16 @@ func (a DefAssert) check(objs []*manifest.Object, renderErr error, policy string
 		return fmt.Sprintf("the render failed: %v", renderErr)
 	case len(a.HasObjects) > 0:
 		for _, want := range a.HasObjects {
-			found := false
-			for _, o := range objs {
-				if o.Kind() == want.Kind && (want.Name == "" || o.Name() == want.Name) {
-					found = true
-				}
-			}
-			if !found {
-				return fmt.Sprintf("no %s %s among the rendered objects (%s)", want.Kind, want.Name, objectList(objs))
+			if !slices.ContainsFunc(got.objs, func(o *manifest.Object) bool {
+				return o.Kind() == want.Kind && (want.Name == "" || o.Name() == want.Name)
+			}) {
+				return fmt.Sprintf("no %s %s among the rendered objects (%s)", want.Kind, want.Name, got)
 			}
 		}
 		return ""
 	}
 	path := cmp.Or(a.Equal.at(), a.NotEqual.at(), a.Exists.at(), a.NotExists.at(), a.MatchRegex.at(), a.Contains.at(), a.LengthEqual.at())
-	got, ok, err := lookup(objs, path, policy)
+	v, ok, err := got.lookup(path)
 	if err != nil {
 		return err.Error()
 	}
@@ -432,29 +427,29 @@ func (a DefAssert) check(objs []*manifest.Object, renderErr error, policy string
 		}
 	case a.NotExists != nil:
 		if ok {
-			return fmt.Sprintf("%s exists: %s", path, show(got))
+			return fmt.Sprintf("%s exists: %s", path, show(v))
 		}
 	case !ok:
 		return fmt.Sprintf("%s does not exist", path)
 	case a.Equal != nil:
-		if !equalValues(got, a.Equal.Value) {
-			return fmt.Sprintf("%s is %s, want %s", path, show(got), show(a.Equal.Value))
+		if !equalValues(v, a.Equal.Value) {
+			return fmt.Sprintf("%s is %s, want %s", path, show(v), show(a.Equal.Value))
 		}
 	case a.NotEqual != nil:
-		if equalValues(got, a.NotEqual.Value) {
-			return fmt.Sprintf("%s is %s, want anything else", path, show(got))
+		if equalValues(v, a.NotEqual.Value) {
+			return fmt.Sprintf("%s is %s, want anything else", path, show(v))
 		}
 	case a.MatchRegex != nil:
 		re, err := regexp.Compile(a.MatchRegex.Pattern)
 		if err != nil {
 			return fmt.Sprintf("matchRegex %q: %v", a.MatchRegex.Pattern, err)
 		}
-		s, isString := got.(string)
+		s, isString := v.(string)
 		if !isString || !re.MatchString(s) {
-			return fmt.Sprintf("%s is %s, which does not match %q", path, show(got), a.MatchRegex.Pattern)
+			return fmt.Sprintf("%s is %s, which does not match %q", path, show(v), a.MatchRegex.Pattern)
 		}
 	case a.Contains != nil:
-		switch g := got.(type) {
+		switch g := v.(type) {
 		case []any:
 			for _, item := range g {
 				if equalValues(item, a.Contains.Value) {
@@ -472,10 +467,10 @@ func (a DefAssert) check(objs []*manifest.Object, renderErr error, policy string
 				}
 			}
 		}
-		return fmt.Sprintf("%s is %s, which does not contain %s", path, show(got), show(a.Contains.Value))
+		return fmt.Sprintf("%s is %s, which does not contain %s", path, show(v), show(a.Contains.Value))
 	case a.LengthEqual != nil:
 		n := -1
-		switch g := got.(type) {
+		switch g := v.(type) {
 		case []any:
 			n = len(g)
 		case map[string]any:
@@ -490,42 +485,79 @@ func (a DefAssert) check(objs []*manifest.Object, renderErr error, policy string
 	return ""
 }
 
+// rendered is what a definition test rendered (the observed state
+// merged in): every object, and among them the workload (the tested
+// policy's output in a policy test) and the outputs by name.
+type rendered struct {
+	objs     []*manifest.Object
+	workload *manifest.Object
+	outputs  map[string]*manifest.Object
+}
+
+// classify finds the workload and the outputs among objs; policy is the
+// tested policy ("" for none).
+func classify(objs []*manifest.Object, policy string) rendered {
+	got := rendered{objs: objs, outputs: map[string]*manifest.Object{}}
+	for _, o := range objs {
+		labels := o.Labels()
+		switch {
+		case policy != "": // a policy's output: named after it, no resource type
+			if labels[render.LabelAppComponent] == policy && labels[render.LabelResourceType] == "" {
+				got.workload = o
+			}
+		case labels[render.LabelResourceType] == "WORKLOAD":
+			got.workload = o
+		}
+		if name := labels[render.LabelTraitResource]; name != "" {
+			got.outputs[name] = o
+		}
+	}
+	return got
+}
+
+// observe merges what the test says the cluster holds into the rendered
+// objects (copies): observed.output into the workload, observed.outputs.
+// <name> into that output.
+func observe(entries []cluster.Entry, o DefObserved) []*manifest.Object {
+	out := make([]*manifest.Object, len(entries))
+	for i, e := range entries {
+		out[i] = e.Object
+		labels := e.Object.Labels()
+		var extra []map[string]any
+		if labels[render.LabelResourceType] == "WORKLOAD" && o.Output != nil {
+			extra = append(extra, o.Output)
+		}
+		if m, ok := o.Outputs[labels[render.LabelTraitResource]].(map[string]any); ok && labels[render.LabelTraitResource] != "" {
+			extra = append(extra, m)
+		}
+		if len(extra) > 0 {
+			out[i] = &manifest.Object{Data: manifest.DeepCopy(e.Object.Data).(map[string]any), Pos: e.Object.Pos}
+			for _, m := range extra {
+				mergeInto(out[i].Data, m)
+			}
+		}
+	}
+	return out
+}
+
 // lookup finds path in the rendered objects: output (or workload) is the
-// component's workload (the tested policy's output in a policy test),
-// outputs.<name> the output of that name.
-func lookup(objs []*manifest.Object, path, policy string) (any, bool, error) {
-	var obj *manifest.Object
-	var rest string
-	switch head, tail, _ := strings.Cut(path, "."); head {
+// workload, outputs.<name> the output of that name.
+func (got rendered) lookup(path string) (any, bool, error) {
+	obj := got.workload
+	head, rest, _ := strings.Cut(path, ".")
+	switch head {
 	case "output", "workload":
-		rest = tail
-		for _, o := range objs {
-			labels := o.Labels()
-			switch {
-			case policy != "": // a policy's output: named after it, no resource type
-				if labels["app.oam.dev/component"] == policy && labels["app.oam.dev/resourceType"] == "" {
-					obj = o
-				}
-			case labels["app.oam.dev/resourceType"] == "WORKLOAD":
-				obj = o
-			}
-		}
 	case "outputs":
-		name, tail2, _ := strings.Cut(tail, ".")
-		rest = tail2
-		for _, o := range objs {
-			if o.Labels()["trait.oam.dev/resource"] == name {
-				obj = o
-			}
-		}
-		if obj == nil {
-			return nil, false, fmt.Errorf("no output %q among the rendered objects (%s)", name, objectList(objs))
+		var name string
+		name, rest, _ = strings.Cut(rest, ".")
+		if obj = got.outputs[name]; obj == nil {
+			return nil, false, fmt.Errorf("no output %q among the rendered objects (%s)", name, got)
 		}
 	default:
 		return nil, false, fmt.Errorf("path %q: start with output, workload or outputs.<name>", path)
 	}
 	if obj == nil {
-		return nil, false, fmt.Errorf("no workload among the rendered objects (%s)", objectList(objs))
+		return nil, false, fmt.Errorf("no workload among the rendered objects (%s)", got)
 	}
 	if rest == "" {
 		return obj.Data, true, nil
@@ -534,18 +566,35 @@ func lookup(objs []*manifest.Object, path, policy string) (any, bool, error) {
 	return v, ok, nil
 }
 
-func objectList(objs []*manifest.Object) string {
-	if len(objs) == 0 {
+// String lists the rendered objects for a message.
+func (got rendered) String() string {
+	if len(got.objs) == 0 {
 		return "none"
 	}
-	names := make([]string, len(objs))
-	for i, o := range objs {
+	names := make([]string, len(got.objs))
+	for i, o := range got.objs {
 		names[i] = o.Kind() + " " + o.Name()
-		if r := o.Labels()["trait.oam.dev/resource"]; r != "" {
+		if r := o.Labels()[render.LabelTraitResource]; r != "" {
 			names[i] += " (output " + r + ")"
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// statusContext is the template context KubeVela's controller gives a
+// definition's status: the workload as output, the other objects by
+// output name, and the component's context fields.
+func (got rendered) statusContext(t DefTest) map[string]any {
+	outputs := map[string]any{}
+	for name, o := range got.outputs {
+		outputs[name] = o.Data
+	}
+	ctx := map[string]any{"name": t.Context.Name, "appName": t.Context.AppName, "namespace": t.Context.Namespace,
+		"cluster": t.Context.Cluster, "outputs": outputs}
+	if got.workload != nil {
+		ctx["output"] = got.workload.Data
+	}
+	return ctx
 }
 
 // equalValues compares a rendered value with an expected one as YAML
@@ -600,27 +649,31 @@ func (r *runner) defTestFiles(s Suite) ([]string, error) {
 	return out, nil
 }
 
+// defJob is one definition test of a suite: the file it is in, that
+// file's document (positions) and its index there.
+type defJob struct {
+	file  string
+	doc   *manifest.Object
+	index int
+	test  DefTest
+}
+
 // defTests runs the suite's definition tests: a check per test
 // ("tests/<name>"), a finding per failed assertion at its line.
 func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error {
 	files, err := r.defTestFiles(s)
-	if err != nil {
+	if err != nil || len(files) == 0 {
 		return err
 	}
-	cov := map[string][]BranchCoverage{} // by definition
-	var covOrder []string
-	defer func() {
-		for _, d := range covOrder {
-			res.Coverage = append(res.Coverage, cov[d]...)
-		}
-	}()
-	type job struct {
-		file  string
-		doc   *manifest.Object
-		index int
-		test  DefTest
+	defs, err := pipeline.LoadDefinitions(r.paths(s.Definitions), s.NoBuiltins)
+	if err != nil {
+		return &stageError{"tests", err}
 	}
-	var jobs []job
+	var jobs []defJob
+	cov := newCoverage(defs)
+	if r.opts.Coverage {
+		defer func() { res.Coverage = append(res.Coverage, cov.result()...) }()
+	}
 	for _, file := range files {
 		tests, doc, err := loadDefTests(file)
 		if err != nil {
@@ -628,11 +681,9 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 		}
 		for i, t := range tests {
 			if r.opts.Coverage {
-				if err := r.cover(s, t, cov, &covOrder); err != nil {
-					return &stageError{"tests", err}
-				}
+				cov.add(t)
 			}
-			jobs = append(jobs, job{file, doc, i, t})
+			jobs = append(jobs, defJob{file, doc, i, t})
 		}
 	}
 	// The tests run in parallel; their results keep the files' order.
@@ -641,19 +692,10 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 		err      error
 	}
 	results := make([]result, len(jobs))
-	sem := make(chan struct{}, max(1, r.renderWorkers))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			f, err := r.runDefTest(ctx, j.test, j.file, j.doc, j.index, r.paths(s.Definitions), s.NoBuiltins)
-			results[i] = result{f, err}
-		}()
-	}
-	wg.Wait()
+	parallel(len(jobs), r.renderWorkers, func(i int) {
+		f, err := r.runDefTest(ctx, defs, jobs[i])
+		results[i] = result{f, err}
+	})
 	for i, j := range jobs {
 		check := "tests/" + j.test.Name
 		res.Checks = append(res.Checks, check)
@@ -677,28 +719,6 @@ type statusOf struct {
 	healthErr, messageErr error
 }
 
-// observe merges what the test says the cluster holds into the rendered
-// objects (copies): observed.output into the workload, observed.outputs.
-// <name> into that output.
-func observe(objs []*manifest.Object, o DefObserved) []*manifest.Object {
-	if o.Output == nil && o.Outputs == nil {
-		return objs
-	}
-	out := make([]*manifest.Object, len(objs))
-	for i, obj := range objs {
-		data := manifest.DeepCopy(obj.Data).(map[string]any)
-		labels := obj.Labels()
-		if labels["app.oam.dev/resourceType"] == "WORKLOAD" && o.Output != nil {
-			mergeInto(data, o.Output)
-		}
-		if extra, ok := o.Outputs[labels["trait.oam.dev/resource"]].(map[string]any); ok && labels["trait.oam.dev/resource"] != "" {
-			mergeInto(data, extra)
-		}
-		out[i] = &manifest.Object{Data: data, Pos: obj.Pos}
-	}
-	return out
-}
-
 // mergeInto merges src into dst, mappings key by key.
 func mergeInto(dst, src map[string]any) {
 	for k, v := range src {
@@ -710,24 +730,6 @@ func mergeInto(dst, src map[string]any) {
 		}
 		dst[k] = manifest.DeepCopy(v)
 	}
-}
-
-// statusContext is the template context KubeVela's controller gives a
-// definition's status: the workload as output, the other objects by
-// output name, and the component's context fields.
-func statusContext(objs []*manifest.Object, t DefTest, name, cluster string) map[string]any {
-	ctx := map[string]any{"name": name, "appName": cmpOr(t.Context.AppName, "test"), "namespace": cmpOr(t.Context.Namespace, "default"),
-		"cluster": cluster, "outputs": map[string]any{}}
-	for _, o := range objs {
-		labels := o.Labels()
-		if labels["app.oam.dev/resourceType"] == "WORKLOAD" {
-			ctx["output"] = o.Data
-		}
-		if r := labels["trait.oam.dev/resource"]; r != "" {
-			ctx["outputs"].(map[string]any)[r] = o.Data
-		}
-	}
-	return ctx
 }
 
 // checkStatus is a healthy or message assertion.
@@ -758,33 +760,49 @@ func (a DefAssert) checkStatus(st statusOf, renderErr error) string {
 	return ""
 }
 
-// cover records which ifs of t's definition t takes, each way.
-func (r *runner) cover(s Suite, t DefTest, cov map[string][]BranchCoverage, order *[]string) error {
-	defs, err := pipeline.LoadDefinitions(r.paths(s.Definitions), s.NoBuiltins)
-	if err != nil {
-		return err
-	}
-	branches := pipeline.Branches(defs, t.Definition)
-	if _, seen := cov[t.Definition]; !seen {
-		*order = append(*order, t.Definition)
-		for _, b := range branches {
-			cov[t.Definition] = append(cov[t.Definition], BranchCoverage{Definition: t.Definition, Pos: b.Pos, Condition: b.Condition})
-		}
-		if len(branches) == 0 {
-			cov[t.Definition] = []BranchCoverage{}
-		}
-	}
-	ctx := map[string]any{"name": cmpOr(t.Context.Name, t.Definition), "appName": cmpOr(t.Context.AppName, "test"),
-		"namespace": cmpOr(t.Context.Namespace, "default"), "cluster": cmpOr(t.Context.Cluster, cluster.Local)}
-	for i, took := range pipeline.BranchOutcomes(defs, t.Definition, branches, t.Properties, ctx) {
-		if took == nil {
-			continue
-		}
-		if *took {
-			cov[t.Definition][i].True = true
-		} else {
-			cov[t.Definition][i].False = true
+// coverage records which ifs of the tested definitions' templates the
+// tests take, each way.
+type coverage struct {
+	defs     *render.Definitions
+	order    []string // the tested definitions, first tested first
+	branches map[string][]pipeline.Branch
+	took     map[string][]BranchCoverage
+}
+
+func newCoverage(defs *render.Definitions) *coverage {
+	return &coverage{defs: defs, branches: map[string][]pipeline.Branch{}, took: map[string][]BranchCoverage{}}
+}
+
+// add records the branches test t takes.
+func (c *coverage) add(t DefTest) {
+	branches, seen := c.branches[t.Definition]
+	if !seen {
+		branches = pipeline.Branches(c.defs, t.Definition)
+		c.branches[t.Definition] = branches
+		c.order = append(c.order, t.Definition)
+		c.took[t.Definition] = make([]BranchCoverage, len(branches))
+		for i, b := range branches {
+			c.took[t.Definition][i] = BranchCoverage{Definition: t.Definition, Pos: b.Pos, Condition: b.Condition}
 		}
 	}
-	return nil
+	ctx := map[string]any{"name": t.Context.Name, "appName": t.Context.AppName, "namespace": t.Context.Namespace, "cluster": t.Context.Cluster}
+	for i, took := range pipeline.BranchOutcomes(c.defs, t.Definition, branches, t.Properties, ctx) {
+		switch {
+		case took == nil:
+		case *took:
+			c.took[t.Definition][i].True = true
+		default:
+			c.took[t.Definition][i].False = true
+		}
+	}
+}
+
+// result is every branch of the tested definitions, in the order they
+// were first tested.
+func (c *coverage) result() []BranchCoverage {
+	var out []BranchCoverage
+	for _, d := range c.order {
+		out = append(out, c.took[d]...)
+	}
+	return out
 }

@@ -82,10 +82,28 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 	results := make([]*SuiteResult, len(suites))
 	var progressMu sync.Mutex
 	ended := 0
-	sem := make(chan struct{}, workers)
+	parallel(len(suites), workers, func(i int) {
+		results[i] = r.suite(ctx, suites[i])
+		if r.opts.Progress != nil {
+			progressMu.Lock()
+			ended++
+			r.opts.Progress(ended, len(suites))
+			progressMu.Unlock()
+		}
+	})
+	return results
+}
+
+// parallel calls f(i) for every i in [0, n) on at most workers
+// goroutines (at least one) and waits for them all. A panic in f is
+// raised again in the caller's goroutine, where a command boundary can
+// recover it, as a *pipeline.WorkerPanic carrying the stack of the
+// goroutine that panicked.
+func parallel(n, workers int, f func(i int)) {
+	sem := make(chan struct{}, max(1, workers))
 	var wg sync.WaitGroup
 	var panicked atomic.Pointer[pipeline.WorkerPanic]
-	for i := range suites {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -96,20 +114,13 @@ func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
 			}()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = r.suite(ctx, suites[i])
-			if r.opts.Progress != nil {
-				progressMu.Lock()
-				ended++
-				r.opts.Progress(ended, len(suites))
-				progressMu.Unlock()
-			}
+			f(i)
 		}()
 	}
 	wg.Wait()
 	if p := panicked.Load(); p != nil {
-		panic(p) // in the caller's goroutine, where a command boundary can recover it
+		panic(p)
 	}
-	return results
 }
 
 // paths joins relative paths to the config's directory.
@@ -125,10 +136,15 @@ func (r *runner) paths(paths []string) []string {
 	return out
 }
 
-// renderFindings are a failed render's findings: one per error of a list,
-// each at its place.
-func renderFindings(suite string, err error) []Finding {
-	return errorFindings(suite, "render", err)
+// fail records err as why the suite failed, with its findings under the
+// check that could not run: the stage's (a stageError), else check.
+func (res *SuiteResult) fail(err error, check string) {
+	res.Err = err
+	var se *stageError
+	if errors.As(err, &se) {
+		check = se.check
+	}
+	res.Findings = append(res.Findings, errorFindings(res.Name, check, err)...)
 }
 
 // errorFindings are the findings of a check that could not run: one per
@@ -154,13 +170,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	if r.opts.DefinitionsOnly {
 		res := &SuiteResult{Name: s.Name}
 		if err := r.defTests(ctx, s, res); err != nil {
-			res.Err = err
-			var se *stageError
-			check := "tests"
-			if errors.As(err, &se) {
-				check = se.check
-			}
-			res.Findings = append(res.Findings, errorFindings(s.Name, check, err)...)
+			res.fail(err, "tests")
 		}
 		return res
 	}
@@ -174,8 +184,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	for _, a := range s.Addons {
 		params, err := pipeline.ParseAddonSet(a.Set)
 		if err != nil {
-			res.Err = fmt.Errorf("addon %s: %w", a.Dir, err)
-			res.Findings = append(res.Findings, renderFindings(s.Name, res.Err)...)
+			res.fail(fmt.Errorf("addon %s: %w", a.Dir, err), "render")
 			return res
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})
@@ -188,8 +197,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	out, err := pipeline.Stream(ctx, in, sink)
 	if err != nil {
 		sink.abort()
-		res.Err = err
-		res.Findings = append(res.Findings, renderFindings(s.Name, err)...)
+		res.fail(err, "render")
 		return res
 	}
 	for _, w := range out.SortedWarnings() {
@@ -215,13 +223,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		err = r.defTests(ctx, s, res)
 	}
 	if err != nil {
-		res.Err = err
-		check := "render"
-		var se *stageError
-		if errors.As(err, &se) {
-			check = se.check
-		}
-		res.Findings = append(res.Findings, errorFindings(s.Name, check, err)...)
+		res.fail(err, "render")
 	}
 	return res
 }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,6 +54,10 @@ type Inputs struct {
 	ClusterPaths []string
 	// NoBuiltins leaves drydock's embedded definitions out.
 	NoBuiltins bool
+	// Definitions, when set, are the definitions LoadDefinitions loaded,
+	// used in place of DefinitionPaths and NoBuiltins: many renders with
+	// one set read and parse it once.
+	Definitions *render.Definitions
 	// Workers bounds parallel application renders (0: GOMAXPROCS).
 	Workers int
 	// ObservedPaths preload objects into the fake clusters before the
@@ -199,23 +204,24 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err := in.files().readPaths(in.Paths, in.Stdin, &l); err != nil {
 		return nil, err
 	}
-	var extra, given loaded
-	if err := in.files().readPaths(in.DefinitionPaths, nil, &extra); err != nil {
+	given := in.Definitions
+	if given == nil {
+		var err error
+		if given, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); err != nil {
+			return nil, err
+		}
+	}
+	var inventoried loaded
+	if err := in.files().readPaths(in.ClusterPaths, nil, &inventoried); err != nil {
 		return nil, err
 	}
-	if err := extra.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
+	if err := inventoried.only("--clusters", "a cluster.karmada.io Cluster", true, false); err != nil {
 		return nil, err
 	}
-	if err := in.files().readPaths(in.ClusterPaths, nil, &given); err != nil {
-		return nil, err
-	}
-	if err := given.only("--clusters", "a cluster.karmada.io Cluster", true, false); err != nil {
-		return nil, err
-	}
-	if len(in.ClusterPaths) > 0 && len(given.clusters) == 0 {
+	if len(in.ClusterPaths) > 0 && len(inventoried.clusters) == 0 {
 		return nil, inputError(fmt.Errorf("--clusters %s: no cluster.karmada.io Cluster object", strings.Join(in.ClusterPaths, ", ")))
 	}
-	inv, err := inventory(append(given.clusters, l.clusters...))
+	inv, err := inventory(append(inventoried.clusters, l.clusters...))
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +229,10 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	defs := definitions(in.NoBuiltins, extra.defs, installed.defs, l.defs)
+	defs := given.Clone()
+	for _, d := range slices.Concat(installed.defs, l.defs) {
+		defs.Add(d)
+	}
 	l.apps = append(installed.apps, l.apps...)
 	// Karmada policies are checked before anything renders.
 	templates, props, ovs, err := karmadaPolicies(l.resources, asAuthored)
@@ -758,8 +767,14 @@ func Tree(store *cluster.Store) (golden.Tree, error) {
 // LoadDefinitions returns the definitions a render with these -d paths
 // would use: the built-ins (unless noBuiltins) replaced by those given.
 func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, error) {
+	return files{}.definitions(paths, noBuiltins)
+}
+
+// definitions reads the definitions of -d paths over the built-ins
+// (unless noBuiltins).
+func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions, error) {
 	var given loaded
-	if err := (files{}).readPaths(paths, nil, &given); err != nil {
+	if err := f.readPaths(paths, nil, &given); err != nil {
 		return nil, err
 	}
 	if err := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
