@@ -3,7 +3,6 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -44,11 +43,12 @@ type Status struct {
 // objects by name), and the component's context fields.
 func EvalStatus(s StatusSpec, ctx map[string]any, parameter map[string]any) Status {
 	st := Status{Healthy: true}
+	cctx := cuecontext.New()
 	status := map[string]any{}
 	ctx["status"] = status
 	if s.Details != "" {
 		var details map[string]any
-		st.Details, details = statusDetails(s.Details, ctx, parameter)
+		st.Details, details = statusDetails(cctx, s.Details, ctx, parameter)
 		status["details"] = details
 	}
 	runtime, err := runtimeContext(ctx, parameter)
@@ -56,7 +56,7 @@ func EvalStatus(s StatusSpec, ctx map[string]any, parameter map[string]any) Stat
 		return Status{HealthErr: err, MessageErr: err}
 	}
 	if s.HealthPolicy != "" {
-		v := cuecontext.New().CompileString(s.HealthPolicy + "\n" + runtime)
+		v := cctx.CompileString(s.HealthPolicy + "\n" + runtime)
 		if err := v.Err(); err != nil {
 			st.Healthy, st.HealthErr = false, fmt.Errorf("compile health template: %w", err)
 		} else if st.Healthy, err = v.LookupPath(cue.ParsePath("isHealth")).Bool(); err != nil {
@@ -69,7 +69,7 @@ func EvalStatus(s StatusSpec, ctx map[string]any, parameter map[string]any) Stat
 			st.MessageErr = err
 			return st
 		}
-		v := cuecontext.New().CompileString(s.CustomStatus + "\n" + runtime)
+		v := cctx.CompileString(s.CustomStatus + "\n" + runtime)
 		if err := v.Err(); err != nil {
 			st.MessageErr = fmt.Errorf("compile status template: %w", err)
 		} else if st.Message, err = v.LookupPath(cue.ParsePath("message")).String(); err != nil {
@@ -98,13 +98,13 @@ func runtimeContext(ctx, parameter map[string]any) (string, error) {
 // 32 characters and not marked @local or @private, as a string (a
 // $-field only reaches context.status.details); the values are also
 // returned decoded, for context.status.details.
-func statusDetails(src string, ctx, parameter map[string]any) (map[string]string, map[string]any) {
+func statusDetails(cctx *cue.Context, src string, ctx, parameter map[string]any) (map[string]string, map[string]any) {
 	out, values := map[string]string{}, map[string]any{}
 	runtime, err := runtimeContext(ctx, parameter)
 	if err != nil {
 		return out, values
 	}
-	v := cuecontext.New().CompileString(src + "\n" + runtime)
+	v := cctx.CompileString(src + "\n" + runtime)
 	if v.Err() != nil {
 		return out, values
 	}
