@@ -55,7 +55,7 @@ type existing struct {
 
 func describe(e cluster.Entry) existing {
 	labels := e.Object.Labels()
-	ex := existing{entry: &e, sharedBy: e.Object.Annotations()[render.AnnotationAppSharedBy],
+	ex := existing{entry: &e, sharedBy: sharedBy(e.Object),
 		versioned: manifest.String(e.Object.Data, "metadata", "resourceVersion") != ""}
 	if name, ns := labels[render.LabelAppName], labels[render.LabelAppNamespace]; name != "" && ns != "" {
 		ex.controlledBy = ns + "/" + name
@@ -86,17 +86,14 @@ func (a *applier) existing(c string, key manifest.Key) (existing, bool) {
 // it writes.
 func (a *applier) apply(r *workflow.AppResult) error {
 	appKey := r.App.Namespace + "/" + r.App.Name
-	res := r.Resources
-	if res == nil {
-		res = &policy.Resources{}
-	}
+	owner := "application " + appKey
 	for _, w := range r.Writes {
-		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: "application " + appKey}
+		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
 		var me *cluster.MetaError
 		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
 			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
 		}
-		write, err := a.dispatch(w.Cluster, e, appKey, res)
+		write, err := a.dispatch(w.Cluster, e, appKey, r.Resources)
 		if err != nil || write == nil {
 			return err
 		}
@@ -104,7 +101,7 @@ func (a *applier) apply(r *workflow.AppResult) error {
 			return err
 		}
 		key := write.Object.Key()
-		if write.Object.Annotations()[render.AnnotationAppSharedBy] == "" {
+		if sharedBy(write.Object) == "" {
 			delete(a.shared[w.Cluster], key)
 			continue
 		}
@@ -140,7 +137,7 @@ func (a *applier) dispatch(c string, e cluster.Entry, appKey string, res *policy
 	if shared {
 		// SharedByApp: the desired object lists its sharers.
 		e.Object = manifest.New(manifest.DeepCopy(o.Data).(map[string]any))
-		setAnnotation(e.Object, render.AnnotationAppSharedBy, addSharer(ex.sharedBy, appKey))
+		manifest.SetNested(e.Object.Data, addSharer(ex.sharedBy, appKey), "metadata", "annotations", render.AnnotationAppSharedBy)
 	}
 	readOnly := res.ReadOnly.Matches(o)
 	if !found {
@@ -172,7 +169,7 @@ func (a *applier) dispatch(c string, e cluster.Entry, appKey string, res *policy
 		// Only the owner's shared-by annotation changes.
 		patched := *ex.entry
 		patched.Object = manifest.New(manifest.DeepCopy(patched.Object.Data).(map[string]any))
-		setAnnotation(patched.Object, render.AnnotationAppSharedBy, e.Object.Annotations()[render.AnnotationAppSharedBy])
+		manifest.SetNested(patched.Object.Data, sharedBy(e.Object), "metadata", "annotations", render.AnnotationAppSharedBy)
 		return &patched, nil
 	}
 	return &e, nil
@@ -189,16 +186,7 @@ func addSharer(sharedBy, app string) string {
 	return strings.Join(append(sharers, app), ",")
 }
 
-func setAnnotation(o *manifest.Object, key, value string) {
-	meta := manifest.Map(o.Data, "metadata")
-	if meta == nil {
-		meta = map[string]any{}
-		o.Data["metadata"] = meta
-	}
-	ann, _ := meta["annotations"].(map[string]any)
-	if ann == nil {
-		ann = map[string]any{}
-		meta["annotations"] = ann
-	}
-	ann[key] = value
+// sharedBy is o's app.oam.dev/shared-by annotation.
+func sharedBy(o *manifest.Object) string {
+	return manifest.String(o.Data, "metadata", "annotations", render.AnnotationAppSharedBy)
 }

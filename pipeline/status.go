@@ -71,7 +71,7 @@ func statuses(defs *render.Definitions, r *workflow.AppResult, observed workflow
 	var out []ComponentStatus
 	for _, k := range order {
 		o := found[k]
-		comp := findComponent(r.App, k.comp)
+		comp := r.App.Component(k.comp)
 		if comp == nil {
 			continue
 		}
@@ -98,13 +98,4 @@ func statuses(defs *render.Definitions, r *workflow.AppResult, observed workflow
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Cluster < out[j].Cluster })
 	return out
-}
-
-func findComponent(app *render.Application, name string) *render.Component {
-	for i := range app.Components {
-		if app.Components[i].Name == name {
-			return &app.Components[i]
-		}
-	}
-	return nil
 }
