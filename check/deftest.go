@@ -295,7 +295,8 @@ func (r *runner) runDefTest(ctx context.Context, defs *render.Definitions, j def
 			entries = append(entries, res.Clusters.List(cluster.Local)...)
 		}
 		got = classify(observe(entries, t.Observed), policy)
-		if st, ok := pipeline.DefinitionStatus(defs, t.Definition, got.statusContext(t), t.Properties); ok {
+		if d := defs.ComponentOrTrait(t.Definition); d != nil {
+			st := render.EvalStatus(d.Status, got.statusContext(t), t.Properties)
 			status = statusOf{healthy: st.Healthy, message: st.Message, details: st.Details, healthErr: st.HealthErr, messageErr: st.MessageErr}
 		}
 	}
@@ -765,19 +766,22 @@ func (a DefAssert) checkStatus(st statusOf, renderErr error) string {
 type coverage struct {
 	defs     *render.Definitions
 	order    []string // the tested definitions, first tested first
-	branches map[string][]pipeline.Branch
+	branches map[string][]render.Branch
 	took     map[string][]BranchCoverage
 }
 
 func newCoverage(defs *render.Definitions) *coverage {
-	return &coverage{defs: defs, branches: map[string][]pipeline.Branch{}, took: map[string][]BranchCoverage{}}
+	return &coverage{defs: defs, branches: map[string][]render.Branch{}, took: map[string][]BranchCoverage{}}
 }
 
 // add records the branches test t takes.
 func (c *coverage) add(t DefTest) {
+	d := c.defs.ComponentOrTrait(t.Definition)
 	branches, seen := c.branches[t.Definition]
 	if !seen {
-		branches = pipeline.Branches(c.defs, t.Definition)
+		if d != nil {
+			branches = d.Branches()
+		}
 		c.branches[t.Definition] = branches
 		c.order = append(c.order, t.Definition)
 		c.took[t.Definition] = make([]BranchCoverage, len(branches))
@@ -785,8 +789,11 @@ func (c *coverage) add(t DefTest) {
 			c.took[t.Definition][i] = BranchCoverage{Definition: t.Definition, Pos: b.Pos, Condition: b.Condition}
 		}
 	}
+	if len(branches) == 0 {
+		return
+	}
 	ctx := map[string]any{"name": t.Context.Name, "appName": t.Context.AppName, "namespace": t.Context.Namespace, "cluster": t.Context.Cluster}
-	for i, took := range pipeline.BranchOutcomes(c.defs, t.Definition, branches, t.Properties, ctx) {
+	for i, took := range d.BranchOutcomes(branches, t.Properties, ctx) {
 		switch {
 		case took == nil:
 		case *took:

@@ -782,15 +782,3 @@ func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions
 	}
 	return definitions(noBuiltins, given.defs), nil
 }
-
-// DefinitionStatus evaluates the health policy and custom status of the
-// component or trait definition typ in defs as KubeVela's controller does
-// after dispatch (render.EvalStatus); ok is false when defs has no such
-// definition.
-func DefinitionStatus(defs *render.Definitions, typ string, ctx, parameter map[string]any) (st render.Status, ok bool) {
-	d := componentOrTrait(defs, typ)
-	if d == nil {
-		return render.Status{}, false
-	}
-	return render.EvalStatus(d.Status, ctx, parameter), true
-}

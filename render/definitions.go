@@ -159,6 +159,15 @@ func (s *Definitions) Get(kind, name string) *Definition {
 	return s.fallback.get(kind, name)
 }
 
+// ComponentOrTrait returns the component definition typ, else the trait
+// definition typ (nil: neither): the definitions with a status.
+func (s *Definitions) ComponentOrTrait(typ string) *Definition {
+	if d := s.Get(KindComponent, typ); d != nil {
+		return d
+	}
+	return s.Get(KindTrait, typ)
+}
+
 // Names lists the names of the definitions of kind the set holds, sorted
 // (loading every lazy one of that kind: for messages, not renders).
 func (s *Definitions) Names(kind string) []string {

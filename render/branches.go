@@ -1,4 +1,4 @@
-package pipeline
+package render
 
 import (
 	"encoding/json"
@@ -11,7 +11,6 @@ import (
 	"cuelang.org/go/cue/parser"
 
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render"
 )
 
 // Branch is an `if` of a definition's template: where it is and its
@@ -21,12 +20,10 @@ type Branch struct {
 	Condition string
 }
 
-// Branches lists the `if` clauses of the template of the component or
-// trait definition typ, in source order (none for a definition without a
-// CUE template).
-func Branches(defs *render.Definitions, typ string) []Branch {
-	d := componentOrTrait(defs, typ)
-	if d == nil || d.Template == "" {
+// Branches lists the `if` clauses of d's template, in source order (none
+// for a definition without a CUE template).
+func (d *Definition) Branches() []Branch {
+	if d.Template == "" {
 		return nil
 	}
 	f, err := parser.ParseFile(d.TemplateFile, d.Template)
@@ -38,7 +35,7 @@ func Branches(defs *render.Definitions, typ string) []Branch {
 		if c, ok := n.(*ast.IfClause); ok {
 			b, err := format.Node(c.Condition)
 			if err == nil {
-				out = append(out, Branch{Pos: render.TokenPos(c.Pos()), Condition: string(b)})
+				out = append(out, Branch{Pos: TokenPos(c.Pos()), Condition: string(b)})
 			}
 		}
 		return true
@@ -50,15 +47,14 @@ func Branches(defs *render.Definitions, typ string) []Branch {
 // the properties give (the template's defaults filled in) and the
 // context's fields: true or false, or nil when the condition reads
 // something else of the template (undecided).
-func BranchOutcomes(defs *render.Definitions, typ string, branches []Branch, properties, context map[string]any) []*bool {
+func (d *Definition) BranchOutcomes(branches []Branch, properties, context map[string]any) []*bool {
 	out := make([]*bool, len(branches))
-	d := componentOrTrait(defs, typ)
-	if d == nil {
-		return out
+	if properties == nil {
+		properties = map[string]any{}
 	}
 	ctx := cuecontext.New()
 	tmpl := ctx.CompileString(d.Template + "\ncontext: _\nparameter: _\n")
-	param := tmpl.LookupPath(cue.ParsePath("parameter")).Unify(ctx.Encode(orEmptyMap(properties)))
+	param := tmpl.LookupPath(cue.ParsePath("parameter")).Unify(ctx.Encode(properties))
 	pj, err := json.Marshal(defaultsOf(param))
 	if err != nil {
 		return out
@@ -96,18 +92,4 @@ func defaultsOf(v cue.Value) any {
 		return x
 	}
 	return nil
-}
-
-func componentOrTrait(defs *render.Definitions, typ string) *render.Definition {
-	if d := defs.Get(render.KindComponent, typ); d != nil {
-		return d
-	}
-	return defs.Get(render.KindTrait, typ)
-}
-
-func orEmptyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
 }
