@@ -618,6 +618,10 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		err error
 		// props are the properties no parameter declares (validation).
 		props []Finding
+		// revision is the application's revision key (in.Applications).
+		revision string
+		// statuses are its components' (in.Status).
+		statuses []ComponentStatus
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -629,13 +633,22 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if err != nil {
 			return outcome{err: err}
 		}
-		if h, ok := in.BaseRevisions[app.Namespace+"/"+app.Name]; ok && h != revisionKey(app, defs) {
+		var o outcome
+		base, changed := in.BaseRevisions[app.Namespace+"/"+app.Name]
+		if changed || in.Applications {
+			o.revision = revisionKey(app, defs)
+		}
+		if changed && base != o.revision {
 			app.Revision = 2
 		}
-		res, err := workflow.Run(e, app, inv, opts)
-		o := outcome{res: res, err: err}
-		if err == nil && in.Validate != nil {
+		if o.res, o.err = workflow.Run(e, app, inv, opts); o.err != nil {
+			return o
+		}
+		if in.Validate != nil {
 			o.props = undeclaredProperties(e, defs, app, in.Validate.Strict)
+		}
+		if in.Status {
+			o.statuses = statuses(defs, o.res, opts.Observed)
 		}
 		return o
 	}
@@ -663,14 +676,12 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
 		r.props = append(r.props, o.props...)
-		if in.Status {
-			r.statuses = append(r.statuses, statuses(defs, o.res, opts.Observed)...)
-		}
+		r.statuses = append(r.statuses, o.statuses...)
 		// The workflow refused policies that do not decode.
 		if in.Applications {
 			key := o.res.App.Namespace + "/" + o.res.App.Name
 			r.resources[key] = o.res.Resources
-			r.hashes[key] = revisionKey(o.res.App, defs)
+			r.hashes[key] = o.revision
 			if o.res.Suspended {
 				r.suspended[key] = true
 			}

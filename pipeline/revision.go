@@ -16,8 +16,8 @@ func revisionKey(app *render.Application, defs *render.Definitions) string {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(app.RevisionHash()))
 	add := func(kind, typ string) {
-		d, err := defs.Lookup(kind, typ)
-		if err != nil {
+		d := defs.Get(kind, typ)
+		if d == nil {
 			return
 		}
 		kube, _ := json.Marshal(d.Kube)
