@@ -363,8 +363,8 @@ func ParseFieldPath(path string) ([]any, error) {
 }
 
 // DeleteFieldPath removes the value at a crossplane-style field path from
-// obj (a list item is removed from its list), and reports whether there
-// was one.
+// obj (a list item is set to null: a list cannot shrink in place), and
+// reports whether there was one.
 func DeleteFieldPath(obj map[string]any, path string) bool {
 	segs, err := ParseFieldPath(path)
 	if err != nil {
@@ -402,6 +402,53 @@ func DeleteFieldPath(obj map[string]any, path string) bool {
 		return true
 	}
 	return false
+}
+
+// SetFieldPath sets value at a crossplane-style field path such as
+// spec.template.spec.containers[0].image or metadata.labels["app"].
+func SetFieldPath(obj map[string]any, path string, value any) error {
+	segs, err := ParseFieldPath(path)
+	if err != nil {
+		return err
+	}
+	var cur any = obj
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			key, ok := s.(string)
+			if !ok {
+				return fmt.Errorf("index %v into an object", s)
+			}
+			if last {
+				c[key] = value
+				return nil
+			}
+			next, exists := c[key]
+			if !exists || next == nil {
+				if _, isIdx := segs[i+1].(int); isIdx {
+					next = []any{}
+				} else {
+					next = map[string]any{}
+				}
+				c[key] = next
+			}
+			cur = next
+		case []any:
+			idx, ok := s.(int)
+			if !ok || idx < 0 || idx >= len(c) {
+				return fmt.Errorf("index %v out of range", s)
+			}
+			if last {
+				c[idx] = value
+				return nil
+			}
+			cur = c[idx]
+		default:
+			return fmt.Errorf("%v is not an object or list", s)
+		}
+	}
+	return nil
 }
 
 // GetFieldPath returns the value at a crossplane-style field path, and

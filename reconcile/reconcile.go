@@ -270,11 +270,11 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 		if path == "*" {
 			return was.data, "", nil
 		}
-		v, ok := render.GetFieldPath(live.Data, path)
+		v, ok := manifest.GetFieldPath(live.Data, path)
 		if !ok {
 			return nil, fmt.Sprintf("application %s: apply-once path %q is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is", app, path), nil
 		}
-		if err := render.SetFieldPath(desired.Data, path, manifest.DeepCopy(v)); err != nil {
+		if err := manifest.SetFieldPath(desired.Data, path, manifest.DeepCopy(v)); err != nil {
 			return nil, fmt.Sprintf("application %s: apply-once path %q: %v: KubeVela's dispatch fails and leaves it as it is", app, path, err), nil
 		}
 	}

@@ -39,7 +39,7 @@ func kubeObject(k *render.KubeSchematic, params map[string]any) (map[string]any,
 			return nil, err
 		}
 		for _, fp := range p.FieldPaths {
-			if err := render.SetFieldPath(obj, fp, NormalizeNumbers(params[name])); err != nil {
+			if err := manifest.SetFieldPath(obj, fp, NormalizeNumbers(params[name])); err != nil {
 				return nil, fmt.Errorf("parameter %q: field %q: %w", name, fp, err)
 			}
 		}
