@@ -61,11 +61,22 @@ func labelProblems(s string, re *regexp.Regexp, msg string) string {
 	return strings.Join(problems, "; ")
 }
 
+// DidYouMean is a message's hint naming the name nearest to s (Closest)
+// in the first of the groups that has one: ` (did you mean "x"?)`, or ""
+// when no name is close.
+func DidYouMean(s string, groups ...[]string) string {
+	for _, names := range groups {
+		if best := Closest(s, names); best != "" {
+			return fmt.Sprintf(" (did you mean %q?)", best)
+		}
+	}
+	return ""
+}
+
 // Closest is the name in names nearest to s by edit distance, when at
 // most a third of s (at least two letters, fewer than all) differs: the
-// "did you mean" of
-// a message; "" when none is that close. Ties go to the first in sorted
-// order.
+// "did you mean" of a message; "" when none is that close. Ties go to the
+// first in sorted order.
 func Closest(s string, names []string) string {
 	sorted := slices.Sorted(slices.Values(names))
 	// Not one letter in common is no suggestion ("c" is not "a").

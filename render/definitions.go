@@ -203,15 +203,18 @@ func (s *Definitions) Clone() *Definitions {
 // drydock does not have: the error says so, or that the name is not one
 // KubeVela accepts.
 func (s *Definitions) Lookup(kind, typ string) (*Definition, error) {
+	return s.LookupAmong(kind, typ, nil)
+}
+
+// LookupAmong is Lookup for a kind some of whose types need no
+// definition (others): a missing type's did-you-mean names the nearest
+// definition, else the nearest of others.
+func (s *Definitions) LookupAmong(kind, typ string, others []string) (*Definition, error) {
 	if d := s.Get(kind, typ); d != nil {
 		return d, nil
 	}
 	if !strings.Contains(typ, "@") {
-		hint := ""
-		if best := manifest.Closest(typ, s.Names(kind)); best != "" {
-			hint = fmt.Sprintf(" (did you mean %q?)", best)
-		}
-		return nil, fmt.Errorf("%w: no %s %q%s", ErrUnknownDefinition, kind, typ, hint)
+		return nil, fmt.Errorf("%w: no %s %q%s", ErrUnknownDefinition, kind, typ, manifest.DidYouMean(typ, s.Names(kind), others))
 	}
 	if err := definitionRevisionName(typ); err != nil {
 		return nil, err

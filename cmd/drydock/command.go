@@ -84,9 +84,5 @@ var commands = []string{"render", "diff", "test", "addon", "verify", "show", "in
 
 // unknownCommand is the top level's message for an unknown command.
 func unknownCommand(name string) string {
-	msg := fmt.Sprintf("drydock: unknown command %q", name)
-	if best := manifest.Closest(strings.TrimLeft(name, "-"), commands); best != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", best)
-	}
-	return msg
+	return fmt.Sprintf("drydock: unknown command %q%s", name, manifest.DidYouMean(strings.TrimLeft(name, "-"), commands))
 }

@@ -32,24 +32,23 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	kinds := []string{render.KindComponent, render.KindTrait, render.KindPolicy, render.KindWorkflowStep}
 	var found []*render.Definition
-	var names []string
-	for _, kind := range []string{render.KindComponent, render.KindTrait, render.KindPolicy, render.KindWorkflowStep} {
+	for _, kind := range kinds {
 		if d := defs.Get(kind, typ); d != nil {
 			found = append(found, d)
 		}
-		names = append(names, defs.Names(kind)...)
 	}
 	if len(found) == 0 && policy.Builtin(typ) {
 		fmt.Fprintf(stdout, "policy %s: KubeVela implements it without a PolicyDefinition; drydock emulates it (see its documentation for the properties)\n", typ)
 		return exitOK
 	}
 	if len(found) == 0 {
-		msg := fmt.Sprintf("drydock show: no definition of type %q", typ)
-		if best := manifest.Closest(typ, names); best != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", best)
+		var names []string // every definition's, parsed only now
+		for _, kind := range kinds {
+			names = append(names, defs.Names(kind)...)
 		}
-		fmt.Fprintln(stderr, msg)
+		fmt.Fprintf(stderr, "drydock show: no definition of type %q%s\n", typ, manifest.DidYouMean(typ, names))
 		return exitUsage
 	}
 	e := cueval.New(defs)

@@ -133,12 +133,8 @@ func (w *workflowRun) admitStepTypes(steps []render.WorkflowStep) error {
 			for t := range builtinStepTypes {
 				known = append(known, t)
 			}
-			hint := ""
-			if best := manifest.Closest(x.Type, known); best != "" {
-				hint = fmt.Sprintf(" (did you mean %q?)", best)
-			}
 			return w.admitErr(x.Path+".type", fmt.Sprintf("step %q", x.Name), "failed to parseWorkflowSteps: failed to get workflow step definition %s: %s%s",
-				x.Type, notFound("workflowstepdefinitions", x.Type), hint)
+				x.Type, notFound("workflowstepdefinitions", x.Type), manifest.DidYouMean(x.Type, known))
 		}
 	}
 	return nil
@@ -188,10 +184,7 @@ func (w *workflowRun) admitPolicies() error {
 				return err
 			}
 		case !policy.Builtin(p.Type):
-			if _, err := w.defs.Lookup(render.KindPolicy, p.Type); err != nil {
-				if best := manifest.Closest(p.Type, policy.BuiltinTypes()); best != "" && !strings.Contains(err.Error(), "did you mean") {
-					err = fmt.Errorf("%w (did you mean %q?)", err, best)
-				}
+			if _, err := w.defs.LookupAmong(render.KindPolicy, p.Type, policy.BuiltinTypes()); err != nil {
 				return render.Locate(&render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)})
 			}
 		}
