@@ -177,7 +177,7 @@ func (cp *controlPlane) place(i int) placed {
 		if len(cp.props) > 0 {
 			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster (rendered to the hub %s, as kubectl apply would)", t.Pos, t.Key(), cluster.Local)
 		}
-		r.writes = append(r.writes, cluster.Entry{Object: applied(t), Source: cp.sources[i], Origin: cp.origins[i], Owner: cp.owners[i]})
+		r.writes = append(r.writes, cluster.Entry{Object: kubectlApplied(t), Source: cp.sources[i], Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, cluster.Local)
 		return r
 	}
@@ -271,9 +271,9 @@ func karmadaSource(cp *controlPlane, i int, d propagation.Decision, t propagatio
 	return strings.Join(parts, ", ")
 }
 
-// applied is a plain manifest as kubectl apply creates it: a namespaced
-// kind without a namespace lands in default.
-func applied(t *manifest.Object) *manifest.Object {
+// kubectlApplied is a plain manifest as kubectl apply creates it: a
+// namespaced kind without a namespace lands in default.
+func kubectlApplied(t *manifest.Object) *manifest.Object {
 	if t.Namespace() != "" {
 		return t
 	}
