@@ -272,7 +272,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		if err != nil {
 			return nil, err
 		}
-		if check, err = newValidator(*in.Validate, inv, crds, nil); err != nil {
+		if check, err = newValidator(*in.Validate, inv, crds); err != nil {
 			return nil, err
 		}
 	}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
@@ -76,48 +75,46 @@ var drydockGroups = map[string]bool{"core.oam.dev": true, "policy.karmada.io": t
 // validator checks the objects a render writes, as they are written: a
 // later write of the same cluster and key replaces the findings of the
 // earlier one.
-type lifecycle struct {
-	finding *schemas.Finding
-	known   bool
-}
-
 type validator struct {
-	opts     Validation
-	inv      *cluster.Inventory
-	crds     *schemas.CRDs
+	opts Validation
+	inv  *cluster.Inventory
+	crds *schemas.CRDs
+	// given is the version --kube-version gives ("": the newest).
+	given    string
 	versions map[string]string // cluster -> embedded version
-	// lifecycles caches schemas.Lifecycle by version, apiVersion and kind.
-	lifecycles map[[3]string]lifecycle
-	notes      []string
-	findings   map[string]map[manifest.Key][]Finding
-	next       cluster.Sink
+	notes    []string
+	findings map[string]map[manifest.Key][]Finding
+	next     cluster.Sink
 }
 
-func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs, next cluster.Sink) (*validator, error) {
+func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs) (*validator, error) {
+	v := &validator{opts: opts, inv: inv, crds: crds, given: schemas.DefaultKubeVersion(), versions: map[string]string{}, findings: map[string]map[manifest.Key][]Finding{}}
 	if opts.KubeVersion != "" {
-		if _, _, err := schemas.KubeVersion(opts.KubeVersion); err != nil {
+		given, note, err := schemas.KubeVersion(opts.KubeVersion)
+		if err != nil {
 			return nil, inputError(fmt.Errorf("--kube-version: %w", err))
 		}
+		if note != "" {
+			v.notes = append(v.notes, "--kube-version: "+note)
+		}
+		v.given = given
 	}
-	return &validator{opts: opts, inv: inv, crds: crds, versions: map[string]string{}, lifecycles: map[[3]string]lifecycle{}, findings: map[string]map[manifest.Key][]Finding{}, next: next}, nil
+	return v, nil
 }
 
-// version is the embedded Kubernetes version that validates cluster c.
+// version is the embedded Kubernetes version that validates cluster c:
+// its inventory entry's, else --kube-version's.
 func (v *validator) version(c string) string {
 	if ver, ok := v.versions[c]; ok {
 		return ver
 	}
-	given, from := "", ""
+	ver := v.given
 	if cl, ok := v.inv.Get(c); ok && cl.KubernetesVersion != "" {
-		given, from = cl.KubernetesVersion, fmt.Sprintf("cluster %s (%s)", c, cl.Source)
-	} else if v.opts.KubeVersion != "" {
-		given, from = v.opts.KubeVersion, "--kube-version"
-	}
-	ver := schemas.DefaultKubeVersion()
-	if given != "" {
-		got, note, err := schemas.KubeVersion(given)
+		from := fmt.Sprintf("cluster %s (%s)", c, cl.Source)
+		got, note, err := schemas.KubeVersion(cl.KubernetesVersion)
 		switch {
 		case err != nil:
+			ver = schemas.DefaultKubeVersion()
 			v.notes = append(v.notes, fmt.Sprintf("%s: %v; validated as Kubernetes %s", from, err, ver))
 		case note != "":
 			v.notes = append(v.notes, from+": "+note)
@@ -152,42 +149,18 @@ func (v *validator) Put(c string, e cluster.Entry) error {
 
 func (v *validator) check(c string, e cluster.Entry) []Finding {
 	o := e.Object
-	ver := v.version(c)
 	found := func(f schemas.Finding) Finding {
 		return Finding{Cluster: c, Key: o.Key(), Path: golden.ObjectPath(c, o), Field: f.Field, Message: f.Message, Warning: f.Warning, Pos: e.FieldPos(kubeFieldPath(f.Field)), Origin: e.Origin}
 	}
+	fs, checked, err := schemas.Check(v.version(c), v.crds, o)
 	var out []Finding
-	lk := [3]string{ver, o.APIVersion(), o.Kind()}
-	lc, ok := v.lifecycles[lk]
-	if !ok {
-		lc.finding, lc.known = schemas.Lifecycle(ver, o.APIVersion(), o.Kind())
-		v.lifecycles[lk] = lc
+	for _, f := range fs {
+		out = append(out, found(f))
 	}
-	if lc.finding != nil {
-		out = append(out, found(*lc.finding))
-	}
-	builtin := lc.known
-	api, err := schemas.LoadKubeAPI(ver)
-	if err != nil {
+	switch {
+	case err != nil:
 		return append(out, found(schemas.Finding{Message: err.Error(), Warning: true}))
-	}
-	if fs, served := api.Validate(o); served {
-		for _, f := range fs {
-			out = append(out, found(f))
-		}
-		return out
-	}
-	if builtin {
-		return out // removed: the lifecycle finding says so
-	}
-	if fs, known := v.crds.Validate(o); known {
-		for _, f := range fs {
-			out = append(out, found(f))
-		}
-		return out
-	}
-	group, _, _ := strings.Cut(o.APIVersion(), "/")
-	if drydockGroups[group] {
+	case checked || drydockGroups[manifest.Group(o.APIVersion())]:
 		return out
 	}
 	return append(out, found(schemas.Finding{Warning: !v.opts.Strict,
@@ -197,26 +170,11 @@ func (v *validator) check(c string, e cluster.Entry) []Finding {
 // kubeFieldPath turns the API server's field path into drydock's
 // (metadata.labels[app] -> metadata.labels.app).
 func kubeFieldPath(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] != '[' {
-			b.WriteByte(p[i])
-			continue
-		}
-		end := strings.IndexByte(p[i:], ']')
-		if end < 0 {
-			b.WriteString(p[i:])
-			break
-		}
-		inner := p[i+1 : i+end]
-		if inner != "" && strings.Trim(inner, "0123456789") == "" {
-			b.WriteString(p[i : i+end+1])
-		} else {
-			b.WriteString("." + inner)
-		}
-		i += end
+	segs, err := manifest.ParseFieldPath(p)
+	if err != nil {
+		return p
 	}
-	return b.String()
+	return manifest.Path(segs...)
 }
 
 // result is every finding in cluster, key and field order.

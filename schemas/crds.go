@@ -11,18 +11,17 @@ import (
 )
 
 // CRDs are the schemas of custom resources, from their
-// CustomResourceDefinitions (apiextensions.k8s.io/v1).
+// CustomResourceDefinitions (apiextensions.k8s.io/v1). Once filled (Add),
+// a set can be used by concurrent Validate calls.
 type CRDs struct {
-	mu     sync.Mutex
 	byKind map[string]*crdVersion // group/version/Kind
 }
 
 type crdVersion struct {
-	crd        *manifest.Object
-	schema     *apiextensionsv1.JSONSchemaProps
-	namespaced bool
-	once       sync.Once
-	v          *objectValidator
+	crd    *manifest.Object
+	schema *apiextensionsv1.JSONSchemaProps
+	once   sync.Once
+	v      *objectValidator
 }
 
 // NewCRDs returns an empty set.
@@ -44,26 +43,17 @@ func (c *CRDs) Add(o *manifest.Object) error {
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return manifest.At(o.Pos, "CustomResourceDefinition %s: spec: %v", o.Name(), err)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, v := range spec.Versions {
 		if !v.Served {
 			continue
 		}
-		cv := &crdVersion{crd: o, namespaced: spec.Scope == apiextensionsv1.NamespaceScoped}
+		cv := &crdVersion{crd: o}
 		if v.Schema != nil {
 			cv.schema = v.Schema.OpenAPIV3Schema
 		}
 		c.byKind[gvkKey(spec.Group+"/"+v.Name, spec.Names.Kind)] = cv
 	}
 	return nil
-}
-
-// Len is the number of kinds and versions the set validates.
-func (c *CRDs) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.byKind)
 }
 
 // Validate checks a custom resource as the API server would with its
@@ -74,9 +64,7 @@ func (c *CRDs) Validate(o *manifest.Object) (findings []Finding, known bool) {
 	if c == nil {
 		return nil, false
 	}
-	c.mu.Lock()
 	cv, ok := c.byKind[gvkKey(o.APIVersion(), o.Kind())]
-	c.mu.Unlock()
 	if !ok {
 		return nil, false
 	}

@@ -80,9 +80,8 @@ type KubeAPI struct {
 	Version string
 	kinds   map[string]kubeKind // by group/version/Kind
 	defs    map[string]json.RawMessage
-
-	mu         sync.Mutex
-	validators map[string]*objectValidator
+	// validators holds a func() *objectValidator per kind key.
+	validators sync.Map
 }
 
 type kubeKind struct {
@@ -119,7 +118,7 @@ func decodeKubeAPI(version string) (*KubeAPI, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("decode the embedded API schemas of Kubernetes %s: %w", version, err)
 	}
-	return &KubeAPI{Version: version, kinds: doc.Kinds, defs: doc.Definitions, validators: map[string]*objectValidator{}}, nil
+	return &KubeAPI{Version: version, kinds: doc.Kinds, defs: doc.Definitions}, nil
 }
 
 // gvkKey is how the embedded data names a kind: group/version/Kind, the
@@ -163,7 +162,6 @@ var apiVersionRE = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
 // API server prefers them: GA over beta over alpha, then by number.
 func compareAPIVersions(a, b string) int {
 	rank := func(v string) (int, int, int) {
-		_, v, _ = strings.Cut("/"+v, "/")
 		if i := strings.LastIndexByte(v, '/'); i >= 0 {
 			v = v[i+1:]
 		}

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -109,7 +110,6 @@ func (v *objectValidator) validate(obj map[string]any) []Finding {
 	if meta, ok := v.structural.Properties["metadata"]; ok && v.builtin {
 		unknownFields(obj["metadata"], &meta, false, "metadata", &unknown)
 	}
-	slices.Sort(unknown)
 	for _, p := range unknown {
 		out = append(out, unknownField(p))
 	}
@@ -390,21 +390,16 @@ func (r *resolver) node(v any) (any, error) {
 }
 
 // validator returns the validator of a served kind (key: group/version/
-// Kind), built once.
+// Kind), built once: concurrent callers of other kinds do not wait.
 func (a *KubeAPI) validator(key string) *objectValidator {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if v, ok := a.validators[key]; ok {
-		return v
-	}
-	var v *objectValidator
-	if data, err := a.builtinSchema(a.kinds[key].Definition); err != nil {
-		v = &objectValidator{err: err}
-	} else {
-		v = newObjectValidator(data, true)
-	}
-	a.validators[key] = v
-	return v
+	build, _ := a.validators.LoadOrStore(key, sync.OnceValue(func() *objectValidator {
+		data, err := a.builtinSchema(a.kinds[key].Definition)
+		if err != nil {
+			return &objectValidator{err: err}
+		}
+		return newObjectValidator(data, true)
+	}))
+	return build.(func() *objectValidator)()
 }
 
 // podSpecPaths are where the built-in kinds with a pod template hold the
@@ -460,4 +455,26 @@ func (a *KubeAPI) Validate(o *manifest.Object) (findings []Finding, served bool)
 		return nil, false
 	}
 	return a.validator(key).validate(o.Data), true
+}
+
+// Check validates o as the API server of the embedded Kubernetes version
+// (KubeVersions) with the custom resources of crds (nil: none) would: a
+// finding when the version no longer serves o's API or deprecates it
+// (Lifecycle), then its schema's findings. checked is false when no
+// schema knows o's kind: a custom resource whose definition is not
+// among crds.
+func Check(version string, crds *CRDs, o *manifest.Object) (findings []Finding, checked bool, err error) {
+	lifecycle, builtin := Lifecycle(version, o.APIVersion(), o.Kind())
+	if lifecycle != nil {
+		findings = append(findings, *lifecycle)
+	}
+	api, err := LoadKubeAPI(version)
+	if err != nil {
+		return findings, false, err
+	}
+	fs, served := api.Validate(o)
+	if !served && !builtin {
+		fs, served = crds.Validate(o)
+	}
+	return append(findings, fs...), served || builtin, nil
 }

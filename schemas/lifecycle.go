@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -47,41 +48,40 @@ func init() {
 // removed: a custom resource.
 func Lifecycle(version, apiVersion, kind string) (f *Finding, known bool) {
 	versions := KubeVersions()
-	served := make([]bool, len(versions))
-	at := -1
-	for i, v := range versions {
-		api, err := LoadKubeAPI(v)
-		if err != nil {
-			continue
-		}
-		served[i], _ = api.Serves(apiVersion, kind)
-		if v == version {
-			at = i
-		}
-	}
+	at := slices.Index(versions, version)
 	if at < 0 {
 		return nil, false
+	}
+	// Each version's API is decoded only when asked: a kind the newest
+	// version serves asks none but its own.
+	served := func(i int) bool {
+		api, err := LoadKubeAPI(versions[i])
+		if err != nil {
+			return false
+		}
+		ok, _ := api.Serves(apiVersion, kind)
+		return ok
 	}
 	group, _, found := strings.Cut(apiVersion, "/")
 	if !found {
 		group = ""
 	}
 	name := apiVersion + " " + kind
-	if served[at] {
+	if served(at) {
 		for i := at + 1; i < len(versions); i++ {
-			if !served[i] {
+			if !served(i) {
 				return &Finding{Warning: true, Message: fmt.Sprintf("%s is deprecated: Kubernetes %s no longer serves it; %s", name, versions[i], replacement(versions[i], group, kind))}, true
 			}
 		}
 		return nil, true
 	}
 	for i := at - 1; i >= 0; i-- {
-		if served[i] {
+		if served(i) {
 			return &Finding{Message: fmt.Sprintf("%s is not served by Kubernetes %s: removed in %s; %s", name, version, versions[i+1], replacement(version, group, kind))}, true
 		}
 	}
 	for i := at + 1; i < len(versions); i++ {
-		if served[i] {
+		if served(i) {
 			return &Finding{Message: fmt.Sprintf("%s is not served by Kubernetes %s: Kubernetes serves it from %s on", name, version, versions[i])}, true
 		}
 	}
