@@ -63,6 +63,15 @@ func newOutput(w io.Writer, dir string, quiet bool) output {
 	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}}
 }
 
+// newAddonOutput is newOutput for addon render, whose tree also holds the
+// addon's NOTES.txt.
+func newAddonOutput(w io.Writer, dir string) output {
+	if dir != "" {
+		return &treeOutput{dir: dir, notes: true}
+	}
+	return newOutput(w, dir, false)
+}
+
 // newJSONOutput returns the stream of render --format json.
 func newJSONOutput(w io.Writer) output {
 	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}, json: true}
@@ -84,6 +93,9 @@ func (discard) abort()                          {}
 type treeOutput struct {
 	dir string
 	u   *golden.Updater
+	// notes makes NOTES.txt the addon's: written with its notes, removed
+	// when it has none. A render's tree leaves a NOTES.txt alone.
+	notes bool
 }
 
 func (t *treeOutput) updater() error {
@@ -112,6 +124,9 @@ func (t *treeOutput) finish(notes string) error {
 	}
 	if _, err := t.u.Commit(); err != nil {
 		return err
+	}
+	if !t.notes {
+		return nil
 	}
 	notesFile := filepath.Join(t.dir, "NOTES.txt")
 	if notes == "" {
