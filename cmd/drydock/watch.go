@@ -23,9 +23,9 @@ const debounce = 200 * time.Millisecond
 
 // runWatch renders in, then again after every change of its files, until
 // interrupted (exit 0): each render prints what changed since the last
-// one (created, updated with a diff, deleted), writes the tree to outDir
-// when given, and a render that fails prints its error and waits for the
-// next save.
+// one (created, updated with a diff, deleted), updates the tree under
+// outDir when given (as render -o does), and a render that fails prints
+// its error and waits for the next save.
 func runWatch(in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -122,8 +122,8 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
-	if outDir != "" {
-		if err := golden.Write(outDir, tree); err != nil {
+	if outDir != "" { // as render -o writes it: what no longer renders goes
+		if _, err := golden.Update(outDir, tree, golden.UpdateOptions{Prune: true}); err != nil {
 			fmt.Fprintf(stderr, "drydock: %v\n", err)
 		}
 	}

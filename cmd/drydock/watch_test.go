@@ -135,3 +135,36 @@ func TestTestWatch(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// Each render of render --watch -o updates the tree as render -o does:
+// the file of an object no longer rendered goes, the user's files stay.
+func TestWatchOutputPrunes(t *testing.T) {
+	dir := t.TempDir()
+	app, out := filepath.Join(dir, "app.yaml"), filepath.Join(dir, "out")
+	two := "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n" +
+		"    - {name: a, type: k8s-objects, properties: {objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]}}\n"
+	one := two
+	two += "    - {name: b, type: k8s-objects, properties: {objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}]}}\n"
+	in := pipeline.Inputs{Paths: []string{app}, Workers: 1}
+	var stdout, stderr bytes.Buffer
+	if err := os.WriteFile(app, []byte(two), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	last := renderAndShow(context.Background(), in, out, &stdout, &stderr, nil)
+	mine := filepath.Join(out, "mine.txt")
+	if err := os.WriteFile(mine, []byte("the user's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(app, []byte(one), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	renderAndShow(context.Background(), in, out, &stdout, &stderr, last)
+	for p, want := range map[string]bool{"local/default/configmap_a.yaml": true, "local/default/configmap_b.yaml": false, "mine.txt": true} {
+		if _, err := os.Stat(filepath.Join(out, p)); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v (stderr: %s)", p, err == nil, want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), "- delete local/default/configmap_b.yaml") {
+		t.Errorf("stdout lacks the deletion:\n%s", stdout.String())
+	}
+}
