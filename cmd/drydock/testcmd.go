@@ -88,15 +88,16 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return watchPaths(ctx, []string{filepath.Dir(o.config)}, stderr, func() {
-			code := o.once(fs, stdout, stderr)
+			code := o.once(ctx, fs, stdout, stderr)
 			fmt.Fprintf(stderr, "drydock: %s: exit %d; watching for changes (Ctrl-C ends)\n", time.Now().Format("15:04:05"), code)
 		})
 	}
-	return o.once(fs, stdout, stderr)
+	return o.once(context.Background(), fs, stdout, stderr)
 }
 
-// once is one drydock test run: its exit code.
-func (o *testFlags) once(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+// once is one drydock test run: its exit code. Under --watch, ctx ends
+// with an interrupt, which stops a run under way.
+func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	cfg, opts, format, err := o.setup(fs)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -110,7 +111,7 @@ func (o *testFlags) once(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	if bar != nil {
 		opts.Progress = bar.update
 	}
-	res := check.Run(context.Background(), cfg, opts)
+	res := check.Run(ctx, cfg, opts)
 	bar.end()
 	if err := writeReport(stdout, res, o.out, format); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
@@ -224,26 +225,28 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 
 // options are the run's options. A limit flag given on the command line
 // wins, else drydock.yaml's limit (checked by LoadConfig), else the
-// flag's default.
+// flag's default. The flags are left as parsed: under --watch the next
+// run reads the config again.
 func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, error) {
 	eval, rule, err := c.Durations()
 	if err != nil {
 		return check.Options{}, err
 	}
+	lim, ruleTimeout := o.lim, o.ruleTimeout
 	if c.EvalTimeout != "" && !fs.Changed("eval-timeout") {
-		o.lim.evalTimeout = eval
+		lim.evalTimeout = eval
 	}
 	if c.RuleTimeout != "" && !fs.Changed("rule-timeout") {
-		o.ruleTimeout = rule
+		ruleTimeout = rule
 	}
 	if c.Memory != "" && !fs.Changed("memory-limit") {
-		o.lim.memory = c.Memory
+		lim.memory = c.Memory
 	}
-	limits, err := o.lim.limits()
+	limits, err := lim.limits()
 	if err != nil {
 		return check.Options{}, err
 	}
-	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: o.ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage}, nil
+	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage}, nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any

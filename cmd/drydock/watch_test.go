@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/pipeline"
 )
 
@@ -166,5 +169,30 @@ func TestWatchOutputPrunes(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "- delete local/default/configmap_b.yaml") {
 		t.Errorf("stdout lacks the deletion:\n%s", stdout.String())
+	}
+}
+
+// Under test --watch every run reads drydock.yaml again: a limit the
+// config no longer sets is back at the flag's default.
+func TestTestOptionsReadEachConfig(t *testing.T) {
+	o := testFlags{}
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	o.register(fs)
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	first, err := o.options(fs, check.Limits{EvalTimeout: "5s", RuleTimeout: "1s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := o.options(fs, check.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Limits.EvalTimeout != 5*time.Second || first.RuleTimeout != time.Second {
+		t.Errorf("with the config's limits: %v, %v", first.Limits.EvalTimeout, first.RuleTimeout)
+	}
+	if second.Limits.EvalTimeout != defaultEvalTimeout || second.RuleTimeout != defaultRuleTimeout {
+		t.Errorf("without them: %v, %v; want the defaults %v, %v", second.Limits.EvalTimeout, second.RuleTimeout, defaultEvalTimeout, defaultRuleTimeout)
 	}
 }
