@@ -33,8 +33,18 @@ type encodeError struct{ err error }
 func (e *encodeError) Error() string { return e.err.Error() }
 func (e *encodeError) Unwrap() error { return e.err }
 
+// encode is e's object as its file in the output tree holds it.
 func encode(e cluster.Entry) ([]byte, error) {
 	data, err := golden.Encode(e.Object)
+	if err != nil {
+		return nil, &encodeError{fmt.Errorf("encode %s: %w", e.Object.Key(), err)}
+	}
+	return data, nil
+}
+
+// encodeJSON is e's object as render --format json prints it.
+func encodeJSON(e cluster.Entry) ([]byte, error) {
+	data, err := json.Marshal(e.Object.Data)
 	if err != nil {
 		return nil, &encodeError{fmt.Errorf("encode %s: %w", e.Object.Key(), err)}
 	}
@@ -164,15 +174,13 @@ type spooled struct {
 }
 
 func (s *streamOutput) Put(c string, e cluster.Entry) error {
-	var data []byte
-	var err error
+	encodeAs := encode
 	if s.json {
-		data, err = json.Marshal(e.Object.Data)
-	} else {
-		data, err = encode(e)
+		encodeAs = encodeJSON
 	}
+	data, err := encodeAs(e)
 	if err != nil {
-		return &encodeError{fmt.Errorf("encode %s: %w", e.Object.Key(), err)}
+		return err
 	}
 	at, err := s.spool.add(data)
 	if err != nil {
