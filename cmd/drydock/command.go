@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -63,17 +62,15 @@ func (c *command) fail(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-var unknownFlagRE = regexp.MustCompile(`^unknown flag: --([^ =]+)`)
-
-// didYouMean names the flag closest to an unknown one.
+// didYouMean names the flag closest to an unknown long one.
 func (c *command) didYouMean(err error) string {
-	m := unknownFlagRE.FindStringSubmatch(err.Error())
-	if m == nil {
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || unknown.GetSpecifiedShortnames() != "" {
 		return ""
 	}
 	var names []string
 	c.fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	if best := manifest.Closest(m[1], names); best != "" {
+	if best := manifest.Closest(unknown.GetSpecifiedName(), names); best != "" {
 		return fmt.Sprintf(" (did you mean --%s?)", best)
 	}
 	return ""
