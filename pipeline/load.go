@@ -91,7 +91,7 @@ func (f files) readPath(root string, into *loaded) error {
 // walkOptions select drydock's inputs: YAML, JSON and CUE files, dot
 // directories and snapshots skipped.
 var walkOptions = manifest.WalkOptions{
-	Keep: isInputFile,
+	Keep: IsInputFile,
 	// __snapshot__ holds definition tests' snapshots (drydock test).
 	SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") || name == "__snapshot__" },
 }
@@ -152,7 +152,10 @@ func (f files) dir(d string) (fs.FS, error) {
 	return fs.Sub(f.fsys, d)
 }
 
-func isInputFile(path string) bool {
+// IsInputFile reports whether a directory's file at path is one of
+// drydock's inputs: YAML, JSON or CUE, not drydock's or pre-commit's
+// configuration nor a definition test.
+func IsInputFile(path string) bool {
 	switch filepath.Base(path) {
 	case "drydock.yaml", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml":
 		return false // drydock's and pre-commit's configuration

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -72,10 +74,7 @@ type surveyed struct {
 func survey(root string) (surveyed, error) {
 	var s surveyed
 	files, err := manifest.WalkFiles(root, manifest.WalkOptions{
-		Keep: func(name string) bool {
-			return (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".cue")) &&
-				name != "drydock.yaml" && !strings.HasPrefix(name, ".pre-commit")
-		},
+		Keep: pipeline.IsInputFile,
 		SkipDir: func(name string) bool {
 			return strings.HasPrefix(name, ".") || name == "golden" || name == "node_modules" || name == "vendor"
 		},
@@ -89,7 +88,7 @@ func survey(root string) (surveyed, error) {
 		}
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := manifest.ReadFile(f)
 		if err != nil {
 			if errors.Is(err, fs.ErrPermission) {
 				continue
@@ -113,12 +112,13 @@ func survey(root string) (surveyed, error) {
 			continue // not Kubernetes YAML
 		}
 		for _, o := range objs {
+			oam := manifest.Group(o.APIVersion()) == "core.oam.dev"
 			switch {
-			case o.Kind() == "Application" && strings.HasPrefix(o.APIVersion(), "core.oam.dev/"):
+			case oam && o.Kind() == "Application":
 				add(&s.inputs, where)
-			case render.IsDefinitionKind(o.Kind()) && strings.HasPrefix(o.APIVersion(), "core.oam.dev/"):
+			case oam && render.IsDefinitionKind(o.Kind()):
 				add(&s.definitions, where)
-			case o.Kind() == "Cluster" && strings.HasPrefix(o.APIVersion(), "cluster.karmada.io/"):
+			case cluster.IsClusterObject(o):
 				add(&s.clusters, rel)
 			}
 		}
