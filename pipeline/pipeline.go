@@ -105,6 +105,26 @@ type Inputs struct {
 }
 
 // files is where in's paths are read from.
+// ReadPaths are the files and directories a render of in reads (stdin
+// left out): inputs, definitions, inventory, observed objects, CRDs and
+// addon directories.
+func (in *Inputs) ReadPaths() []string {
+	lists := [][]string{in.Paths, in.DefinitionPaths, in.ClusterPaths, in.ObservedPaths}
+	if in.Validate != nil {
+		lists = append(lists, in.Validate.CRDPaths)
+	}
+	var out []string
+	for _, p := range slices.Concat(lists...) {
+		if p != "-" {
+			out = append(out, p)
+		}
+	}
+	for _, a := range in.Addons {
+		out = append(out, a.Dir)
+	}
+	return out
+}
+
 func (in *Inputs) files() files { return files{fsys: in.From, name: in.FromName, exclude: in.Exclude} }
 
 // Result is how a render went: the final state of every fake cluster

@@ -34,7 +34,8 @@ func checkFlagPaths(given ...flagPaths) error {
 }
 
 // checkOutputDir refuses an --output-dir that holds the working directory
-// or one of the inputs: the tree replaces the whole directory.
+// or one of the inputs (paths the render reads): the render writes and
+// prunes its files there.
 func checkOutputDir(outDir string, inputs []string) error {
 	out, err := manifest.RealPath(outDir)
 	if err != nil {
@@ -46,9 +47,6 @@ func checkOutputDir(outDir string, inputs []string) error {
 		}
 	}
 	for _, in := range inputs {
-		if in == "-" {
-			continue
-		}
 		if real, err := manifest.RealPath(in); err == nil && manifest.Within(out, real) {
 			return fmt.Errorf("--output-dir %s holds the input %s; give the rendered tree a directory of its own", outDir, in)
 		}

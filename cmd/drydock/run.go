@@ -260,13 +260,6 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.usageError(stderr, err)
 	}
 	in.Stdin = stdin
-	if outDir != "" {
-		inputs := append(append(append([]string{}, in.Paths...), in.DefinitionPaths...), in.ClusterPaths...)
-		if err := checkOutputDir(outDir, append(inputs, in.ObservedPaths...)); err != nil {
-			fmt.Fprintf(stderr, "drydock render: %v\n", err)
-			return exitUsage
-		}
-	}
 	in.Trace = *trace
 	in.Status = *status
 	if *validate {
@@ -277,6 +270,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		heapBudget.Store(validateHeapBudget)
 	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
 		return cmd.usageError(stderr, errors.New("--kube-version, --crds and --strict need --validate"))
+	}
+	if outDir != "" {
+		if err := checkOutputDir(outDir, in.ReadPaths()); err != nil {
+			fmt.Fprintf(stderr, "drydock render: %v\n", err)
+			return exitUsage
+		}
 	}
 	if *watch {
 		if *validate || *status || *format != "yaml" || len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 || slices.Contains(in.Paths, "-") {

@@ -35,7 +35,7 @@ func runWatch(in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
 // watch is runWatch until ctx ends.
 func watch(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
 	var last golden.Tree
-	return watchPaths(ctx, watchedPaths(in), stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
+	return watchPaths(ctx, in.ReadPaths(), stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
 }
 
 // watchPaths runs once, then again after every settled burst of changes
@@ -173,22 +173,6 @@ func printTreeChanges(w io.Writer, was, now golden.Tree) (created, updated, dele
 		}
 	}
 	return created, updated, deleted
-}
-
-// watchedPaths are the files and directories a render reads.
-func watchedPaths(in pipeline.Inputs) []string {
-	var out []string
-	for _, list := range [][]string{in.Paths, in.DefinitionPaths, in.ClusterPaths, in.ObservedPaths} {
-		for _, p := range list {
-			if p != "-" {
-				out = append(out, p)
-			}
-		}
-	}
-	for _, a := range in.Addons {
-		out = append(out, a.Dir)
-	}
-	return out
 }
 
 // addWatches watches p: a file's directory (editors replace files), or a
