@@ -38,7 +38,7 @@ func (GitHub) Write(out io.Writer, r *check.Result) error {
 		}
 	}
 	if hidden > 0 {
-		fmt.Fprintf(w, "::notice title=drydock::%d more findings are not annotated (GitHub shows %d per level); see the job summary or the text report\n", hidden, AnnotationCap)
+		Notice(w, "drydock", fmt.Sprintf("%d more findings are not annotated (GitHub shows %d per level); see the job summary or the text report", hidden, AnnotationCap))
 	}
 	var text strings.Builder
 	if err := (Text{}).Write(&text, r); err != nil {
@@ -66,6 +66,12 @@ func annotation(suite string, f check.Finding) string {
 		msg += "\n" + f.Diff
 	}
 	return fmt.Sprintf("::%s %s::%s", f.Level, strings.Join(props, ","), ghData(msg))
+}
+
+// Notice writes a ::notice workflow command (an annotation of the run),
+// its title and message escaped so that it stays one command.
+func Notice(w io.Writer, title, msg string) {
+	fmt.Fprintf(w, "::notice title=%s::%s\n", ghProperty(title), ghData(msg))
 }
 
 // WriteInert writes text (which quotes rule messages, file names and

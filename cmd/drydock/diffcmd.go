@@ -84,6 +84,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
 		return exitUsage
 	}
+	if *format == "github" { // as drydock test --format github does
+		if err := appendStepSummary(func(f io.Writer) error { return diffMarkdown(f, plan, name) }); err != nil {
+			fmt.Fprintf(stderr, "drydock diff: writing the job summary: %v\n", err)
+			return exitUsage
+		}
+	}
 	if *exitCode && len(plan.Changes) > 0 {
 		return exitCheck
 	}
@@ -175,8 +181,8 @@ var diffFormats = map[string]func(w io.Writer, p *reconcile.Plan, base string) e
 }
 
 // diffGitHub is the text for a GitHub Actions log, inert (no line of an
-// object can run a workflow command), a notice with the summary, and the
-// markdown as the job summary.
+// object can run a workflow command), and a notice with the summary;
+// runDiff appends the markdown to the job summary.
 func diffGitHub(w io.Writer, p *reconcile.Plan, base string) error {
 	var text strings.Builder
 	if err := diffText(&text, p, base); err != nil {
@@ -184,11 +190,7 @@ func diffGitHub(w io.Writer, p *reconcile.Plan, base string) error {
 	}
 	sw := &report.StickyWriter{W: w}
 	report.WriteInert(sw, text.String())
-	notice := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(summaryLine(p, base))
-	fmt.Fprintf(sw, "::notice title=drydock diff::%s\n", notice)
-	if err := appendStepSummary(func(f io.Writer) error { return diffMarkdown(f, p, base) }); err != nil {
-		return fmt.Errorf("job summary: %w", err)
-	}
+	report.Notice(sw, "drydock diff", summaryLine(p, base))
 	return sw.Err
 }
 
