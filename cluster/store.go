@@ -16,10 +16,28 @@ type Entry struct {
 	Source string
 	// Origin is the authored input that produced the object.
 	Origin Origin
-	// Owner is who manages the object ("application default/shop", an
-	// input document): a second owner writing the same object is refused.
-	// "" (observed objects) conflicts with no one.
+	// Owner is who manages the object (ApplicationOwner("default/shop"),
+	// an input document): a second owner writing the same object is
+	// refused. "" (observed objects) conflicts with no one.
 	Owner string
+	// Propagated marks what a Karmada control plane propagated to a
+	// member cluster; Replicas is the member's share of a divided
+	// workload (0: not divided).
+	Propagated bool
+	Replicas   int
+}
+
+// applicationOwner starts the Owner of what an application dispatches.
+const applicationOwner = "application "
+
+// ApplicationOwner is the Owner of the objects application app
+// (namespace/name) dispatches.
+func ApplicationOwner(app string) string { return applicationOwner + app }
+
+// OwnerApplication is the application (namespace/name) an Owner names,
+// and whether it names one.
+func OwnerApplication(owner string) (string, bool) {
+	return strings.CutPrefix(owner, applicationOwner)
 }
 
 // Origin is where an object in a fake cluster comes from in the authored

@@ -72,7 +72,7 @@ func (a *applier) existing(c string, key manifest.Key) (existing, bool) {
 	ex := existing{}
 	if e, ok := a.shared[c][key]; ok {
 		ex = describe(e)
-	} else if app, ok := strings.CutPrefix(owner, "application "); ok {
+	} else if app, ok := cluster.OwnerApplication(owner); ok {
 		// KubeVela labels everything an application dispatches as its own.
 		ex.controlledBy = app
 	} else if e, ok := a.before.Get(c, key); ok {
@@ -86,7 +86,7 @@ func (a *applier) existing(c string, key manifest.Key) (existing, bool) {
 // it writes.
 func (a *applier) apply(r *workflow.AppResult) error {
 	appKey := r.App.Namespace + "/" + r.App.Name
-	owner := "application " + appKey
+	owner := cluster.ApplicationOwner(appKey)
 	for _, w := range r.Writes {
 		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
 		var me *cluster.MetaError

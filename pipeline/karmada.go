@@ -224,7 +224,11 @@ func (cp *controlPlane) place(i int) placed {
 		}
 		propagation.Finish(out)
 		out.Graft("", t) // a finding about the copy points into the template
-		r.writes = append(r.writes, cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i]})
+		e := cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i], Propagated: true}
+		if d.Policy.Scheduling == propagation.Divided {
+			e.Replicas = int(target.Replicas)
+		}
+		r.writes = append(r.writes, e)
 		r.targets = append(r.targets, target.Cluster.Name)
 	}
 	return r

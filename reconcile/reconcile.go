@@ -23,7 +23,6 @@ package reconcile
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -62,6 +61,9 @@ type record struct {
 	data                     []byte
 	apiVersion, path, source string
 	owner                    string
+	// propagated and replicas are the entry's (Karmada's propagation).
+	propagated bool
+	replicas   int
 	// sharedBy is its app.oam.dev/shared-by annotation.
 	sharedBy string
 	// selector holds the object's kind, name and the values of the labels
@@ -97,7 +99,8 @@ func (r *Recorder) Put(c string, e cluster.Entry) error {
 		r.objects[c] = m
 	}
 	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: golden.ObjectPath(c, e.Object), source: e.Source, owner: e.Owner,
-		sharedBy: e.Object.Annotations()[render.AnnotationAppSharedBy]}
+		propagated: e.Propagated, replicas: e.Replicas,
+		sharedBy: manifest.String(e.Object.Data, "metadata", "annotations", render.AnnotationAppSharedBy)}
 	rec.selector[0], rec.selector[1] = e.Object.Kind(), e.Object.Name()
 	labels := e.Object.Labels()
 	for i, l := range selectorLabels {
@@ -226,17 +229,18 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 			return nil
 		}
 		reason := now.source
+		app, byApp := cluster.OwnerApplication(now.owner)
 		switch {
-		case !strings.HasPrefix(now.owner, "application ") || was.owner == now.owner:
+		case !byApp || was.owner == now.owner:
 		case was.owner == "":
 			reason += "; " + now.owner + " takes over an object no application owned"
-		case slices.Contains(strings.Split(was.sharedBy, ","), strings.TrimPrefix(now.owner, "application ")):
+		case slices.Contains(strings.Split(was.sharedBy, ","), app):
 			reason += "; shared-resource: " + now.owner + " owns it now, as the first remaining of its sharers (" + was.sharedBy + ")"
 		default:
 			reason += "; " + was.owner + " owned it before"
 		}
-		if from, to := replicas(was.source), replicas(now.source); from != to && from != "" && to != "" {
-			reason += "; Karmada moves replicas: " + from + " → " + to + " in " + c
+		if from, to := was.replicas, now.replicas; from != to && from != 0 && to != 0 {
+			reason += fmt.Sprintf("; Karmada moves replicas: %d → %d in %s", from, to, c)
 		}
 		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: data})
 	}
@@ -249,7 +253,7 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 // it). A path the live object lacks fails the dispatch, which leaves the
 // object as it is: why says so.
 func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []byte, why string, err error) {
-	app, ok := strings.CutPrefix(now.owner, "application ")
+	app, ok := cluster.OwnerApplication(now.owner)
 	res := head.Resources[app]
 	if !ok || res == nil {
 		return now.data, "", nil
@@ -294,26 +298,14 @@ func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error)
 	return objs[0], nil
 }
 
-// replicasRE finds the replicas Karmada divided to a member in a source.
-var replicasRE = regexp.MustCompile(`, propagated by [^,]* \((\d+) replicas\)`)
-
-// replicas is the number of replicas a propagated object's source says
-// Karmada divided to its member ("" for none).
-func replicas(source string) string {
-	if m := replicasRE.FindStringSubmatch(source); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
 // gone decides what becomes of an object the new render no longer writes.
 func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) error {
 	shared := "" // which sharer decided, for a shared object
 	change := func(a Action, reason string, after []byte) {
 		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason + shared, Base: was.data, Head: after})
 	}
-	app, ok := strings.CutPrefix(was.owner, "application ")
-	if strings.Contains(was.source, ", propagated by ") {
+	app, ok := cluster.OwnerApplication(was.owner)
+	if was.propagated {
 		// Karmada removes the Work, and with it the object, from a member
 		// no longer in the placement or of a template no longer there,
 		// unless the Work stays without dispatching or preserves it.
