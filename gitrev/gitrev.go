@@ -100,19 +100,15 @@ func (r *Repo) FS(rev string) (*FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git revision %q: %w", rev, err)
 	}
-	return &FS{repo: r.repo, tree: tree, commit: commit.Hash.String(), when: commit.Committer.When}, nil
+	return &FS{repo: r.repo, tree: tree, when: commit.Committer.When}, nil
 }
 
 // FS is one revision's tree. Modification times are the commit's time.
 type FS struct {
-	repo   *git.Repository
-	tree   *object.Tree
-	commit string
-	when   time.Time
+	repo *git.Repository
+	tree *object.Tree
+	when time.Time
 }
-
-// Commit is the hash of the commit the FS reads.
-func (f *FS) Commit() string { return f.commit }
 
 var (
 	_ fs.ReadFileFS = (*FS)(nil)

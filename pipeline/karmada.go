@@ -105,7 +105,8 @@ type Works struct {
 	Preserved map[string]map[manifest.Key]string
 }
 
-func (w *Works) add(m *map[string]map[manifest.Key]string, c string, k manifest.Key, why string) {
+// addWhy records why at cluster c and key k of *m, making the maps.
+func addWhy(m *map[string]map[manifest.Key]string, c string, k manifest.Key, why string) {
 	if *m == nil {
 		*m = map[string]map[manifest.Key]string{}
 	}
@@ -117,11 +118,11 @@ func (w *Works) add(m *map[string]map[manifest.Key]string, c string, k manifest.
 
 func (w *Works) record(r *placed) {
 	for _, c := range r.frozen {
-		w.add(&w.Frozen, c, r.key, r.frozenWhy)
+		addWhy(&w.Frozen, c, r.key, r.frozenWhy)
 	}
 	if r.preserved != "" {
 		for _, c := range r.targets {
-			w.add(&w.Preserved, c, r.key, r.preserved)
+			addWhy(&w.Preserved, c, r.key, r.preserved)
 		}
 	}
 }
