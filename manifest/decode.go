@@ -283,11 +283,14 @@ func yamlError(file string, data []byte, err error) error {
 // start a token, the colon of a mapping value not allowed there; else 0
 // (the position names the line only).
 func yamlErrorColumn(data []byte, n int, msg string) int {
-	lines := bytes.Split(data, []byte("\n"))
-	if n < 1 || n > len(lines) {
+	if n < 1 {
 		return 0
 	}
-	line := string(bytes.TrimRight(lines[n-1], "\r"))
+	raw, ok := (&lineIndex{data: data}).line(n)
+	if !ok {
+		return 0
+	}
+	line := string(bytes.TrimRight(raw, "\r"))
 	switch {
 	case strings.HasPrefix(msg, "found character that cannot start any token"):
 		if i := strings.IndexByte(line, '\t'); i >= 0 {
