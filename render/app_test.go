@@ -30,9 +30,7 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// errPos is where err says it arose: manifest.PosOf's position, else the
-// "file:line:col: " its message starts with ("" for none). Errors that
-// are not a manifest.Error yet carry their position in the text only.
+// errPos is where err says it arose (manifest.PosOf), "" for nowhere.
 func errPos(err error) string {
 	if err == nil {
 		return ""

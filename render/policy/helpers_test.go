@@ -41,10 +41,7 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// errPos is where err says it arose: manifest.PosOf's position, else the
-// "file:line:col: " its message starts with ("" for none); render.Error
-// carries its position in the text only until it becomes a
-// manifest.Error.
+// errPos is where err says it arose (manifest.PosOf), "" for nowhere.
 func errPos(err error) string {
 	if err == nil {
 		return ""
