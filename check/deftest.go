@@ -666,26 +666,26 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 	if err != nil || len(files) == 0 {
 		return err
 	}
-	defs, err := pipeline.LoadDefinitions(r.paths(s.Definitions), s.NoBuiltins)
-	if err != nil {
-		return &stageError{"tests", err}
-	}
 	var jobs []defJob
-	cov := newCoverage(defs)
-	if r.opts.Coverage {
-		defer func() { res.Coverage = append(res.Coverage, cov.result()...) }()
-	}
 	for _, file := range files {
 		tests, doc, err := loadDefTests(file)
 		if err != nil {
 			return &stageError{"tests", err}
 		}
 		for i, t := range tests {
-			if r.opts.Coverage {
-				cov.add(t)
-			}
 			jobs = append(jobs, defJob{file, doc, i, t})
 		}
+	}
+	defs, err := pipeline.LoadDefinitions(r.paths(s.Definitions), s.NoBuiltins)
+	if err != nil {
+		return &stageError{"tests", err}
+	}
+	if r.opts.Coverage {
+		cov := newCoverage(defs)
+		for _, j := range jobs {
+			cov.add(j.test)
+		}
+		res.Coverage = append(res.Coverage, cov.result()...)
 	}
 	// The tests run in parallel; their results keep the files' order.
 	type result struct {

@@ -82,6 +82,52 @@ func BenchmarkCLIKarmada(b *testing.B) {
 	b.ReportMetric(float64(10000)/m.wall.Seconds(), "objects/s")
 }
 
+// BenchmarkCLIDefinitionTests: `drydock test --definitions-only` of 200
+// definition tests of webservice, with the built-in definitions' CUE
+// given again as -d (a suite whose authors keep their definitions in
+// the repository): the tests share the suite's definitions.
+func BenchmarkCLIDefinitionTests(b *testing.B) {
+	dir := b.TempDir()
+	defs := filepath.Join(dir, "defs")
+	if err := os.Mkdir(defs, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	builtins, err := filepath.Glob("../../render/builtin/*.cue")
+	if err != nil || len(builtins) == 0 {
+		b.Fatalf("no built-in definitions: %v", err)
+	}
+	for _, f := range builtins {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(defs, filepath.Base(f)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var tests strings.Builder
+	tests.WriteString("tests:\n")
+	for i := range 200 {
+		fmt.Fprintf(&tests, `  - name: web %d
+    definition: webservice
+    properties: {image: "nginx:%d", ports: [{port: 80, expose: true}]}
+    asserts:
+      - equal: {path: "output.spec.template.spec.containers[0].image", value: "nginx:%d"}
+`, i, i, i)
+	}
+	files := map[string]string{
+		"drydock.yaml":       "suites:\n  - {name: defs, inputs: [app.yaml], definitions: [defs], validate: false}\n",
+		"app.yaml":           "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components: []\n",
+		"defs/web_test.yaml": tests.String(),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchCLI(b, func(string) []string { return []string{"test", "--definitions-only"} }, dir)
+}
+
 // usageEnv names the file a benchmarked drydock process writes its cost
 // to. The process measures itself because the kernel's figure for a
 // child (wait4's ru_maxrss) includes the memory of the parent it was
