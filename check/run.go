@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -147,8 +149,13 @@ func (res *SuiteResult) fail(err error, check string) {
 	res.Findings = append(res.Findings, errorFindings(res.Name, check, err)...)
 }
 
+// leadingPos is the file:line:col an error's text starts with.
+var leadingPos = regexp.MustCompile(`^([^\s:]+):(\d+):(\d+): `)
+
 // errorFindings are the findings of a check that could not run: one per
-// error, at its place.
+// error, at its place. An error that carries no position but starts with
+// one (OPA's, a rule time limit's, CUE's as render words them) is placed
+// there.
 func errorFindings(suite, check string, err error) []Finding {
 	errs := []error{err}
 	var list manifest.Errors
@@ -157,7 +164,12 @@ func errorFindings(suite, check string, err error) []Finding {
 	}
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
-		pos, _ := manifest.PosOf(e)
+		pos, ok := manifest.PosOf(e)
+		if m := leadingPos.FindStringSubmatch(e.Error()); !ok && m != nil {
+			line, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			pos = manifest.Pos{File: m[1], Line: line, Col: col}
+		}
 		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
 		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos}
 	}
