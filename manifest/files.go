@@ -83,9 +83,19 @@ func notRegular(name string, m fs.FileMode) error {
 	return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", name, fileType(m))
 }
 
-func tooLarge(name string) error {
-	return fmt.Errorf("%s: larger than %d bytes (MaxInputBytes)", name, MaxInputBytes)
+// ErrTooLarge is wrapped by the refusal of a file larger than
+// MaxInputBytes.
+var ErrTooLarge = errors.New("larger than MaxInputBytes")
+
+func tooLarge(name string) error { return tooLargeError{name} }
+
+type tooLargeError struct{ name string }
+
+func (e tooLargeError) Error() string {
+	return fmt.Sprintf("%s: larger than %d bytes (MaxInputBytes)", e.name, MaxInputBytes)
 }
+
+func (e tooLargeError) Is(target error) bool { return target == ErrTooLarge }
 
 // fileError rewords an *fs.PathError ("stat x.yaml: no such file or
 // directory" names a system call) as "x.yaml: no such file or directory".

@@ -90,8 +90,8 @@ func survey(root string) (surveyed, error) {
 	for _, f := range files {
 		data, err := manifest.ReadFile(f)
 		if err != nil {
-			if errors.Is(err, fs.ErrPermission) {
-				continue
+			if errors.Is(err, fs.ErrPermission) || errors.Is(err, manifest.ErrTooLarge) {
+				continue // not something init can survey
 			}
 			return s, err
 		}
