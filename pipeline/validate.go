@@ -79,12 +79,13 @@ type validator struct {
 	opts Validation
 	inv  *cluster.Inventory
 	crds *schemas.CRDs
-	// given is the version --kube-version gives ("": the newest).
-	given    string
-	versions map[string]string // cluster -> embedded version
-	notes    []string
-	findings map[string]map[manifest.Key][]Finding
-	next     cluster.Sink
+	// given is the version --kube-version gives (default: the newest);
+	// givenNote is what to say of it, once, when a cluster uses it.
+	given, givenNote string
+	versions         map[string]string // cluster -> embedded version
+	notes            []string
+	findings         map[string]map[manifest.Key][]Finding
+	next             cluster.Sink
 }
 
 func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs) (*validator, error) {
@@ -95,7 +96,7 @@ func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs) (
 			return nil, inputError(fmt.Errorf("--kube-version: %w", err))
 		}
 		if note != "" {
-			v.notes = append(v.notes, "--kube-version: "+note)
+			v.givenNote = "--kube-version: " + note
 		}
 		v.given = given
 	}
@@ -109,7 +110,11 @@ func (v *validator) version(c string) string {
 		return ver
 	}
 	ver := v.given
-	if cl, ok := v.inv.Get(c); ok && cl.KubernetesVersion != "" {
+	if cl, ok := v.inv.Get(c); !ok || cl.KubernetesVersion == "" {
+		if v.givenNote != "" {
+			v.notes, v.givenNote = append(v.notes, v.givenNote), ""
+		}
+	} else {
 		from := fmt.Sprintf("cluster %s (%s)", c, cl.Source)
 		got, note, err := schemas.KubeVersion(cl.KubernetesVersion)
 		switch {
