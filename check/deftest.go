@@ -19,7 +19,6 @@ import (
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
-	"github.com/drydock-dev/drydock/render"
 )
 
 // A definition test file (*_test.yaml beside the definitions, or listed
@@ -215,22 +214,22 @@ func (a DefAssert) kinds() int {
 }
 
 // testApplication is what a definition test renders: the Application
-// using the tested definition (and, for a test on another cluster, that
-// cluster), as a YAML stream. policy is the tested policy ("" unless t
-// tests one). pos is the test's place.
-func testApplication(defs *render.Definitions, t DefTest, pos manifest.Pos) (stream []byte, policy string, err error) {
-	is := func(kind string) bool { return defs.Get(kind, t.Definition) != nil }
+// using the tested definition, of kind (pipeline.DefinitionKind; "" for
+// an unknown one, which the render reports), and for a test on another
+// cluster, that cluster, as a YAML stream. policy is the tested policy
+// ("" unless t tests one). pos is the test's place.
+func testApplication(kind string, t DefTest, pos manifest.Pos) (stream []byte, policy string, err error) {
 	comp := map[string]any{"name": t.Context.Name, "type": t.Definition, "properties": orEmpty(t.Properties)}
 	spec := map[string]any{"components": []any{comp}}
-	switch {
-	case is(render.KindComponent):
-	case is(render.KindTrait):
+	switch kind {
+	case "component":
+	case "trait":
 		if t.Workload == nil {
 			return nil, "", manifest.At(pos, "test %q: %s is a trait: give the workload it patches (workload:)", t.Name, t.Definition)
 		}
 		comp["type"], comp["properties"] = "raw", t.Workload
 		comp["traits"] = []any{map[string]any{"type": t.Definition, "properties": orEmpty(t.Properties)}}
-	case is(render.KindPolicy):
+	case "policy":
 		// A policy renders in the Application given (its components and
 		// policies kept), the tested one added.
 		policy = t.Definition
@@ -277,9 +276,9 @@ var stdinPlace = regexp.MustCompile(`<stdin>(:\d+)*: `)
 
 // runDefTest renders j's test with the suite's definitions and checks its
 // assertions.
-func (r *runner) runDefTest(ctx context.Context, defs *render.Definitions, j defJob) ([]Finding, error) {
+func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j defJob) ([]Finding, error) {
 	t := j.test
-	stream, policy, err := testApplication(defs, t, j.doc.FieldPos(manifest.Path("tests", j.index)))
+	stream, policy, err := testApplication(pipeline.DefinitionKind(defs, t.Definition), t, j.doc.FieldPos(manifest.Path("tests", j.index)))
 	if err != nil {
 		return nil, err
 	}
@@ -295,8 +294,7 @@ func (r *runner) runDefTest(ctx context.Context, defs *render.Definitions, j def
 			entries = append(entries, res.Clusters.List(cluster.Local)...)
 		}
 		got = classify(observe(entries, t.Observed), policy)
-		if d := defs.ComponentOrTrait(t.Definition); d != nil {
-			st := render.EvalStatus(d.Status, got.statusContext(t), t.Properties)
+		if st, ok := pipeline.DefinitionStatus(defs, t.Definition, got.statusContext(t), t.Properties); ok {
 			status = statusOf{healthy: st.Healthy, message: st.Message, details: st.Details, healthErr: st.HealthErr, messageErr: st.MessageErr}
 		}
 	}
@@ -486,6 +484,14 @@ func (a DefAssert) check(got rendered, renderErr error) string {
 	return ""
 }
 
+// KubeVela's labels on what a component renders (render.Label*: check
+// reaches render only through pipeline).
+const (
+	labelComponent    = "app.oam.dev/component"
+	labelResourceType = "app.oam.dev/resourceType"
+	labelOutput       = "trait.oam.dev/resource"
+)
+
 // rendered is what a definition test rendered (the observed state
 // merged in): every object, and among them the workload (the tested
 // policy's output in a policy test) and the outputs by name.
@@ -503,13 +509,13 @@ func classify(objs []*manifest.Object, policy string) rendered {
 		labels := o.Labels()
 		switch {
 		case policy != "": // a policy's output: named after it, no resource type
-			if labels[render.LabelAppComponent] == policy && labels[render.LabelResourceType] == "" {
+			if labels[labelComponent] == policy && labels[labelResourceType] == "" {
 				got.workload = o
 			}
-		case labels[render.LabelResourceType] == "WORKLOAD":
+		case labels[labelResourceType] == "WORKLOAD":
 			got.workload = o
 		}
-		if name := labels[render.LabelTraitResource]; name != "" {
+		if name := labels[labelOutput]; name != "" {
 			got.outputs[name] = o
 		}
 	}
@@ -525,10 +531,10 @@ func observe(entries []cluster.Entry, o DefObserved) []*manifest.Object {
 		out[i] = e.Object
 		labels := e.Object.Labels()
 		var extra []map[string]any
-		if labels[render.LabelResourceType] == "WORKLOAD" && o.Output != nil {
+		if labels[labelResourceType] == "WORKLOAD" && o.Output != nil {
 			extra = append(extra, o.Output)
 		}
-		if m, ok := o.Outputs[labels[render.LabelTraitResource]].(map[string]any); ok && labels[render.LabelTraitResource] != "" {
+		if m, ok := o.Outputs[labels[labelOutput]].(map[string]any); ok && labels[labelOutput] != "" {
 			extra = append(extra, m)
 		}
 		if len(extra) > 0 {
@@ -575,7 +581,7 @@ func (got rendered) String() string {
 	names := make([]string, len(got.objs))
 	for i, o := range got.objs {
 		names[i] = o.Kind() + " " + o.Name()
-		if r := o.Labels()[render.LabelTraitResource]; r != "" {
+		if r := o.Labels()[labelOutput]; r != "" {
 			names[i] += " (output " + r + ")"
 		}
 	}
@@ -764,24 +770,21 @@ func (a DefAssert) checkStatus(st statusOf, renderErr error) string {
 // coverage records which ifs of the tested definitions' templates the
 // tests take, each way.
 type coverage struct {
-	defs     *render.Definitions
+	defs     *pipeline.DefinitionSet
 	order    []string // the tested definitions, first tested first
-	branches map[string][]render.Branch
+	branches map[string][]pipeline.Branch
 	took     map[string][]BranchCoverage
 }
 
-func newCoverage(defs *render.Definitions) *coverage {
-	return &coverage{defs: defs, branches: map[string][]render.Branch{}, took: map[string][]BranchCoverage{}}
+func newCoverage(defs *pipeline.DefinitionSet) *coverage {
+	return &coverage{defs: defs, branches: map[string][]pipeline.Branch{}, took: map[string][]BranchCoverage{}}
 }
 
 // add records the branches test t takes.
 func (c *coverage) add(t DefTest) {
-	d := c.defs.ComponentOrTrait(t.Definition)
 	branches, seen := c.branches[t.Definition]
 	if !seen {
-		if d != nil {
-			branches = d.Branches()
-		}
+		branches = pipeline.Branches(c.defs, t.Definition)
 		c.branches[t.Definition] = branches
 		c.order = append(c.order, t.Definition)
 		c.took[t.Definition] = make([]BranchCoverage, len(branches))
@@ -793,7 +796,7 @@ func (c *coverage) add(t DefTest) {
 		return
 	}
 	ctx := map[string]any{"name": t.Context.Name, "appName": t.Context.AppName, "namespace": t.Context.Namespace, "cluster": t.Context.Cluster}
-	for i, took := range d.BranchOutcomes(branches, t.Properties, ctx) {
+	for i, took := range pipeline.BranchOutcomes(c.defs, t.Definition, branches, t.Properties, ctx) {
 		switch {
 		case took == nil:
 		case *took:
