@@ -52,6 +52,9 @@ type Object struct {
 	fields map[string]Pos
 	// doc is the document the object can be decoded again from.
 	doc *Document
+	// Provenance is who set each leaf of Data, when a render was asked to
+	// record it (nil otherwise).
+	Provenance Provenance
 }
 
 // Item is how errors name where in its document an object is:

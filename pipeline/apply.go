@@ -89,6 +89,7 @@ func (a *applier) apply(r *workflow.AppResult) error {
 	owner := cluster.ApplicationOwner(appKey)
 	for _, w := range r.Writes {
 		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
+		e.Object.Provenance = w.Resource.Provenance
 		var me *cluster.MetaError
 		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
 			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
@@ -138,6 +139,7 @@ func (a *applier) dispatch(c string, e cluster.Entry, appKey string, res *policy
 		// SharedByApp: the desired object lists its sharers.
 		e.Object = manifest.New(manifest.DeepCopy(o.Data).(map[string]any))
 		manifest.SetNested(e.Object.Data, addSharer(ex.sharedBy, appKey), "metadata", "annotations", render.AnnotationAppSharedBy)
+		e.Object.Provenance = sharerProvenance(o, e.Object, appKey)
 	}
 	readOnly := res.ReadOnly.Matches(o)
 	if !found {
@@ -170,6 +172,7 @@ func (a *applier) dispatch(c string, e cluster.Entry, appKey string, res *policy
 		patched := *ex.entry
 		patched.Object = manifest.New(manifest.DeepCopy(patched.Object.Data).(map[string]any))
 		manifest.SetNested(patched.Object.Data, sharedBy(e.Object), "metadata", "annotations", render.AnnotationAppSharedBy)
+		patched.Object.Provenance = sharerProvenance(ex.entry.Object, patched.Object, appKey)
 		return &patched, nil
 	}
 	return &e, nil
@@ -189,4 +192,15 @@ func addSharer(sharedBy, app string) string {
 // sharedBy is o's app.oam.dev/shared-by annotation.
 func sharedBy(o *manifest.Object) string {
 	return manifest.String(o.Data, "metadata", "annotations", render.AnnotationAppSharedBy)
+}
+
+// sharerProvenance is the provenance of shared, a copy of o whose
+// shared-by annotation application app's apply wrote.
+func sharerProvenance(o, shared *manifest.Object, app string) manifest.Provenance {
+	if o.Provenance == nil {
+		return nil
+	}
+	p := o.Provenance.Clone()
+	p.Record(o.Data, shared.Data, manifest.Origin{Stage: manifest.StageLabels, Name: "KubeVela", Detail: "shared-resource policy of application " + app, Pos: o.Pos})
+	return p
 }

@@ -218,12 +218,23 @@ func (cp *controlPlane) place(i int) placed {
 			continue
 		}
 		obj := propagation.Claim(t, d, target)
+		if t.Provenance != nil {
+			obj.Provenance = t.Provenance.Clone()
+			obj.Provenance.Record(t.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.Pos})
+		}
 		out, applied, err := override.Apply(obj, target.Cluster, cp.ovs)
 		if err != nil {
 			r.err = cp.inContext(t, err)
 			return r
 		}
+		var claimed map[string]any
+		if out.Provenance != nil {
+			claimed = manifest.DeepCopy(out.Data).(map[string]any)
+		}
 		propagation.Finish(out)
+		if claimed != nil {
+			out.Provenance.Record(claimed, out.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: "Karmada", Detail: "Work on " + target.Cluster.Name, Pos: p.Pos})
+		}
 		out.Graft("", t) // a finding about the copy points into the template
 		e := cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i], Propagated: true}
 		if d.Policy.Scheduling == propagation.Divided {
@@ -293,5 +304,9 @@ func kubectlApplied(t *manifest.Object) *manifest.Object {
 	o := &manifest.Object{Data: data, Pos: t.Pos}
 	o.Graft("", t)
 	manifest.SetNested(data, "default", "metadata", "namespace")
+	if t.Provenance != nil {
+		o.Provenance = t.Provenance.Clone()
+		o.Provenance.Record(t.Data, o.Data, manifest.Origin{Stage: manifest.StageLabels, Name: "kubectl apply", Detail: "default namespace", Pos: t.Pos})
+	}
 	return o
 }

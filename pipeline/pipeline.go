@@ -81,6 +81,12 @@ type Inputs struct {
 	// KubeVela's controller would (Result.Statuses), against the objects
 	// as --observed gives them.
 	Status bool
+	// Provenance records, for every leaf of every object written, the
+	// stages that set it (manifest.Object.Provenance): what drydock
+	// explain shows and findings point with. It costs time.
+	Provenance bool
+	// Placement explains where each object went (Result.Placements).
+	Placement bool
 	// Progress, when set, is called after each application is rendered
 	// with the number rendered and the total (from one goroutine).
 	Progress func(done, total int)
@@ -162,6 +168,9 @@ type Result struct {
 	// Statuses are the components' health and status (Inputs.Status), in
 	// input order.
 	Statuses []ComponentStatus
+	// Placements explain where objects went (Inputs.Placement), by
+	// PlacementKey of the cluster and object that holds it.
+	Placements map[string]*Placement
 }
 
 // Trace is one application's workflow, step by step.
@@ -266,6 +275,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	var observed loaded
 	if err := in.files().readPaths(in.ObservedPaths, nil, &observed); err != nil {
 		return nil, err
+	}
+	if in.Provenance {
+		authoredProvenance(l.resources, observed.resources, installed.hub)
 	}
 	// The actual state before the render: what renders read.
 	actual := cluster.NewStore()
@@ -477,6 +489,7 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 		if !e.Object.Pos.IsValid() {
 			e.Object.Pos = e.Origin.Pos
 		}
+		e.Object.PlaceFields()
 		objs = append(objs, e.Object)
 		byObject[e.Object] = e
 	}
@@ -645,6 +658,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
+		e.RecordProvenance(in.Provenance)
 		wd.watch(e)
 		return e
 	}
@@ -812,4 +826,15 @@ func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions
 		return nil, err
 	}
 	return definitions(noBuiltins, given.defs), nil
+}
+
+// authoredProvenance gives the objects taken as authored (resource
+// templates, observed objects, what addons install) their provenance.
+func authoredProvenance(templates, observed []*manifest.Object, hub []cluster.Entry) {
+	for _, o := range slices.Concat(templates, observed) {
+		o.Provenance = o.InputProvenance()
+	}
+	for _, e := range hub {
+		e.Object.Provenance = e.Object.InputProvenance()
+	}
 }

@@ -52,21 +52,24 @@ func (a Applied) String() string {
 //
 // Errors (an unparsable image, a missing path, a failing patch) wrap
 // ErrApply and name the overrider, the object and the cluster.
+//
+// When obj has a Provenance, the new object's records, for every field an
+// overrider changed, the policy, rule and overrider (at its position).
 func Apply(obj *manifest.Object, c *cluster.Cluster, policies []*Policy) (*manifest.Object, []Applied, error) {
 	if c == nil {
 		return nil, nil, fmt.Errorf("override %s: %w: no cluster", obj.Key(), ErrApply)
 	}
-	out, applied, err := run(obj, c, policies)
+	out, applied, prov, err := run(obj, c, policies)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &manifest.Object{Data: out, Pos: obj.Pos}, applied, nil
+	return &manifest.Object{Data: out, Pos: obj.Pos, Provenance: prov}, applied, nil
 }
 
 // run applies the policies to a copy of obj's data.
-func run(obj *manifest.Object, c *cluster.Cluster, policies []*Policy) (map[string]any, []Applied, error) {
+func run(obj *manifest.Object, c *cluster.Cluster, policies []*Policy) (map[string]any, []Applied, manifest.Provenance, error) {
 	data, finite := normalize(obj.Data)
-	d := &document{data: data.(map[string]any), nonFinite: !finite}
+	d := &document{data: data.(map[string]any), nonFinite: !finite, prov: obj.Provenance.Clone()}
 	var applied []Applied
 	for _, kind := range []string{KindClusterOverridePolicy, KindOverridePolicy} {
 		for _, p := range matching(d.data, kind, policies) {
@@ -75,14 +78,15 @@ func run(obj *manifest.Object, c *cluster.Cluster, policies []*Policy) (map[stri
 				if !r.TargetCluster.Matches(c) {
 					continue
 				}
+				d.policy, d.rule = p, i
 				if err := applyRule(d, r); err != nil {
-					return nil, nil, wrapApply(err, obj, c, p)
+					return nil, nil, nil, wrapApply(err, obj, c, p)
 				}
 				applied = append(applied, Applied{Kind: p.Kind, Namespace: p.Namespace, Name: p.Name, Rule: i})
 			}
 		}
 	}
-	return d.data, applied, nil
+	return d.data, applied, d.prov, nil
 }
 
 // matching returns the policies of kind that apply to data, in Karmada's
@@ -158,8 +162,15 @@ var overriderLists = []string{"imageOverrider", "commandOverrider", "argsOverrid
 func applyRule(d *document, r *Rule) error {
 	for _, list := range overriderLists {
 		for i := range r.Overriders.count(list) {
+			var before map[string]any
+			if d.prov != nil {
+				before = manifest.DeepCopy(d.data).(map[string]any)
+			}
 			if err := d.applyOverrider(r, list, i); err != nil {
 				return err
+			}
+			if d.prov != nil {
+				d.prov.Record(before, d.data, d.origin(r, list, i))
 			}
 		}
 	}
@@ -194,22 +205,18 @@ func (o *Overriders) count(list string) int {
 func (d *document) applyOverrider(r *Rule, list string, i int) error {
 	o := &r.Overriders
 	var ops []patchOp
-	var pos manifest.Pos
 	var err error
 	switch list {
 	case "imageOverrider":
 		ops, err = imagePatches(d.data, &o.Image[i])
-		pos = o.Image[i].Pos
 	case "commandOverrider":
 		ops, err = commandArgsPatches(d.data, "command", &o.Command[i])
-		pos = o.Command[i].Pos
 	case "argsOverrider":
 		ops, err = commandArgsPatches(d.data, "args", &o.Args[i])
-		pos = o.Args[i].Pos
 	case "labelsOverrider":
-		ops, pos = labelAnnotationPatches(d.data, "labels", &o.Labels[i]), o.Labels[i].Pos
+		ops = labelAnnotationPatches(d.data, "labels", &o.Labels[i])
 	case "annotationsOverrider":
-		ops, pos = labelAnnotationPatches(d.data, "annotations", &o.Annotations[i]), o.Annotations[i].Pos
+		ops = labelAnnotationPatches(d.data, "annotations", &o.Annotations[i])
 	case "fieldOverrider":
 		return overriderFailure(fieldOverride(d.data, &o.Field[i]), o.Field[i].Pos, manifest.Path(r.Path, list, i))
 	case "plaintext":
@@ -218,7 +225,31 @@ func (d *document) applyOverrider(r *Rule, list string, i int) error {
 	if err == nil && len(ops) > 0 {
 		_, err = d.patch(ops)
 	}
-	return overriderFailure(err, pos, manifest.Path(r.Path, list, i))
+	return overriderFailure(err, o.pos(list, i), manifest.Path(r.Path, list, i))
+}
+
+// pos is where overrider i of list is authored (the first plaintext
+// operation for plaintext); unknown for a list o does not have.
+func (o *Overriders) pos(list string, i int) manifest.Pos {
+	switch list {
+	case "imageOverrider":
+		return o.Image[i].Pos
+	case "commandOverrider":
+		return o.Command[i].Pos
+	case "argsOverrider":
+		return o.Args[i].Pos
+	case "labelsOverrider":
+		return o.Labels[i].Pos
+	case "annotationsOverrider":
+		return o.Annotations[i].Pos
+	case "fieldOverrider":
+		return o.Field[i].Pos
+	case "plaintext":
+		if len(o.Plaintext) > 0 {
+			return o.Plaintext[0].Pos
+		}
+	}
+	return manifest.Pos{}
 }
 
 // overriderFailure names the overrider at path a failure came from.
@@ -244,4 +275,22 @@ func (d *document) plaintext(ops []Operation, rulePath string) error {
 		return &overriderError{path: rulePath + ".plaintext", err: err}
 	}
 	return overriderFailure(err, ops[failed].Pos, manifest.Path(rulePath, "plaintext", failed))
+}
+
+// origin is the provenance of what overrider i of list in rule r (of the
+// policy d applies) sets.
+func (d *document) origin(r *Rule, list string, i int) manifest.Origin {
+	pos := r.Overriders.pos(list, i)
+	if !pos.IsValid() {
+		pos = d.policy.Pos
+	}
+	name := d.policy.Kind + " " + d.policy.Name
+	if d.policy.Namespace != "" {
+		name = d.policy.Kind + " " + d.policy.Namespace + "/" + d.policy.Name
+	}
+	detail := fmt.Sprintf("rule %d %s[%d]", d.rule, list, i)
+	if list == "plaintext" {
+		detail = fmt.Sprintf("rule %d plaintext", d.rule)
+	}
+	return manifest.Origin{Stage: manifest.StageKarmadaOverride, Name: name, Detail: detail, Pos: pos}
 }

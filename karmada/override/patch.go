@@ -28,6 +28,11 @@ type document struct {
 	// nonFinite tells that data holds NaN or an infinity, which JSON
 	// cannot encode: any patch then fails as Karmada's marshal does.
 	nonFinite bool
+	// prov, when set, records what each overrider changes; policy and
+	// rule name the rule being applied.
+	prov   manifest.Provenance
+	policy *Policy
+	rule   int
 }
 
 // patch applies ops as one JSON patch followed by a JSON round trip, as

@@ -6,6 +6,7 @@ import (
 
 	"cuelang.org/go/cue"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/patch"
 )
@@ -66,6 +67,9 @@ type Resource struct {
 	PostDispatch bool
 	// Policy names the policy whose definition rendered the object.
 	Policy string
+	// Provenance is who set each leaf of Object (with
+	// Engine.RecordProvenance; nil otherwise).
+	Provenance manifest.Provenance
 }
 
 // ComponentManifest is what one component renders into.
@@ -90,6 +94,8 @@ type auxiliary struct {
 	postDispatch bool
 	// stage is the index of the stage that output it.
 	stage int
+	// prov is its provenance (when traced).
+	prov manifest.Provenance
 }
 
 // rendered is an object's CUE value with its JSON-model form computed at
@@ -128,6 +134,9 @@ type componentRun struct {
 	policy bool
 	// warnings note what KubeVela's webhook would refuse.
 	warnings []string
+	// trace and prov record the workload's provenance (nil: not asked).
+	trace *tracer
+	prov  manifest.Provenance
 }
 
 // RenderComponent evaluates comp's definition and its dispatch-stage traits
@@ -166,6 +175,9 @@ func (e *Engine) HasPostDispatch(comp *render.Component) bool {
 func (e *Engine) renderComponent(app *render.Application, comp *render.Component, pl Placement, post bool) (*ComponentManifest, error) {
 	defer e.maybeRecycle()
 	run := &componentRun{e: e, app: app, comp: comp, ctxData: baseContext(app, comp, pl)}
+	if e.provenance {
+		run.trace = &tracer{}
+	}
 	if err := run.workload(); err != nil {
 		return nil, err
 	}
@@ -195,10 +207,11 @@ func (r *componentRun) workload() error {
 		v   cue.Value
 		err error
 	)
+	s := r.componentSubject(def)
 	if def.Kube != nil {
 		v, err = r.e.evaluateKube(def, r.comp.Properties, r.ctxData)
 	} else {
-		v, err = r.e.evaluate(def, r.comp.Properties, r.ctxData)
+		v, err = r.e.evaluateMarked(def, r.comp.Properties, r.ctxData, r.mark(s))
 	}
 	if err != nil {
 		return r.cueErr(def, r.comp.Path, "", err)
@@ -211,14 +224,19 @@ func (r *componentRun) workload() error {
 		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
 	}
 	r.base.set(out)
-	if err := r.collectOutputs(def, v, AuxiliaryWorkload, false, r.comp.Path, ""); err != nil {
+	if r.trace != nil {
+		if obj, err := r.base.object(); err == nil {
+			r.prov = r.record(out, obj, s)
+		}
+	}
+	if err := r.collectOutputs(def, v, AuxiliaryWorkload, false, r.comp.Path, "", s); err != nil {
 		return err
 	}
 	r.stages = append(r.stages, stage{def: def, tmpl: v, base: out})
 	return nil
 }
 
-func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ string, post bool, path, trait string) error {
+func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ string, post bool, path, trait string, s subject) error {
 	outs := v.LookupPath(cue.ParsePath("outputs"))
 	if !outs.Exists() {
 		return nil
@@ -232,7 +250,13 @@ func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ s
 		if trait != "" && !post {
 			r.uniqueOutput(name, path, trait)
 		}
-		r.aux = append(r.aux, auxiliary{typ: typ, name: name, obj: rendered{val: it.Value()}, postDispatch: post, stage: len(r.stages)})
+		a := auxiliary{typ: typ, name: name, obj: rendered{val: it.Value()}, postDispatch: post, stage: len(r.stages)}
+		if r.trace != nil {
+			if obj, err := a.obj.object(); err == nil {
+				a.prov = r.record(a.obj.val, obj, s)
+			}
+		}
+		r.aux = append(r.aux, a)
 	}
 	return nil
 }
@@ -273,19 +297,26 @@ func (r *componentRun) trait(t *render.Trait) error {
 	if err != nil {
 		return err
 	}
-	v, err := r.e.evaluate(def, t.Properties, ctxData)
+	s := subject{def: def, stage: manifest.StageTrait, name: t.Type, path: t.Path, overlays: t.Overlays}
+	v, err := r.e.evaluateMarked(def, t.Properties, ctxData, r.mark(s))
 	if err != nil {
 		return r.cueErr(def, t.Path, t.Type, err)
 	}
-	if err := r.collectOutputs(def, v, t.Type, def.Stage == render.StagePostDispatch, t.Path, t.Type); err != nil {
+	if err := r.collectOutputs(def, v, t.Type, def.Stage == render.StagePostDispatch, t.Path, t.Type, s); err != nil {
 		return err
 	}
 	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() {
+		before := ctxData["output"].(map[string]any)
 		patched, err := patch.Apply(r.e.ctx, r.base.val, p)
 		if err != nil {
 			return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch workload: %w", err))
 		}
 		r.base.set(patched)
+		if r.prov != nil {
+			if after, err := r.base.object(); err == nil {
+				r.recordPatch(r.prov, before, after, p, s)
+			}
+		}
 	}
 	if po := v.LookupPath(cue.ParsePath("patchOutputs")); po.Exists() {
 		for i := range r.aux {
@@ -293,11 +324,22 @@ func (r *componentRun) trait(t *render.Trait) error {
 			if !target.Exists() {
 				continue
 			}
+			var before map[string]any
+			if r.aux[i].prov != nil {
+				before, _ = r.aux[i].obj.object()
+			}
 			patched, err := patch.Unify(r.e.ctx, r.aux[i].obj.val, target)
 			if err != nil {
 				return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch outputs.%s: %w", r.aux[i].name, err))
 			}
 			r.aux[i].obj.set(patched)
+			if before != nil {
+				if after, err := r.aux[i].obj.object(); err == nil {
+					po := s
+					po.stage = manifest.StagePatchOutputs
+					r.recordPatch(r.aux[i].prov, before, after, target, po)
+				}
+			}
 		}
 	}
 	if err := userErrors(v, "trait", t.Type); err != nil {
@@ -356,15 +398,22 @@ func (r *componentRun) manifest(pl Placement) (*ComponentManifest, error) {
 	if err != nil {
 		return nil, r.incompleteErr(err, -1, "output")
 	}
-	m.Workload = &Resource{Object: wl, Component: r.comp.Name}
+	m.Workload = &Resource{Object: wl, Component: r.comp.Name, Provenance: r.prov}
 	for i := range r.aux {
 		a := &r.aux[i]
 		obj, err := a.obj.object()
 		if err != nil {
 			return nil, r.incompleteErr(err, a.stage, "outputs."+a.name)
 		}
-		m.Auxiliaries = append(m.Auxiliaries, &Resource{Object: obj, Component: r.comp.Name, Trait: a.typ, Output: a.name, PostDispatch: a.postDispatch})
+		m.Auxiliaries = append(m.Auxiliaries, &Resource{Object: obj, Component: r.comp.Name, Trait: a.typ, Output: a.name, PostDispatch: a.postDispatch, Provenance: a.prov})
+	}
+	var before []map[string]any
+	if r.trace != nil {
+		before = metadataSnapshots(m)
 	}
 	setContract(r.app, r.comp, m, pl)
+	if r.trace != nil {
+		r.recordContract(m, before)
+	}
 	return m, nil
 }

@@ -19,6 +19,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -35,7 +36,12 @@ type Engine struct {
 	// compiled are the sources Compile compiled into ctx.
 	compiled map[string]cue.Value
 	uses     int
-	act      activity
+	// provenance makes renders record where each field came from;
+	// paramSpans caches the lines of each template's parameter
+	// declarations for it.
+	provenance bool
+	paramSpans map[*render.Definition][][2]int
+	act        activity
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
@@ -56,6 +62,11 @@ func (e *Engine) reset() {
 	e.compiled = map[string]cue.Value{}
 	e.uses = 0
 }
+
+// RecordProvenance makes the engine's renders record, per leaf of every
+// object, the stages that set it (Resource.Provenance). It costs time;
+// it is off by default.
+func (e *Engine) RecordProvenance(on bool) { e.provenance = on }
 
 // Definitions returns the definitions the engine renders with.
 func (e *Engine) Definitions() *render.Definitions { return e.defs }
@@ -129,6 +140,12 @@ func checkImports(d *render.Definition) error {
 
 // evaluate unifies a compiled template with parameter and context values.
 func (e *Engine) evaluate(d *render.Definition, params map[string]any, context map[string]any) (cue.Value, error) {
+	return e.evaluateMarked(d, params, context, nil)
+}
+
+// evaluateMarked is evaluate with each parameter leaf positioned by mark
+// (nil: none), for provenance.
+func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, context map[string]any, mark func(at string) token.Pos) (cue.Value, error) {
 	defer e.beginDef(d)()
 	tmpl, err := e.template(d)
 	if err != nil {
@@ -145,7 +162,8 @@ func (e *Engine) evaluate(d *render.Definition, params map[string]any, context m
 			order = orderCache{}
 			e.orders[d] = order
 		}
-		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(paramExpr(decl, NormalizeNumbers(params), order, "")))
+		f := &filler{order: order, mark: mark}
+		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(f.expr(decl, NormalizeNumbers(params), "", "")))
 	}
 	v := tmpl.Unify(fill)
 	if err := v.Validate(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // paramExpr builds the parameter value as CUE syntax whose struct fields
@@ -20,9 +22,32 @@ import (
 // a placeholder for them would change which branch of a disjunction of
 // closed structs matches.)
 func paramExpr(decl cue.Value, v any, order orderCache, path string) ast.Expr {
+	return (&filler{order: order}).expr(decl, v, path, "")
+}
+
+// filler builds parameter syntax; mark, when set, positions each leaf.
+type filler struct {
+	order orderCache
+	mark  func(at string) token.Pos
+}
+
+func (f *filler) expr(decl cue.Value, v any, path, at string) ast.Expr {
+	e := f.leaf(decl, v, path, at)
+	if f.mark != nil {
+		switch v.(type) {
+		case map[string]any:
+		case []any:
+		default:
+			ast.SetPos(e, f.mark(at))
+		}
+	}
+	return e
+}
+
+func (f *filler) leaf(decl cue.Value, v any, path, at string) ast.Expr {
 	switch x := v.(type) {
 	case map[string]any:
-		return structExpr(decl, x, order, path)
+		return f.structExpr(decl, x, path, at)
 	case []any:
 		elem := cue.Value{}
 		if decl.Exists() && needsDecl(x) {
@@ -30,7 +55,7 @@ func paramExpr(decl cue.Value, v any, order orderCache, path string) ast.Expr {
 		}
 		elts := make([]ast.Expr, len(x))
 		for i, e := range x {
-			elts[i] = paramExpr(elem, e, order, path+"[]")
+			elts[i] = f.expr(elem, e, path+"[]", at+"["+strconv.Itoa(i)+"]")
 		}
 		return ast.NewList(elts...)
 	case string:
@@ -87,7 +112,8 @@ func needsDecl(v any) bool {
 	return false
 }
 
-func structExpr(decl cue.Value, m map[string]any, order orderCache, path string) ast.Expr {
+func (f *filler) structExpr(decl cue.Value, m map[string]any, path, at string) ast.Expr {
+	order := f.order
 	fields := make([]any, 0, 2*len(m))
 	done := make(map[string]bool, len(m))
 	emit := func(name string) {
@@ -95,7 +121,7 @@ func structExpr(decl cue.Value, m map[string]any, order orderCache, path string)
 		if decl.Exists() && needsDecl(m[name]) {
 			sub = decl.LookupPath(cue.MakePath(cue.Str(name)))
 		}
-		fields = append(fields, label(name), paramExpr(sub, m[name], order, path+"."+name))
+		fields = append(fields, label(name), f.expr(sub, m[name], path+"."+name, manifest.FieldPathJoin(at, name)))
 		done[name] = true
 	}
 	for _, name := range order.declared(decl, path) {

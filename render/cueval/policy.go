@@ -22,7 +22,11 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 		ctxData["parameter"] = NormalizeNumbers(p.Properties)
 	}
 	run := &componentRun{e: e, app: app, comp: comp, ctxData: ctxData, policy: true}
-	v, err := e.evaluate(def, p.Properties, ctxData)
+	s := subject{def: def, stage: manifest.StageProperty, name: p.Name, path: p.Path}
+	if e.provenance {
+		run.trace = &tracer{}
+	}
+	v, err := e.evaluateMarked(def, p.Properties, ctxData, run.mark(s))
 	if err != nil {
 		return nil, run.cueErr(def, p.Path, "", err)
 	}
@@ -30,7 +34,7 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 	if out := v.LookupPath(cue.ParsePath("output")); out.Exists() {
 		vals = append(vals, out)
 	}
-	if err := run.collectOutputs(def, v, p.Type, false, p.Path, ""); err != nil {
+	if err := run.collectOutputs(def, v, p.Type, false, p.Path, "", s); err != nil {
 		return nil, err
 	}
 	for _, a := range run.aux {
@@ -41,6 +45,11 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 		obj, err := toGo(val)
 		if err != nil {
 			return nil, run.errAt(p.Path, "", errors.New(render.CUEMessage(err)))
+		}
+		var prov manifest.Provenance
+		var before map[string]any
+		if run.trace != nil {
+			prov, before = run.record(val, obj, s), withMetadataCopy(obj)
 		}
 		addLabels(obj, map[string]string{render.LabelAppName: app.Name, render.LabelAppComponent: p.Name, render.LabelAppRevision: app.RevisionName()})
 		if manifest.String(obj, "metadata", "name") == "" {
@@ -53,7 +62,10 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 		if manifest.String(obj, "metadata", "labels", render.LabelAppCluster) == "" {
 			addLabels(obj, map[string]string{render.LabelAppCluster: ""})
 		}
-		out = append(out, &Resource{Object: obj, Component: p.Name, Policy: p.Name})
+		if prov != nil {
+			prov.Update(before, obj, func(path string, _ any) []manifest.Origin { return []manifest.Origin{run.contractOrigin(path)} })
+		}
+		out = append(out, &Resource{Object: obj, Component: p.Name, Policy: p.Name, Provenance: prov})
 	}
 	return out, nil
 }
