@@ -40,6 +40,9 @@ type controlPlane struct {
 	// they are what the clusters hold already (the KubeVela corpus's
 	// usage-configmap renders its ConfigMap nowhere).
 	plainToHub bool
+	// placements, when set, receive the explanation of every placement
+	// (Result.Placements).
+	placements map[string]*Placement
 }
 
 // asAuthored leaves an error about an authored input as it is.
@@ -90,6 +93,8 @@ type placed struct {
 	// preserved names the policy that keeps the copies in their members
 	// when their Works go (preserveResourcesOnDeletion).
 	preserved string
+	// placement explains where the template went (controlPlane.placements).
+	placement *Placement
 }
 
 // Works is what a diff needs of Karmada's Works beyond the objects they
@@ -147,6 +152,7 @@ func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, work
 			errs = append(errs, r.err)
 		}
 		works.record(&r)
+		cp.explained(&r)
 		for j, e := range r.writes {
 			if err := store.Apply(r.targets[j], e); err != nil {
 				errs = append(errs, err)
@@ -187,6 +193,9 @@ func (cp *controlPlane) place(i int) placed {
 		return r
 	}
 	d, err := propagation.Schedule(t, p, cp.members)
+	if cp.placements != nil {
+		r.placement = explainPlacement(t, cp, d, err)
+	}
 	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)
 		if len(cp.members) == 0 {
@@ -220,7 +229,7 @@ func (cp *controlPlane) place(i int) placed {
 		obj := propagation.Claim(t, d, target)
 		if t.Provenance != nil {
 			obj.Provenance = t.Provenance.Clone()
-			obj.Provenance.Record(t.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.Pos})
+			obj.Provenance.Record(t.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.PlacementPos})
 		}
 		out, applied, err := override.Apply(obj, target.Cluster, cp.ovs)
 		if err != nil {

@@ -340,8 +340,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	res.Warnings, res.Traces, res.Resources, res.RevisionHashes, res.Suspended = r.warnings, r.traces, r.resources, r.hashes, r.suspended
 	res.Statuses = r.statuses
+	if in.Placement {
+		res.Placements = map[string]*Placement{}
+	}
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
-		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored, plainToHub: len(apps) == 0}
+		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored, plainToHub: len(apps) == 0, placements: res.Placements}
 		for _, t := range templates {
 			cp.sources = append(cp.sources, "template "+t.Pos.String())
 			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
@@ -354,7 +357,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		res.Warnings = append(res.Warnings, warnings...)
 	}
 	for _, name := range inv.ControlPlanes() {
-		warnings, err := propagateDispatched(ctx, out, inv, name, in.Workers, &res.Works)
+		warnings, err := propagateDispatched(ctx, out, inv, name, in.Workers, res)
 		if err := firstError(guard.failed(), err); err != nil {
 			return nil, err
 		}
@@ -481,7 +484,7 @@ func parseApps(apps []appSource) ([]appSource, error) {
 // plane cluster: its policies and templates, for its members. Rendered
 // objects have no position of their own: errors about them point at what
 // produced them and name it.
-func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int, works *Works) ([]string, error) {
+func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int, res *Result) ([]string, error) {
 	entries := store.List(name)
 	objs := make([]*manifest.Object, 0, len(entries))
 	byObject := map[*manifest.Object]cluster.Entry{}
@@ -504,13 +507,13 @@ func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster
 	if err != nil {
 		return nil, err
 	}
-	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, props: props, ovs: ovs, inContext: where}
+	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, props: props, ovs: ovs, inContext: where, placements: res.Placements}
 	for _, t := range templates {
 		cp.sources = append(cp.sources, byObject[t].Source)
 		cp.origins = append(cp.origins, byObject[t].Origin)
 		cp.owners = append(cp.owners, byObject[t].Owner)
 	}
-	return propagate(ctx, store, cp, workers, works)
+	return propagate(ctx, store, cp, workers, &res.Works)
 }
 
 // inventory builds the cluster inventory from Cluster objects and checks

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -46,7 +47,10 @@ func (p *Placement) Print(w io.Writer) {
 			mark = "+"
 		}
 		line := fmt.Sprintf("  %s %s: %s", mark, c.Cluster, c.Why)
-		if c.Replicas > 0 {
+		switch {
+		case c.Replicas == 1:
+			line += " (1 replica)"
+		case c.Replicas > 1:
 			line += fmt.Sprintf(" (%d replicas)", c.Replicas)
 		}
 		fmt.Fprintln(w, line)
@@ -56,5 +60,37 @@ func (p *Placement) Print(w io.Writer) {
 		for _, r := range p.Replicas {
 			fmt.Fprintf(w, "    %s\n", r)
 		}
+	}
+}
+
+// explainPlacement is why Karmada placed template t as d does (err: why
+// it could not).
+func explainPlacement(t *manifest.Object, cp *controlPlane, d propagation.Decision, err error) *Placement {
+	if err != nil {
+		p := &Placement{By: d.Policy.String(), Why: []string{"Karmada's scheduler cannot place it: " + err.Error()}}
+		for _, m := range cp.members {
+			p.Clusters = append(p.Clusters, ClusterChoice{Cluster: m.Name, Why: "not placed"})
+		}
+		return p
+	}
+	x := propagation.Explain(t, cp.props, cp.members, d)
+	p := &Placement{By: x.Policy, Why: x.Why, Replicas: x.Replicas}
+	for _, c := range x.Clusters {
+		p.Clusters = append(p.Clusters, ClusterChoice{Cluster: c.Cluster, Selected: c.Selected, Why: c.Why, Replicas: c.Replicas})
+	}
+	return p
+}
+
+// explained files r's placement under the objects it placed and the
+// template in its control plane.
+func (cp *controlPlane) explained(r *placed) {
+	if cp.placements == nil || r.placement == nil {
+		return
+	}
+	if cp.name != "" {
+		cp.placements[PlacementKey(cp.name, r.key)] = r.placement
+	}
+	for j, e := range r.writes {
+		cp.placements[PlacementKey(r.targets[j], e.Object.Key())] = r.placement
 	}
 }

@@ -77,7 +77,7 @@ func (c *command) didYouMean(err error) string {
 }
 
 // commands names the subcommands, for the top-level "did you mean".
-var commands = []string{"render", "diff", "test", "addon", "verify", "show", "init", "version", "help"}
+var commands = []string{"render", "diff", "test", "explain", "addon", "verify", "show", "init", "version", "help"}
 
 // unknownCommand is the top level's message for an unknown command.
 func unknownCommand(name string) string {

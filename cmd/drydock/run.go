@@ -39,6 +39,7 @@ objects each cluster would hold, without a cluster.
 Usage:
   drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR] [--validate]
   drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json|github] [--exit-code]
+  drydock explain [PATH...] OBJECT [FIELD] [render flags] [--format text|json]
   drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
   drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
   drydock verify [-p DIR]... [--data PATH]... [--coverage]
@@ -101,6 +102,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runVerify(args[1:], stdout, stderr)
 	case "show":
 		return runShow(args[1:], stdout, stderr)
+	case "explain":
+		return runExplain(args[1:], stdout, stderr)
 	case "init":
 		return runInit(args[1:], stdout, stderr)
 	case "version", "--version":

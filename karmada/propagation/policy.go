@@ -76,8 +76,9 @@ type Policy struct {
 	// Preserve is spec.preserveResourcesOnDeletion: a Work that goes
 	// leaves its objects in the member.
 	Preserve bool
-	// Pos is where the policy was authored.
-	Pos manifest.Pos
+	// Pos is where the policy was authored; PlacementPos where its
+	// spec.placement is.
+	Pos, PlacementPos manifest.Pos
 }
 
 // StaticWeight is one staticWeightList entry.
@@ -105,7 +106,7 @@ func IsPolicy(obj *manifest.Object) bool {
 // and webhook would. A selector without a namespace gets the policy's, as
 // Karmada's mutating webhook does.
 func Parse(obj *manifest.Object) (*Policy, error) {
-	p := &Policy{Kind: obj.Kind(), Name: obj.Name(), Pos: obj.Pos, Scheduling: Duplicated}
+	p := &Policy{Kind: obj.Kind(), Name: obj.Name(), Pos: obj.Pos, PlacementPos: obj.FieldPos("spec.placement"), Scheduling: Duplicated}
 	if p.Kind == KindPropagationPolicy {
 		p.Namespace = obj.Namespace()
 		if p.Namespace == "" {

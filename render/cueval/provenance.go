@@ -162,8 +162,8 @@ func (r *componentRun) withDefault(s subject, chain []manifest.Origin) []manifes
 
 // templateStage is the stage of a template literal of s.
 func templateStage(s subject) manifest.Stage {
-	if s.stage == manifest.StageTrait {
-		return manifest.StageTrait
+	if s.stage == manifest.StageTrait || s.stage == manifest.StagePatchOutputs {
+		return s.stage
 	}
 	return manifest.StageTemplate
 }

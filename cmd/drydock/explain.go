@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
+)
+
+// runExplain renders with provenance and prints where the fields of one
+// object came from: every leaf with the stage that last set it, or one
+// field's chain of stages.
+func runExplain(args []string, stdout, stderr io.Writer) int {
+	cmd := newCommand("explain", "explain [PATH...] OBJECT [FIELD] [flags]",
+		"Renders the inputs and explains one object: OBJECT is cluster/namespace/kind/name as in the\n"+
+			"output tree (_cluster for a cluster-scoped object), or a unique suffix of it (Deployment/web,\n"+
+			"web). Without FIELD every field is printed with the stage that set it; with FIELD (spec.replicas,\n"+
+			"spec.template.spec.containers[0].image) the chain of stages that set it, oldest first. The\n"+
+			"object's placement (why each cluster holds it or not, and its replicas) follows.\n"+
+			"PATHs are the arguments that exist as files or directories; the next one is OBJECT.")
+	fs := cmd.fs
+	var rf renderFlags
+	rf.register(fs)
+	format := fs.String("format", "text", "output format: text or json")
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
+	}
+	paths, target, field, err := explainArgs(fs.Args())
+	if err != nil {
+		return cmd.fail(stderr, err)
+	}
+	if *format != "text" && *format != "json" {
+		return cmd.fail(stderr, fmt.Errorf("--format %q: want text or json", *format))
+	}
+	in, err := rf.inputs(paths)
+	if err != nil {
+		return cmd.usageError(stderr, err)
+	}
+	in.Provenance = true
+	in.Placement = true
+	res, err := pipeline.Run(context.Background(), in)
+	if err != nil {
+		return reportError(stderr, err)
+	}
+	c, e, err := findObject(res.Clusters, target)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock explain: %v\n", err)
+		return exitUsage
+	}
+	x := newExplanation(c, e, res.Placements)
+	if field != "" {
+		if _, ok := e.Object.Provenance[field]; !ok {
+			var paths []string
+			for p := range e.Object.Provenance {
+				paths = append(paths, p)
+			}
+			fmt.Fprintf(stderr, "drydock explain: %s has no field %q%s\n", x.Object, field, manifest.DidYouMean(field, paths))
+			return exitUsage
+		}
+		x.only(field)
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(x); err != nil {
+			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			return exitInternal
+		}
+		return exitOK
+	}
+	x.print(stdout, field != "")
+	return exitOK
+}
+
+// explainArgs splits the arguments into the input paths (those that
+// exist, or -), OBJECT and FIELD.
+func explainArgs(args []string) (paths []string, object, field string, err error) {
+	i := 0
+	for i < len(args) {
+		if _, err := os.Stat(args[i]); err != nil && args[i] != "-" {
+			break
+		}
+		i++
+	}
+	rest := args[i:]
+	switch len(rest) {
+	case 0:
+		return nil, "", "", errors.New("give the object to explain (cluster/namespace/kind/name, or a unique suffix of it)")
+	case 1, 2:
+	default:
+		return nil, "", "", fmt.Errorf("too many arguments after the object %q: %s (a path that does not exist?)", rest[0], strings.Join(rest[1:], " "))
+	}
+	object = rest[0]
+	if len(rest) == 2 {
+		field = rest[1]
+	}
+	return args[:i], object, field, nil
+}
+
+// objectID is how explain names an object: cluster/namespace/kind/name.
+func objectID(c string, o *manifest.Object) string {
+	ns := o.Namespace()
+	if ns == "" {
+		ns = "_cluster"
+	}
+	return c + "/" + ns + "/" + o.Kind() + "/" + o.Name()
+}
+
+// findObject finds the one object whose id is target or ends with
+// "/"+target (kinds compared case-insensitively).
+func findObject(store *cluster.Store, target string) (string, cluster.Entry, error) {
+	type hit struct {
+		c string
+		e cluster.Entry
+	}
+	var hits []hit
+	var ids []string
+	want := strings.ToLower(target)
+	for _, c := range store.Clusters() {
+		for _, e := range store.List(c) {
+			id := objectID(c, e.Object)
+			ids = append(ids, id)
+			low := strings.ToLower(id)
+			if low == want || strings.HasSuffix(low, "/"+want) {
+				hits = append(hits, hit{c, e})
+			}
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0].c, hits[0].e, nil
+	case 0:
+		return "", cluster.Entry{}, fmt.Errorf("no rendered object %s%s", target, manifest.DidYouMean(target, ids))
+	}
+	var names []string
+	for _, h := range hits {
+		names = append(names, objectID(h.c, h.e.Object))
+	}
+	sort.Strings(names)
+	return "", cluster.Entry{}, fmt.Errorf("%s names %d objects; give more of it: %s", target, len(hits), strings.Join(names, ", "))
+}
+
+// explanation is what explain prints (and its JSON form).
+type explanation struct {
+	Object    string              `json:"object"`
+	Source    string              `json:"source,omitempty"`
+	Fields    []explainedField    `json:"fields"`
+	Placement *pipeline.Placement `json:"placement,omitempty"`
+	order     []string
+}
+
+type explainedField struct {
+	Path    string          `json:"path"`
+	Value   any             `json:"value"`
+	Origins []explainOrigin `json:"origins"`
+}
+
+type explainOrigin struct {
+	Stage  string `json:"stage"`
+	Name   string `json:"name,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	Pos    string `json:"pos,omitempty"`
+	Value  any    `json:"value"`
+}
+
+func newExplanation(c string, e cluster.Entry, placements map[string]*pipeline.Placement) *explanation {
+	x := &explanation{Object: objectID(c, e.Object), Source: e.Source}
+	if p := placements[pipeline.PlacementKey(c, e.Object.Key())]; p != nil {
+		x.Placement = p
+	}
+	manifest.WalkLeaves(e.Object.Data, func(path string, v any) {
+		f := explainedField{Path: path, Value: v}
+		for _, o := range e.Object.Provenance[path] {
+			f.Origins = append(f.Origins, explainOrigin{Stage: string(o.Stage), Name: o.Name, Detail: o.Detail, Pos: o.Pos.String(), Value: o.Value})
+		}
+		x.Fields = append(x.Fields, f)
+	})
+	return x
+}
+
+// only keeps the field at path.
+func (x *explanation) only(path string) {
+	for _, f := range x.Fields {
+		if f.Path == path {
+			x.Fields = []explainedField{f}
+			return
+		}
+	}
+}
+
+func (x *explanation) print(w io.Writer, chain bool) {
+	fmt.Fprintf(w, "%s\n", x.Object)
+	if x.Source != "" {
+		fmt.Fprintf(w, "  from %s\n", x.Source)
+	}
+	fmt.Fprintln(w)
+	for _, f := range x.Fields {
+		if chain {
+			steps := make([]string, len(f.Origins))
+			for i, o := range f.Origins {
+				steps[i] = fmt.Sprintf("%s (%s)", compact(o.Value), o.describe())
+			}
+			if len(steps) == 0 {
+				steps = []string{compact(f.Value) + " (no recorded origin)"}
+			}
+			fmt.Fprintf(w, "%s: %s\n", f.Path, strings.Join(steps, " → "))
+			continue
+		}
+		origin := "no recorded origin"
+		if n := len(f.Origins); n > 0 {
+			origin = f.Origins[n-1].describe()
+		}
+		fmt.Fprintf(w, "%s: %s  # %s\n", f.Path, compact(f.Value), origin)
+	}
+	if x.Placement != nil {
+		fmt.Fprintln(w)
+		x.Placement.Print(w)
+	}
+}
+
+// describe is an origin as explain prints it: what set the value, then
+// where.
+func (o explainOrigin) describe() string {
+	var s string
+	switch manifest.Stage(o.Stage) {
+	case manifest.StageTemplate:
+		s = "template " + o.Name
+	case manifest.StageDefault:
+		s = o.Name + " default"
+	case manifest.StageContext:
+		s = "template " + o.Name + ", " + o.Detail
+	case manifest.StageProperty:
+		s = fmt.Sprintf("component %s %s", o.Name, o.Detail)
+	case manifest.StageTrait:
+		s = "trait " + o.Name
+		if o.Detail != "" && o.Detail != "patch" {
+			s += " " + o.Detail
+		}
+	case manifest.StagePatchOutputs:
+		s = "trait " + o.Name + " patchOutputs"
+	case manifest.StageOverridePolicy:
+		s = fmt.Sprintf("override policy %s %s", o.Name, o.Detail)
+	case manifest.StageLabels:
+		s = o.Name
+		if o.Detail != "" {
+			s += " " + o.Detail
+		}
+	case manifest.StageKarmada, manifest.StageKarmadaOverride:
+		s = o.Name + ", " + o.Detail
+	case manifest.StageInput:
+		s = "input"
+	default:
+		s = strings.TrimSpace(o.Stage + " " + o.Name)
+	}
+	if o.Pos != "" {
+		s += ", " + o.Pos
+	}
+	return s
+}
+
+// compact is a value on one line, as JSON.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
