@@ -51,6 +51,9 @@ type Finding struct {
 	Origin cluster.Origin
 	// Diff is the unified diff of a changed golden file.
 	Diff string
+	// Field is the object's field the finding is about (a
+	// manifest.FieldPath), when it is about one.
+	Field string
 }
 
 // SuiteResult is what running one suite found.

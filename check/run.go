@@ -228,9 +228,12 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 			msg += f.Field + ": "
 		}
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "validate", Level: level, Message: msg + f.Message,
-			Pos: f.Pos, Object: f.Path, Origin: f.Origin})
+			Pos: f.Pos, Object: f.Path, Origin: f.Origin, Field: f.Field})
 	}
 	err = sink.finish(res)
+	if err == nil && !r.opts.Update {
+		r.locateCauses(ctx, s, in, res)
+	}
 	if err == nil {
 		err = r.defTests(ctx, s, res)
 	}

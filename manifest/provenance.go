@@ -297,3 +297,65 @@ func (o *Object) PlaceFields() {
 		}
 	})
 }
+
+// Describe says what set a value, as explanations print it: "trait
+// scaler properties.replicas", "override policy deploy-ha ...",
+// "OverridePolicy default/eu, rule 0 imageOverrider[0]" (without the
+// position).
+func (o Origin) Describe() string {
+	join := func(parts ...string) string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	switch o.Stage {
+	case StageTemplate:
+		return join("template", o.Name)
+	case StageDefault:
+		return o.Name + " default"
+	case StageContext:
+		return join("template", o.Name+",", o.Detail)
+	case StageProperty:
+		return join("component", o.Name, o.Detail)
+	case StageTrait:
+		if o.Detail == "patch" {
+			return join("trait", o.Name)
+		}
+		return join("trait", o.Name, o.Detail)
+	case StagePatchOutputs:
+		return join("trait", o.Name, "patchOutputs")
+	case StageOverridePolicy:
+		return join("override policy", o.Name, o.Detail)
+	case StageLabels:
+		return join(o.Name, o.Detail)
+	case StageKarmada, StageKarmadaOverride:
+		return o.Name + ", " + o.Detail
+	case StageInput:
+		return "input"
+	}
+	return join(string(o.Stage), o.Name, o.Detail)
+}
+
+// ChangedLeaf is the first leaf (in key order) whose value differs
+// between before and after, preferring one after holds; "" when they
+// hold the same leaves.
+func ChangedLeaf(before, after map[string]any) string {
+	var first string
+	walkPair("", before, true, after, func(path string, _ any, same bool) {
+		if !same && first == "" {
+			first = path
+		}
+	})
+	if first == "" {
+		walkPair("", after, true, before, func(path string, _ any, same bool) {
+			if !same && first == "" {
+				first = path
+			}
+		})
+	}
+	return first
+}

@@ -154,7 +154,6 @@ type explanation struct {
 	Source    string              `json:"source,omitempty"`
 	Fields    []explainedField    `json:"fields"`
 	Placement *pipeline.Placement `json:"placement,omitempty"`
-	order     []string
 }
 
 type explainedField struct {
@@ -229,37 +228,7 @@ func (x *explanation) print(w io.Writer, chain bool) {
 // describe is an origin as explain prints it: what set the value, then
 // where.
 func (o explainOrigin) describe() string {
-	var s string
-	switch manifest.Stage(o.Stage) {
-	case manifest.StageTemplate:
-		s = "template " + o.Name
-	case manifest.StageDefault:
-		s = o.Name + " default"
-	case manifest.StageContext:
-		s = "template " + o.Name + ", " + o.Detail
-	case manifest.StageProperty:
-		s = fmt.Sprintf("component %s %s", o.Name, o.Detail)
-	case manifest.StageTrait:
-		s = "trait " + o.Name
-		if o.Detail != "" && o.Detail != "patch" {
-			s += " " + o.Detail
-		}
-	case manifest.StagePatchOutputs:
-		s = "trait " + o.Name + " patchOutputs"
-	case manifest.StageOverridePolicy:
-		s = fmt.Sprintf("override policy %s %s", o.Name, o.Detail)
-	case manifest.StageLabels:
-		s = o.Name
-		if o.Detail != "" {
-			s += " " + o.Detail
-		}
-	case manifest.StageKarmada, manifest.StageKarmadaOverride:
-		s = o.Name + ", " + o.Detail
-	case manifest.StageInput:
-		s = "input"
-	default:
-		s = strings.TrimSpace(o.Stage + " " + o.Name)
-	}
+	s := manifest.Origin{Stage: manifest.Stage(o.Stage), Name: o.Name, Detail: o.Detail}.Describe()
 	if o.Pos != "" {
 		s += ", " + o.Pos
 	}

@@ -138,13 +138,9 @@ func checkImports(d *render.Definition) error {
 	return nil
 }
 
-// evaluate unifies a compiled template with parameter and context values.
-func (e *Engine) evaluate(d *render.Definition, params map[string]any, context map[string]any) (cue.Value, error) {
-	return e.evaluateMarked(d, params, context, nil)
-}
-
-// evaluateMarked is evaluate with each parameter leaf positioned by mark
-// (nil: none), for provenance.
+// evaluateMarked unifies a compiled template with parameter and context
+// values, each parameter leaf positioned by mark (nil: none) for
+// provenance.
 func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, context map[string]any, mark func(at string) token.Pos) (cue.Value, error) {
 	defer e.beginDef(d)()
 	tmpl, err := e.template(d)

@@ -11,9 +11,9 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-// paramExpr builds the parameter value as CUE syntax whose struct fields
+// filler builds the parameter value as CUE syntax whose struct fields
 // come in the order the template declares them, then the user's other
-// fields sorted.
+// fields sorted; mark, when set, positions each leaf.
 //
 // KubeVela compiles template and parameters as one file, so field order —
 // visible to json.Marshal and to `for k, v in` over a struct — is the
@@ -21,11 +21,6 @@ import (
 // first. (Declared fields the user leaves out still follow the given ones:
 // a placeholder for them would change which branch of a disjunction of
 // closed structs matches.)
-func paramExpr(decl cue.Value, v any, order orderCache, path string) ast.Expr {
-	return (&filler{order: order}).expr(decl, v, path, "")
-}
-
-// filler builds parameter syntax; mark, when set, positions each leaf.
 type filler struct {
 	order orderCache
 	mark  func(at string) token.Pos
