@@ -194,7 +194,7 @@ func (cp *controlPlane) place(i int) placed {
 	}
 	d, err := propagation.Schedule(t, p, cp.members)
 	if cp.placements != nil {
-		r.placement = explainPlacement(t, cp, d, err)
+		r.placement = explainPlacement(t, cp, p, d, err)
 	}
 	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)

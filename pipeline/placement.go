@@ -63,11 +63,11 @@ func (p *Placement) Print(w io.Writer) {
 	}
 }
 
-// explainPlacement is why Karmada placed template t as d does (err: why
-// it could not).
-func explainPlacement(t *manifest.Object, cp *controlPlane, d propagation.Decision, err error) *Placement {
+// explainPlacement is why Karmada placed template t with policy p as d
+// does (err: why it could not; d is then empty).
+func explainPlacement(t *manifest.Object, cp *controlPlane, policy *propagation.Policy, d propagation.Decision, err error) *Placement {
 	if err != nil {
-		p := &Placement{By: d.Policy.String(), Why: []string{"Karmada's scheduler cannot place it: " + err.Error()}}
+		p := &Placement{By: policy.String(), Why: []string{"Karmada's scheduler cannot place it: " + err.Error()}}
 		for _, m := range cp.members {
 			p.Clusters = append(p.Clusters, ClusterChoice{Cluster: m.Name, Why: "not placed"})
 		}

@@ -94,3 +94,32 @@ func checkLine(cache map[string][]string, p manifest.Pos) string {
 	}
 	return ""
 }
+
+// TestPlacementUnschedulable: a template its policy cannot place (no
+// member cluster) is explained, not a crash.
+func TestPlacementUnschedulable(t *testing.T) {
+	dir := t.TempDir()
+	in := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement: {}
+`
+	path := dir + "/web.yaml"
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Inputs{Paths: []string{path}, Provenance: true, Placement: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "cannot place it") {
+		t.Errorf("warnings %q: want the scheduler's refusal", res.Warnings)
+	}
+}
