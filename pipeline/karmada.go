@@ -42,7 +42,7 @@ type controlPlane struct {
 	plainToHub bool
 	// placements, when set, receive the explanation of every placement
 	// (Result.Placements).
-	placements map[string]*Placement
+	placements map[string]*propagation.Explanation
 }
 
 // asAuthored leaves an error about an authored input as it is.
@@ -94,7 +94,7 @@ type placed struct {
 	// when their Works go (preserveResourcesOnDeletion).
 	preserved string
 	// placement explains where the template went (controlPlane.placements).
-	placement *Placement
+	placement *propagation.Explanation
 }
 
 // Works is what a diff needs of Karmada's Works beyond the objects they

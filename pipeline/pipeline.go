@@ -22,6 +22,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
@@ -170,7 +171,7 @@ type Result struct {
 	Statuses []ComponentStatus
 	// Placements explain where objects went (Inputs.Placement), by
 	// PlacementKey of the cluster and object that holds it.
-	Placements map[string]*Placement
+	Placements map[string]*propagation.Explanation
 }
 
 // Trace is one application's workflow, step by step.
@@ -341,7 +342,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	res.Warnings, res.Traces, res.Resources, res.RevisionHashes, res.Suspended = r.warnings, r.traces, r.resources, r.hashes, r.suspended
 	res.Statuses = r.statuses
 	if in.Placement {
-		res.Placements = map[string]*Placement{}
+		res.Placements = map[string]*propagation.Explanation{}
 	}
 	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
 		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored, plainToHub: len(apps) == 0, placements: res.Placements}

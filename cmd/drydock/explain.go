@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 )
@@ -150,10 +151,10 @@ func findObject(store *cluster.Store, target string) (string, cluster.Entry, err
 
 // explanation is what explain prints (and its JSON form).
 type explanation struct {
-	Object    string              `json:"object"`
-	Source    string              `json:"source,omitempty"`
-	Fields    []explainedField    `json:"fields"`
-	Placement *pipeline.Placement `json:"placement,omitempty"`
+	Object    string                   `json:"object"`
+	Source    string                   `json:"source,omitempty"`
+	Fields    []explainedField         `json:"fields"`
+	Placement *propagation.Explanation `json:"placement,omitempty"`
 }
 
 type explainedField struct {
@@ -170,7 +171,7 @@ type explainOrigin struct {
 	Value  any    `json:"value"`
 }
 
-func newExplanation(c string, e cluster.Entry, placements map[string]*pipeline.Placement) *explanation {
+func newExplanation(c string, e cluster.Entry, placements map[string]*propagation.Explanation) *explanation {
 	x := &explanation{Object: objectID(c, e.Object), Source: e.Source}
 	if p := placements[pipeline.PlacementKey(c, e.Object.Key())]; p != nil {
 		x.Placement = p
@@ -221,7 +222,36 @@ func (x *explanation) print(w io.Writer, chain bool) {
 	}
 	if x.Placement != nil {
 		fmt.Fprintln(w)
-		x.Placement.Print(w)
+		printPlacement(w, x.Placement)
+	}
+}
+
+// printPlacement writes why the object is where it is: the policy and
+// its rivals, each cluster with + (holds it) or -, and the division.
+func printPlacement(w io.Writer, p *propagation.Explanation) {
+	fmt.Fprintf(w, "placement: %s\n", p.Policy)
+	for _, why := range p.Why {
+		fmt.Fprintf(w, "  %s\n", why)
+	}
+	for _, c := range p.Clusters {
+		mark := "-"
+		if c.Selected {
+			mark = "+"
+		}
+		line := fmt.Sprintf("  %s %s: %s", mark, c.Cluster, c.Why)
+		switch {
+		case c.Replicas == 1:
+			line += " (1 replica)"
+		case c.Replicas > 1:
+			line += fmt.Sprintf(" (%d replicas)", c.Replicas)
+		}
+		fmt.Fprintln(w, line)
+	}
+	if len(p.Replicas) > 0 {
+		fmt.Fprintln(w, "  replicas:")
+		for _, r := range p.Replicas {
+			fmt.Fprintf(w, "    %s\n", r)
+		}
 	}
 }
 

@@ -14,22 +14,22 @@ import (
 // template or not, and how its replicas were divided.
 type Explanation struct {
 	// Policy is the policy that placed the template.
-	Policy string
+	Policy string `json:"by"`
 	// Why explains the choice of Policy over the other candidates.
-	Why []string
+	Why []string `json:"why,omitempty"`
 	// Clusters are the members, in inventory order.
-	Clusters []ClusterReason
+	Clusters []ClusterReason `json:"clusters"`
 	// Replicas tells the division step by step (empty when nothing was
 	// divided).
-	Replicas []string
+	Replicas []string `json:"replicas,omitempty"`
 }
 
 // ClusterReason is one member's part in an Explanation.
 type ClusterReason struct {
-	Cluster  string
-	Selected bool
-	Why      string
-	Replicas int64
+	Cluster  string `json:"cluster"`
+	Selected bool   `json:"selected"`
+	Why      string `json:"why"`
+	Replicas int64  `json:"replicas,omitempty"`
 }
 
 // seatTraceMax bounds the replicas traced one by one.
@@ -69,6 +69,16 @@ func Explain(template *manifest.Object, policies []*Policy, members []*cluster.C
 	}
 	if d.Workload && w.replicas > 0 {
 		x.Replicas = division(p, w, selected, targets)
+	}
+	return x
+}
+
+// ExplainFailure explains why policy p placed template nowhere: err is
+// what Schedule returned.
+func ExplainFailure(p *Policy, members []*cluster.Cluster, err error) Explanation {
+	x := Explanation{Policy: p.String(), Why: []string{"Karmada's scheduler cannot place it: " + err.Error()}}
+	for _, m := range members {
+		x.Clusters = append(x.Clusters, ClusterReason{Cluster: m.Name, Why: "not placed"})
 	}
 	return x
 }
@@ -119,8 +129,7 @@ func selectorKind(implicit int) string {
 }
 
 func selectedWhy(p *Policy) string {
-	switch {
-	case p.Affinity == nil && len(p.Affinities) == 0:
+	if p.Affinity == nil && len(p.Affinities) == 0 {
 		return "selected: the policy has no cluster affinity"
 	}
 	return "selected: matches the cluster affinity"
