@@ -185,35 +185,7 @@ func walkPair(path string, before any, has bool, after any, f func(string, any, 
 // WalkLeaves calls f for every leaf of data in key order: scalars, null,
 // and empty maps and lists, with its FieldPath.
 func WalkLeaves(data map[string]any, f func(path string, v any)) {
-	walkLeaves("", data, f)
-}
-
-func walkLeaves(path string, v any, f func(string, any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		if len(x) == 0 && path != "" {
-			f(path, x)
-			return
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			walkLeaves(FieldPathJoin(path, k), x[k], f)
-		}
-	case []any:
-		if len(x) == 0 {
-			f(path, x)
-			return
-		}
-		for i, e := range x {
-			walkLeaves(path+"["+strconv.Itoa(i)+"]", e, f)
-		}
-	default:
-		f(path, v)
-	}
+	walkPair("", nil, false, data, func(path string, v any, _ bool) { f(path, v) })
 }
 
 // FieldPathJoin appends key to a field path: "a.b"; "a[b.c]" for a key
