@@ -306,7 +306,8 @@ func (r *componentRun) trait(t *render.Trait) error {
 		return err
 	}
 	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() {
-		before := ctxData["output"].(map[string]any)
+		// The context's output is the object before the patch.
+		before, _ := ctxData["output"].(map[string]any)
 		patched, err := patch.Apply(r.e.ctx, r.base.val, p)
 		if err != nil {
 			return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch workload: %w", err))

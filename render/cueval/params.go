@@ -28,13 +28,8 @@ type filler struct {
 
 func (f *filler) expr(decl cue.Value, v any, path, at string) ast.Expr {
 	e := f.leaf(decl, v, path, at)
-	if f.mark != nil {
-		switch v.(type) {
-		case map[string]any:
-		case []any:
-		default:
-			ast.SetPos(e, f.mark(at))
-		}
+	if f.mark != nil && !composite(v) {
+		ast.SetPos(e, f.mark(at))
 	}
 	return e
 }
@@ -144,4 +139,13 @@ func label(name string) ast.Label {
 func isDisjunction(v cue.Value) bool {
 	op, _ := v.Expr()
 	return op == cue.OrOp
+}
+
+// composite reports whether v is a map or a list (not a leaf).
+func composite(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }

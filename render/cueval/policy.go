@@ -30,26 +30,27 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 	if err != nil {
 		return nil, run.cueErr(def, p.Path, "", err)
 	}
-	var vals []cue.Value
-	if out := v.LookupPath(cue.ParsePath("output")); out.Exists() {
-		vals = append(vals, out)
-	}
 	if err := run.collectOutputs(def, v, p.Type, false, p.Path, "", s); err != nil {
 		return nil, err
 	}
-	for _, a := range run.aux {
-		vals = append(vals, a.obj.val)
+	objs := run.aux
+	if out := v.LookupPath(cue.ParsePath("output")); out.Exists() {
+		o := auxiliary{obj: rendered{val: out}}
+		if obj, err := o.obj.object(); err == nil && run.trace != nil {
+			o.prov = run.record(out, obj, s)
+		}
+		objs = append([]auxiliary{o}, objs...)
 	}
 	var out []*Resource
-	for _, val := range vals {
-		obj, err := toGo(val)
+	for i := range objs {
+		obj, err := objs[i].obj.object()
 		if err != nil {
 			return nil, run.errAt(p.Path, "", errors.New(render.CUEMessage(err)))
 		}
-		var prov manifest.Provenance
+		prov := objs[i].prov
 		var before map[string]any
-		if run.trace != nil {
-			prov, before = run.record(val, obj, s), withMetadataCopy(obj)
+		if prov != nil {
+			before = withMetadataCopy(obj)
 		}
 		addLabels(obj, map[string]string{render.LabelAppName: app.Name, render.LabelAppComponent: p.Name, render.LabelAppRevision: app.RevisionName()})
 		if manifest.String(obj, "metadata", "name") == "" {

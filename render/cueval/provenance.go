@@ -1,6 +1,7 @@
 package cueval
 
 import (
+	"fmt"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -83,10 +84,13 @@ func (r *componentRun) propertyChain(s subject, at string) []manifest.Origin {
 func propertyField(path, at string) string {
 	segs, err := manifest.ParseFieldPath(at)
 	if err != nil {
-		return path + ".properties"
+		return render.PropertyPath(path, nil)
 	}
-	elems := append([]any{path, "properties"}, segs...)
-	return manifest.Path(elems...)
+	elems := make([]string, len(segs))
+	for i, s := range segs {
+		elems[i] = fmt.Sprint(s)
+	}
+	return render.PropertyPath(path, elems)
 }
 
 // authored is the value at a field path of the Application.
@@ -147,7 +151,7 @@ func (r *componentRun) withDefault(s subject, chain []manifest.Origin) []manifes
 	if err != nil {
 		return chain
 	}
-	decl := tmpl.LookupPath(cue.ParsePath("parameter." + at))
+	decl := tmpl.LookupPath(cue.MakePath(cue.Str("parameter"))).LookupPath(fieldCUEPath(at))
 	d, ok := decl.Default()
 	if !ok || !d.IsConcrete() {
 		return chain
