@@ -54,6 +54,11 @@ type Suite struct {
 	Combine       bool     `json:"combine,omitempty"`
 	// RegoVersion is "v0", "v1" or "" (v1).
 	RegoVersion string `json:"regoVersion,omitempty"`
+	// Strict turns the suite's doubts into errors: a render of no
+	// object, a custom resource without a schema, and Rego that OPA's
+	// strict mode refuses (unused variables and imports, deprecated
+	// built-ins), as conftest --strict.
+	Strict bool `json:"strict,omitempty"`
 	// Validate checks every rendered object as the API server of its
 	// cluster would (nil: true; false opts out).
 	Validate *bool `json:"validate,omitempty"`

@@ -25,7 +25,7 @@ type cachedEngine struct {
 }
 
 func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engine, error) {
-	key := fmt.Sprintf("%q %q %q %t %t %s", opts.PolicyDirs, opts.DataPaths, opts.Namespaces, opts.AllNamespaces, opts.RegoV0, opts.QueryTimeout)
+	key := fmt.Sprintf("%#v", opts) // every setting; check never sets Debug
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if !ok {
@@ -49,7 +49,7 @@ func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {
 		dirs = []string{def}
 	}
 	return rules.Options{PolicyDirs: dirs, DataPaths: r.paths(s.Data), Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces,
-		RegoV0: s.RegoVersion == "v0", QueryTimeout: r.opts.RuleTimeout}, true
+		RegoV0: s.RegoVersion == "v0", Strict: s.Strict || r.opts.Strict, QueryTimeout: r.opts.RuleTimeout}, true
 }
 
 // ruleFindings adds a finding per failure and warning of rep to res, and

@@ -45,6 +45,8 @@ type Options struct {
 	// RuleTimeout bounds each policy namespace's evaluation on one
 	// object (0: none).
 	RuleTimeout time.Duration
+	// Strict makes every suite strict (Suite.Strict).
+	Strict bool
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and
@@ -201,8 +203,9 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})
 	}
+	strict := s.Strict || r.opts.Strict
 	if s.Validate == nil || *s.Validate {
-		in.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs)}
+		in.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: strict}
 		res.Checks = append(res.Checks, "validate")
 	}
 	sink := r.newSuiteSink(ctx, s)
@@ -231,6 +234,14 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 			Pos: f.Pos, Object: f.Path, Origin: f.Origin, Field: f.Field})
 	}
 	err = sink.finish(res)
+	if err == nil && res.Objects == 0 {
+		level := LevelWarning
+		if strict {
+			level = LevelError
+		}
+		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: level,
+			Message: fmt.Sprintf("the suite renders no object: its checks had nothing to check (inputs: %s)", strings.Join(s.Inputs, ", "))})
+	}
 	if err == nil && !r.opts.Update {
 		r.locateCauses(ctx, s, in, res)
 	}

@@ -208,6 +208,9 @@ func (cp *controlPlane) place(i int) placed {
 		r.err = cp.inContext(t, err)
 		return r
 	}
+	if d.Empty != "" {
+		r.warning = fmt.Sprintf("%s: %s: %s: %s; it reaches no member cluster", t.Pos, t.Key(), p, d.Empty)
+	}
 	if p.Preserve {
 		r.preserved = p.String() + " sets preserveResourcesOnDeletion"
 	}

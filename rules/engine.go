@@ -31,6 +31,10 @@ type Options struct {
 	AllNamespaces bool
 	// RegoV0 parses the policies as Rego v0 instead of v1.
 	RegoV0 bool
+	// Strict compiles the policies in OPA's strict mode (conftest
+	// --strict): unused local variables and imports, duplicate imports,
+	// deprecated built-ins and shadowed input/data are errors.
+	Strict bool
 	// Now, when set, is the time every evaluation sees: it makes
 	// time.now_ns and io.jwt.decode_verify available and deterministic.
 	// When zero those built-ins are removed.
@@ -106,7 +110,7 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if len(files) == 0 {
 		return nil, invalid(fmt.Errorf("no policies found in %s", strings.Join(dirs, ", ")))
 	}
-	compiler, err := compile(files, opts.RegoV0, opts.Now)
+	compiler, err := compile(files, opts.RegoV0, opts.Strict, opts.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +129,8 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 }
 
 // compile parses and compiles the policy files in the sandbox.
-func compile(files []string, v0 bool, now time.Time) (*ast.Compiler, error) {
-	compiler := newCompiler(!now.IsZero())
+func compile(files []string, v0, strict bool, now time.Time) (*ast.Compiler, error) {
+	compiler := newCompiler(!now.IsZero()).WithStrict(strict)
 	mods, err := parseModules(files, regoVersion(v0), compiler.Capabilities())
 	if err != nil {
 		return nil, err

@@ -37,6 +37,7 @@ type testFlags struct {
 	coverage        bool
 	sarif           string
 	failOnWarn      bool
+	strict          bool
 	watch           bool
 	// stdout is where the report goes without -o (coloured on a terminal).
 	stdout  io.Writer
@@ -60,6 +61,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.affected, "affected", false, "the arguments are changed files: run only the suites that read them (pre-commit's hook)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
+	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
@@ -246,7 +248,7 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 	if err != nil {
 		return check.Options{}, err
 	}
-	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage}, nil
+	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict}, nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any

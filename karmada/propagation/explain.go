@@ -50,6 +50,9 @@ func Explain(template *manifest.Object, policies []*Policy, members []*cluster.C
 	if d.Affinity != "" {
 		x.Why = append(x.Why, fmt.Sprintf("cluster affinity term %q is the first that can hold it", d.Affinity))
 	}
+	if d.Empty != "" {
+		x.Why = append(x.Why, d.Empty)
+	}
 	targets := map[string]Target{}
 	var selected []*cluster.Cluster
 	for _, t := range d.Targets {
@@ -62,6 +65,8 @@ func Explain(template *manifest.Object, policies []*Policy, members []*cluster.C
 			r.Selected, r.Replicas, r.Why = true, t.Replicas, selectedWhy(p)
 		} else if why := p.rejects(c, w, term); why != "" {
 			r.Why = strings.Replace(why, "cluster(s)", "the cluster", 1)
+		} else if d.Empty != "" {
+			r.Why = "feasible, but a workload with 0 replicas gets no share"
 		} else {
 			r.Why = "feasible, but not chosen (spread constraints or a share of 0 replicas)"
 		}

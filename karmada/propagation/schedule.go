@@ -32,6 +32,11 @@ type Decision struct {
 	// by ("" without clusterAffinities).
 	Affinity string
 	Targets  []Target
+	// Empty, when set, says why a workload went to no cluster: it has no
+	// replicas to divide but its pod template makes it a workload, so
+	// Karmada's scheduler (without --enable-empty-workload-propagation,
+	// its default) assigns it no cluster.
+	Empty string
 }
 
 // Schedule places template on the members p selects, as Karmada's
@@ -92,7 +97,31 @@ func (p *Policy) scheduleTerm(template *manifest.Object, w workload, members []*
 		d.Targets = append(d.Targets, Target{Cluster: byName[s.name], Replicas: s.replicas})
 	}
 	jobCompletions(template, p, w, d.Targets)
+	if len(d.Targets) == 0 && w.replicas == 0 && w.req != nil {
+		d.Empty = emptyWorkload(template, w)
+	}
 	return d, nil
+}
+
+// emptyWorkload says why Karmada places the workload w nowhere.
+func emptyWorkload(t *manifest.Object, w workload) string {
+	count := "spec.replicas is 0"
+	switch t.Kind() {
+	case "Job":
+		count = "spec.parallelism is absent or 0"
+	default:
+		if _, ok := manifest.Lookup(t.Data, "spec", "replicas"); !ok {
+			count = "spec.replicas is absent (a karmada-apiserver defaults it to 1, a template read as written has 0)"
+		}
+	}
+	var claims []string
+	if w.req.request != nil {
+		claims = append(claims, "resource requests")
+	}
+	if w.req.nodeClaim {
+		claims = append(claims, "a node selector, tolerations or required node affinity")
+	}
+	return fmt.Sprintf("%s and its pod template has %s, so it is a workload with nothing to divide: Karmada's scheduler assigns it no cluster (unless it runs with --enable-empty-workload-propagation)", count, strings.Join(claims, " and "))
 }
 
 // spreadSelection is what SelectBestClusters reads of the policy for a
