@@ -25,7 +25,22 @@
 //   - Namespaces are Rego packages without the "data." prefix. Only the
 //     namespaces in Options.Namespaces (default "main") are evaluated, or all
 //     of them with Options.AllNamespaces. A selected namespace without
-//     policies evaluates nothing (as in conftest).
+//     policies evaluates nothing (as in conftest). When any selected name
+//     holds a glob character, each is a path.Match pattern over the
+//     policies' namespaces (main.* matches main.gke, not main).
+//   - A failing built-in (to_number("500m"), object.get on a non-object)
+//     makes its expression undefined, so the rule does not fire for that
+//     input, as in conftest and opa test; Options.StrictBuiltinErrors
+//     (conftest --show-builtin-errors) makes it an evaluation error.
+//   - conftest's built-ins are there: parse_config(parser, content) (yaml,
+//     json), parse_config_file(path) and parse_combined_config_files(paths),
+//     whose paths are relative to the calling policy's directory and must be
+//     among Options.Readable (the inputs); data.conftest.file is {"name":
+//     base name, "dir": absolute directory} of the input's file
+//     (Context.File), {"name": "Combined", "dir": working directory} in
+//     combined mode.
+//   - Options.Strict is OPA's strict compile mode (conftest --strict);
+//     Options.Capabilities an OPA capabilities file (--capabilities).
 //   - Options.DataPaths are JSON/YAML files or directories (searched
 //     recursively for .json, .yaml, .yml); every file is merged at the root of
 //     data, as conftest's --data does.
@@ -77,9 +92,9 @@
 // evaluation time) are removed unless Options.Now is set, in which case they
 // see that fixed instant in every evaluation. The pure net.cidr_* functions
 // stay. A policy calling a removed built-in fails at Load with an ErrInvalid
-// error naming the built-in and its file:line. AllowNet is empty, and
-// built-in errors are strict: a failing built-in (to_number("x")) is an
-// evaluation error, not an undefined value. print() output never goes to
+// error naming the built-in and its file:line. AllowNet is empty. Verify
+// keeps the clock built-ins so that tests can mock them (`with time.now_ns
+// as ...`). print() output never goes to
 // stdout: it is collected in Report.Prints (and TestResult.Output), and
 // copied to Options.Debug when that is set.
 package rules

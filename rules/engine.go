@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -31,6 +33,19 @@ type Options struct {
 	AllNamespaces bool
 	// RegoV0 parses the policies as Rego v0 instead of v1.
 	RegoV0 bool
+	// Capabilities is an OPA capabilities file (conftest --capabilities):
+	// the policies may use only what it lists (and what the sandbox
+	// keeps). "": OPA's own.
+	Capabilities string
+	// Readable are the files (or directories) parse_config_file and
+	// parse_combined_config_files may read: the inputs. Nothing else is.
+	Readable []string
+	// StrictBuiltinErrors makes a failing built-in (to_number("500m"),
+	// object.get on a non-object) an evaluation error, as conftest
+	// --show-builtin-errors does. By default it makes the expression
+	// undefined, so the rule does not fire for that input, as conftest and
+	// opa test do.
+	StrictBuiltinErrors bool
 	// Strict compiles the policies in OPA's strict mode (conftest
 	// --strict): unused local variables and imports, duplicate imports,
 	// deprecated built-ins and shadowed input/data are errors.
@@ -59,6 +74,10 @@ type Engine struct {
 	now        time.Time
 	timeout    time.Duration
 	debug      *syncWriter
+	// strictBuiltins reports failing built-ins as errors.
+	strictBuiltins bool
+	// readable are Options.Readable, absolute.
+	readable []string
 }
 
 // namespaceChecks is one namespace's check rules and its prepared query,
@@ -110,7 +129,11 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if len(files) == 0 {
 		return nil, invalid(fmt.Errorf("no policies found in %s", strings.Join(dirs, ", ")))
 	}
-	compiler, err := compile(files, opts.RegoV0, opts.Strict, opts.Now)
+	caps, err := loadCapabilities(opts.Capabilities)
+	if err != nil {
+		return nil, err
+	}
+	compiler, err := compile(files, caps, opts.RegoV0, opts.Strict, opts.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -118,9 +141,14 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{compiler: compiler, store: store, now: opts.Now, timeout: opts.QueryTimeout}
+	e := &Engine{compiler: compiler, store: store, now: opts.Now, timeout: opts.QueryTimeout, strictBuiltins: opts.StrictBuiltinErrors}
 	if opts.Debug != nil {
 		e.debug = &syncWriter{w: opts.Debug}
+	}
+	for _, p := range opts.Readable {
+		if abs, err := filepath.Abs(p); err == nil {
+			e.readable = append(e.readable, abs)
+		}
 	}
 	if err := e.prepare(ctx, opts); err != nil {
 		return nil, err
@@ -129,8 +157,8 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 }
 
 // compile parses and compiles the policy files in the sandbox.
-func compile(files []string, v0, strict bool, now time.Time) (*ast.Compiler, error) {
-	compiler := newCompiler(!now.IsZero()).WithStrict(strict)
+func compile(files []string, caps *ast.Capabilities, v0, strict bool, now time.Time) (*ast.Compiler, error) {
+	compiler := newCompiler(caps, !now.IsZero()).WithStrict(strict)
 	mods, err := parseModules(files, regoVersion(v0), compiler.Capabilities())
 	if err != nil {
 		return nil, err
@@ -138,8 +166,11 @@ func compile(files []string, v0, strict bool, now time.Time) (*ast.Compiler, err
 	if err := checkShapes(mods); err != nil {
 		return nil, err
 	}
+	if err := addConftestModule(mods, regoVersion(v0)); err != nil {
+		return nil, err
+	}
 	if compiler.Compile(mods); compiler.Failed() {
-		return nil, compileError(compiler.Errors, now)
+		return nil, compileError(compiler.Errors, !now.IsZero())
 	}
 	return compiler, nil
 }
@@ -160,6 +191,9 @@ func (e *Engine) Namespaces() []string { return slices.Clone(e.namespaces) }
 func (e *Engine) prepare(ctx context.Context, opts Options) error {
 	found := map[string]*namespaceChecks{}
 	for _, name := range slices.Sorted(maps.Keys(e.compiler.Modules)) {
+		if name == conftestModuleName {
+			continue
+		}
 		m := e.compiler.Modules[name]
 		ns := strings.TrimPrefix(m.Package.Path.String(), "data.")
 		nc := found[ns]
@@ -184,6 +218,10 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 	if opts.AllNamespaces {
 		selected = e.namespaces
 	}
+	selected, err := matchNamespaces(selected, e.namespaces)
+	if err != nil {
+		return err
+	}
 	for _, ns := range dedupSorted(selected) {
 		nc := found[ns]
 		if nc == nil || len(nc.rules) == 0 {
@@ -205,20 +243,45 @@ func (e *Engine) prepareNamespace(ctx context.Context, nc *namespaceChecks) erro
 		exprs = append(exprs, fmt.Sprintf("[x | x := %s]", pkg.Append(ast.StringTerm(r))))
 	}
 	exprs = append(exprs, fmt.Sprintf("[n | n := %s[_][_]]", pkg.Append(ast.StringTerm("exception"))))
-	q, err := rego.New(
+	opts := []func(*rego.Rego){
 		rego.Query(strings.Join(exprs, "; ")),
 		rego.Compiler(e.compiler),
 		rego.Store(e.store),
 		rego.Capabilities(e.compiler.Capabilities()),
-		rego.FunctionDyn(contextDecl, contextFunc),
-		rego.StrictBuiltinErrors(true),
 		rego.PrintHook(printHook{}),
-	).PrepareForEval(ctx)
+	}
+	for _, b := range builtins {
+		opts = append(opts, rego.FunctionDyn(b.decl, b.impl))
+	}
+	q, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return invalid(fmt.Errorf("namespace %s: %w", nc.name, err))
 	}
 	nc.query = q
 	return nil
+}
+
+// matchNamespaces resolves the selected namespaces as conftest does: when
+// any of them holds a glob character (*, ?, [), every pattern is matched
+// against the policies' namespaces with path.Match ("." is an ordinary
+// character: main.* matches main.gke and main.gke.deep, not main);
+// otherwise they are names, as written.
+func matchNamespaces(selected, found []string) ([]string, error) {
+	if !slices.ContainsFunc(selected, func(p string) bool { return strings.ContainsAny(p, "*?[") }) {
+		return selected, nil
+	}
+	var out []string
+	for _, p := range selected {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, invalid(fmt.Errorf("namespace pattern %q: %w", p, err))
+		}
+		for _, ns := range found {
+			if ok, _ := path.Match(p, ns); ok {
+				out = append(out, ns)
+			}
+		}
+	}
+	return out, nil
 }
 
 func dedupSorted(s []string) []string {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -29,6 +30,8 @@ type Context struct {
 	Component   string
 	// Source is the file:line of the authored input the object came from.
 	Source string
+	// File is that input's file, as data.conftest.file names it.
+	File string
 }
 
 // Input is one rendered object (never nil) and its render context.
@@ -303,7 +306,7 @@ func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), o
 
 // evalNamespace runs one namespace's prepared query on one job.
 func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, out *outcome) error {
-	st := &evalState{context: j.context, input: j.index, group: j.group, ns: nc.name, debug: e.debug}
+	st := &evalState{context: j.context, input: j.index, group: j.group, ns: nc.name, debug: e.debug, readablePaths: e.readable}
 	opts := []rego.EvalOption{rego.EvalParsedInput(j.input)}
 	if !e.now.IsZero() {
 		opts = append(opts, rego.EvalTime(e.now))
@@ -314,8 +317,15 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 		qctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
+	var builtinErrs []topdown.Error
+	if e.strictBuiltins {
+		opts = append(opts, rego.EvalBuiltinErrorList(&builtinErrs))
+	}
 	rs, err := nc.query.Eval(withState(qctx, st), opts...)
 	out.prints = append(out.prints, st.prints...)
+	if err == nil && len(builtinErrs) > 0 {
+		err = builtinError(builtinErrs)
+	}
 	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("%s: namespace %s: evaluating %s took longer than the time limit of %s: %w", nc.pos, nc.name, j.label, e.timeout, ErrTimeout)
 	}

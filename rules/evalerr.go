@@ -79,3 +79,25 @@ func plainMessage(te *topdown.Error) string {
 	}
 	return strings.Replace(te.Message, ne.Error(), plain, 1)
 }
+
+// builtinError is the error of an evaluation in which built-ins failed
+// (collected only with Options.StrictBuiltinErrors): the first one, which
+// explain positions, and how many more there were.
+func builtinError(errs []topdown.Error) error {
+	first := errs[0]
+	if len(errs) == 1 {
+		return &first
+	}
+	return &moreErrors{first: &first, more: len(errs) - 1}
+}
+
+// moreErrors is a first error and the number of others like it.
+type moreErrors struct {
+	first error
+	more  int
+}
+
+func (e *moreErrors) Error() string {
+	return fmt.Sprintf("%v (and %d more failing built-in calls)", e.first, e.more)
+}
+func (e *moreErrors) Unwrap() error { return e.first }

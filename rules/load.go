@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
@@ -95,15 +94,15 @@ func parseModules(files []string, v ast.RegoVersion, caps *ast.Capabilities) (ma
 		}
 	}
 	if len(errs) > 0 {
-		return nil, compileError(errs, time.Time{})
+		return nil, compileError(errs, false)
 	}
 	return mods, nil
 }
 
 // compileError turns OPA's errors into one ErrInvalid error listing each as
 // file:line:col: code: message, sorted; its position is the first one's.
-func compileError(errs ast.Errors, now time.Time) error {
-	explainRemoved(errs, now)
+func compileError(errs ast.Errors, withClock bool) error {
+	explainRemoved(errs, withClock)
 	errs.Sort()
 	lines := make([]string, len(errs))
 	for i, e := range errs {
@@ -153,7 +152,7 @@ func checkShapes(mods map[string]*ast.Module) error {
 		}
 	}
 	if len(errs) > 0 {
-		return compileError(errs, time.Time{})
+		return compileError(errs, false)
 	}
 	return nil
 }

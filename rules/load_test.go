@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -116,7 +117,9 @@ func TestEvalErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		dir  string
-		want string
+		// strict reports failing built-ins (conftest --show-builtin-errors).
+		strict bool
+		want   string
 	}{
 		{
 			name: "violation object without msg",
@@ -124,14 +127,16 @@ func TestEvalErrors(t *testing.T) {
 			want: `Pod shop/first: namespace main: data.main.violation: result {"message":"no msg key"} has no string msg field`,
 		},
 		{
-			name: "strict built-in errors name the rule and say it in plain words",
-			dir:  "testdata/sandbox/builtinerr",
-			want: `Pod shop/first: namespace main: testdata/sandbox/builtinerr/main.rego:4:2: rule deny: to_number: "first" is not a number`,
+			name:   "strict built-in errors name the rule and say it in plain words",
+			dir:    "testdata/sandbox/builtinerr",
+			strict: true,
+			want:   `Pod shop/first: namespace main: testdata/sandbox/builtinerr/main.rego:4:2: rule deny: to_number: "first" is not a number`,
 		},
 		{
-			name: "an error in a function names the function",
-			dir:  "testdata/sandbox/helpererr",
-			want: `Pod shop/first: namespace main: testdata/sandbox/helpererr/main.rego:3:13: rule limit: to_number: "first" is not a number`,
+			name:   "an error in a function names the function",
+			dir:    "testdata/sandbox/helpererr",
+			strict: true,
+			want:   `Pod shop/first: namespace main: testdata/sandbox/helpererr/main.rego:3:13: rule limit: to_number: "first" is not a number`,
 		},
 		{
 			name: "a conflict keeps OPA's message, which names the rule",
@@ -142,7 +147,7 @@ func TestEvalErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := Load(context.Background(), Options{PolicyDirs: []string{tt.dir}})
+			e, err := Load(context.Background(), Options{PolicyDirs: []string{tt.dir}, StrictBuiltinErrors: tt.strict})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,6 +161,34 @@ func TestEvalErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuiltinErrorsUndefined: by default a failing built-in makes its
+// expression undefined, as in conftest and opa test: the rule does not
+// fire for that input and still counts as a success, and the other
+// inputs' findings stand.
+func TestBuiltinErrorsUndefined(t *testing.T) {
+	for _, dir := range []string{"testdata/sandbox/builtinerr", "testdata/sandbox/helpererr"} {
+		e, err := Load(context.Background(), Options{PolicyDirs: []string{dir}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs := []Input{{Object: object("v1", "Pod", "shop", "first")}, {Object: object("v1", "Pod", "shop", "7")}}
+		rep, err := e.Eval(context.Background(), inputs, 1)
+		if err != nil {
+			t.Fatalf("%s: Eval: %v", dir, err)
+		}
+		var got []string
+		for _, r := range rep.Results {
+			got = append(got, fmt.Sprintf("%d %s %s", r.Input, r.Kind, r.Message))
+		}
+		if diff := cmp.Diff([]string{"1 failure big"}, got); diff != "" {
+			t.Errorf("%s: results (-want +got):\n%s", dir, diff)
+		}
+		if rep.Summaries[0].Successes != 1 || rep.Summaries[0].Failures != 0 {
+			t.Errorf("%s: summary of the failing input %+v, want 1 success", dir, rep.Summaries[0])
+		}
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -57,25 +56,44 @@ var contextDecl = &rego.Function{
 	Decl: types.NewFunction(nil, contextType),
 }
 
-// capabilities returns OPA's capabilities minus the removed built-ins, plus
-// drydock.context. withClock keeps the clock built-ins.
-func capabilities(withClock bool) *ast.Capabilities {
-	caps := ast.CapabilitiesForThisVersion()
+// capabilities returns base (OPA's own when nil) minus the removed
+// built-ins, plus drydock's. withClock keeps the clock built-ins.
+func capabilities(base *ast.Capabilities, withClock bool) *ast.Capabilities {
+	caps := base
+	if caps == nil {
+		caps = ast.CapabilitiesForThisVersion()
+	}
 	caps.Builtins = slices.DeleteFunc(slices.Clone(caps.Builtins), func(b *ast.Builtin) bool {
 		_, gone := removed[b.Name]
 		_, timed := clock[b.Name]
 		return gone || (timed && !withClock)
 	})
-	caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: contextBuiltin, Decl: contextDecl.Decl})
+	for _, b := range builtins {
+		caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: b.decl.Name, Decl: b.decl.Decl})
+	}
 	caps.AllowNet = []string{}
 	return caps
 }
 
+// loadCapabilities reads an OPA capabilities file (conftest
+// --capabilities): a policy may use only the built-ins and features it
+// lists, and never those the sandbox removes. "" is OPA's own.
+func loadCapabilities(file string) (*ast.Capabilities, error) {
+	if file == "" {
+		return nil, nil
+	}
+	caps, err := ast.LoadCapabilitiesFile(file)
+	if err != nil {
+		return nil, invalid(fmt.Errorf("capabilities %s: %w", file, err))
+	}
+	return caps, nil
+}
+
 // newCompiler returns a compiler for the sandbox's capabilities, keeping
 // print() calls (their output is collected, never printed).
-func newCompiler(withClock bool) *ast.Compiler {
+func newCompiler(base *ast.Capabilities, withClock bool) *ast.Compiler {
 	return ast.NewCompiler().
-		WithCapabilities(capabilities(withClock)).
+		WithCapabilities(capabilities(base, withClock)).
 		WithEnablePrintStatements(true)
 }
 
@@ -89,6 +107,8 @@ type evalState struct {
 	group   string
 	ns      string
 	debug   *syncWriter
+	// readablePaths are the absolute paths parse_config_file may read.
+	readablePaths []string
 }
 
 type stateKey struct{}
@@ -153,14 +173,14 @@ func (w *syncWriter) printf(format string, args ...any) {
 
 // explainRemoved adds the sandbox's reason to "undefined function X"
 // compile errors about built-ins it removed.
-func explainRemoved(errs ast.Errors, now time.Time) {
+func explainRemoved(errs ast.Errors, withClock bool) {
 	for _, e := range errs {
 		name, ok := strings.CutPrefix(e.Message, "undefined function ")
 		if !ok {
 			continue
 		}
 		why, gone := removed[name]
-		if !gone && now.IsZero() {
+		if !gone && !withClock {
 			why, gone = clock[name]
 		}
 		if gone {

@@ -34,10 +34,12 @@ type VerifyOptions struct {
 	// Coverage computes which lines of the policies (not the tests) the
 	// tests evaluated.
 	Coverage bool
-	// Now, when set, makes time.now_ns and io.jwt.decode_verify available,
-	// as Options.Now does; tests see the real clock unless they mock it
-	// (`with time.now_ns as ...`).
-	Now time.Time
+	// Capabilities is an OPA capabilities file, as Options.Capabilities.
+	Capabilities string
+	// StrictBuiltinErrors makes a failing built-in a test error (conftest
+	// verify --show-builtin-errors); by default its expression is
+	// undefined, as in opa test.
+	StrictBuiltinErrors bool
 	// Timeout bounds each test. Default: 5s.
 	Timeout time.Duration
 	// Trace records the evaluation of the tests that fail or err
@@ -120,7 +122,10 @@ func (r *VerifyReport) Passed() bool {
 }
 
 // Verify runs the Rego unit tests (test_ rules) of the policies, with the
-// data, in the same sandbox as Load. Problems in the policies, tests or data
+// data, in the same sandbox as Load, except that time.now_ns and
+// io.jwt.decode_verify are always there, for tests to mock (`with
+// time.now_ns as ...`); a test that does not mock them sees the real
+// clock, as in opa test. Problems in the policies, tests or data
 // wrap ErrInvalid; failing tests are reported, not returned as errors.
 func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	dirs := opts.PolicyDirs
@@ -131,12 +136,19 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	compiler := newCompiler(!opts.Now.IsZero())
+	caps, err := loadCapabilities(opts.Capabilities)
+	if err != nil {
+		return nil, err
+	}
+	compiler := newCompiler(caps, true)
 	mods, err := parseModules(files, regoVersion(opts.RegoV0), compiler.Capabilities())
 	if err != nil {
 		return nil, err
 	}
 	if err := checkShapes(mods); err != nil {
+		return nil, err
+	}
+	if err := addConftestModule(mods, regoVersion(opts.RegoV0)); err != nil {
 		return nil, err
 	}
 	store, err := loadData(opts.DataPaths)
@@ -148,13 +160,10 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 		SetStore(store).
 		SetModules(mods).
 		SetTimeout(cmp.Or(opts.Timeout, 5*time.Second)).
-		RaiseBuiltinErrors(true).
+		RaiseBuiltinErrors(opts.StrictBuiltinErrors).
 		CapturePrintOutput(true).
 		Filter(opts.Run).
-		AddCustomBuiltins([]*tester.Builtin{{
-			Decl: &ast.Builtin{Name: contextBuiltin, Decl: contextDecl.Decl},
-			Func: rego.FunctionDyn(contextDecl, contextFunc),
-		}})
+		AddCustomBuiltins(testerBuiltins())
 	var cov *cover.Cover
 	if opts.Coverage {
 		cov = cover.New()
@@ -167,7 +176,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if err != nil {
 		var errs ast.Errors
 		if errors.As(err, &errs) {
-			return nil, compileError(errs, opts.Now)
+			return nil, compileError(errs, true)
 		}
 		return nil, invalid(fmt.Errorf("run tests: %w", err))
 	}
@@ -217,7 +226,7 @@ func testResult(r *tester.Result) TestResult {
 // coverage reports the coverage of the policy modules (the tests left out).
 func coverage(cov *cover.Cover, mods map[string]*ast.Module) *Coverage {
 	policies := maps.Clone(mods)
-	maps.DeleteFunc(policies, func(file string, _ *ast.Module) bool { return isTest(file) })
+	maps.DeleteFunc(policies, func(file string, _ *ast.Module) bool { return isTest(file) || file == conftestModuleName })
 	rep := cov.Report(policies)
 	out := &Coverage{}
 	var covered, notCovered int
@@ -243,4 +252,13 @@ func percent(covered, notCovered int) float64 {
 		return 100
 	}
 	return float64(covered) * 100 / float64(covered+notCovered)
+}
+
+// testerBuiltins are drydock's functions for the test runner.
+func testerBuiltins() []*tester.Builtin {
+	out := make([]*tester.Builtin, len(builtins))
+	for i, b := range builtins {
+		out[i] = &tester.Builtin{Decl: &ast.Builtin{Name: b.decl.Name, Decl: b.decl.Decl}, Func: rego.FunctionDyn(b.decl, b.impl)}
+	}
+	return out
 }
