@@ -54,6 +54,25 @@ type Suite struct {
 	Combine       bool     `json:"combine,omitempty"`
 	// RegoVersion is "v0", "v1" or "" (v1).
 	RegoVersion string `json:"regoVersion,omitempty"`
+	// StrictBuiltinErrors makes a failing built-in in a policy an error
+	// (conftest --show-builtin-errors); by default the rule does not fire
+	// for that object.
+	StrictBuiltinErrors bool `json:"strictBuiltinErrors,omitempty"`
+	// Capabilities is an OPA capabilities file limiting what the
+	// policies may use (conftest --capabilities).
+	Capabilities string `json:"capabilities,omitempty"`
+	// Now is the time the policies see, RFC 3339 (2026-01-02T15:04:05Z):
+	// it makes time.now_ns available and every run alike. "": the
+	// policies have no clock.
+	Now string `json:"now,omitempty"`
+	// Plain makes the inputs plain manifests, checked as they are, as
+	// conftest checks them: nothing is rendered, compared with a golden
+	// tree or validated; each YAML or JSON document is one object for the
+	// rules.
+	Plain bool `json:"plain,omitempty"`
+	// ListItems gives the rules the items of a plain suite's `kind: List`
+	// documents one by one instead of the List as one document.
+	ListItems bool `json:"listItems,omitempty"`
 	// Strict turns the suite's doubts into errors: a render of no
 	// object, a custom resource without a schema, and Rego that OPA's
 	// strict mode refuses (unused variables and imports, deprecated
@@ -212,5 +231,27 @@ func (s Suite) Reads(dir, file string) bool {
 // drydock.yaml (all but golden, which --update creates).
 func (s Suite) pathFields() map[string][]string {
 	return map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
-		"observed": s.Observed, "policies": s.Policies, "data": s.Data, "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons)}
+		"observed": s.Observed, "policies": s.Policies, "data": s.Data, "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons),
+		"capabilities": nonEmpty(s.Capabilities)}
+}
+
+// nonEmpty is p as a list: none when p is "".
+func nonEmpty(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return []string{p}
+}
+
+// ParseNow reads a suite's (or --now's) time: RFC 3339; "" is the zero
+// time (no clock).
+func ParseNow(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("want an RFC 3339 time such as 2026-01-02T15:04:05Z")
+	}
+	return t, nil
 }

@@ -253,6 +253,9 @@ func (d configDecoder) check(cfg *Config) error {
 		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
 			return manifest.At(d.doc.FieldPos(at+".regoVersion"), "suite %q: regoVersion %q: want v0 or v1", s.Name, s.RegoVersion)
 		}
+		if _, err := ParseNow(s.Now); err != nil {
+			return manifest.At(d.doc.FieldPos(at+".now"), "suite %q: now %q: %w", s.Name, s.Now, err)
+		}
 		names[s.Name] = at + ".name"
 	}
 	return d.checkLimits(&cfg.Limits)

@@ -29,6 +29,9 @@ const (
 	LevelError Level = "error"
 	// LevelWarning is reported but passes.
 	LevelWarning Level = "warning"
+	// LevelException is a rule's finding an exception[rules] waived (as
+	// conftest reports them): reported, never failing or warning.
+	LevelException Level = "exception"
 )
 
 // Finding is one thing a check reports, located in the authored input.
@@ -54,6 +57,10 @@ type Finding struct {
 	// Field is the object's field the finding is about (a
 	// manifest.FieldPath), when it is about one.
 	Field string
+	// Metadata is a rule finding's metadata: the result object's keys
+	// besides msg (details, id, severity...), the rule's query, and the
+	// package's __rego_metadata__ when it has one.
+	Metadata map[string]any
 }
 
 // SuiteResult is what running one suite found.
@@ -100,9 +107,10 @@ func (r *SuiteResult) Status() string {
 // at any other level.
 func (r *SuiteResult) Counts() (errs, warns int) {
 	for _, f := range r.Findings {
-		if f.Level == LevelError {
+		switch f.Level {
+		case LevelError:
 			errs++
-		} else {
+		case LevelWarning:
 			warns++
 		}
 	}

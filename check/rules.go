@@ -48,8 +48,14 @@ func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {
 		}
 		dirs = []string{def}
 	}
-	return rules.Options{PolicyDirs: dirs, DataPaths: r.paths(s.Data), Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces,
-		RegoV0: s.RegoVersion == "v0", Strict: s.Strict || r.opts.Strict, QueryTimeout: r.opts.RuleTimeout}, true
+	now, _ := ParseNow(s.Now) // checked by LoadConfig and drydock test
+	opts := rules.Options{PolicyDirs: dirs, DataPaths: r.paths(s.Data), Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces,
+		RegoV0: s.RegoVersion == "v0", Strict: s.Strict || r.opts.Strict, QueryTimeout: r.opts.RuleTimeout,
+		StrictBuiltinErrors: s.StrictBuiltinErrors, Now: now, Readable: r.paths(s.Inputs)}
+	if s.Capabilities != "" {
+		opts.Capabilities = r.paths([]string{s.Capabilities})[0]
+	}
+	return opts, true
 }
 
 // ruleFindings adds a finding per failure and warning of rep to res, and
@@ -69,9 +75,12 @@ func ruleFindings(res *SuiteResult, eng *rules.Engine, rep *rules.Report, objs [
 			f.Level = LevelError
 		case rules.Warning:
 			f.Level = LevelWarning
+		case rules.Exception:
+			f.Level = LevelException
 		default:
 			continue
 		}
+		f.Metadata = rr.Metadata
 		if !combined && rr.Input >= 0 && rr.Input < len(objs) {
 			f.Object, f.Origin = objs[rr.Input].path, objs[rr.Input].origin
 			f.Pos = f.Origin.Pos

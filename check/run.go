@@ -188,6 +188,9 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		}
 		return res
 	}
+	if s.Plain {
+		return r.plainSuite(ctx, s)
+	}
 	res := &SuiteResult{Name: s.Name, Checks: []string{"render"}}
 	in := pipeline.Inputs{
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),

@@ -208,7 +208,7 @@ func (rs *ruleSink) put(ctx context.Context, c string, e cluster.Entry, s *sunk)
 		return
 	}
 	in := rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
-		Application: e.Origin.Application, Component: e.Origin.Component, Source: e.Origin.Pos.String()}}
+		Application: e.Origin.Application, Component: e.Origin.Component, Source: e.Origin.Pos.String(), File: e.Origin.Pos.File}}
 	if rs.combine {
 		s.input = in
 		return

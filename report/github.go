@@ -65,7 +65,11 @@ func annotation(suite string, f check.Finding) string {
 	if f.Diff != "" {
 		msg += "\n" + f.Diff
 	}
-	return fmt.Sprintf("::%s %s::%s", f.Level, strings.Join(props, ","), ghData(msg))
+	level := string(f.Level)
+	if f.Level == check.LevelException {
+		level = "notice"
+	}
+	return fmt.Sprintf("::%s %s::%s", level, strings.Join(props, ","), ghData(msg))
 }
 
 // Notice writes a ::notice workflow command (an annotation of the run),

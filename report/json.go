@@ -38,6 +38,8 @@ type jsonFinding struct {
 	File    string      `json:"file,omitempty"`
 	Line    int         `json:"line,omitempty"`
 	Column  int         `json:"column,omitempty"`
+	// Metadata is a rule finding's metadata (conftest's).
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Write writes the JSON report of r to w.
@@ -50,7 +52,7 @@ func (JSON) Write(w io.Writer, r *check.Result) error {
 		}
 		for _, f := range s.Findings {
 			js.Findings = append(js.Findings, jsonFinding{Suite: f.Suite, Check: f.Check, Level: f.Level, Message: f.Message,
-				Object: f.Object, Diff: f.Diff, File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col})
+				Object: f.Object, Diff: f.Diff, File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col, Metadata: f.Metadata})
 		}
 		out.Suites = append(out.Suites, js)
 	}

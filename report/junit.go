@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -103,15 +104,23 @@ func junitSuiteOf(s *check.SuiteResult) junitSuite {
 // junitCaseOf is the testcase of check c of the suite s, with its findings.
 func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junitCase {
 	tc := junitCase{Name: c, Classname: s.Name}
-	var errLines, warnLines []string
+	var errLines, warnLines, exceptLines []string
 	for _, f := range findings {
 		line := locate(f.Pos) + f.Message
 		if f.Diff != "" {
 			line += "\n" + f.Diff
 		}
-		if f.Level == check.LevelError {
+		if len(f.Metadata) > 0 {
+			if b, err := json.Marshal(f.Metadata); err == nil {
+				line += "\n  metadata: " + string(b)
+			}
+		}
+		switch f.Level {
+		case check.LevelError:
 			errLines = append(errLines, line)
-		} else {
+		case check.LevelException:
+			exceptLines = append(exceptLines, line)
+		default:
 			warnLines = append(warnLines, line)
 		}
 	}
@@ -121,9 +130,14 @@ func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junit
 	case len(errLines) > 0:
 		tc.Failure = &junitMessage{Message: fmt.Sprintf("%d findings", len(errLines)), Type: c, Text: strings.Join(errLines, "\n")}
 	}
+	var out []string
 	if len(warnLines) > 0 {
-		tc.SystemOut = "warnings:\n" + strings.Join(warnLines, "\n")
+		out = append(out, "warnings:\n"+strings.Join(warnLines, "\n"))
 	}
+	if len(exceptLines) > 0 {
+		out = append(out, "exceptions:\n"+strings.Join(exceptLines, "\n"))
+	}
+	tc.SystemOut = strings.Join(out, "\n")
 	return tc
 }
 

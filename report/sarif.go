@@ -55,11 +55,12 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     check.Level     `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	RuleID     string          `json:"ruleId"`
+	RuleIndex  int             `json:"ruleIndex"`
+	Level      check.Level     `json:"level"`
+	Message    sarifMessage    `json:"message"`
+	Locations  []sarifLocation `json:"locations"`
+	Properties map[string]any  `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
@@ -108,7 +109,11 @@ func (s SARIF) result(suite string, f check.Finding, index int, config string) s
 	if !pos.IsValid() {
 		pos = manifest.Pos{File: config}
 	}
-	return sarifResult{RuleID: f.Check, RuleIndex: index, Level: f.Level,
+	level := f.Level
+	if level == check.LevelException {
+		level = "note" // SARIF's level for what is reported but waived
+	}
+	return sarifResult{RuleID: f.Check, RuleIndex: index, Level: level, Properties: f.Metadata,
 		Message: sarifMessage{Text: fmt.Sprintf("suite %s: %s", suite, f.Message)},
 		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 			ArtifactLocation: sarifArtifact{URI: s.artifactURI(pos.File)},

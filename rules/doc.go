@@ -15,7 +15,10 @@
 //     "msg"; the object's other keys become the result's Metadata. Every
 //     failure and warning carries Metadata["query"], the rule's query
 //     ("data.main.deny"), as conftest does. Elements of other types are
-//     ignored; an object without a string msg is an evaluation error.
+//     ignored; an object without a string msg is an evaluation error. A
+//     package's __rego_metadata__ (id, title, severity... as appshield and
+//     konstraint write it) is added to its results' Metadata under that
+//     key; conftest itself does not read it.
 //   - exception[rules] exempts named checks: a rule deny_foo, violation_foo
 //     or warn_foo is exempt for an input when "foo" is in any array of
 //     data.<namespace>.exception (a bare deny/violation/warn is named "").
@@ -51,8 +54,10 @@
 //     rule definitions minus failures, warnings and exceptions when that is
 //     larger (a check split over several rule bodies counts each body).
 //   - Combined mode (conftest's --combine) evaluates a whole group once with
-//     input = [{"path": p, "contents": object}, ...] sorted by path, where p is
-//     the object's file in the output tree: <cluster>/<namespace or
+//     input = [{"path": p, "contents": object, "cluster": c, "output": o},
+//     ...] sorted by path, then o, where p is the authored file the object
+//     came from, as conftest names it (o when there is none), c its cluster
+//     and o its file in the output tree: <cluster>/<namespace or
 //     _cluster>/<kind>[.<group>]_<name>.yaml.
 //
 // # The render context

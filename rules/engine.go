@@ -82,7 +82,8 @@ type Engine struct {
 
 // namespaceChecks is one namespace's check rules and its prepared query,
 // whose expressions are, in order, each rule's value wrapped in an array
-// (empty when undefined) and the list of exception names.
+// (empty when undefined), the list of exception names and the package's
+// __rego_metadata__ wrapped in an array.
 type namespaceChecks struct {
 	name string
 	// pos is where the namespace's first module declares its package.
@@ -243,6 +244,7 @@ func (e *Engine) prepareNamespace(ctx context.Context, nc *namespaceChecks) erro
 		exprs = append(exprs, fmt.Sprintf("[x | x := %s]", pkg.Append(ast.StringTerm(r))))
 	}
 	exprs = append(exprs, fmt.Sprintf("[n | n := %s[_][_]]", pkg.Append(ast.StringTerm("exception"))))
+	exprs = append(exprs, fmt.Sprintf("[m | m := %s]", pkg.Append(ast.StringTerm("__rego_metadata__"))))
 	opts := []func(*rego.Rego){
 		rego.Query(strings.Join(exprs, "; ")),
 		rego.Compiler(e.compiler),

@@ -151,8 +151,11 @@ func (e *Engine) Eval(ctx context.Context, inputs []Input, workers int) (*Report
 
 // EvalCombined evaluates the checks once per group, with the group's objects
 // as one input document, as conftest's --combine does: a list of
-// {"path": <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml,
-// "contents": <object>} sorted by path. The cluster in the path is the
+// {"path": <authored input file>, "contents": <object>, "cluster":
+// <cluster>, "output": <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml}
+// sorted by path, then output path. path is the file the object was
+// written in (Context.File, as given on the command line), as conftest's;
+// an object without one has its output path there. The cluster is the
 // input's Context.Cluster, or the group's name when that is empty.
 // drydock.context() gives {"cluster": <group name>} and empty other keys.
 // Results name the group (Group, and Input as its index in sorted order).
@@ -171,18 +174,21 @@ func (e *Engine) EvalCombined(ctx context.Context, groups map[string][]Input) (*
 // combine builds conftest's combined input for one group.
 func combine(group string, inputs []Input) []any {
 	type entry struct {
-		path string
-		obj  map[string]any
+		path, output, cluster string
+		obj                   map[string]any
 	}
 	entries := make([]entry, len(inputs))
 	for i, in := range inputs {
 		cluster := cmp.Or(in.Context.Cluster, group)
-		entries[i] = entry{objectPath(cluster, in.Object), in.Object.Data}
+		out := objectPath(cluster, in.Object)
+		entries[i] = entry{cmp.Or(in.Context.File, out), out, cluster, in.Object.Data}
 	}
-	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+	slices.SortStableFunc(entries, func(a, b entry) int {
+		return cmp.Or(strings.Compare(a.path, b.path), strings.Compare(a.output, b.output))
+	})
 	out := make([]any, len(entries))
 	for i, en := range entries {
-		out[i] = map[string]any{"path": en.path, "contents": en.obj}
+		out[i] = map[string]any{"path": en.path, "contents": en.obj, "cluster": en.cluster, "output": en.output}
 	}
 	return out
 }
@@ -332,7 +338,7 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 	if err != nil {
 		return err
 	}
-	if len(rs) != 1 || len(rs[0].Expressions) != len(nc.rules)+1 {
+	if len(rs) != 1 || len(rs[0].Expressions) != len(nc.rules)+2 {
 		return fmt.Errorf("unexpected query result %v", rs)
 	}
 	values := make([]any, len(rs[0].Expressions))
@@ -348,6 +354,10 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 // bodies counts each body, the shortfall counted as successes.
 func tally(j job, nc *namespaceChecks, values []any, out *outcome) error {
 	excepted := exceptionCounts(values[len(nc.rules)])
+	var regoMetadata any
+	if m, _ := values[len(nc.rules)+1].([]any); len(m) == 1 {
+		regoMetadata = manifest.FromJSONNumbers(m[0])
+	}
 	sum := Summary{Input: j.index, Group: j.group, Namespace: nc.name}
 	for k, rule := range nc.rules {
 		if n := excepted[exceptionName(rule)]; n > 0 {
@@ -367,6 +377,9 @@ func tally(j job, nc *namespaceChecks, values []any, out *outcome) error {
 		}
 		for _, r := range res {
 			r.Input, r.Group = j.index, j.group
+			if regoMetadata != nil {
+				r.Metadata["__rego_metadata__"] = regoMetadata
+			}
 			out.results = append(out.results, r)
 			if r.Kind == Failure {
 				sum.Failures++

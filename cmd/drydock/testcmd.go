@@ -38,7 +38,11 @@ type testFlags struct {
 	sarif           string
 	failOnWarn      bool
 	strict          bool
-	watch           bool
+	// conftest gives conftest's exit codes.
+	conftest bool
+	// listItems splits plain manifests' Lists into their items.
+	listItems bool
+	watch     bool
 	// stdout is where the report goes without -o (coloured on a terminal).
 	stdout  io.Writer
 	workers int
@@ -61,6 +65,11 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.affected, "affected", false, "the arguments are changed files: run only the suites that read them (pre-commit's hook)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
+	fs.BoolVar(&o.conftest, "conftest", false, "conftest's exit codes: 1 for failures and for any error (bad policy, bad input); with --fail-on-warn 2 for failures, 1 for warnings only")
+	fs.BoolVar(&o.rules.showBuiltinErrors, "show-builtin-errors", false, "a failing built-in in a policy is an error, as conftest --show-builtin-errors (default: the rule does not fire)")
+	fs.StringVar(&o.rules.capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists (conftest --capabilities)")
+	fs.StringVar(&o.rules.now, "now", "", "the time the policies see, RFC 3339 (e.g. 2026-01-02T15:04:05Z): makes time.now_ns available and runs alike")
+	fs.BoolVar(&o.listItems, "list-items", false, "with plain manifests, give the rules each item of a kind: List (default: the List as one document, as conftest)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
@@ -76,7 +85,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 }
 
 func runTest(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("test", "test [flags]", "Renders every suite of the config, compares it with its golden tree, validates its objects\nand runs its OPA rules. Exit 0 ok, 1 a check failed, 2 bad input or usage.")
+	cmd := newCommand("test", "test [flags] [FILE...]", "Renders every suite of the config, compares it with its golden tree, validates its objects\nand runs its OPA rules. With FILEs (no --affected), checks them as plain manifests instead,\nas conftest test does: each YAML or JSON document goes to the rules as written.\nExit 0 ok, 1 a check failed, 2 bad input or usage.")
 	fs := cmd.fs
 	o := testFlags{stdout: stdout}
 	o.register(fs)
@@ -139,15 +148,46 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			fmt.Fprint(stderr, limitHint(s.Err))
 		}
 	}
+	if o.conftest {
+		return conftestExitCode(res, o.failOnWarn)
+	}
 	code := res.ExitCode()
-	if o.failOnWarn && code == exitOK {
-		for _, s := range res.Suites {
-			if _, warns := s.Counts(); warns > 0 {
-				code = exitCheck
-			}
-		}
+	if o.failOnWarn && code == exitOK && warned(res) {
+		code = exitCheck
 	}
 	return code
+}
+
+func warned(res *check.Result) bool {
+	for _, s := range res.Suites {
+		if _, warns := s.Counts(); warns > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// conftestExitCode is conftest's exit code for the result: 1 for any
+// error or failure; with failOnWarn, 2 for failures and 1 for warnings.
+func conftestExitCode(res *check.Result, failOnWarn bool) int {
+	failed := false
+	for _, s := range res.Suites {
+		if s.Err != nil {
+			return 1
+		}
+		if errs, _ := s.Counts(); errs > 0 {
+			failed = true
+		}
+	}
+	switch {
+	case failed && failOnWarn:
+		return 2
+	case failed:
+		return 1
+	case failOnWarn && warned(res):
+		return 1
+	}
+	return 0
 }
 
 // setup checks the flags and loads the config, with the rule flags
@@ -156,8 +196,9 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	fail := func(format string, args ...any) (*check.Config, check.Options, report.Format, error) {
 		return nil, check.Options{}, nil, fmt.Errorf(format, args...)
 	}
-	if fs.NArg() > 0 && !o.affected {
-		return fail("drydock test: unexpected arguments %q (suites come from --config; with --affected they are changed files)", fs.Args())
+	plain := fs.NArg() > 0 && !o.affected
+	if plain && fs.Changed("config") {
+		return fail("drydock test: arguments are plain manifests to check, which --config does not take (suites come from --config; with --affected the arguments are changed files)")
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths
 	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd, Colour: o.out == "" && colour(o.stdout)})
@@ -169,8 +210,17 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	case o.prune && !o.update:
 		return fail("drydock test: --prune only makes sense with --update")
 	}
-	cfg, err := check.LoadConfig(o.config)
-	if err != nil {
+	var err error
+	if _, err = check.ParseNow(o.rules.now); err != nil {
+		return fail("drydock test: --now %q: %v", o.rules.now, err)
+	}
+	var cfg *check.Config
+	if plain {
+		if err := checkFlagPaths(flagPaths{"argument", fs.Args()}); err != nil {
+			return fail("drydock: %v", err)
+		}
+		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: fs.Args(), Plain: true, ListItems: o.listItems}}}
+	} else if cfg, err = check.LoadConfig(o.config); err != nil {
 		return fail("drydock: %v", err)
 	}
 	if len(o.suites) > 0 {
@@ -216,7 +266,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
 		return fail("drydock test: --rego-version must be v0 or v1")
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}); err != nil {
 		return fail("drydock: %v", err)
 	}
 	for i := range cfg.Suites {
@@ -304,9 +354,18 @@ func appendStepSummary(write func(io.Writer) error) error {
 // ruleFlags are conftest's flags; given on the command line they replace
 // the suites' own settings.
 type ruleFlags struct {
-	policies, data, namespaces []string
-	allNamespaces, combine     bool
-	regoVersion                string
+	policies, data, namespaces     []string
+	allNamespaces, combine         bool
+	regoVersion, capabilities, now string
+	showBuiltinErrors              bool
+}
+
+// nonEmpty is p as a list: none when p is "".
+func nonEmpty(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return []string{p}
 }
 
 func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
@@ -327,6 +386,15 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 	}
 	if fs.Changed("rego-version") {
 		s.RegoVersion = f.regoVersion
+	}
+	if fs.Changed("show-builtin-errors") {
+		s.StrictBuiltinErrors = f.showBuiltinErrors
+	}
+	if fs.Changed("capabilities") {
+		s.Capabilities = fromBase(base, []string{f.capabilities})[0]
+	}
+	if fs.Changed("now") {
+		s.Now = f.now
 	}
 }
 

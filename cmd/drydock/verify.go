@@ -22,6 +22,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
 	fs.BoolVar(&o.Trace, "trace", false, "print the evaluation of every test that fails or errs, step by step")
 	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test")
+	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
+	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
@@ -33,7 +35,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock verify: --rego-version must be v0 or v1\n")
 		return exitUsage
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitUsage
 	}
