@@ -134,4 +134,3 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 	ruleFindings(res, eng, rep, objs, s.Combine)
 	return res
 }
-
