@@ -1,0 +1,3 @@
+package main.eks
+
+warn contains "main.eks" if input.kind

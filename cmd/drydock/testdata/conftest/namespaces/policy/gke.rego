@@ -1,0 +1,3 @@
+package main.gke
+
+deny contains "main.gke" if input.kind

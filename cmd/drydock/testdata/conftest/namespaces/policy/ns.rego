@@ -1,0 +1,3 @@
+package main
+
+deny contains "main" if input.kind
