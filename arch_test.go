@@ -16,7 +16,9 @@ var allowed = map[string][]string{
 	"golden":              {"manifest"},
 	"gitrev":              {"manifest"},
 	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "golden"},
-	"rules":               {"manifest"},
+	"regosandbox":         {},
+	"rules":               {"manifest", "regosandbox"},
+	"gatekeeper":          {"manifest", "regosandbox"},
 	"karmada":             {"manifest", "cluster"},
 	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
 	"karmada/propagation": {"manifest", "cluster", "schemas", "karmada"},
@@ -28,16 +30,16 @@ var allowed = map[string][]string{
 	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
 	"render/addon":        {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "check", "report", "gitrev", "reconcile"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
 // reach through another package, the drydock packages they may import
 // themselves: report formats check's results and must not render.
 var direct = map[string][]string{
-	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules"},
+	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules", "gatekeeper"},
 	"report": {"manifest", "check"},
 }
 

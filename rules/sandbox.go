@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
@@ -12,31 +11,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown/print"
 	"github.com/open-policy-agent/opa/v1/types"
+
+	"github.com/drydock-dev/drydock/regosandbox"
 )
-
-// removed maps each OPA built-in the sandbox takes away to the reason.
-// Built-ins in clock are removed too unless Options.Now is set.
-var removed = map[string]string{
-	"http.send":              "it reaches the network",
-	"net.lookup_ip_addr":     "it reaches the network",
-	"opa.runtime":            "it reads the environment",
-	"json.verify_schema":     "a $ref in the schema reads local files or URLs",
-	"json.match_schema":      "a $ref in the schema reads local files or URLs",
-	"rand.intn":              "its result is random",
-	"uuid.rfc4122":           "its result is random",
-	"io.jwt.encode_sign":     "its result is random",
-	"io.jwt.encode_sign_raw": "its result is random",
-	"providers.aws.sign_req": "it signs http.send requests and reads the clock",
-	"crypto.x509.parse_and_verify_certificates":              "it reads the wall clock",
-	"crypto.x509.parse_and_verify_certificates_with_options": "it reads the wall clock",
-}
-
-// clock lists the built-ins that read the evaluation time. They are removed
-// unless Options.Now pins that time.
-var clock = map[string]string{
-	"time.now_ns":          "it reads the clock (set a fixed time to allow it)",
-	"io.jwt.decode_verify": "it reads the clock (set a fixed time to allow it)",
-}
 
 // contextBuiltin is the name of the function exposing the render context.
 const contextBuiltin = "drydock.context"
@@ -56,22 +33,14 @@ var contextDecl = &rego.Function{
 	Decl: types.NewFunction(nil, contextType),
 }
 
-// capabilities returns base (OPA's own when nil) minus the removed
-// built-ins, plus drydock's. withClock keeps the clock built-ins.
+// capabilities returns base (OPA's own when nil) in drydock's sandbox
+// (package regosandbox), plus drydock's built-ins. withClock keeps the
+// clock built-ins.
 func capabilities(base *ast.Capabilities, withClock bool) *ast.Capabilities {
-	caps := base
-	if caps == nil {
-		caps = ast.CapabilitiesForThisVersion()
-	}
-	caps.Builtins = slices.DeleteFunc(slices.Clone(caps.Builtins), func(b *ast.Builtin) bool {
-		_, gone := removed[b.Name]
-		_, timed := clock[b.Name]
-		return gone || (timed && !withClock)
-	})
+	caps := regosandbox.Capabilities(base, withClock)
 	for _, b := range builtins {
 		caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: b.decl.Name, Decl: b.decl.Decl})
 	}
-	caps.AllowNet = []string{}
 	return caps
 }
 
@@ -179,11 +148,11 @@ func explainRemoved(errs ast.Errors, withClock bool) {
 		if !ok {
 			continue
 		}
-		why, gone := removed[name]
-		if !gone && !withClock {
-			why, gone = clock[name]
+		why := regosandbox.Why(name, withClock)
+		if _, timed := regosandbox.Clock[name]; timed && why != "" {
+			why += " (set a fixed time to allow it: --now, or now: in drydock.yaml)"
 		}
-		if gone {
+		if why != "" {
 			e.Message = fmt.Sprintf("built-in %s is not available in drydock's sandbox: %s", name, why)
 		}
 	}

@@ -1,0 +1,351 @@
+package gatekeeper
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+const (
+	constraintGroup = "constraints.gatekeeper.sh"
+	// enforcementPoint is the point drydock enforces at, gator's.
+	enforcementPoint = "gator.gatekeeper.sh"
+)
+
+// constraint is one Constraint bound to its template.
+type constraint struct {
+	id   string // Kind/name
+	pos  manifest.Pos
+	tmpl *template
+	// match is spec.match, nil when absent (everything matches).
+	match *match
+	// params is input.parameters: spec.parameters with the schema's
+	// defaults, {} when absent.
+	params ast.Value
+	action string
+	// skip is set for a scoped constraint with no action for gator's
+	// enforcement point: Gatekeeper does not evaluate it there.
+	skip bool
+}
+
+// globRE is the pattern Gatekeeper's CRD gives match globs.
+var globRE = regexp.MustCompile(`^\*?[-:a-z0-9]*\*?$`)
+
+// parseConstraint reads a Constraint of tmpl's kind. Errors about the
+// CRD schema wrap errSchema.
+func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) {
+	c := &constraint{id: obj.Kind() + "/" + obj.Name(), pos: obj.Pos, tmpl: tmpl, action: "deny"}
+	bad := func(path string, format string, args ...any) error {
+		return errAt(obj.FieldPos(path), "constraint %s: %s: %w", c.id, path, fmt.Errorf(format, args...))
+	}
+	schemaErr := func(path string, format string, args ...any) error {
+		return errAt(obj.FieldPos(path), "constraint %s: %s: %w", c.id, path, fmt.Errorf("%w: "+format, append([]any{errSchema}, args...)...))
+	}
+	if obj.Name() == "" {
+		return nil, errAt(obj.Pos, "constraint of kind %s: metadata.name is required", obj.Kind())
+	}
+	if msg := manifest.DNS1123Subdomain(obj.Name()); msg != "" {
+		return nil, bad("metadata.name", "invalid name %q: %s", obj.Name(), msg)
+	}
+	spec := map[string]any{}
+	if v, ok := obj.Data["spec"]; ok && v != nil {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, schemaErr("spec", "must be of type object")
+		}
+		spec = m
+	}
+	if v, ok := spec["enforcementAction"]; ok && v != nil {
+		s, ok := v.(string)
+		if !ok {
+			return nil, schemaErr("spec.enforcementAction", "must be of type string")
+		}
+		if s != "" {
+			c.action = s
+		}
+	}
+	if c.action == "scoped" {
+		skip, err := scopedSkip(spec["scopedEnforcementActions"])
+		if err != nil {
+			return nil, schemaErr("spec.scopedEnforcementActions", "%v", err)
+		}
+		c.skip = skip
+	}
+	if v, ok := spec["match"]; ok && v != nil {
+		m, err := parseMatch(v)
+		if err != nil {
+			fe, _ := err.(*manifest.FieldError)
+			path := "spec.match"
+			msg := err.Error()
+			if fe != nil {
+				if fe.Path != "" {
+					path += "." + fe.Path
+					if strings.HasPrefix(fe.Path, "[") {
+						path = "spec.match" + fe.Path
+					}
+				}
+				msg = fe.Msg
+			}
+			return nil, schemaErr(path, "%s", msg)
+		}
+		c.match = m
+	}
+	params := map[string]any{}
+	if v, ok := spec["parameters"]; ok && v != nil {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, schemaErr("spec.parameters", "must be of type object")
+		}
+		params = manifest.DeepCopy(m).(map[string]any)
+	}
+	if _, ok := spec["parameters"]; ok && tmpl.schema == nil && !tmpl.legacySchema {
+		return nil, bad("spec.parameters", "unknown field: template %s declares no parameters (spec.crd.spec.validation.openAPIV3Schema)", tmpl.kind)
+	}
+	if tmpl.schema != nil {
+		applyDefaults(tmpl.schema, params)
+		if err := validate(tmpl.schema, params, "spec.parameters", !tmpl.legacySchema); err != nil {
+			if err.unknown {
+				return nil, bad(err.path, "%s", err.msg)
+			}
+			return nil, schemaErr(err.path, "%s", err.msg)
+		}
+	}
+	v, err := ast.InterfaceToValue(params)
+	if err != nil {
+		return nil, bad("spec.parameters", "%v", err)
+	}
+	c.params = v
+	return c, nil
+}
+
+// scopedSkip reports whether scopedEnforcementActions has no action for
+// gator's enforcement point (or "*").
+func scopedSkip(v any) (bool, error) {
+	list, ok := v.([]any)
+	if v != nil && !ok {
+		return false, fmt.Errorf("must be of type array")
+	}
+	for _, a := range list {
+		points, _ := manifest.Lookup(asMap(a), "enforcementPoints")
+		pl, _ := points.([]any)
+		for _, p := range pl {
+			switch manifest.String(asMap(p), "name") {
+			case enforcementPoint, "*":
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// match is a constraint's spec.match.
+type match struct {
+	kinds              []kindMatch
+	namespaces         []string
+	excludedNamespaces []string
+	labelSelector      *manifest.LabelSelector
+	namespaceSelector  *manifest.LabelSelector
+	scope              string
+	name               string
+	source             string
+}
+
+type kindMatch struct {
+	apiGroups []string
+	kinds     []string
+}
+
+func fieldErr(path, format string, args ...any) error {
+	return &manifest.FieldError{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// parseMatch decodes spec.match, checking it as Gatekeeper's CRD schema
+// does (types, glob patterns, source's enum).
+func parseMatch(v any) (*match, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fieldErr("", "must be of type object")
+	}
+	out := &match{}
+	var err error
+	if raw, ok := m["kinds"]; ok && raw != nil {
+		list, ok := raw.([]any)
+		if !ok {
+			return nil, fieldErr("kinds", "must be of type array")
+		}
+		for i, e := range list {
+			km, ok := e.(map[string]any)
+			if !ok {
+				return nil, fieldErr(manifest.Path("kinds", i), "must be of type object")
+			}
+			var k kindMatch
+			if k.apiGroups, err = manifest.DecodeStringList(km["apiGroups"]); err != nil {
+				return nil, manifest.PrefixError(manifest.Path("kinds", i, "apiGroups"), err)
+			}
+			if k.kinds, err = manifest.DecodeStringList(km["kinds"]); err != nil {
+				return nil, manifest.PrefixError(manifest.Path("kinds", i, "kinds"), err)
+			}
+			out.kinds = append(out.kinds, k)
+		}
+	}
+	for _, f := range []struct {
+		key string
+		dst *[]string
+	}{{"namespaces", &out.namespaces}, {"excludedNamespaces", &out.excludedNamespaces}} {
+		if *f.dst, err = manifest.DecodeStringList(m[f.key]); err != nil {
+			return nil, manifest.PrefixError(f.key, err)
+		}
+		for i, g := range *f.dst {
+			if !globRE.MatchString(g) {
+				return nil, fieldErr(manifest.Path(f.key, i), "Invalid value: %q: should match '%s'", g, globRE)
+			}
+		}
+	}
+	for _, f := range []struct {
+		key string
+		dst **manifest.LabelSelector
+	}{{"labelSelector", &out.labelSelector}, {"namespaceSelector", &out.namespaceSelector}} {
+		if *f.dst, err = manifest.DecodeLabelSelector(m[f.key]); err != nil {
+			return nil, manifest.PrefixError(f.key, err)
+		}
+	}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"scope", &out.scope}, {"name", &out.name}, {"source", &out.source}} {
+		if *f.dst, err = manifest.OptionalString(m, f.key); err != nil {
+			return nil, err
+		}
+	}
+	if out.name != "" && !globRE.MatchString(out.name) {
+		return nil, fieldErr("name", "Invalid value: %q: should match '%s'", out.name, globRE)
+	}
+	if out.source != "" && !slices.Contains([]string{"All", "Generated", "Original"}, out.source) {
+		return nil, fieldErr("source", `Unsupported value: %q: supported values: "All", "Generated", "Original"`, out.source)
+	}
+	return out, nil
+}
+
+// glob matches s against a Gatekeeper wildcard: *x* contains, *x suffix,
+// x* prefix, else equality.
+func glob(pattern, s string) bool {
+	switch {
+	case len(pattern) >= 2 && strings.HasPrefix(pattern, "*") && strings.HasSuffix(pattern, "*"):
+		return strings.Contains(s, pattern[1:len(pattern)-1])
+	case strings.HasPrefix(pattern, "*"):
+		return strings.HasSuffix(s, pattern[1:])
+	case strings.HasSuffix(pattern, "*"):
+		return strings.HasPrefix(s, pattern[:len(pattern)-1])
+	}
+	return pattern == s
+}
+
+// globGenerateName matches metadata.generateName against a name pattern:
+// only a pattern ending in * can match one.
+func globGenerateName(pattern, s string) bool {
+	switch {
+	case len(pattern) >= 2 && strings.HasPrefix(pattern, "*") && strings.HasSuffix(pattern, "*"):
+		return strings.Contains(s, pattern[1:len(pattern)-1])
+	case strings.HasSuffix(pattern, "*"):
+		return strings.HasPrefix(s, pattern[:len(pattern)-1])
+	}
+	return false
+}
+
+// namespaceInfo is a Namespace object known to the review: its name and
+// labels.
+type namespaceInfo struct {
+	name   string
+	labels map[string]string
+}
+
+// matches reports whether obj is in scope, as Gatekeeper's matchers do in
+// their order (kinds, scope, namespaces, excludedNamespaces, labelSelector,
+// namespaceSelector, name, source). ns is the object's Namespace when known.
+// An error is what Gatekeeper turns into an autoreject result.
+func (m *match) matches(obj *manifest.Object, ns *namespaceInfo) (bool, error) {
+	group := manifest.Group(obj.APIVersion())
+	kind := obj.Kind()
+	isNamespace := kind == "Namespace" && group == ""
+	objNS := obj.Namespace()
+	if len(m.kinds) > 0 {
+		found := false
+		for _, k := range m.kinds {
+			kindOK := len(k.kinds) == 0 || slices.Contains(k.kinds, "*") || slices.Contains(k.kinds, kind)
+			groupOK := len(k.apiGroups) == 0 || slices.Contains(k.apiGroups, "*") || slices.Contains(k.apiGroups, group)
+			if kindOK && groupOK {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, nil
+		}
+	}
+	hasNS := objNS != "" || ns != nil
+	switch m.scope {
+	case "Cluster":
+		if !isNamespace && hasNS {
+			return false, nil
+		}
+	case "Namespaced":
+		if isNamespace || !hasNS {
+			return false, nil
+		}
+	}
+	// The namespace that namespaces and excludedNamespaces look at.
+	namespace, known := objNS, objNS != ""
+	switch {
+	case isNamespace:
+		namespace, known = obj.Name(), true
+	case ns != nil:
+		namespace, known = ns.name, true
+	}
+	if len(m.namespaces) > 0 && known && !slices.ContainsFunc(m.namespaces, func(p string) bool { return glob(p, namespace) }) {
+		return false, nil
+	}
+	if len(m.excludedNamespaces) > 0 && known && slices.ContainsFunc(m.excludedNamespaces, func(p string) bool { return glob(p, namespace) }) {
+		return false, nil
+	}
+	if m.labelSelector != nil {
+		if err := m.labelSelector.Validate(); err != nil {
+			return false, err
+		}
+		if !m.labelSelector.Matches(obj.Labels()) {
+			return false, nil
+		}
+	}
+	if m.namespaceSelector != nil && (isNamespace || ns != nil || objNS != "") {
+		if err := m.namespaceSelector.Validate(); err != nil {
+			return false, err
+		}
+		switch {
+		case isNamespace:
+			if !m.namespaceSelector.Matches(obj.Labels()) {
+				return false, nil
+			}
+		case ns == nil:
+			return false, fmt.Errorf("namespace selector for namespace-scoped object but missing Namespace")
+		case !m.namespaceSelector.Matches(ns.labels):
+			return false, nil
+		}
+	}
+	if m.name != "" && !glob(m.name, obj.Name()) && !globGenerateName(m.name, manifest.String(obj.Data, "metadata", "generateName")) {
+		return false, nil
+	}
+	// drydock reviews objects as written: source Original.
+	if m.source == "Generated" {
+		return false, nil
+	}
+	return true, nil
+}

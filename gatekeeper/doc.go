@@ -1,0 +1,115 @@
+// Package gatekeeper evaluates OPA Gatekeeper ConstraintTemplates and
+// Constraints offline against Kubernetes objects, as `gator verify` and
+// Gatekeeper's audit do, and runs gator's test suites. It compiles the
+// templates' Rego with OPA itself; it does not depend on Gatekeeper.
+//
+// # Templates
+//
+// A ConstraintTemplate (templates.gatekeeper.sh, any version) defines the
+// kind of its constraints in spec.crd.spec.names.kind; metadata.name must
+// be that kind lowercased. Its single target (admission.k8s.gatekeeper.sh)
+// holds Rego either as targets[0].rego and targets[0].libs, always Rego
+// v0, or as targets[0].code[] with engine Rego, whose source.rego and
+// source.libs are v1 when source.version is "v1" and v0 otherwise; the
+// legacy rego wins when both are written, as in Gatekeeper.
+//
+// Each template is compiled on its own, with Gatekeeper's restrictions:
+// its package is ignored (the module becomes data.template), it must have
+// a rule named violation (`violation[{"msg": m}] { ... }` in v0,
+// `violation contains {"msg": m} if { ... }` in v1; a v1 ref head
+// `violation[...] if` does not count), libs must declare a package under
+// lib (lib.<name>), imports may only be data.lib.* and future.*, and data
+// may only be referred to as data.inventory and data.lib. Errors name the
+// template and the file:line:col in the template's YAML where the Rego is
+// written.
+//
+// Templates run in drydock's sandbox: the built-ins that reach the network
+// (http.send, net.lookup_ip_addr), read the environment (opa.runtime) or
+// the clock (time.now_ns, io.jwt.decode_verify, x509 verification), or are
+// random (rand.intn, uuid.rfc4122, io.jwt.encode_sign...) are removed, so a
+// template calling one fails to load. Gatekeeper's external_data is refused
+// the same way: there are no external data providers offline.
+//
+// # Constraints
+//
+// A Constraint has apiVersion constraints.gatekeeper.sh/* and a template's
+// kind. It is checked the way its CRD would be: spec.match's types, its
+// globs (^\*?[-:a-z0-9]*\*?$) and source enum, and spec.parameters against
+// the template's openAPIV3Schema (type, enum, required, properties,
+// additionalProperties, items, x-kubernetes-int-or-string; undeclared
+// fields are refused unless the template is a legacy v1beta1/v1alpha1 one
+// or the schema preserves unknown fields). The schema's defaults are
+// applied to the parameters; a constraint without parameters gets {}.
+//
+// # Evaluation
+//
+// For each object and constraint whose spec.match selects it, the
+// template's violation set is evaluated with
+//
+//	input.review     = {"uid": "", "kind": {group, version, kind}, "resource": {"group": "", "version": "", "resource": ""},
+//	                    "name": ..., "namespace": ... (absent when empty), "operation": "", "userInfo": {},
+//	                    "object": the object, "oldObject": null, "options": null, "namespaceObject": {}}
+//	input.parameters = the constraint's spec.parameters
+//	data.inventory   = cluster[apiVersion][Kind][name] and namespace[ns][apiVersion][Kind][name] of the
+//	                   objects of the review (Set.Review: all of them; a suite case: its inventory files)
+//
+// Each element with a string msg is a Violation (an element without msg is
+// dropped, a non-string msg is an error); identical msg and details
+// collapse into one. An evaluation error (a conflict, say) becomes a
+// violation whose message is the error, at its place in the template file,
+// as Gatekeeper reports it. The enforcement action (spec.enforcementAction,
+// "deny" by default, not validated) is carried on each violation and does
+// not change evaluation. A "scoped" constraint whose
+// scopedEnforcementActions name neither gator.gatekeeper.sh nor "*" is not
+// evaluated, as in gator.
+//
+// # Match
+//
+// spec.match follows Gatekeeper: all its parts must hold, in this order.
+// kinds: any entry whose kinds (empty, "*" or the kind) and apiGroups
+// (empty, "*" or the group, "" for core) both hold; versions are ignored.
+// scope: Cluster selects objects without metadata.namespace and Namespace
+// objects, Namespaced the others; other values select everything.
+// namespaces and excludedNamespaces are globs (x* prefix, *x suffix, *x*
+// contains, else exact) over the object's namespace, a Namespace's own
+// name; a cluster-scoped object passes both. labelSelector selects on the
+// object's labels. namespaceSelector selects Namespaces on their own
+// labels, passes cluster-scoped objects, and selects a namespaced object on
+// the labels of its Namespace among the reviewed objects (a suite case's
+// inventory); when that Namespace is missing, or a selector is invalid,
+// the constraint autorejects the object: a violation "unable to match
+// constraints: ... missing Namespace" with the constraint's action, as
+// Gatekeeper does. name is a glob over metadata.name (or generateName for
+// a pattern ending in *). Objects are reviewed as source Original.
+//
+// # Suites
+//
+// Verify runs gator's suites (kind Suite, apiVersion test.gatekeeper.sh/*)
+// as gator verify does: paths are relative to the suite's directory; each
+// test's template and constraint files hold one object each; every case
+// is reviewed alone with its inventory files as data.inventory (the object
+// itself is not in it); an AdmissionReview object is reviewed as its
+// request is written. An assertion counts the violations whose message
+// matches its message regexp (all when absent; every violation counts,
+// whatever its enforcement action) and wants violations: yes (at least
+// one, the default), no (none) or an integer (exactly that many). Suites
+// are parsed as YAML 1.2 (go.yaml.in/yaml/v3), so yes and no are strings;
+// the objects, templates and constraints as Kubernetes reads YAML.
+//
+// # Divergences from Gatekeeper
+//
+//   - CEL (engine K8sNativeValidation) is not supported: a template with
+//     only CEL fails to load; one with both CEL and Rego is evaluated with
+//     its Rego, where gator would prefer CEL.
+//   - Mutation, expansion templates (a suite test's expansion) and
+//     referential data sync configuration are not supported; every object
+//     given to Set.Review is in data.inventory, as if all were synced.
+//   - The CRD schema checks cover the OpenAPI keywords listed above, not
+//     formats, patterns or CEL validation rules in the template's schema.
+//   - Problems in a suite file (an empty assertions list, an invalid
+//     violations value or regexp, an object file with several objects) are
+//     errors naming the file:line, where gator fails the case.
+//   - gator test's quirk of reviewing cluster-scoped objects with an empty
+//     Namespace (so that they fail namespaces and namespaceSelector) is not
+//     reproduced: Set.Review follows gator verify and audit.
+package gatekeeper

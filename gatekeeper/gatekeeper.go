@@ -1,0 +1,138 @@
+package gatekeeper
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Set is compiled templates and their constraints; safe for concurrent use.
+type Set struct {
+	templates map[string]*template // by kind
+	// constraints are sorted by id.
+	constraints []*constraint
+}
+
+// Load reads every YAML document under paths (files, or directories walked
+// recursively for .yaml/.yml): ConstraintTemplates (templates.gatekeeper.sh,
+// any version) and Constraints (apiVersion constraints.gatekeeper.sh/*,
+// kind = a template's spec.crd.spec.names.kind). Other documents are
+// ignored. Errors wrap ErrInvalid and start with the file:line:col they are
+// about; every problem found is reported.
+func Load(paths []string) (*Set, error) {
+	files, err := yamlFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	var templates, constraints []*manifest.Object
+	var errs []error
+	for _, f := range files {
+		objs, err := readObjects(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, o := range objs {
+			switch {
+			case isTemplate(o):
+				templates = append(templates, o)
+			case manifest.Group(o.APIVersion()) == constraintGroup:
+				constraints = append(constraints, o)
+			}
+		}
+	}
+	s := &Set{templates: map[string]*template{}}
+	for _, o := range templates {
+		t, err := parseTemplate(o)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if prev := s.templates[t.kind]; prev != nil {
+			errs = append(errs, errAt(o.Pos, "ConstraintTemplate %q: kind %s is already defined by the template at %s", t.name, t.kind, prev.pos))
+			continue
+		}
+		s.templates[t.kind] = t
+	}
+	seen := map[string]manifest.Pos{}
+	for _, o := range constraints {
+		t := s.templates[o.Kind()]
+		if t == nil {
+			if !slices.ContainsFunc(templates, func(t *manifest.Object) bool {
+				return manifest.String(t.Data, "spec", "crd", "spec", "names", "kind") == o.Kind()
+			}) {
+				errs = append(errs, errAt(o.FieldPos("kind"), "constraint %s/%s: no ConstraintTemplate defines kind %s%s", o.Kind(), o.Name(), o.Kind(),
+					manifest.DidYouMean(o.Kind(), slices.Sorted(maps.Keys(s.templates)))))
+			}
+			continue
+		}
+		c, err := parseConstraint(o, t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if prev, dup := seen[c.id]; dup {
+			errs = append(errs, errAt(o.Pos, "constraint %s is already defined at %s", c.id, prev))
+			continue
+		}
+		seen[c.id] = c.pos
+		s.constraints = append(s.constraints, c)
+	}
+	if err := manifest.Join(errs...); err != nil {
+		return nil, invalid(err)
+	}
+	slices.SortFunc(s.constraints, func(a, b *constraint) int { return strings.Compare(a.id, b.id) })
+	return s, nil
+}
+
+// Constraints lists the loaded constraints as "Kind/name", sorted.
+func (s *Set) Constraints() []string {
+	out := make([]string, len(s.constraints))
+	for i, c := range s.constraints {
+		out[i] = c.id
+	}
+	return out
+}
+
+func isTemplate(o *manifest.Object) bool {
+	return manifest.Group(o.APIVersion()) == templateGroup && o.Kind() == "ConstraintTemplate"
+}
+
+func isYAML(name string) bool {
+	switch filepath.Ext(name) {
+	case ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// yamlFiles lists the .yaml/.yml files under paths (a file given
+// directly is kept whatever its name), sorted, without duplicates.
+func yamlFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, root := range paths {
+		found, err := manifest.WalkFiles(root, manifest.WalkOptions{Keep: isYAML})
+		if err != nil {
+			return nil, invalid(err)
+		}
+		files = append(files, found...)
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// readObjects decodes a YAML file's objects, as Kubernetes reads them.
+func readObjects(file string) ([]*manifest.Object, error) {
+	data, err := manifest.ReadFile(file)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	objs, err := manifest.Decode(file, data, manifest.DecodeOptions{KeepLists: true})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	return objs, nil
+}
