@@ -65,6 +65,10 @@ type Suite struct {
 	// it makes time.now_ns available and every run alike. "": the
 	// policies have no clock.
 	Now string `json:"now,omitempty"`
+	// Gatekeeper are files or directories of Gatekeeper
+	// ConstraintTemplates and Constraints, evaluated against every object
+	// of every cluster, data.inventory being that cluster's objects.
+	Gatekeeper []string `json:"gatekeeper,omitempty"`
 	// Plain makes the inputs plain manifests, checked as they are, as
 	// conftest checks them: nothing is rendered, compared with a golden
 	// tree or validated; each YAML or JSON document is one object for the
@@ -232,7 +236,7 @@ func (s Suite) Reads(dir, file string) bool {
 func (s Suite) pathFields() map[string][]string {
 	return map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
 		"observed": s.Observed, "policies": s.Policies, "data": s.Data, "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons),
-		"capabilities": nonEmpty(s.Capabilities)}
+		"capabilities": nonEmpty(s.Capabilities), "gatekeeper": s.Gatekeeper}
 }
 
 // nonEmpty is p as a list: none when p is "".

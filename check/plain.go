@@ -104,22 +104,28 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "inputs", Level: level,
 			Message: fmt.Sprintf("no YAML or JSON document in the inputs (%s): nothing was checked", strings.Join(s.Inputs, ", "))})
 	}
+	objs := make([]*sunk, len(docs))
+	inputs := make([]rules.Input, len(docs))
+	for i, d := range docs {
+		inputs[i] = rules.Input{Object: d.obj, Context: rules.Context{Namespace: d.obj.Namespace(), Source: d.obj.Pos.String(), File: d.file}}
+		// No output path: a finding names the document by its place.
+		objs[i] = &sunk{origin: cluster.Origin{Pos: d.obj.Pos}, input: inputs[i]}
+	}
+	if err := r.gatekeeperFindings(ctx, s, res, objs); err != nil {
+		res.fail(&stageError{"gatekeeper", err}, "gatekeeper")
+		return res
+	}
 	opts, ok := r.ruleOptions(s)
 	if !ok {
-		res.fail(errors.New("no policies to check the manifests with: give policies (-p DIR); policy/ does not exist"), "rules")
+		if len(s.Gatekeeper) == 0 {
+			res.fail(errors.New("no policies to check the manifests with: give policies (-p DIR) or Gatekeeper constraints (--gatekeeper); policy/ does not exist"), "rules")
+		}
 		return res
 	}
 	eng, err := r.engines.load(ctx, opts)
 	if err != nil {
 		res.fail(&stageError{"rules", err}, "rules")
 		return res
-	}
-	inputs := make([]rules.Input, len(docs))
-	objs := make([]*sunk, len(docs))
-	for i, d := range docs {
-		inputs[i] = rules.Input{Object: d.obj, Context: rules.Context{Namespace: d.obj.Namespace(), Source: d.obj.Pos.String(), File: d.file}}
-		// No output path: a finding names the document by its place.
-		objs[i] = &sunk{origin: cluster.Origin{Pos: d.obj.Pos}, input: inputs[i]}
 	}
 	var rep *rules.Report
 	if s.Combine {

@@ -61,7 +61,7 @@ type Options struct {
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 	suites := opts.Shard.Suites(cfg.Suites)
-	r := &runner{dir: cfg.Dir, opts: opts, engines: &engineCache{m: map[string]*cachedEngine{}}}
+	r := &runner{dir: cfg.Dir, opts: opts, engines: &engineCache{m: map[string]*cachedEngine{}}, gatekeepers: &gatekeeperCache{}}
 	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
 }
 
@@ -71,6 +71,8 @@ type runner struct {
 	opts Options
 	// engines compiles each distinct rule set once for all suites.
 	engines *engineCache
+	// gatekeepers loads each distinct set of constraints once.
+	gatekeepers *gatekeeperCache
 	// renderWorkers are each suite's render workers: the processors
 	// shared among the suites that run at once.
 	renderWorkers int

@@ -64,6 +64,9 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		k.objs[c] = m
 	}
 	s := &sunk{path: golden.ObjectPath(c, e.Object), origin: e.Origin}
+	if len(k.suite.Gatekeeper) > 0 { // reviewed per cluster at the end
+		s.input = ruleInput(c, e)
+	}
 	m[e.Object.Key()] = s
 	if k.golden != nil {
 		k.golden.put(s.path, e)
@@ -109,6 +112,9 @@ func (k *suiteSink) finish(res *SuiteResult) error {
 	}
 	if err := k.rules.finish(k.ctx, res, objs); err != nil {
 		return &stageError{"rules", err}
+	}
+	if err := k.r.gatekeeperFindings(k.ctx, k.suite, res, objs); err != nil {
+		return &stageError{"gatekeeper", err}
 	}
 	return nil
 }
@@ -207,13 +213,19 @@ func (rs *ruleSink) put(ctx context.Context, c string, e cluster.Entry, s *sunk)
 	if rs == nil || rs.err != nil {
 		return
 	}
-	in := rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
-		Application: e.Origin.Application, Component: e.Origin.Component, Source: e.Origin.Pos.String(), File: e.Origin.Pos.File}}
+	in := ruleInput(c, e)
 	if rs.combine {
 		s.input = in
 		return
 	}
 	s.report, s.err = rs.eng.Eval(ctx, []rules.Input{in}, 1)
+}
+
+// ruleInput is what the rules (and Gatekeeper) see of an object written
+// to cluster c.
+func ruleInput(c string, e cluster.Entry) rules.Input {
+	return rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
+		Application: e.Origin.Application, Component: e.Origin.Component, Source: e.Origin.Pos.String(), File: e.Origin.Pos.File}}
 }
 
 // finish assembles the objects' results in output order, as one

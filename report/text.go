@@ -60,7 +60,7 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 // (its output path cluster/namespace/file), or the cluster of a combined
 // rule's finding; "" for other findings, whose messages name their objects.
 func where(f check.Finding) string {
-	if !strings.HasPrefix(f.Check, "rules/") || f.Object == "" {
+	if !(strings.HasPrefix(f.Check, "rules/") || strings.HasPrefix(f.Check, "gatekeeper/")) || f.Object == "" {
 		return ""
 	}
 	parts := strings.Split(f.Object, "/")

@@ -66,6 +66,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
 	fs.BoolVar(&o.conftest, "conftest", false, "conftest's exit codes: 1 for failures and for any error (bad policy, bad input); with --fail-on-warn 2 for failures, 1 for warnings only")
+	fs.StringArrayVar(&o.rules.gatekeeper, "gatekeeper", nil, "Gatekeeper ConstraintTemplates and Constraints (file or directory, repeatable) for every suite: each cluster's objects are reviewed as gator does")
 	fs.BoolVar(&o.rules.showBuiltinErrors, "show-builtin-errors", false, "a failing built-in in a policy is an error, as conftest --show-builtin-errors (default: the rule does not fire)")
 	fs.StringVar(&o.rules.capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists (conftest --capabilities)")
 	fs.StringVar(&o.rules.now, "now", "", "the time the policies see, RFC 3339 (e.g. 2026-01-02T15:04:05Z): makes time.now_ns available and runs alike")
@@ -266,7 +267,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
 		return fail("drydock test: --rego-version must be v0 or v1")
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}, flagPaths{"--gatekeeper", o.rules.gatekeeper}); err != nil {
 		return fail("drydock: %v", err)
 	}
 	for i := range cfg.Suites {
@@ -354,10 +355,10 @@ func appendStepSummary(write func(io.Writer) error) error {
 // ruleFlags are conftest's flags; given on the command line they replace
 // the suites' own settings.
 type ruleFlags struct {
-	policies, data, namespaces     []string
-	allNamespaces, combine         bool
-	regoVersion, capabilities, now string
-	showBuiltinErrors              bool
+	policies, data, namespaces, gatekeeper []string
+	allNamespaces, combine                 bool
+	regoVersion, capabilities, now         string
+	showBuiltinErrors                      bool
 }
 
 // nonEmpty is p as a list: none when p is "".
@@ -386,6 +387,9 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 	}
 	if fs.Changed("rego-version") {
 		s.RegoVersion = f.regoVersion
+	}
+	if fs.Changed("gatekeeper") {
+		s.Gatekeeper = fromBase(base, f.gatekeeper)
 	}
 	if fs.Changed("show-builtin-errors") {
 		s.StrictBuiltinErrors = f.showBuiltinErrors

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/rules"
 )
 
 // runVerify runs the Rego unit tests of the policy directories.
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("verify", "verify [flags]", "Runs the Rego unit tests (test_ rules in _test.rego files). Exit 0 all pass, 1 a test failed, 2 bad input.")
+	cmd := newCommand("verify", "verify [flags]", "Runs the Rego unit tests (test_ rules in _test.rego files) and, with --gatekeeper, the\nGatekeeper suites (kind: Suite, as gator verify). Exit 0 all pass, 1 a test failed, 2 bad input.")
 	fs := cmd.fs
 	var o rules.VerifyOptions
 	fs.StringArrayVarP(&o.PolicyDirs, "policy", "p", []string{"policy"}, "directory of .rego policies and _test.rego tests (repeatable)")
@@ -22,6 +23,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
 	fs.BoolVar(&o.Trace, "trace", false, "print the evaluation of every test that fails or errs, step by step")
 	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test")
+	gk := fs.StringArray("gatekeeper", nil, "file or directory of Gatekeeper suites (kind: Suite, test.gatekeeper.sh) to run as gator verify does (repeatable); without --policy, only these run")
 	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
 	if code, done := cmd.parse(args, stdout, stderr); done {
@@ -34,6 +36,41 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stderr, "drydock verify: --rego-version must be v0 or v1\n")
 		return exitUsage
+	}
+	if err := checkFlagPaths(flagPaths{"--gatekeeper", *gk}); err != nil {
+		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		return exitUsage
+	}
+	gkPassed, gkFailed := 0, 0
+	if len(*gk) > 0 {
+		cases, err := gatekeeper.Verify(context.Background(), *gk)
+		if err != nil {
+			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			return exitUsage
+		}
+		for _, c := range cases {
+			status := "PASS"
+			switch {
+			case c.Skipped:
+				status = "SKIPPED"
+			case c.Err != "":
+				status = "FAIL"
+			}
+			fmt.Fprintf(stdout, "%s: %s/%s: %s\n", c.Pos, c.Test, c.Case, status)
+			if c.Err != "" {
+				fmt.Fprintf(stdout, "  %s\n", c.Err)
+				gkFailed++
+			} else {
+				gkPassed++
+			}
+		}
+		if !fs.Changed("policy") {
+			fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
+			if gkFailed > 0 {
+				return exitCheck
+			}
+			return exitOK
+		}
 	}
 	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
@@ -69,7 +106,10 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "%d tests: %d passed, %d failed\n", passed+failed, passed, failed)
-	if !rep.Passed() {
+	if len(*gk) > 0 {
+		fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
+	}
+	if !rep.Passed() || gkFailed > 0 {
 		return exitCheck
 	}
 	return exitOK

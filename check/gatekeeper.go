@@ -1,0 +1,105 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/drydock-dev/drydock/gatekeeper"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// gatekeeperCache loads each distinct set of Gatekeeper paths once.
+type gatekeeperCache struct {
+	mu sync.Mutex
+	m  map[string]*cachedSet
+}
+
+type cachedSet struct {
+	once sync.Once
+	set  *gatekeeper.Set
+	err  error
+}
+
+func (c *gatekeeperCache) load(paths []string) (*gatekeeper.Set, error) {
+	key := fmt.Sprintf("%q", paths)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*cachedSet{}
+	}
+	e, ok := c.m[key]
+	if !ok {
+		e = &cachedSet{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.set, e.err = gatekeeper.Load(paths) })
+	return e.set, e.err
+}
+
+// gatekeeperLevel is the level of a violation by its constraint's
+// enforcementAction: deny (and scoped, whose actions gator reports) fail,
+// as they fail gator test; warn, dryrun and anything else are reported.
+func gatekeeperLevel(action string) Level {
+	switch action {
+	case "", "deny", "scoped":
+		return LevelError
+	}
+	return LevelWarning
+}
+
+// gatekeeperFindings reviews the objects of each cluster (in output
+// order, objs[i] being the object of clusters' entry) with the suite's
+// constraints, data.inventory being that cluster's objects, and adds a
+// finding per violation at the object's authored place.
+func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResult, objs []*sunk) error {
+	if len(s.Gatekeeper) == 0 {
+		return nil
+	}
+	set, err := r.gatekeepers.load(r.paths(s.Gatekeeper))
+	if err != nil {
+		return err
+	}
+	checks := map[string]bool{}
+	for _, c := range set.Constraints() {
+		checks["gatekeeper/"+c] = true
+	}
+	byCluster := map[string][]*sunk{}
+	var order []string
+	for _, o := range objs {
+		c := o.input.Context.Cluster
+		if _, ok := byCluster[c]; !ok {
+			order = append(order, c)
+		}
+		byCluster[c] = append(byCluster[c], o)
+	}
+	for _, c := range order {
+		group := byCluster[c]
+		in := make([]*manifest.Object, len(group))
+		for i, o := range group {
+			in[i] = o.input.Object
+		}
+		vs, err := set.Review(ctx, in)
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			o := group[v.Object]
+			msg := v.Message
+			if v.EnforcementAction != "" && v.EnforcementAction != "deny" {
+				msg = fmt.Sprintf("%s (enforcementAction: %s)", msg, v.EnforcementAction)
+			}
+			f := Finding{Suite: s.Name, Check: "gatekeeper/" + v.Constraint, Level: gatekeeperLevel(v.EnforcementAction),
+				Message: msg, Object: o.path, Origin: o.origin, Pos: o.origin.Pos}
+			if !f.Pos.IsValid() {
+				f.Pos = v.Pos
+			}
+			if v.Details != nil {
+				f.Metadata = map[string]any{"details": v.Details, "constraint": v.Constraint, "constraintPos": v.Pos.String()}
+			}
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	res.Checks = append(res.Checks, manifest.SortedKeys(checks)...)
+	return nil
+}
