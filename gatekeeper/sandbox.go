@@ -19,19 +19,9 @@ var ErrInvalid = errors.New("invalid gatekeeper policy")
 // suite's `invalid: true` test passes on it, as gator's constraints.ErrSchema).
 var errSchema = errors.New("constraint does not match its schema")
 
-// invalidError wraps an error so that errors.Is(err, ErrInvalid) holds while
-// the text stays the wrapped one (which starts with file:line:col).
-type invalidError struct{ err error }
-
-func (e invalidError) Error() string   { return e.err.Error() }
-func (e invalidError) Unwrap() []error { return []error{ErrInvalid, e.err} }
-
-func invalid(err error) error {
-	if err == nil || errors.Is(err, ErrInvalid) {
-		return err
-	}
-	return invalidError{err}
-}
+// invalid marks err as ErrInvalid, its text (which starts with
+// file:line:col) unchanged.
+func invalid(err error) error { return manifest.Mark(ErrInvalid, err) }
 
 // errAt is an ErrInvalid error at pos.
 func errAt(pos manifest.Pos, format string, args ...any) error {

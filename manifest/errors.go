@@ -187,3 +187,19 @@ func (p Pos) Compare(q Pos) int {
 	}
 	return p.Col - q.Col
 }
+
+// Mark returns err as it is, except that errors.Is(·, kind) also holds:
+// the way a package tags errors as one class (bad input, an invalid
+// policy) without changing their text, which starts with a position.
+// nil stays nil, and an error already of that kind is returned as it is.
+func Mark(kind, err error) error {
+	if err == nil || errors.Is(err, kind) {
+		return err
+	}
+	return &marked{kind: kind, err: err}
+}
+
+type marked struct{ kind, err error }
+
+func (e *marked) Error() string   { return e.err.Error() }
+func (e *marked) Unwrap() []error { return []error{e.kind, e.err} }

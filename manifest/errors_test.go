@@ -52,3 +52,18 @@ func TestJoin(t *testing.T) {
 		t.Error("a joined list does not unwrap to its errors")
 	}
 }
+
+func TestMark(t *testing.T) {
+	kind := errors.New("bad input")
+	inner := At(Pos{File: "a.yaml", Line: 3, Col: 1}, "broken")
+	err := Mark(kind, inner)
+	if !errors.Is(err, kind) || err.Error() != "a.yaml:3:1: broken" {
+		t.Errorf("Mark = %q (is kind: %t), want the text unchanged and of the kind", err, errors.Is(err, kind))
+	}
+	if pos, ok := PosOf(err); !ok || pos.Line != 3 {
+		t.Errorf("PosOf(Mark(...)) = %v, %t: the position is lost", pos, ok)
+	}
+	if Mark(kind, err) != err || Mark(kind, nil) != nil {
+		t.Error("Mark must leave an error of the kind, and nil, as they are")
+	}
+}

@@ -36,12 +36,7 @@ var ErrInput = errors.New("bad input")
 
 // inputError marks err as bad input without changing its message, which
 // starts with the position of the problem.
-func inputError(err error) error { return &inputErr{err} }
-
-type inputErr struct{ err error }
-
-func (e *inputErr) Error() string   { return e.err.Error() }
-func (e *inputErr) Unwrap() []error { return []error{ErrInput, e.err} }
+func inputError(err error) error { return manifest.Mark(ErrInput, err) }
 
 // Inputs are what a render reads.
 type Inputs struct {

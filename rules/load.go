@@ -21,19 +21,9 @@ import (
 // evaluation (bad input, exit code 2), as opposed to drydock's own faults.
 var ErrInvalid = errors.New("invalid policy")
 
-// invalidError wraps an error so that errors.Is(err, ErrInvalid) holds while
-// the message stays the wrapped one (which starts with a file:line).
-type invalidError struct{ err error }
-
-func (e invalidError) Error() string   { return e.err.Error() }
-func (e invalidError) Unwrap() []error { return []error{ErrInvalid, e.err} }
-
-func invalid(err error) error {
-	if err == nil || errors.Is(err, ErrInvalid) {
-		return err
-	}
-	return invalidError{err}
-}
+// invalid marks err as ErrInvalid, its message (which starts with a
+// file:line) unchanged.
+func invalid(err error) error { return manifest.Mark(ErrInvalid, err) }
 
 // listFiles returns the files under paths (files or directories, walked
 // recursively and kept inside their repository, see manifest.WalkFiles)
