@@ -3,39 +3,10 @@ package check
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/manifest"
 )
-
-// gatekeeperCache loads each distinct set of Gatekeeper paths once.
-type gatekeeperCache struct {
-	mu sync.Mutex
-	m  map[string]*cachedSet
-}
-
-type cachedSet struct {
-	once sync.Once
-	set  *gatekeeper.Set
-	err  error
-}
-
-func (c *gatekeeperCache) load(paths []string) (*gatekeeper.Set, error) {
-	key := fmt.Sprintf("%q", paths)
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]*cachedSet{}
-	}
-	e, ok := c.m[key]
-	if !ok {
-		e = &cachedSet{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.set, e.err = gatekeeper.Load(paths) })
-	return e.set, e.err
-}
 
 // gatekeeperLevel is the level of a violation by its constraint's
 // enforcementAction: deny (and scoped, whose actions gator reports) fail,
@@ -56,7 +27,8 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 	if len(s.Gatekeeper) == 0 {
 		return nil
 	}
-	set, err := r.gatekeepers.load(r.paths(s.Gatekeeper))
+	paths := r.paths(s.Gatekeeper)
+	set, err := r.gatekeepers.get(fmt.Sprintf("%q", paths), func() (*gatekeeper.Set, error) { return gatekeeper.Load(paths) })
 	if err != nil {
 		return err
 	}

@@ -122,7 +122,7 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 		}
 		return res
 	}
-	eng, err := r.engines.load(ctx, opts)
+	eng, err := r.engine(ctx, opts)
 	if err != nil {
 		res.fail(&stageError{"rules", err}, "rules")
 		return res

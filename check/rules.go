@@ -11,30 +11,40 @@ import (
 	"github.com/drydock-dev/drydock/rules"
 )
 
-// engineCache loads and compiles each distinct rule set once; suites
-// sharing policies share the prepared engine (safe for concurrent use).
-type engineCache struct {
+// onceCache computes the value of each distinct key once, for every
+// suite that asks: compiled rule sets and Gatekeeper sets, which are safe
+// for concurrent use.
+type onceCache[T any] struct {
 	mu sync.Mutex
-	m  map[string]*cachedEngine
+	m  map[string]*cached[T]
 }
 
-type cachedEngine struct {
+type cached[T any] struct {
 	once sync.Once
-	eng  *rules.Engine
+	v    T
 	err  error
 }
 
-func (c *engineCache) load(ctx context.Context, opts rules.Options) (*rules.Engine, error) {
-	key := fmt.Sprintf("%#v", opts) // every setting; check never sets Debug
+// get returns key's value, computing it with load the first time.
+func (c *onceCache[T]) get(key string, load func() (T, error)) (T, error) {
 	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*cached[T]{}
+	}
 	e, ok := c.m[key]
 	if !ok {
-		e = &cachedEngine{}
+		e = &cached[T]{}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.eng, e.err = rules.Load(ctx, opts) })
-	return e.eng, e.err
+	e.once.Do(func() { e.v, e.err = load() })
+	return e.v, e.err
+}
+
+// engine loads and compiles the rule set of opts once.
+func (r *runner) engine(ctx context.Context, opts rules.Options) (*rules.Engine, error) {
+	key := fmt.Sprintf("%#v", opts) // every setting; check never sets Debug
+	return r.engines.get(key, func() (*rules.Engine, error) { return rules.Load(ctx, opts) })
 }
 
 // ruleOptions are the options of the suite's rules (default: policy/ in

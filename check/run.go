@@ -14,8 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/rules"
 )
 
 // Options steer a Run.
@@ -61,7 +63,7 @@ type Options struct {
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 	suites := opts.Shard.Suites(cfg.Suites)
-	r := &runner{dir: cfg.Dir, opts: opts, engines: &engineCache{m: map[string]*cachedEngine{}}, gatekeepers: &gatekeeperCache{}}
+	r := &runner{dir: cfg.Dir, opts: opts}
 	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
 }
 
@@ -70,9 +72,9 @@ type runner struct {
 	dir  string // the config's directory
 	opts Options
 	// engines compiles each distinct rule set once for all suites.
-	engines *engineCache
+	engines onceCache[*rules.Engine]
 	// gatekeepers loads each distinct set of constraints once.
-	gatekeepers *gatekeeperCache
+	gatekeepers onceCache[*gatekeeper.Set]
 	// renderWorkers are each suite's render workers: the processors
 	// shared among the suites that run at once.
 	renderWorkers int

@@ -205,7 +205,7 @@ func (r *runner) openRules(ctx context.Context, s Suite) *ruleSink {
 	if !ok {
 		return nil
 	}
-	eng, err := r.engines.load(ctx, opts)
+	eng, err := r.engine(ctx, opts)
 	return &ruleSink{eng: eng, combine: s.Combine, err: err}
 }
 
