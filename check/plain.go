@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/rules"
 )
 
-// isManifest keeps the files a plain suite reads from its directories.
+// isManifest tells the files a plain suite checks: YAML and JSON.
 func isManifest(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".yaml", ".yml", ".json":
@@ -31,57 +32,34 @@ type plainDoc struct {
 // readPlain reads a plain suite's inputs as conftest does: every YAML or
 // JSON document is one object, taken as written; a `kind: List` stays
 // one document unless listItems asks for its items. Two documents of the
-// same kind, namespace and name are both kept: each is checked.
+// same kind, namespace and name are both kept: each is checked. Files are
+// found as a render finds its inputs (pipeline.InputFiles).
 func readPlain(paths, exclude []string, listItems bool) ([]plainDoc, error) {
+	files, err := pipeline.InputFiles(paths, exclude)
+	if err != nil {
+		return nil, err
+	}
 	var docs []plainDoc
-	for _, root := range paths {
-		files, err := manifest.WalkFiles(root, manifest.WalkOptions{Keep: isManifest})
+	for _, f := range files {
+		if !isManifest(f) {
+			if slices.Contains(paths, f) {
+				return nil, fmt.Errorf("%s: not a YAML or JSON manifest", f)
+			}
+			continue // a CUE file in a directory
+		}
+		src, err := manifest.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			if excluded(f, root, exclude) {
-				continue
-			}
-			src, err := manifest.ReadFile(f)
-			if err != nil {
-				return nil, err
-			}
-			dec := manifest.NewDecoder(f, src, manifest.DecodeOptions{KeepLists: !listItems})
-			for {
-				objs, err := dec.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					return nil, err
-				}
-				for _, o := range objs {
-					docs = append(docs, plainDoc{obj: o, file: f})
-				}
-			}
+		objs, err := manifest.Decode(f, src, manifest.DecodeOptions{KeepLists: !listItems})
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs {
+			docs = append(docs, plainDoc{obj: o, file: f})
 		}
 	}
 	return docs, nil
-}
-
-// excluded reports whether the file f found under root matches one of
-// the suite's exclude globs (matched against its path relative to root
-// and its base name).
-func excluded(f, root string, exclude []string) bool {
-	rel, err := filepath.Rel(root, f)
-	if err != nil {
-		rel = f
-	}
-	for _, g := range exclude {
-		if ok, _ := filepath.Match(g, filepath.ToSlash(rel)); ok {
-			return true
-		}
-		if ok, _ := filepath.Match(g, filepath.Base(f)); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // plainSuite checks a suite of plain manifests: nothing is rendered, no
@@ -97,12 +75,7 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 	}
 	res.Objects = len(docs)
 	if len(docs) == 0 {
-		level := LevelWarning
-		if s.Strict || r.opts.Strict {
-			level = LevelError
-		}
-		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "inputs", Level: level,
-			Message: fmt.Sprintf("no YAML or JSON document in the inputs (%s): nothing was checked", strings.Join(s.Inputs, ", "))})
+		r.nothingChecked(s, res, "inputs", "no YAML or JSON document in the inputs: nothing was checked")
 	}
 	objs := make([]*sunk, len(docs))
 	inputs := make([]rules.Input, len(docs))

@@ -182,6 +182,21 @@ func errorFindings(suite, check string, err error) []Finding {
 	return out
 }
 
+// strict reports whether suite s runs strict (Suite.Strict, Options.Strict).
+func (r *runner) strict(s Suite) bool { return s.Strict || r.opts.Strict }
+
+// nothingChecked reports that suite s had no object to check, under check:
+// a warning, an error when the suite is strict (a suite that checks
+// nothing must not pass for one whose objects passed).
+func (r *runner) nothingChecked(s Suite, res *SuiteResult, check, why string) {
+	level := LevelWarning
+	if r.strict(s) {
+		level = LevelError
+	}
+	res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: check, Level: level,
+		Message: fmt.Sprintf("%s (inputs: %s)", why, strings.Join(s.Inputs, ", "))})
+}
+
 // suite renders s and checks the render, as it streams, against its
 // golden tree and its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
@@ -210,7 +225,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})
 	}
-	strict := s.Strict || r.opts.Strict
+	strict := r.strict(s)
 	if s.Validate == nil || *s.Validate {
 		in.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: strict}
 		res.Checks = append(res.Checks, "validate")
@@ -242,12 +257,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	}
 	err = sink.finish(res)
 	if err == nil && res.Objects == 0 {
-		level := LevelWarning
-		if strict {
-			level = LevelError
-		}
-		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: level,
-			Message: fmt.Sprintf("the suite renders no object: its checks had nothing to check (inputs: %s)", strings.Join(s.Inputs, ", "))})
+		r.nothingChecked(s, res, "render", "the suite renders no object: its checks had nothing to check")
 	}
 	if err == nil && !r.opts.Update {
 		r.locateCauses(ctx, s, in, res)

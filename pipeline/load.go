@@ -294,3 +294,20 @@ func (l *loaded) only(flag, want string, clusters, defs bool) error {
 	}
 	return nil
 }
+
+// InputFiles lists the files paths name as a render reads them:
+// directories walked (hidden directories and __snapshot__ left out, only
+// IsInputFile files kept) with the exclude patterns applied as
+// Inputs.Exclude does; a file named is listed whatever it is.
+func InputFiles(paths, exclude []string) ([]string, error) {
+	f := files{exclude: exclude}
+	var out []string
+	for _, p := range paths {
+		list, err := f.walk(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, list...)
+	}
+	return out, nil
+}
