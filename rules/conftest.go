@@ -55,9 +55,7 @@ func refersToConftest(mods map[string]*ast.Module) bool {
 	found := false
 	for _, m := range mods {
 		ast.WalkRefs(m, func(r ast.Ref) bool {
-			if r.HasPrefix(prefix) || (len(r) == 1 && r.Equal(prefix[:1])) {
-				found = found || r.HasPrefix(prefix)
-			}
+			found = found || r.HasPrefix(prefix)
 			return found
 		})
 	}
@@ -138,11 +136,7 @@ func parseConfigFileFunc(bctx rego.BuiltinContext, args []*ast.Term) (*ast.Term,
 	if err != nil {
 		return nil, err
 	}
-	file, src, err := readInput(bctx, p)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseConfig(parserOf(file), file, src)
+	_, v, err := readConfig(bctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -167,11 +161,7 @@ func parseCombinedFunc(bctx rego.BuiltinContext, args []*ast.Term) (*ast.Term, e
 		if err != nil {
 			return nil, err
 		}
-		file, src, err := readInput(bctx, p)
-		if err != nil {
-			return nil, err
-		}
-		v, err := parseConfig(parserOf(file), file, src)
+		file, v, err := readConfig(bctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -250,6 +240,17 @@ func parseConfig(parser, name string, src []byte) (any, error) {
 		return docs[0], nil
 	}
 	return docs, nil
+}
+
+// readConfig reads and parses, by its extension, the file p names for a
+// policy (see readInput); it returns the file's path and its value.
+func readConfig(bctx rego.BuiltinContext, p string) (string, any, error) {
+	file, src, err := readInput(bctx, p)
+	if err != nil {
+		return "", nil, err
+	}
+	v, err := parseConfig(parserOf(file), file, src)
+	return file, v, err
 }
 
 // readInput reads the file p names for a policy: p joined to the
