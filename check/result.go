@@ -155,6 +155,44 @@ func (r *Result) ExitCode() int {
 	return code
 }
 
+// Warned reports whether a suite has a warning finding.
+func (r *Result) Warned() bool {
+	for _, s := range r.Suites {
+		if _, warns := s.Counts(); warns > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Exit is the exit code of drydock test: ExitCode, with failOnWarn
+// turning a run that only warned into ExitFail; with conftest, conftest's
+// codes instead: 1 for any suite that could not be checked or failed,
+// and with failOnWarn 2 for failures and 1 for warnings only.
+func (r *Result) Exit(failOnWarn, conftest bool) int {
+	if !conftest {
+		code := r.ExitCode()
+		if failOnWarn && code == ExitOK && r.Warned() {
+			code = ExitFail
+		}
+		return code
+	}
+	failed := false
+	for _, s := range r.Suites {
+		if s.Err != nil {
+			return 1
+		}
+		failed = failed || s.Failed()
+	}
+	switch {
+	case failed && failOnWarn:
+		return 2
+	case failed, failOnWarn && r.Warned():
+		return 1
+	}
+	return 0
+}
+
 // BranchCoverage is one `if` of a tested definition's template and
 // whether the definition tests made its condition true and false.
 type BranchCoverage struct {

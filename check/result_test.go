@@ -68,3 +68,38 @@ func TestSuiteResultStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestResultExit: drydock test's exit codes with --fail-on-warn and
+// conftest's (--conftest): conftest exits 1 for any error or failure, and
+// with --fail-on-warn 2 for failures, 1 for warnings only.
+func TestResultExit(t *testing.T) {
+	ok := &SuiteResult{Name: "ok"}
+	warned := &SuiteResult{Name: "warned", Findings: []Finding{{Level: LevelWarning}, {Level: LevelException}}}
+	excepted := &SuiteResult{Name: "excepted", Findings: []Finding{{Level: LevelException}}}
+	failed := &SuiteResult{Name: "failed", Findings: []Finding{{Level: LevelError}}}
+	broken := &SuiteResult{Name: "broken", Err: errors.New("bad policy")}
+	tests := []struct {
+		name                 string
+		suites               []*SuiteResult
+		failOnWarn, conftest bool
+		want                 int
+	}{
+		{"ok", []*SuiteResult{ok}, false, false, 0},
+		{"warnings pass", []*SuiteResult{warned}, false, false, 0},
+		{"exceptions never fail", []*SuiteResult{excepted}, true, true, 0},
+		{"fail-on-warn", []*SuiteResult{warned}, true, false, 1},
+		{"fail-on-warn with a failure", []*SuiteResult{warned, failed}, true, false, 1},
+		{"bad input", []*SuiteResult{broken, failed}, true, false, 2},
+		{"conftest: failure", []*SuiteResult{failed}, false, true, 1},
+		{"conftest: warnings pass", []*SuiteResult{warned}, false, true, 0},
+		{"conftest: fail-on-warn, warnings", []*SuiteResult{warned}, true, true, 1},
+		{"conftest: fail-on-warn, a failure", []*SuiteResult{warned, failed}, true, true, 2},
+		{"conftest: any error is 1", []*SuiteResult{failed, broken}, true, true, 1},
+	}
+	for _, tt := range tests {
+		r := &Result{Suites: tt.suites}
+		if got := r.Exit(tt.failOnWarn, tt.conftest); got != tt.want {
+			t.Errorf("%s: Exit(%t, %t) = %d, want %d", tt.name, tt.failOnWarn, tt.conftest, got, tt.want)
+		}
+	}
+}

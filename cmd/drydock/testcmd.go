@@ -149,46 +149,7 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			fmt.Fprint(stderr, limitHint(s.Err))
 		}
 	}
-	if o.conftest {
-		return conftestExitCode(res, o.failOnWarn)
-	}
-	code := res.ExitCode()
-	if o.failOnWarn && code == exitOK && warned(res) {
-		code = exitCheck
-	}
-	return code
-}
-
-func warned(res *check.Result) bool {
-	for _, s := range res.Suites {
-		if _, warns := s.Counts(); warns > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// conftestExitCode is conftest's exit code for the result: 1 for any
-// error or failure; with failOnWarn, 2 for failures and 1 for warnings.
-func conftestExitCode(res *check.Result, failOnWarn bool) int {
-	failed := false
-	for _, s := range res.Suites {
-		if s.Err != nil {
-			return 1
-		}
-		if errs, _ := s.Counts(); errs > 0 {
-			failed = true
-		}
-	}
-	switch {
-	case failed && failOnWarn:
-		return 2
-	case failed:
-		return 1
-	case failOnWarn && warned(res):
-		return 1
-	}
-	return 0
+	return res.Exit(o.failOnWarn, o.conftest)
 }
 
 // setup checks the flags and loads the config, with the rule flags
