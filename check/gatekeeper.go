@@ -9,18 +9,19 @@ import (
 )
 
 // gatekeeperLevel is the level of a violation by its constraint's
-// enforcementAction: deny (and scoped, whose actions gator reports) fail,
-// as they fail gator test; warn, dryrun and anything else are reported.
+// enforcementAction: deny (the default) and scoped, whose actions gator
+// reports, fail, as they fail gator test; warn, dryrun and anything else
+// are reported.
 func gatekeeperLevel(action string) Level {
 	switch action {
-	case "", "deny", "scoped":
+	case "deny", "scoped":
 		return LevelError
 	}
 	return LevelWarning
 }
 
-// gatekeeperFindings reviews the objects of each cluster (in output
-// order, objs[i] being the object of clusters' entry) with the suite's
+// gatekeeperFindings reviews the objects of each cluster (objs in output
+// order, so a cluster's objects are together) with the suite's
 // constraints, data.inventory being that cluster's objects, and adds a
 // finding per violation at the object's authored place.
 func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResult, objs []*sunk) error {
@@ -32,24 +33,19 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 	if err != nil {
 		return err
 	}
-	checks := map[string]bool{}
 	for _, c := range set.Constraints() {
-		checks["gatekeeper/"+c] = true
+		res.Checks = append(res.Checks, "gatekeeper/"+c)
 	}
-	byCluster := map[string][]*sunk{}
-	var order []string
-	for _, o := range objs {
-		c := o.input.Context.Cluster
-		if _, ok := byCluster[c]; !ok {
-			order = append(order, c)
+	for len(objs) > 0 {
+		n := 1
+		for n < len(objs) && objs[n].cluster == objs[0].cluster {
+			n++
 		}
-		byCluster[c] = append(byCluster[c], o)
-	}
-	for _, c := range order {
-		group := byCluster[c]
+		group := objs[:n]
+		objs = objs[n:]
 		in := make([]*manifest.Object, len(group))
 		for i, o := range group {
-			in[i] = o.input.Object
+			in[i] = o.obj
 		}
 		vs, err := set.Review(ctx, in)
 		if err != nil {
@@ -58,7 +54,7 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 		for _, v := range vs {
 			o := group[v.Object]
 			msg := v.Message
-			if v.EnforcementAction != "" && v.EnforcementAction != "deny" {
+			if v.EnforcementAction != "deny" {
 				msg = fmt.Sprintf("%s (enforcementAction: %s)", msg, v.EnforcementAction)
 			}
 			f := Finding{Suite: s.Name, Check: "gatekeeper/" + v.Constraint, Level: gatekeeperLevel(v.EnforcementAction),
@@ -72,6 +68,5 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 			res.Findings = append(res.Findings, f)
 		}
 	}
-	res.Checks = append(res.Checks, manifest.SortedKeys(checks)...)
 	return nil
 }

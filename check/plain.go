@@ -23,23 +23,17 @@ func isManifest(name string) bool {
 	return false
 }
 
-// plainDoc is one document of a plain suite's inputs.
-type plainDoc struct {
-	obj  *manifest.Object
-	file string // as the inputs name it
-}
-
 // readPlain reads a plain suite's inputs as conftest does: every YAML or
 // JSON document is one object, taken as written; a `kind: List` stays
 // one document unless listItems asks for its items. Two documents of the
 // same kind, namespace and name are both kept: each is checked. Files are
 // found as a render finds its inputs (pipeline.InputFiles).
-func readPlain(paths, exclude []string, listItems bool) ([]plainDoc, error) {
+func readPlain(paths, exclude []string, listItems bool) ([]*manifest.Object, error) {
 	files, err := pipeline.InputFiles(paths, exclude)
 	if err != nil {
 		return nil, err
 	}
-	var docs []plainDoc
+	var docs []*manifest.Object
 	for _, f := range files {
 		if !isManifest(f) {
 			if slices.Contains(paths, f) {
@@ -55,9 +49,7 @@ func readPlain(paths, exclude []string, listItems bool) ([]plainDoc, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range objs {
-			docs = append(docs, plainDoc{obj: o, file: f})
-		}
+		docs = append(docs, objs...)
 	}
 	return docs, nil
 }
@@ -80,9 +72,9 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 	objs := make([]*sunk, len(docs))
 	inputs := make([]rules.Input, len(docs))
 	for i, d := range docs {
-		inputs[i] = rules.Input{Object: d.obj, Context: rules.Context{Namespace: d.obj.Namespace(), Source: d.obj.Pos.String(), File: d.file}}
-		// No output path: a finding names the document by its place.
-		objs[i] = &sunk{origin: cluster.Origin{Pos: d.obj.Pos}, input: inputs[i]}
+		// No output path or cluster: a finding names the document by its place.
+		objs[i] = &sunk{origin: cluster.Origin{Pos: d.Pos}, obj: d}
+		inputs[i] = objs[i].input()
 	}
 	if err := r.gatekeeperFindings(ctx, s, res, objs); err != nil {
 		res.fail(&stageError{"gatekeeper", err}, "gatekeeper")

@@ -29,13 +29,21 @@ type suiteSink struct {
 
 // sunk is what the sink keeps of an object.
 type sunk struct {
-	path   string
-	origin cluster.Origin
+	path    string
+	cluster string
+	origin  cluster.Origin
 	// rules' results for the object alone (Input 0), or its error.
 	report *rules.Report
 	err    error
-	// input is kept for combined rules only.
-	input rules.Input
+	// obj is kept only for checks that see a cluster's objects at once
+	// (combined rules, Gatekeeper).
+	obj *manifest.Object
+}
+
+// input is what the rules see of the object.
+func (s *sunk) input() rules.Input {
+	return rules.Input{Object: s.obj, Context: rules.Context{Cluster: s.cluster, Namespace: s.obj.Namespace(),
+		Application: s.origin.Application, Component: s.origin.Component, Source: s.origin.Pos.String(), File: s.origin.Pos.File}}
 }
 
 func (r *runner) newSuiteSink(ctx context.Context, s Suite) *suiteSink {
@@ -63,15 +71,15 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*sunk{}
 		k.objs[c] = m
 	}
-	s := &sunk{path: golden.ObjectPath(c, e.Object), origin: e.Origin}
-	if len(k.suite.Gatekeeper) > 0 { // reviewed per cluster at the end
-		s.input = ruleInput(c, e)
-	}
+	s := &sunk{path: golden.ObjectPath(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object}
 	m[e.Object.Key()] = s
 	if k.golden != nil {
 		k.golden.put(s.path, e)
 	}
-	k.rules.put(k.ctx, c, e, s)
+	k.rules.put(k.ctx, s)
+	if !k.rules.combined() && len(k.suite.Gatekeeper) == 0 {
+		s.obj = nil // checked: nothing needs the object again
+	}
 	return nil
 }
 
@@ -209,24 +217,15 @@ func (r *runner) openRules(ctx context.Context, s Suite) *ruleSink {
 	return &ruleSink{eng: eng, combine: s.Combine, err: err}
 }
 
-func (rs *ruleSink) put(ctx context.Context, c string, e cluster.Entry, s *sunk) {
-	if rs == nil || rs.err != nil {
-		return
+func (rs *ruleSink) put(ctx context.Context, s *sunk) {
+	if rs == nil || rs.err != nil || rs.combine {
+		return // combined rules run at the end
 	}
-	in := ruleInput(c, e)
-	if rs.combine {
-		s.input = in
-		return
-	}
-	s.report, s.err = rs.eng.Eval(ctx, []rules.Input{in}, 1)
+	s.report, s.err = rs.eng.Eval(ctx, []rules.Input{s.input()}, 1)
 }
 
-// ruleInput is what the rules (and Gatekeeper) see of an object written
-// to cluster c.
-func ruleInput(c string, e cluster.Entry) rules.Input {
-	return rules.Input{Object: e.Object, Context: rules.Context{Cluster: c, Namespace: e.Object.Namespace(),
-		Application: e.Origin.Application, Component: e.Origin.Component, Source: e.Origin.Pos.String(), File: e.Origin.Pos.File}}
-}
+// combined reports whether the rules see a cluster's objects at once.
+func (rs *ruleSink) combined() bool { return rs != nil && rs.combine }
 
 // finish assembles the objects' results in output order, as one
 // evaluation of them all would have, and adds the findings.
@@ -241,7 +240,7 @@ func (rs *ruleSink) finish(ctx context.Context, res *SuiteResult, objs []*sunk) 
 	if rs.combine {
 		groups := map[string][]rules.Input{}
 		for _, o := range objs {
-			groups[o.input.Context.Cluster] = append(groups[o.input.Context.Cluster], o.input)
+			groups[o.cluster] = append(groups[o.cluster], o.input())
 		}
 		var err error
 		if rep, err = rs.eng.EvalCombined(ctx, groups); err != nil {
