@@ -82,8 +82,8 @@ type Engine struct {
 
 // namespaceChecks is one namespace's check rules and its prepared query,
 // whose expressions are, in order, each rule's value wrapped in an array
-// (empty when undefined), the list of exception names and the package's
-// __rego_metadata__ wrapped in an array.
+// (empty when undefined), the list of exception names and, when the
+// package defines it, its __rego_metadata__ wrapped in an array.
 type namespaceChecks struct {
 	name string
 	// pos is where the namespace's first module declares its package.
@@ -91,8 +91,14 @@ type namespaceChecks struct {
 	path   ast.Ref
 	rules  []string
 	bodies int
-	query  rego.PreparedEvalQuery
+	// metadata tells that the package defines __rego_metadata__.
+	metadata bool
+	query    rego.PreparedEvalQuery
 }
+
+// regoMetadata is the rule appshield and konstraint policies describe
+// their package with.
+const regoMetadata = "__rego_metadata__"
 
 var (
 	warningRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^warn(_[a-zA-Z0-9]+)*$`) })
@@ -203,6 +209,7 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 			found[ns] = nc
 		}
 		for _, r := range m.Rules {
+			nc.metadata = nc.metadata || r.Head.Name == regoMetadata
 			if rule, ok := checkName(r); ok {
 				nc.bodies++
 				if !slices.Contains(nc.rules, rule) {
@@ -244,7 +251,9 @@ func (e *Engine) prepareNamespace(ctx context.Context, nc *namespaceChecks) erro
 		exprs = append(exprs, fmt.Sprintf("[x | x := %s]", pkg.Append(ast.StringTerm(r))))
 	}
 	exprs = append(exprs, fmt.Sprintf("[n | n := %s[_][_]]", pkg.Append(ast.StringTerm("exception"))))
-	exprs = append(exprs, fmt.Sprintf("[m | m := %s]", pkg.Append(ast.StringTerm("__rego_metadata__"))))
+	if nc.metadata {
+		exprs = append(exprs, fmt.Sprintf("[m | m := %s]", pkg.Append(ast.StringTerm(regoMetadata))))
+	}
 	opts := []func(*rego.Rego){
 		rego.Query(strings.Join(exprs, "; ")),
 		rego.Compiler(e.compiler),

@@ -338,7 +338,11 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 	if err != nil {
 		return err
 	}
-	if len(rs) != 1 || len(rs[0].Expressions) != len(nc.rules)+2 {
+	want := len(nc.rules) + 1 // the rules and the exceptions
+	if nc.metadata {
+		want++
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != want {
 		return fmt.Errorf("unexpected query result %v", rs)
 	}
 	values := make([]any, len(rs[0].Expressions))
@@ -354,9 +358,11 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 // bodies counts each body, the shortfall counted as successes.
 func tally(j job, nc *namespaceChecks, values []any, out *outcome) error {
 	excepted := exceptionCounts(values[len(nc.rules)])
-	var regoMetadata any
-	if m, _ := values[len(nc.rules)+1].([]any); len(m) == 1 {
-		regoMetadata = manifest.FromJSONNumbers(m[0])
+	var packageMetadata any
+	if nc.metadata {
+		if m, _ := values[len(nc.rules)+1].([]any); len(m) == 1 {
+			packageMetadata = manifest.FromJSONNumbers(m[0])
+		}
 	}
 	sum := Summary{Input: j.index, Group: j.group, Namespace: nc.name}
 	for k, rule := range nc.rules {
@@ -377,8 +383,8 @@ func tally(j job, nc *namespaceChecks, values []any, out *outcome) error {
 		}
 		for _, r := range res {
 			r.Input, r.Group = j.index, j.group
-			if regoMetadata != nil {
-				r.Metadata["__rego_metadata__"] = regoMetadata
+			if packageMetadata != nil {
+				r.Metadata[regoMetadata] = packageMetadata
 			}
 			out.results = append(out.results, r)
 			if r.Kind == Failure {
