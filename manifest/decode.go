@@ -91,7 +91,7 @@ func (d *Decoder) Next() ([]*Object, error) {
 	if err := d.dec.Decode(&doc); err != nil {
 		d.err = err
 		if !errors.Is(err, io.EOF) {
-			d.err = yamlError(d.file, d.data, err)
+			d.err = YAMLError(d.file, d.data, err)
 		}
 		return nil, d.err
 	}
@@ -128,7 +128,7 @@ func (o *Object) Document() (*Document, bool) { return o.doc, o.doc != nil }
 func (d *Document) Decode() (*Object, error) {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(d.text)).Decode(&doc); err != nil {
-		return nil, yamlError(d.file, d.text, err)
+		return nil, YAMLError(d.file, d.text, err)
 	}
 	objs, _, err := decodeDocument(d.file, &lineIndex{data: d.text}, d.line-1, &doc, d.opts)
 	if err != nil {
@@ -247,13 +247,14 @@ func (o *Object) listItems() ([]*Object, error) {
 	return out, nil
 }
 
-// yamlError positions a syntax error of the YAML library, which only says
+// YAMLError positions a syntax error of the YAML library
+// (go.yaml.in/yaml/v3) decoding data, the text of file, which only says
 // "line N" in its text. Its parser errors ("did not find expected ...")
 // give a 0-based line (of the construct being parsed, or of where the
 // problem was found when the construct starts on the first line; its
 // scanner errors are 1-based): drydock reports the 1-based line, at most
 // the file's last.
-func yamlError(file string, data []byte, err error) error {
+func YAMLError(file string, data []byte, err error) error {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	// go-yaml reports an alias to an undefined anchor without its line.

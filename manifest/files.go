@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 )
@@ -218,6 +219,22 @@ func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 	})
 	sort.Strings(files)
 	return files, err
+}
+
+// ListFiles lists the files under paths (files, or directories walked
+// with WalkFiles) that keep selects, sorted and without duplicates. A file
+// given directly is kept whatever its name.
+func ListFiles(paths []string, keep func(name string) bool) ([]string, error) {
+	var files []string
+	for _, root := range paths {
+		found, err := WalkFiles(root, WalkOptions{Keep: keep})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
 }
 
 // WalkFS is WalkFiles over fsys (slash paths, such as a git revision's

@@ -200,3 +200,31 @@ func TestWalkFiles(t *testing.T) {
 		}
 	})
 }
+
+// TestListFiles: directories are walked for the files keep selects, a file
+// given directly is kept whatever its name, and the result is sorted
+// without duplicates.
+func TestListFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"b.yaml", "a.yml", "notes.txt", "sub/c.yaml"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	isYAML := func(name string) bool { return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") }
+	got, err := ListFiles([]string{filepath.Join(dir, "sub"), dir, filepath.Join(dir, "notes.txt"), filepath.Join(dir, "b.yaml")}, isYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "a.yml"), filepath.Join(dir, "b.yaml"), filepath.Join(dir, "notes.txt"), filepath.Join(dir, "sub/c.yaml")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ListFiles (-want +got):\n%s", diff)
+	}
+	if _, err := ListFiles([]string{filepath.Join(dir, "missing")}, isYAML); err == nil {
+		t.Error("ListFiles of a missing path succeeded")
+	}
+}

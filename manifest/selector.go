@@ -175,6 +175,13 @@ func (s *LabelSelector) Matches(labels map[string]string) bool {
 	if s.Validate() != nil {
 		return false
 	}
+	return s.MatchesValidated(labels)
+}
+
+// MatchesValidated is Matches for a non-nil selector that Validate
+// accepted, without validating it again: for a selector matched against
+// many label sets.
+func (s *LabelSelector) MatchesValidated(labels map[string]string) bool {
 	for k, v := range s.MatchLabels {
 		if got, ok := labels[k]; !ok || got != v {
 			return false

@@ -5,7 +5,9 @@
 package regosandbox
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -59,4 +61,30 @@ func Why(name string, withClock bool) string {
 		return why
 	}
 	return ""
+}
+
+// Explain rewords OPA's "undefined function X" errors among errs: for a
+// name in extra, to extra[X] (a whole message, for a caller's own missing
+// built-ins); for a built-in the sandbox removes (see Why), to "built-in X
+// is not available in drydock's sandbox: <why>", followed by clockHint
+// when X reads the clock. Other errors are left as they are.
+func Explain(errs ast.Errors, withClock bool, clockHint string, extra map[string]string) {
+	for _, e := range errs {
+		name, ok := strings.CutPrefix(e.Message, "undefined function ")
+		if !ok {
+			continue
+		}
+		if msg, ok := extra[name]; ok {
+			e.Message = msg
+			continue
+		}
+		why := Why(name, withClock)
+		if why == "" {
+			continue
+		}
+		if _, timed := Clock[name]; timed {
+			why += clockHint
+		}
+		e.Message = fmt.Sprintf("built-in %s is not available in drydock's sandbox: %s", name, why)
+	}
 }

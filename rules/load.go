@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -25,21 +24,14 @@ var ErrInvalid = errors.New("invalid policy")
 // file:line) unchanged.
 func invalid(err error) error { return manifest.Mark(ErrInvalid, err) }
 
-// listFiles returns the files under paths (files or directories, walked
-// recursively and kept inside their repository, see manifest.WalkFiles)
-// that keep accepts, sorted and without duplicates. A file given directly
-// is kept whatever its name.
+// listFiles is manifest.ListFiles, its error marked invalid: the files
+// under paths that keep accepts, sorted and without duplicates.
 func listFiles(paths []string, keep func(name string) bool) ([]string, error) {
-	var files []string
-	for _, root := range paths {
-		found, err := manifest.WalkFiles(root, manifest.WalkOptions{Keep: keep})
-		if err != nil {
-			return nil, invalid(err)
-		}
-		files = append(files, found...)
+	files, err := manifest.ListFiles(paths, keep)
+	if err != nil {
+		return nil, invalid(err)
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	return files, nil
 }
 
 func isPolicy(name string) bool { return strings.HasSuffix(name, ".rego") && !isTest(name) }

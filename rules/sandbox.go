@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -141,19 +140,8 @@ func (w *syncWriter) printf(format string, args ...any) {
 }
 
 // explainRemoved adds the sandbox's reason to "undefined function X"
-// compile errors about built-ins it removed.
+// compile errors about built-ins it removed, and for the clock ones how to
+// allow them.
 func explainRemoved(errs ast.Errors, withClock bool) {
-	for _, e := range errs {
-		name, ok := strings.CutPrefix(e.Message, "undefined function ")
-		if !ok {
-			continue
-		}
-		why := regosandbox.Why(name, withClock)
-		if _, timed := regosandbox.Clock[name]; timed && why != "" {
-			why += " (set a fixed time to allow it: --now, or now: in drydock.yaml)"
-		}
-		if why != "" {
-			e.Message = fmt.Sprintf("built-in %s is not available in drydock's sandbox: %s", name, why)
-		}
-	}
+	regosandbox.Explain(errs, withClock, " (set a fixed time to allow it: --now, or now: in drydock.yaml)", nil)
 }
