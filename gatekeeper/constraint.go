@@ -44,7 +44,7 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 		return errAt(obj.FieldPos(path), "constraint %s: %s: %w", c.id, path, fmt.Errorf(format, args...))
 	}
 	schemaErr := func(path string, format string, args ...any) error {
-		return errAt(obj.FieldPos(path), "constraint %s: %s: %w", c.id, path, fmt.Errorf("%w: "+format, append([]any{errSchema}, args...)...))
+		return bad(path, "%w: "+format, append([]any{errSchema}, args...)...)
 	}
 	if obj.Name() == "" {
 		return nil, errAt(obj.Pos, "constraint of kind %s: metadata.name is required", obj.Kind())
@@ -155,9 +155,13 @@ type match struct {
 	excludedNamespaces []string
 	labelSelector      *manifest.LabelSelector
 	namespaceSelector  *manifest.LabelSelector
-	scope              string
-	name               string
-	source             string
+	// labelSelectorErr and namespaceSelectorErr are why Validate rejects
+	// the selectors: Gatekeeper's autoreject on every object they meet.
+	labelSelectorErr     error
+	namespaceSelectorErr error
+	scope                string
+	name                 string
+	source               string
 }
 
 type kindMatch struct {
@@ -219,6 +223,8 @@ func parseMatch(v any) (*match, error) {
 			return nil, manifest.PrefixError(f.key, err)
 		}
 	}
+	out.labelSelectorErr = out.labelSelector.Validate()
+	out.namespaceSelectorErr = out.namespaceSelector.Validate()
 	for _, f := range []struct {
 		key string
 		dst *string
@@ -250,39 +256,38 @@ func glob(pattern, s string) bool {
 	return pattern == s
 }
 
-// globGenerateName matches metadata.generateName against a name pattern:
-// only a pattern ending in * can match one.
-func globGenerateName(pattern, s string) bool {
-	switch {
-	case len(pattern) >= 2 && strings.HasPrefix(pattern, "*") && strings.HasSuffix(pattern, "*"):
-		return strings.Contains(s, pattern[1:len(pattern)-1])
-	case strings.HasSuffix(pattern, "*"):
-		return strings.HasPrefix(s, pattern[:len(pattern)-1])
-	}
-	return false
+// matchObject is what spec.match looks at in an object, read once for
+// every constraint.
+type matchObject struct {
+	name, generateName string
+	group, kind        string
+	namespace          string
+	labels             map[string]string
 }
 
-// namespaceInfo is a Namespace object known to the review: its name and
-// labels.
-type namespaceInfo struct {
-	name   string
-	labels map[string]string
+func newMatchObject(o *manifest.Object) matchObject {
+	return matchObject{
+		name:         o.Name(),
+		generateName: manifest.String(o.Data, "metadata", "generateName"),
+		group:        manifest.Group(o.APIVersion()),
+		kind:         o.Kind(),
+		namespace:    o.Namespace(),
+		labels:       o.Labels(),
+	}
 }
 
 // matches reports whether obj is in scope, as Gatekeeper's matchers do in
 // their order (kinds, scope, namespaces, excludedNamespaces, labelSelector,
-// namespaceSelector, name, source). ns is the object's Namespace when known.
-// An error is what Gatekeeper turns into an autoreject result.
-func (m *match) matches(obj *manifest.Object, ns *namespaceInfo) (bool, error) {
-	group := manifest.Group(obj.APIVersion())
-	kind := obj.Kind()
-	isNamespace := kind == "Namespace" && group == ""
-	objNS := obj.Namespace()
+// namespaceSelector, name, source). ns is the name of the object's
+// Namespace when it is known ("" when not), nsLabels its labels. An error
+// is what Gatekeeper turns into an autoreject result.
+func (m *match) matches(obj *matchObject, ns string, nsLabels map[string]string) (bool, error) {
+	isNamespace := obj.kind == "Namespace" && obj.group == ""
 	if len(m.kinds) > 0 {
 		found := false
 		for _, k := range m.kinds {
-			kindOK := len(k.kinds) == 0 || slices.Contains(k.kinds, "*") || slices.Contains(k.kinds, kind)
-			groupOK := len(k.apiGroups) == 0 || slices.Contains(k.apiGroups, "*") || slices.Contains(k.apiGroups, group)
+			kindOK := len(k.kinds) == 0 || slices.Contains(k.kinds, "*") || slices.Contains(k.kinds, obj.kind)
+			groupOK := len(k.apiGroups) == 0 || slices.Contains(k.apiGroups, "*") || slices.Contains(k.apiGroups, obj.group)
 			if kindOK && groupOK {
 				found = true
 				break
@@ -292,7 +297,7 @@ func (m *match) matches(obj *manifest.Object, ns *namespaceInfo) (bool, error) {
 			return false, nil
 		}
 	}
-	hasNS := objNS != "" || ns != nil
+	hasNS := obj.namespace != "" || ns != ""
 	switch m.scope {
 	case "Cluster":
 		if !isNamespace && hasNS {
@@ -304,12 +309,12 @@ func (m *match) matches(obj *manifest.Object, ns *namespaceInfo) (bool, error) {
 		}
 	}
 	// The namespace that namespaces and excludedNamespaces look at.
-	namespace, known := objNS, objNS != ""
+	namespace, known := obj.namespace, obj.namespace != ""
 	switch {
 	case isNamespace:
-		namespace, known = obj.Name(), true
-	case ns != nil:
-		namespace, known = ns.name, true
+		namespace, known = obj.name, true
+	case ns != "":
+		namespace, known = ns, true
 	}
 	if len(m.namespaces) > 0 && known && !slices.ContainsFunc(m.namespaces, func(p string) bool { return glob(p, namespace) }) {
 		return false, nil
@@ -318,29 +323,30 @@ func (m *match) matches(obj *manifest.Object, ns *namespaceInfo) (bool, error) {
 		return false, nil
 	}
 	if m.labelSelector != nil {
-		if err := m.labelSelector.Validate(); err != nil {
-			return false, err
+		if m.labelSelectorErr != nil {
+			return false, m.labelSelectorErr
 		}
-		if !m.labelSelector.Matches(obj.Labels()) {
+		if !m.labelSelector.MatchesValidated(obj.labels) {
 			return false, nil
 		}
 	}
-	if m.namespaceSelector != nil && (isNamespace || ns != nil || objNS != "") {
-		if err := m.namespaceSelector.Validate(); err != nil {
-			return false, err
+	if m.namespaceSelector != nil && (isNamespace || hasNS) {
+		if m.namespaceSelectorErr != nil {
+			return false, m.namespaceSelectorErr
 		}
 		switch {
 		case isNamespace:
-			if !m.namespaceSelector.Matches(obj.Labels()) {
+			if !m.namespaceSelector.MatchesValidated(obj.labels) {
 				return false, nil
 			}
-		case ns == nil:
+		case ns == "":
 			return false, fmt.Errorf("namespace selector for namespace-scoped object but missing Namespace")
-		case !m.namespaceSelector.Matches(ns.labels):
+		case !m.namespaceSelector.MatchesValidated(nsLabels):
 			return false, nil
 		}
 	}
-	if m.name != "" && !glob(m.name, obj.Name()) && !globGenerateName(m.name, manifest.String(obj.Data, "metadata", "generateName")) {
+	// Only a pattern ending in * can match a generateName.
+	if m.name != "" && !glob(m.name, obj.name) && !(strings.HasSuffix(m.name, "*") && glob(m.name, obj.generateName)) {
 		return false, nil
 	}
 	// drydock reviews objects as written: source Original.

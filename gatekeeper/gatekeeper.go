@@ -45,9 +45,13 @@ func Load(paths []string) (*Set, error) {
 		}
 	}
 	s := &Set{templates: map[string]*template{}}
+	// failed are the kinds of the templates in error: their constraints
+	// are not checked.
+	failed := map[string]bool{}
 	for _, o := range templates {
 		t, err := parseTemplate(o)
 		if err != nil {
+			failed[manifest.String(o.Data, "spec", "crd", "spec", "names", "kind")] = true
 			errs = append(errs, err)
 			continue
 		}
@@ -61,9 +65,7 @@ func Load(paths []string) (*Set, error) {
 	for _, o := range constraints {
 		t := s.templates[o.Kind()]
 		if t == nil {
-			if !slices.ContainsFunc(templates, func(t *manifest.Object) bool {
-				return manifest.String(t.Data, "spec", "crd", "spec", "names", "kind") == o.Kind()
-			}) {
+			if !failed[o.Kind()] {
 				errs = append(errs, errAt(o.FieldPos("kind"), "constraint %s/%s: no ConstraintTemplate defines kind %s%s", o.Kind(), o.Name(), o.Kind(),
 					manifest.DidYouMean(o.Kind(), slices.Sorted(maps.Keys(s.templates)))))
 			}
@@ -112,16 +114,11 @@ func isYAML(name string) bool {
 // yamlFiles lists the .yaml/.yml files under paths (a file given
 // directly is kept whatever its name), sorted, without duplicates.
 func yamlFiles(paths []string) ([]string, error) {
-	var files []string
-	for _, root := range paths {
-		found, err := manifest.WalkFiles(root, manifest.WalkOptions{Keep: isYAML})
-		if err != nil {
-			return nil, invalid(err)
-		}
-		files = append(files, found...)
+	files, err := manifest.ListFiles(paths, isYAML)
+	if err != nil {
+		return nil, invalid(err)
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	return files, nil
 }
 
 // readObjects decodes a YAML file's objects, as Kubernetes reads them.

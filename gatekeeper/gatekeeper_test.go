@@ -130,12 +130,18 @@ func TestReviewLibrary(t *testing.T) {
 	}
 }
 
-func TestMatch(t *testing.T) {
+// loadMatch loads the constraints of testdata/match and its objects.
+func loadMatch(t *testing.T) (*Set, []*manifest.Object) {
+	t.Helper()
 	set, err := Load([]string{"testdata/match"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := readTestObjects(t, "testdata/match/objects.yaml")
+	return set, readTestObjects(t, "testdata/match/objects.yaml")
+}
+
+func TestMatch(t *testing.T) {
+	set, objs := loadMatch(t)
 	// objects.yaml: 0 Namespace team-a (env=prod), 1 Deployment team-a/web
 	// (app=web), 2 Deployment team-b/web-debug (app=web, tier=debug; no
 	// Namespace team-b), 3 ConfigMap other/ with generateName web-, 4
@@ -214,6 +220,7 @@ func TestLoadErrors(t *testing.T) {
 		{[]string{"testdata/load/cel.yaml"}, []string{`^testdata/load/cel.yaml:13:9: ConstraintTemplate "k8scelonly": CEL \(engine K8sNativeValidation\) is not supported yet`}},
 		{[]string{"testdata/load/wrongname.yaml"}, []string{`^testdata/load/wrongname.yaml:4:9: ConstraintTemplate "k8swrong": metadata.name must be "k8sright", the lowercased kind K8sRight$`}},
 		{[]string{"testdata/load/syntax.yaml"}, []string{`^testdata/load/syntax.yaml:17:9: ConstraintTemplate "k8ssyntax": rego_parse_error: `}},
+		{[]string{"testdata/load/violationfunc.yaml"}, []string{`^testdata/load/violationfunc.yaml:1:1: ConstraintTemplate "k8sviolationfunc": rego_type_error: function data.template.violation\[result\] used as reference, not called$`}},
 		{[]string{"testdata/load/disallowedref.yaml"}, []string{`^testdata/load/disallowedref.yaml:15:35: ConstraintTemplate "k8sdata": rego_compile_error: disallowed ref data.kubernetes.namespaces\[_\]`}},
 		{[]string{"testdata/load/constraints.yaml"}, []string{
 			`^testdata/load/constraints.yaml:23:18: constraint K8sOK/bad-glob: spec.match.namespaces\[0\]: .*"Team_A": should match`,
@@ -333,11 +340,7 @@ func TestAssertionWording(t *testing.T) {
 }
 
 func TestReviewConcurrent(t *testing.T) {
-	set, err := Load([]string{"testdata/match"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs := readTestObjects(t, "testdata/match/objects.yaml")
+	set, objs := loadMatch(t)
 	first, err := set.Review(context.Background(), objs)
 	if err != nil {
 		t.Fatal(err)
@@ -356,5 +359,31 @@ func TestReviewConcurrent(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestVerifyYAMLErrors pins where a suite's YAML syntax errors are
+// reported: where manifest.Decode reports them.
+func TestVerifyYAMLErrors(t *testing.T) {
+	dir := t.TempDir()
+	const head = "apiVersion: test.gatekeeper.sh/v1alpha1\nkind: Suite\ntests:\n- name: x\n"
+	for name, text := range map[string]string{
+		"flow.yaml":   head + "  template: [a, b\n",
+		"anchor.yaml": head + "  template: *nope\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Verify(context.Background(), []string{dir})
+	if !errors.Is(err, ErrInvalid) || !errors.Is(err, manifest.ErrInvalidYAML) {
+		t.Fatalf("error %v, want ErrInvalid and manifest.ErrInvalidYAML", err)
+	}
+	want := []string{
+		dir + "/anchor.yaml:5:13: invalid YAML: unknown anchor 'nope' referenced (no &nope before it)",
+		dir + "/flow.yaml:5: invalid YAML near line 5: did not find expected ',' or ']'",
+	}
+	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }

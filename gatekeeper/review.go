@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,11 +37,35 @@ type Violation struct {
 // object index, constraint and message. Errors wrap ErrInvalid, except
 // those of ctx.
 func (s *Set) Review(ctx context.Context, objects []*manifest.Object) ([]Violation, error) {
+	values, err := astValues(objects)
+	if err != nil {
+		return nil, err
+	}
 	targets := make([]target, len(objects))
 	for i, o := range objects {
-		targets[i] = objectTarget(o)
+		targets[i] = objectTarget(o, values[i])
 	}
-	return review(ctx, s.constraints, targets, objects)
+	return review(ctx, s.constraints, targets, inventory{objects, values})
+}
+
+// inventory is the objects of data.inventory, with their data as OPA
+// values (converted once, for data.inventory and input.review.object).
+type inventory struct {
+	objs   []*manifest.Object
+	values []ast.Value
+}
+
+// astValues converts each object's data to an OPA value.
+func astValues(objs []*manifest.Object) ([]ast.Value, error) {
+	out := make([]ast.Value, len(objs))
+	for i, o := range objs {
+		v, err := ast.InterfaceToValue(o.Data)
+		if err != nil {
+			return nil, errAt(o.Pos, "object %s/%s: %v", o.Kind(), o.Name(), err)
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // target is one thing to review: input.review and the objects matched
@@ -50,42 +73,53 @@ func (s *Set) Review(ctx context.Context, objects []*manifest.Object) ([]Violati
 // oldObject).
 type target struct {
 	review    map[string]any
-	objs      []*manifest.Object
+	objs      []matchObject
 	namespace string
 }
 
-// objectTarget is the review of an object as gator builds it: an
-// AdmissionRequest without operation, user or old object.
-func objectTarget(o *manifest.Object) target {
-	apiVersion := o.APIVersion()
-	group := manifest.Group(apiVersion)
-	version := strings.TrimPrefix(strings.TrimPrefix(apiVersion, group), "/")
-	r := map[string]any{
+// emptyReview is an AdmissionRequest as gator starts it: every field
+// empty.
+func emptyReview() map[string]any {
+	return map[string]any{
 		"uid":             "",
-		"kind":            map[string]any{"group": group, "version": version, "kind": o.Kind()},
+		"kind":            map[string]any{"group": "", "version": "", "kind": ""},
 		"resource":        map[string]any{"group": "", "version": "", "resource": ""},
 		"operation":       "",
 		"userInfo":        map[string]any{},
-		"object":          o.Data,
+		"object":          nil,
 		"oldObject":       nil,
 		"options":         nil,
 		"namespaceObject": map[string]any{},
 	}
+}
+
+// objectTarget is the review of an object as gator builds it: an
+// AdmissionRequest without operation, user or old object. data is
+// o.Data as an OPA value.
+func objectTarget(o *manifest.Object, data ast.Value) target {
+	apiVersion := o.APIVersion()
+	group := manifest.Group(apiVersion)
+	version := strings.TrimPrefix(strings.TrimPrefix(apiVersion, group), "/")
+	r := emptyReview()
+	r["kind"] = map[string]any{"group": group, "version": version, "kind": o.Kind()}
+	r["object"] = data
 	if n := o.Name(); n != "" {
 		r["name"] = n
 	}
 	if ns := o.Namespace(); ns != "" {
 		r["namespace"] = ns
 	}
-	return target{review: r, objs: []*manifest.Object{o}, namespace: o.Namespace()}
+	return target{review: r, objs: []matchObject{newMatchObject(o)}, namespace: o.Namespace()}
 }
 
 // review evaluates constraints against targets with data.inventory (and
-// the namespaces namespaceSelector sees) built from inventory.
-func review(ctx context.Context, constraints []*constraint, targets []target, inventory []*manifest.Object) ([]Violation, error) {
-	inv, namespaces := buildInventory(inventory)
-	store := inmem.NewFromObjectWithOpts(map[string]any{"inventory": inv},
-		inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+// the namespaces namespaceSelector sees) built from inv.
+func review(ctx context.Context, constraints []*constraint, targets []target, inv inventory) ([]Violation, error) {
+	data, namespaces, err := inv.build()
+	if err != nil {
+		return nil, err
+	}
+	store := inmem.NewFromASTObject(data)
 	queries := map[*template]rego.PreparedEvalQuery{}
 	for _, c := range constraints {
 		if _, ok := queries[c.tmpl]; ok || c.skip {
@@ -111,7 +145,7 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 				continue
 			}
 			v := Violation{Object: i, Constraint: c.id, Pos: c.pos, EnforcementAction: c.action}
-			matched, err := c.matchAny(t, namespaces)
+			matched, err := c.matchAny(&t, namespaces)
 			if err != nil {
 				v.Message = fmt.Sprintf("unable to match constraints: %v", err)
 				out = append(out, v)
@@ -141,40 +175,50 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 	return out, nil
 }
 
-// buildInventory is data.inventory for objs: cluster[gv][Kind][name] for
-// those without metadata.namespace, namespace[ns][gv][Kind][name] for the
-// others; and the Namespace objects among them by name.
-func buildInventory(objs []*manifest.Object) (map[string]any, map[string]*namespaceInfo) {
+// build is the root of data for inv: inventory.cluster[gv][Kind][name]
+// for the objects without metadata.namespace,
+// inventory.namespace[ns][gv][Kind][name] for the others; and the
+// labels of the Namespace objects among them by name.
+func (inv inventory) build() (ast.Object, map[string]map[string]string, error) {
 	cluster := map[string]any{}
 	namespaced := map[string]any{}
-	namespaces := map[string]*namespaceInfo{}
-	for _, o := range objs {
+	namespaces := map[string]map[string]string{}
+	for i, o := range inv.objs {
 		if ns := o.Namespace(); ns == "" {
-			manifest.SetNested(cluster, o.Data, o.APIVersion(), o.Kind(), o.Name())
+			manifest.SetNested(cluster, inv.values[i], o.APIVersion(), o.Kind(), o.Name())
 		} else {
-			manifest.SetNested(namespaced, o.Data, ns, o.APIVersion(), o.Kind(), o.Name())
+			manifest.SetNested(namespaced, inv.values[i], ns, o.APIVersion(), o.Kind(), o.Name())
 		}
 		if o.Kind() == "Namespace" && manifest.Group(o.APIVersion()) == "" {
-			namespaces[o.Name()] = &namespaceInfo{name: o.Name(), labels: o.Labels()}
+			namespaces[o.Name()] = o.Labels()
 		}
 	}
-	return map[string]any{"cluster": cluster, "namespace": namespaced}, namespaces
+	// The leaves are ast.Values already, which InterfaceToValue keeps.
+	data, err := ast.InterfaceToValue(map[string]any{"inventory": map[string]any{"cluster": cluster, "namespace": namespaced}})
+	if err != nil {
+		return nil, nil, invalid(fmt.Errorf("data.inventory: %w", err))
+	}
+	return data.(ast.Object), namespaces, nil
 }
 
 // matchAny reports whether any of the target's objects is in scope;
-// errors are worded as Gatekeeper's autoreject results.
-func (c *constraint) matchAny(t target, namespaces map[string]*namespaceInfo) (bool, error) {
+// errors are worded as Gatekeeper's autoreject results. namespaces are
+// the labels of the known Namespaces by name.
+func (c *constraint) matchAny(t *target, namespaces map[string]map[string]string) (bool, error) {
 	if c.match == nil {
 		return true, nil
 	}
-	var ns *namespaceInfo
-	if t.namespace != "" {
-		ns = namespaces[t.namespace]
+	// ns is the target's Namespace when it is known.
+	var ns string
+	nsLabels, known := namespaces[t.namespace]
+	if t.namespace != "" && known {
+		ns = t.namespace
 	}
-	for _, o := range t.objs {
-		ok, err := c.match.matches(o, ns)
+	for i := range t.objs {
+		o := &t.objs[i]
+		ok, err := c.match.matches(o, ns, nsLabels)
 		if err != nil {
-			return false, fmt.Errorf("error matching the requested object: %s :failed to run Match criteria: %w", o.Name(), err)
+			return false, fmt.Errorf("error matching the requested object: %s :failed to run Match criteria: %w", o.name, err)
 		}
 		if ok {
 			return true, nil
@@ -252,14 +296,14 @@ func (t *template) evalMessage(err error) string {
 // placeModules replaces, in an OPA message, the module names that
 // locations use ("spec.targets[0].rego:3") by file:line.
 func (t *template) placeModules(msg string) string {
-	for name := range t.sources {
-		re := regexp.MustCompile(regexp.QuoteMeta(name) + `:(\d+)`)
-		msg = re.ReplaceAllStringFunc(msg, func(m string) string {
-			row, _ := strconv.Atoi(m[len(name)+1:])
-			p := t.at(&ast.Location{File: name, Row: row})
-			p.Col = 0
-			return p.String()
-		})
+	if t.modules == nil {
+		return msg
 	}
-	return msg
+	return t.modules.ReplaceAllStringFunc(msg, func(m string) string {
+		i := strings.LastIndexByte(m, ':')
+		row, _ := strconv.Atoi(m[i+1:])
+		p := t.at(&ast.Location{File: m[:i], Row: row})
+		p.Col = 0
+		return p.String()
+	})
 }

@@ -2,8 +2,6 @@ package gatekeeper
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -37,18 +35,10 @@ const externalData = "external_data"
 // compile.
 func capabilities() *ast.Capabilities { return regosandbox.Capabilities(nil, false) }
 
-// explainUndefined rewords "undefined function X" compile errors about the
-// built-ins the sandbox removed and about external_data.
-func explainUndefined(e *ast.Error) {
-	name, ok := strings.CutPrefix(e.Message, "undefined function ")
-	if !ok {
-		return
-	}
-	if name == externalData {
-		e.Message = "external_data is not supported: drydock evaluates templates offline, without Gatekeeper's external data providers"
-		return
-	}
-	if why := regosandbox.Why(name, false); why != "" {
-		e.Message = fmt.Sprintf("built-in %s is not available in drydock's sandbox: %s", name, why)
-	}
+// unavailable rewords the "undefined function X" compile errors about
+// the built-ins the sandbox removed and about external_data.
+func unavailable(errs ast.Errors) {
+	regosandbox.Explain(errs, false, "", map[string]string{
+		externalData: "external_data is not supported: drydock evaluates templates offline, without Gatekeeper's external data providers",
+	})
 }

@@ -1,7 +1,10 @@
 package gatekeeper
 
 import (
+	"cmp"
 	"errors"
+	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -39,6 +42,8 @@ type template struct {
 	// where its text starts: the line after a block scalar's indicator and
 	// the column its indentation ends at (0 for other scalars).
 	sources map[string]manifest.Pos
+	// modules matches the names of sources followed by a line number.
+	modules *regexp.Regexp
 }
 
 // at maps a location in a module of the template to the template file.
@@ -61,9 +66,24 @@ func (t *template) at(loc *ast.Location) manifest.Pos {
 type regoCode struct {
 	rego    string
 	regoAt  string // field path of rego
-	libs    []string
-	libsAt  []string
+	libs    []lib
 	version ast.RegoVersion
+}
+
+// lib is one of a target's libs: its text and field path.
+type lib struct{ at, text string }
+
+// readLibs reads the list of libs at the field path at.
+func readLibs(obj *manifest.Object, v any, at string) ([]lib, error) {
+	texts, err := stringList(obj, v, at)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lib, len(texts))
+	for i, text := range texts {
+		out[i] = lib{at: manifest.Path(at, i), text: text}
+	}
+	return out, nil
 }
 
 // parseTemplate reads and compiles one ConstraintTemplate.
@@ -119,15 +139,9 @@ func (t *template) regoCode(obj *manifest.Object) (regoCode, error) {
 	}
 	if rego := manifest.String(target, "rego"); rego != "" {
 		c := regoCode{rego: rego, regoAt: "spec.targets[0].rego", version: ast.RegoV0}
-		libs, err := stringList(obj, target["libs"], "spec.targets[0].libs")
-		if err != nil {
-			return c, err
-		}
-		for i, l := range libs {
-			c.libs = append(c.libs, l)
-			c.libsAt = append(c.libsAt, manifest.Path("spec.targets[0].libs", i))
-		}
-		return c, nil
+		var err error
+		c.libs, err = readLibs(obj, target["libs"], "spec.targets[0].libs")
+		return c, err
 	}
 	code, _ := target["code"].([]any)
 	var engines []string
@@ -143,14 +157,9 @@ func (t *template) regoCode(obj *manifest.Object) (regoCode, error) {
 		if manifest.String(m, "source", "version") == "v1" {
 			c.version = ast.RegoV1
 		}
-		src := manifest.Map(m, "source")
-		libs, err := stringList(obj, src["libs"], at+".libs")
-		if err != nil {
+		var err error
+		if c.libs, err = readLibs(obj, manifest.Map(m, "source")["libs"], at+".libs"); err != nil {
 			return c, err
-		}
-		for j, l := range libs {
-			c.libs = append(c.libs, l)
-			c.libsAt = append(c.libsAt, manifest.Path(at+".libs", j))
 		}
 		if c.rego == "" {
 			return c, errAt(obj.FieldPos(at), "ConstraintTemplate %q: its Rego code has no source.rego", t.name)
@@ -204,8 +213,8 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 	errs = append(errs, checkModule(main)...)
 	main.Package.Path = ast.Ref{ast.DefaultRootDocument, ast.StringTerm(templatePackage)}
 	mods := map[string]*ast.Module{code.regoAt: main}
-	for i, text := range code.libs {
-		lib, err := parse(code.libsAt[i], text)
+	for _, l := range code.libs {
+		lib, err := parse(l.at, l.text)
 		if err != nil {
 			return err
 		}
@@ -213,7 +222,7 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 			errs = append(errs, ast.NewError(ast.CompileErr, lib.Package.Location, "invalid lib package %s: a lib's package must be under lib (package lib.<name>)", p))
 		}
 		errs = append(errs, checkModule(lib)...)
-		mods[code.libsAt[i]] = lib
+		mods[l.at] = lib
 	}
 	if len(errs) > 0 {
 		return t.regoError(errs)
@@ -222,11 +231,28 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 	if c.Compile(mods); c.Failed() {
 		return t.regoError(c.Errors)
 	}
+	// A rule named violation is there (checked above), but only the
+	// query tells whether it can be enumerated: a function violation(x)
+	// or a single value (violation = 5) fails here, at Load, rather than
+	// on every review.
 	if _, err := c.QueryCompiler().Compile(violationQuery); err != nil {
 		return t.regoError(err)
 	}
 	t.compiler = c
+	t.modules = modulePattern(slices.Collect(maps.Keys(t.sources)))
 	return nil
+}
+
+// modulePattern matches, in OPA's messages, one of the module names
+// followed by a line number ("spec.targets[0].rego:3").
+func modulePattern(names []string) *regexp.Regexp {
+	// Longest first, so that no name stops at a shorter one it starts with.
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return regexp.MustCompile(`(?:` + strings.Join(quoted, "|") + `):\d+`)
 }
 
 // checkModule enforces Gatekeeper's restrictions on a template module or
@@ -277,9 +303,9 @@ func (t *template) regoError(err error) error {
 	if !errors.As(err, &errs) {
 		return errAt(t.pos, "ConstraintTemplate %q: %v", t.name, err)
 	}
+	unavailable(errs)
 	var out []error
 	for _, e := range errs {
-		explainUndefined(e)
 		out = append(out, errAt(t.at(e.Location), "ConstraintTemplate %q: %s: %s", t.name, e.Code, e.Message))
 	}
 	return manifest.Join(out...)

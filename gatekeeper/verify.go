@@ -15,7 +15,14 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-const suiteGroup = "test.gatekeeper.sh"
+const (
+	suiteGroup = "test.gatekeeper.sh"
+	suiteKind  = "Suite"
+)
+
+func isSuite(o *manifest.Object) bool {
+	return manifest.Group(o.APIVersion()) == suiteGroup && o.Kind() == suiteKind
+}
 
 // CaseResult is the outcome of one case of a gatekeeper suite. A test with
 // `invalid: true` (its constraint must fail schema validation) has one
@@ -44,10 +51,10 @@ func Verify(ctx context.Context, paths []string) ([]CaseResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{templates: map[string]templateOrErr{}}
+	v := &verifier{templates: map[string]templateOrErr{}, files: map[string]objectsOrErr{}}
 	var out []CaseResult
 	for _, f := range files {
-		doc, err := readSuite(f)
+		doc, err := v.readSuite(f)
 		if err != nil {
 			v.errs = append(v.errs, err)
 			continue
@@ -68,7 +75,26 @@ func Verify(ctx context.Context, paths []string) ([]CaseResult, error) {
 type verifier struct {
 	// templates caches compiled templates by file.
 	templates map[string]templateOrErr
-	errs      []error
+	// files caches the objects of the files read, by path: the YAML
+	// files walked, which the suites' templates, constraints and cases
+	// often are, are decoded once.
+	files map[string]objectsOrErr
+	errs  []error
+}
+
+type objectsOrErr struct {
+	objs []*manifest.Object
+	err  error
+}
+
+// objects is readObjects(file), once.
+func (v *verifier) objects(file string) ([]*manifest.Object, error) {
+	if c, ok := v.files[file]; ok {
+		return c.objs, c.err
+	}
+	objs, err := readObjects(file)
+	v.files[file] = objectsOrErr{objs, err}
+	return objs, err
 }
 
 type templateOrErr struct {
@@ -144,11 +170,15 @@ func (n node) list(key string) ([]node, error) {
 	return out, nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
-
 // readSuite parses the first document of a YAML file with yaml.v3 (so
 // yes and no stay strings) and returns it when it is a Suite, else nil.
-func readSuite(file string) (*node, error) {
+func (v *verifier) readSuite(file string) (*node, error) {
+	// The file's objects, which the suites may use, tell most files from
+	// a Suite without a second parse. When they cannot be decoded, only
+	// the first document's problems count.
+	if objs, err := v.objects(file); err == nil && (len(objs) == 0 || !isSuite(objs[0])) {
+		return nil, nil
+	}
 	data, err := manifest.ReadFile(file)
 	if err != nil {
 		return nil, invalid(err)
@@ -158,13 +188,7 @@ func readSuite(file string) (*node, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		pos := manifest.Pos{File: file}
-		msg := err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			pos.Line, _ = strconv.Atoi(m[1])
-			msg = msg[len(m[0]):]
-		}
-		return nil, errAt(pos, "%w: %s", manifest.ErrInvalidYAML, msg)
+		return nil, invalid(manifest.YAMLError(file, data, err))
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -172,7 +196,7 @@ func readSuite(file string) (*node, error) {
 	root := node{n: doc.Content[0], file: file}
 	apiVersion, _ := root.str("apiVersion")
 	kind, _ := root.str("kind")
-	if manifest.Group(apiVersion) != suiteGroup || kind != "Suite" {
+	if manifest.Group(apiVersion) != suiteGroup || kind != suiteKind {
 		return nil, nil
 	}
 	if root.n.Kind != yaml.MappingNode {
@@ -263,7 +287,7 @@ func (v *verifier) runTest(ctx context.Context, file, dir string, t node, skipAl
 	if err != nil {
 		return nil, err
 	}
-	c, err := readConstraint(filepath.Join(dir, consPath), t.get("constraint").pos(), tmpl)
+	c, err := v.readConstraint(filepath.Join(dir, consPath), t.get("constraint").pos(), tmpl)
 	if wantInvalid {
 		if !errors.Is(err, errSchema) {
 			res.Err = fmt.Sprintf("constraint should have failed schema validation: got error %v but want %v", err, errSchema)
@@ -275,7 +299,7 @@ func (v *verifier) runTest(ctx context.Context, file, dir string, t node, skipAl
 	}
 	var out []CaseResult
 	for _, cn := range cases {
-		r, err := runCase(ctx, file, dir, name, c, cn)
+		r, err := v.runCase(ctx, file, dir, name, c, cn)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, err
@@ -294,7 +318,7 @@ func (v *verifier) template(file string, ref manifest.Pos) (*template, error) {
 		return c.t, c.err
 	}
 	t, err := func() (*template, error) {
-		obj, err := readOne(file, ref)
+		obj, err := v.readOne(file, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -308,8 +332,8 @@ func (v *verifier) template(file string, ref manifest.Pos) (*template, error) {
 }
 
 // readConstraint reads the Constraint in file, for tmpl.
-func readConstraint(file string, ref manifest.Pos, tmpl *template) (*constraint, error) {
-	obj, err := readOne(file, ref)
+func (v *verifier) readConstraint(file string, ref manifest.Pos, tmpl *template) (*constraint, error) {
+	obj, err := v.readOne(file, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -324,8 +348,8 @@ func readConstraint(file string, ref manifest.Pos, tmpl *template) (*constraint,
 
 // readOne reads a file that must hold exactly one object; ref is where
 // the suite names it.
-func readOne(file string, ref manifest.Pos) (*manifest.Object, error) {
-	objs, err := readAll(file, ref)
+func (v *verifier) readOne(file string, ref manifest.Pos) (*manifest.Object, error) {
+	objs, err := v.readAll(file, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -336,15 +360,15 @@ func readOne(file string, ref manifest.Pos) (*manifest.Object, error) {
 }
 
 // readAll reads a file's objects, at least one; ref is where the suite
-// names it.
-func readAll(file string, ref manifest.Pos) ([]*manifest.Object, error) {
-	data, err := manifest.ReadFile(file)
+// names it, where a file that cannot be read is reported (a YAML error is
+// at its own place).
+func (v *verifier) readAll(file string, ref manifest.Pos) ([]*manifest.Object, error) {
+	objs, err := v.objects(file)
 	if err != nil {
+		if errors.Is(err, manifest.ErrInvalidYAML) {
+			return nil, err
+		}
 		return nil, errAt(ref, "%v", err)
-	}
-	objs, err := manifest.Decode(file, data, manifest.DecodeOptions{KeepLists: true})
-	if err != nil {
-		return nil, invalid(err)
 	}
 	if len(objs) == 0 {
 		return nil, errAt(ref, "missing objects: %s defines no YAML objects", file)
@@ -363,7 +387,7 @@ type assertion struct {
 }
 
 // runCase runs one case: its object against c, with its inventory.
-func runCase(ctx context.Context, file, dir, test string, c *constraint, cn node) (CaseResult, error) {
+func (v *verifier) runCase(ctx context.Context, file, dir, test string, c *constraint, cn node) (CaseResult, error) {
 	res := CaseResult{Suite: file, Test: test, Pos: cn.pos()}
 	if cn.n.Kind != yaml.MappingNode {
 		return res, errAt(cn.pos(), "a case must be a mapping")
@@ -393,28 +417,32 @@ func runCase(ctx context.Context, file, dir, test string, c *constraint, cn node
 	case len(asserts) == 0:
 		return res, errAt(cn.pos(), "case %q: assertions must be non-empty", name)
 	}
-	obj, err := readOne(filepath.Join(dir, objPath), cn.get("object").pos())
+	obj, err := v.readOne(filepath.Join(dir, objPath), cn.get("object").pos())
 	if err != nil {
 		return res, err
 	}
-	var inventory []*manifest.Object
+	var invObjs []*manifest.Object
 	for _, in := range invNodes {
 		if in.n.Kind != yaml.ScalarNode || in.n.Tag != "!!str" {
 			return res, errAt(in.pos(), "inventory entries must be file paths")
 		}
-		objs, err := readAll(filepath.Join(dir, in.n.Value), in.pos())
+		objs, err := v.readAll(filepath.Join(dir, in.n.Value), in.pos())
 		if err != nil {
 			return res, err
 		}
-		inventory = append(inventory, objs...)
+		invObjs = append(invObjs, objs...)
 	}
-	t := objectTarget(obj)
+	values, err := astValues(append(invObjs, obj))
+	if err != nil {
+		return res, err
+	}
+	t := objectTarget(obj, values[len(invObjs)])
 	if obj.Kind() == "AdmissionReview" && manifest.Group(obj.APIVersion()) == "admission.k8s.io" {
 		if t, err = admissionReviewTarget(obj); err != nil {
 			return res, err
 		}
 	}
-	violations, err := review(ctx, []*constraint{c}, []target{t}, inventory)
+	violations, err := review(ctx, []*constraint{c}, []target{t}, inventory{invObjs, values[:len(invObjs)]})
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, err
@@ -511,17 +539,7 @@ func admissionReviewTarget(obj *manifest.Object) (target, error) {
 	if object == nil && old == nil {
 		return target{}, errAt(obj.FieldPos("request"), `AdmissionReview: no object or oldObject found to review: AdmissionRequest does not contain an "object" or "oldObject" to review`)
 	}
-	r := map[string]any{
-		"uid":             "",
-		"kind":            map[string]any{"group": "", "version": "", "kind": ""},
-		"resource":        map[string]any{"group": "", "version": "", "resource": ""},
-		"operation":       "",
-		"userInfo":        map[string]any{},
-		"object":          nil,
-		"oldObject":       nil,
-		"options":         nil,
-		"namespaceObject": map[string]any{},
-	}
+	r := emptyReview()
 	for k, v := range req {
 		if k == "kind" || k == "resource" {
 			m := r[k].(map[string]any)
@@ -541,7 +559,7 @@ func admissionReviewTarget(obj *manifest.Object) (target, error) {
 	}
 	for _, m := range []map[string]any{object, old} {
 		if m != nil {
-			t.objs = append(t.objs, manifest.New(m))
+			t.objs = append(t.objs, newMatchObject(manifest.New(m)))
 		}
 	}
 	return t, nil
