@@ -23,17 +23,17 @@ func isManifest(name string) bool {
 	return false
 }
 
-// readPlain reads a plain suite's inputs as conftest does: every YAML or
-// JSON document is one object, taken as written; a `kind: List` stays
-// one document unless listItems asks for its items. Two documents of the
-// same kind, namespace and name are both kept: each is checked. Files are
-// found as a render finds its inputs (pipeline.InputFiles).
-func readPlain(paths, exclude []string, listItems bool) ([]*manifest.Object, error) {
+// readPlain reads a plain suite's inputs as conftest does: each YAML or
+// JSON document goes to the rules as written (see plainDocuments). Two
+// documents of the same kind, namespace and name are both kept: each is
+// checked. Files are found as a render finds its inputs
+// (pipeline.InputFiles).
+func readPlain(paths, exclude []string, listItems bool) ([]*sunk, error) {
 	files, err := pipeline.InputFiles(paths, exclude)
 	if err != nil {
 		return nil, err
 	}
-	var docs []*manifest.Object
+	var docs []*sunk
 	for _, f := range files {
 		if !isManifest(f) {
 			if slices.Contains(paths, f) {
@@ -45,13 +45,44 @@ func readPlain(paths, exclude []string, listItems bool) ([]*manifest.Object, err
 		if err != nil {
 			return nil, err
 		}
-		objs, err := manifest.Decode(f, src, manifest.DecodeOptions{KeepLists: !listItems})
+		vals, err := plainDocuments(f, src)
 		if err != nil {
 			return nil, err
 		}
-		docs = append(docs, objs...)
+		for _, v := range vals {
+			obj, ok := v.Object()
+			if !ok {
+				docs = append(docs, &sunk{origin: cluster.Origin{Pos: v.Pos}, doc: v.Data})
+				continue
+			}
+			items := []*manifest.Object{obj}
+			if listItems {
+				if items, err = obj.ExpandList(); err != nil {
+					return nil, err
+				}
+			}
+			for _, o := range items {
+				docs = append(docs, &sunk{origin: cluster.Origin{Pos: o.Pos}, obj: o})
+			}
+		}
 	}
 	return docs, nil
+}
+
+// plainDocuments gives the rules a file's documents as conftest does
+// (rules.Documents), where a file holding one sequence gives each of its
+// elements instead, as conftest evaluates a top-level array's items.
+func plainDocuments(file string, src []byte) ([]manifest.Value, error) {
+	vals, err := rules.Documents(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) == 1 {
+		if elems := vals[0].Elements(); elems != nil {
+			return elems, nil
+		}
+	}
+	return vals, nil
 }
 
 // plainSuite checks a suite of plain manifests: nothing is rendered, no
@@ -60,23 +91,25 @@ func readPlain(paths, exclude []string, listItems bool) ([]*manifest.Object, err
 // for rendered suites.)
 func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 	res := &SuiteResult{Name: s.Name, Checks: []string{"inputs"}}
-	docs, err := readPlain(r.paths(s.Inputs), s.Exclude, s.ListItems)
+	// No output path or cluster: a finding names the document by its place.
+	objs, err := readPlain(r.paths(s.Inputs), s.Exclude, s.ListItems)
 	if err != nil {
 		res.fail(err, "inputs")
 		return res
 	}
-	res.Objects = len(docs)
-	if len(docs) == 0 {
+	res.Objects = len(objs)
+	if len(objs) == 0 {
 		r.nothingChecked(s, res, "inputs", "no YAML or JSON document in the inputs: nothing was checked")
 	}
-	objs := make([]*sunk, len(docs))
-	inputs := make([]rules.Input, len(docs))
-	for i, d := range docs {
-		// No output path or cluster: a finding names the document by its place.
-		objs[i] = &sunk{origin: cluster.Origin{Pos: d.Pos}, obj: d}
-		inputs[i] = objs[i].input()
+	inputs := make([]rules.Input, len(objs))
+	var kube []*sunk // the documents that are objects, for Gatekeeper
+	for i, o := range objs {
+		inputs[i] = o.input()
+		if o.obj != nil {
+			kube = append(kube, o)
+		}
 	}
-	if err := r.gatekeeperFindings(ctx, s, res, objs); err != nil {
+	if err := r.gatekeeperFindings(ctx, s, res, kube); err != nil {
 		res.fail(&stageError{"gatekeeper", err}, "gatekeeper")
 		return res
 	}

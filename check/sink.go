@@ -38,10 +38,16 @@ type sunk struct {
 	// obj is kept only for checks that see a cluster's objects at once
 	// (combined rules, Gatekeeper).
 	obj *manifest.Object
+	// doc is a plain manifest's document that is not an object (obj nil):
+	// null for an empty document, a scalar or a sequence.
+	doc any
 }
 
 // input is what the rules see of the object.
 func (s *sunk) input() rules.Input {
+	if s.obj == nil {
+		return rules.Input{Document: s.doc, Context: rules.Context{Source: s.origin.Pos.String(), File: s.origin.Pos.File}}
+	}
 	return rules.Input{Object: s.obj, Context: rules.Context{Cluster: s.cluster, Namespace: s.obj.Namespace(),
 		Application: s.origin.Application, Component: s.origin.Component, Source: s.origin.Pos.String(), File: s.origin.Pos.File}}
 }

@@ -128,7 +128,7 @@ func (o *Object) Document() (*Document, bool) { return o.doc, o.doc != nil }
 func (d *Document) Decode() (*Object, error) {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(d.text)).Decode(&doc); err != nil {
-		return nil, YAMLError(d.file, d.text, err)
+		return nil, yamlError(d.file, d.text, d.line-1, err)
 	}
 	objs, _, err := decodeDocument(d.file, &lineIndex{data: d.text}, d.line-1, &doc, d.opts)
 	if err != nil {
@@ -190,28 +190,105 @@ func (x *lineIndex) line(n int) ([]byte, bool) {
 }
 
 func decodeDocument(file string, lines *lineIndex, lineBase int, doc *yaml.Node, opts DecodeOptions) ([]*Object, bool, error) {
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, false, nil
-	}
-	root := doc.Content[0]
-	c := &converter{file: file, opts: opts, fields: map[string]Pos{}, lines: lines, lineBase: lineBase}
-	v, err := c.value(root, "", 0)
-	if err != nil {
+	v, c, err := convertDocument(file, lines, lineBase, doc, opts)
+	if err != nil || v.Data == nil {
 		return nil, false, err
 	}
-	if v == nil {
-		return nil, false, nil
-	}
-	m, ok := v.(map[string]any)
+	m, ok := v.Data.(map[string]any)
 	if !ok {
-		return nil, false, At(c.pos(root), "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(root))
+		return nil, false, At(v.Pos, "%w: a document must be a mapping, found %s", ErrInvalidYAML, kindName(doc.Content[0]))
 	}
-	obj := &Object{Data: m, Pos: c.pos(root), fields: c.fields}
+	obj := &Object{Data: m, Pos: v.Pos, fields: v.fields}
 	if opts.KeepLists || !isList(m) {
 		return []*Object{obj}, c.aliases, nil
 	}
 	items, err := obj.listItems()
 	return items, c.aliases, err
+}
+
+// convertDocument converts one document, whatever it holds; an empty document
+// is a nil Data positioned at the document's start.
+func convertDocument(file string, lines *lineIndex, lineBase int, doc *yaml.Node, opts DecodeOptions) (Value, *converter, error) {
+	c := &converter{file: file, opts: opts, fields: map[string]Pos{}, lines: lines, lineBase: lineBase}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return Value{Pos: Pos{File: file, Line: max(doc.Line, 1) + lineBase}}, c, nil
+	}
+	root := doc.Content[0]
+	v, err := c.value(root, "", 0)
+	if err != nil {
+		return Value{}, nil, err
+	}
+	return Value{Data: v, Pos: c.pos(root), fields: c.fields}, c, nil
+}
+
+// Value is one YAML or JSON document as written, whatever it holds: a
+// mapping, a sequence, a scalar, or nothing (nil Data: an empty document
+// or a null), with where it starts. Plain manifests' rules see documents
+// this way, as conftest does.
+type Value struct {
+	// Data is the document in the JSON data model.
+	Data any
+	// Pos is where the value starts (the document's first line when it
+	// is empty).
+	Pos Pos
+	// fields maps a field path under the value to its position.
+	fields map[string]Pos
+}
+
+// Object returns the value as an object when it is a mapping.
+func (v Value) Object() (*Object, bool) {
+	m, ok := v.Data.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return &Object{Data: m, Pos: v.Pos, fields: v.fields}, true
+}
+
+// Elements returns the elements of a sequence value, each positioned
+// where it is written; nil for any other value.
+func (v Value) Elements() []Value {
+	s, ok := v.Data.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]Value, len(s))
+	for i, e := range s {
+		prefix := Path(i)
+		pos, ok := v.fields[prefix]
+		if !ok {
+			pos = v.Pos
+		}
+		out[i] = Value{Data: e, Pos: pos, fields: subFields(v.fields, prefix)}
+	}
+	return out
+}
+
+// DecodeValues reads every document of the YAML (or JSON) stream data,
+// which starts at line firstLine of file (1 for a whole file), as a
+// Value: an empty document is a nil one; nothing is expanded (a List stays
+// one document) and no document has to be a mapping.
+func DecodeValues(file string, data []byte, firstLine int, opts DecodeOptions) ([]Value, error) {
+	if len(data) > MaxInputBytes {
+		return nil, At(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
+	}
+	lineBase := max(firstLine, 1) - 1
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	lines := &lineIndex{data: data}
+	var out []Value
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, yamlError(file, data, lineBase, err)
+		}
+		v, _, err := convertDocument(file, lines, lineBase, &doc, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
 }
 
 func isList(m map[string]any) bool {
@@ -236,15 +313,30 @@ func (o *Object) listItems() ([]*Object, error) {
 			return nil, At(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
 		}
 		prefix := Path("items", i)
-		item := &Object{Data: m, Pos: o.FieldPos(prefix), fields: map[string]Pos{}, ListItem: prefix}
-		for p, pos := range o.fields {
-			if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
-				item.fields[strings.TrimPrefix(rest, ".")] = pos
-			}
-		}
-		out = append(out, item)
+		out = append(out, &Object{Data: m, Pos: o.FieldPos(prefix), fields: subFields(o.fields, prefix), ListItem: prefix})
 	}
 	return out, nil
+}
+
+// ExpandList returns the items of a `kind: List` object (of any kind
+// ending in List with items), else o alone.
+func (o *Object) ExpandList() ([]*Object, error) {
+	if !isList(o.Data) {
+		return []*Object{o}, nil
+	}
+	return o.listItems()
+}
+
+// subFields returns the positions of the fields under prefix, keyed by
+// their path below it.
+func subFields(fields map[string]Pos, prefix string) map[string]Pos {
+	out := map[string]Pos{}
+	for p, pos := range fields {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			out[strings.TrimPrefix(rest, ".")] = pos
+		}
+	}
+	return out
 }
 
 // YAMLError positions a syntax error of the YAML library
@@ -255,6 +347,11 @@ func (o *Object) listItems() ([]*Object, error) {
 // scanner errors are 1-based): drydock reports the 1-based line, at most
 // the file's last.
 func YAMLError(file string, data []byte, err error) error {
+	return yamlError(file, data, 0, err)
+}
+
+// yamlError is YAMLError for data that starts after line lineBase of file.
+func yamlError(file string, data []byte, lineBase int, err error) error {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	// go-yaml reports an alias to an undefined anchor without its line.
@@ -262,6 +359,7 @@ func YAMLError(file string, data []byte, err error) error {
 	if _, scanErr := fmt.Sscanf(msg, "unknown anchor %s referenced", &name); scanErr == nil {
 		name = strings.Trim(name, "'")
 		if p, ok := aliasPos(file, data, name); ok {
+			p.Line += lineBase
 			return At(p, "%w: unknown anchor '%s' referenced (no &%s before it)", ErrInvalidYAML, name, name)
 		}
 	}
@@ -272,7 +370,9 @@ func YAMLError(file string, data []byte, err error) error {
 				if strings.HasPrefix(text, "did not find expected") {
 					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
 				}
-				return At(Pos{File: file, Line: n, Col: yamlErrorColumn(data, n, text)}, "%w near line %d: %s", ErrInvalidYAML, n, text)
+				col := yamlErrorColumn(data, n, text)
+				n += lineBase
+				return At(Pos{File: file, Line: n, Col: col}, "%w near line %d: %s", ErrInvalidYAML, n, text)
 			}
 		}
 	}

@@ -1,11 +1,8 @@
 package rules
 
 import (
-	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,7 +10,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -200,9 +196,9 @@ func parserOf(file string) string {
 	return strings.TrimPrefix(filepath.Ext(file), ".")
 }
 
-// parseConfig parses src with the named parser: yaml (a stream of
-// several documents gives an array of them; empty documents are left
-// out) or json.
+// parseConfig parses src with the named parser, as conftest's: yaml (a
+// file of several documents, as Documents splits it, gives an array of
+// them, null for an empty one) or json.
 func parseConfig(parser, name string, src []byte) (any, error) {
 	switch parser {
 	case "json":
@@ -215,29 +211,16 @@ func parseConfig(parser, name string, src []byte) (any, error) {
 	default:
 		return nil, fmt.Errorf("parser %q is not one drydock has (yaml, json)", parser)
 	}
-	if len(src) > manifest.MaxInputBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, manifest.MaxInputBytes)
+	vals, err := Documents(name, src)
+	if err != nil {
+		return nil, err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	var docs []any
-	for {
-		var v any
-		err := dec.Decode(&v)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if v != nil {
-			docs = append(docs, v)
-		}
+	if len(vals) == 1 {
+		return vals[0].Data, nil
 	}
-	switch len(docs) {
-	case 0:
-		return nil, nil
-	case 1:
-		return docs[0], nil
+	docs := make([]any, len(vals))
+	for i, v := range vals {
+		docs[i] = v.Data
 	}
 	return docs, nil
 }

@@ -49,6 +49,11 @@ deny contains msg if {
 }
 
 deny contains msg if {
+	cfg := parse_config("yaml", "# header\n---\nenabled: yes\n---\n")
+	msg := sprintf("parse_config reads as conftest: %v", [cfg])
+}
+
+deny contains msg if {
 	f := parse_config_file("../inputs/settings.json")
 	msg := sprintf("settings.json has mode %s", [f.mode])
 }
@@ -87,6 +92,7 @@ deny contains msg if {
 		"main failure combined: 3 entries, first " + filepath.Join(dir, "inputs", "settings.json"),
 		"main failure file cm.yaml",
 		"main failure parse_config gives 2 documents",
+		`main failure parse_config reads as conftest: [null, {"enabled": true}, null]`,
 		"main failure settings.json has mode fast",
 	}
 	if diff := cmp.Diff(want, messages(rep)); diff != "" {

@@ -34,10 +34,24 @@ type Context struct {
 	File string
 }
 
-// Input is one rendered object (never nil) and its render context.
+// Input is one document to check and its render context: a rendered
+// object, or a plain manifest's document that is not one.
 type Input struct {
-	Object  *manifest.Object
-	Context Context
+	// Object is the object; nil when the document is not a mapping.
+	Object *manifest.Object
+	// Document is the input document when Object is nil: a plain
+	// manifest's empty document (null), scalar or sequence, which conftest
+	// evaluates as it is.
+	Document any
+	Context  Context
+}
+
+// data is the input document the rules see.
+func (in Input) data() any {
+	if in.Object == nil {
+		return in.Document
+	}
+	return in.Object.Data
 }
 
 // Kind classifies a Result.
@@ -141,7 +155,7 @@ type job struct {
 func (e *Engine) Eval(ctx context.Context, inputs []Input, workers int) (*Report, error) {
 	return e.run(ctx, len(inputs), workers, func(i int) (job, error) {
 		in := inputs[i]
-		v, err := ast.InterfaceToValue(in.Object.Data)
+		v, err := ast.InterfaceToValue(in.data())
 		if err != nil {
 			return job{}, fmt.Errorf("%s: %w", inputLabel(in), err)
 		}
@@ -175,26 +189,30 @@ func (e *Engine) EvalCombined(ctx context.Context, groups map[string][]Input) (*
 func combine(group string, inputs []Input) []any {
 	type entry struct {
 		path, output, cluster string
-		obj                   map[string]any
+		doc                   any
 	}
 	entries := make([]entry, len(inputs))
 	for i, in := range inputs {
 		cluster := cmp.Or(in.Context.Cluster, group)
 		out := objectPath(cluster, in.Object)
-		entries[i] = entry{cmp.Or(in.Context.File, out), out, cluster, in.Object.Data}
+		entries[i] = entry{cmp.Or(in.Context.File, out), out, cluster, in.data()}
 	}
 	slices.SortStableFunc(entries, func(a, b entry) int {
 		return cmp.Or(strings.Compare(a.path, b.path), strings.Compare(a.output, b.output))
 	})
 	out := make([]any, len(entries))
 	for i, en := range entries {
-		out[i] = map[string]any{"path": en.path, "contents": en.obj, "cluster": en.cluster, "output": en.output}
+		out[i] = map[string]any{"path": en.path, "contents": en.doc, "cluster": en.cluster, "output": en.output}
 	}
 	return out
 }
 
-// objectPath is where obj lives in drydock's output tree under cluster.
+// objectPath is where obj lives in drydock's output tree under cluster;
+// "" for a document that is not an object.
 func objectPath(cluster string, obj *manifest.Object) string {
+	if obj == nil {
+		return ""
+	}
 	ns := cmp.Or(obj.Namespace(), "_cluster")
 	kind := strings.ToLower(obj.Kind())
 	if g := manifest.Group(obj.APIVersion()); g != "" {
@@ -205,6 +223,10 @@ func objectPath(cluster string, obj *manifest.Object) string {
 
 func inputLabel(in Input) string {
 	var b strings.Builder
+	if in.Object == nil {
+		b.WriteString(cmp.Or(in.Context.Source, "input") + ": document")
+		return b.String()
+	}
 	if src := cmp.Or(in.Context.Source, in.Object.Pos.String()); src != "" {
 		b.WriteString(src + ": ")
 	}
