@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,15 @@ const (
 
 // ErrInvalidYAML is wrapped by every error about malformed YAML input.
 var ErrInvalidYAML = errors.New("invalid YAML")
+
+// ErrInvalidJSON is wrapped by errors about a malformed JSON file read as
+// JSON (conftest's reading of .json files); it wraps ErrInvalidYAML.
+var ErrInvalidJSON error = invalidJSON{}
+
+type invalidJSON struct{}
+
+func (invalidJSON) Error() string { return "invalid JSON" }
+func (invalidJSON) Unwrap() error { return ErrInvalidYAML }
 
 // DecodeOptions tune Decode.
 type DecodeOptions struct {
@@ -559,16 +569,20 @@ func (c *converter) key(kn *yaml.Node) (string, error) {
 	case string:
 		return x, nil
 	case nil:
-		return "null", nil
+		return "", c.errorf(kn, "a mapping key may not be null (JSON keys are strings)")
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	}
 	return fmt.Sprint(v), nil
 }
 
-// scalar resolves a scalar the way sigs.k8s.io/yaml (YAML 1.1) does.
+// scalar resolves a scalar the way sigs.k8s.io/yaml (YAML 1.1) does: a
+// quoted or block scalar is a string unless it has an explicit tag
+// (`!!int "7"` is 7, `!!binary` is the decoded text); a number JSON
+// cannot hold (.inf, .nan, 1e400) is an error, as converting to JSON is.
 func (c *converter) scalar(n *yaml.Node) (any, error) {
-	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+	tagged := n.Style&yaml.TaggedStyle != 0
+	if !tagged && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value, nil
 	}
 	switch n.ShortTag() {
@@ -580,10 +594,24 @@ func (c *converter) scalar(n *yaml.Node) (any, error) {
 			return nil, c.errorf(n, "invalid bool %q", n.Value)
 		}
 		return b, nil
-	case "!!int":
-		return parseInt(n.Value)
-	case "!!float":
-		return parseFloat(n.Value), nil
+	case "!!int", "!!float":
+		v := parseFloat(n.Value)
+		if n.ShortTag() == "!!int" {
+			v = parseInt(n.Value)
+		}
+		if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return nil, c.errorf(n, "%s is not a number JSON can hold", n.Value)
+		}
+		if s, ok := v.(string); ok && tagged {
+			return nil, c.errorf(n, "invalid %s %q", n.ShortTag()[2:], s)
+		}
+		return v, nil
+	case "!!binary":
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(n.Value), ""))
+		if err != nil {
+			return nil, c.errorf(n, "invalid !!binary: %v", err)
+		}
+		return string(b), nil
 	case "!!str":
 		// YAML 1.1 reads plain y/yes/on/off... as bools; an explicit !!str does not.
 		if n.Style&yaml.TaggedStyle == 0 {
@@ -605,7 +633,7 @@ func yaml11Bool(s string) (bool, bool) {
 	return false, false
 }
 
-func parseInt(s string) (any, error) {
+func parseInt(s string) any {
 	clean := strings.ReplaceAll(s, "_", "")
 	neg := strings.HasPrefix(clean, "-")
 	body := strings.TrimLeft(clean, "+-")
@@ -627,15 +655,15 @@ func parseInt(s string) (any, error) {
 	}
 	if err != nil || u > math.MaxInt64 {
 		f, ferr := strconv.ParseFloat(clean, 64)
-		if ferr != nil {
-			return s, nil
+		if ferr != nil && !errors.Is(ferr, strconv.ErrRange) {
+			return s
 		}
-		return f, nil
+		return f
 	}
 	if neg {
-		return -int64(u), nil
+		return -int64(u)
 	}
-	return int64(u), nil
+	return int64(u)
 }
 
 func parseFloat(s string) any {
@@ -648,10 +676,10 @@ func parseFloat(s string) any {
 		return math.NaN()
 	}
 	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
-	if err != nil {
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return s
 	}
-	return f
+	return f // out of range: ±Inf, which scalar refuses
 }
 
 func kindName(n *yaml.Node) string {

@@ -24,6 +24,8 @@ func TestDecodeValues(t *testing.T) {
 		{"non-string keys", "80: http\ntrue: x", map[string]any{"80": "http", "true": "x"}},
 		{"merge key", "base: &b {x: 1, z: 2}\nm:\n  <<: *b\n  z: 3", map[string]any{"base": map[string]any{"x": int64(1), "z": int64(2)}, "m": map[string]any{"x": int64(1), "z": int64(3)}}},
 		{"json", `{"a": [1, "b", null]}`, map[string]any{"a": []any{int64(1), "b", nil}}},
+		// An explicit tag wins over quotes, as in sigs.k8s.io/yaml.
+		{"explicit tags", "i: !!int \"7\"\nf: !!float '1.5'\nb: !!bool \"yes\"\nbin: !!binary aGVsbG8=\ns: !!str 7", map[string]any{"i": int64(7), "f": 1.5, "b": true, "bin": "hello", "s": "7"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +147,11 @@ func TestDecodeErrors(t *testing.T) {
 		{"alias bomb", aliasBomb(), "in.yaml:6:47: invalid YAML: alias *a3 at root.a4[7]: aliases expand to more than 100000 nodes", DecodeOptions{}},
 		{"few aliases, big anchor", wideAnchor(), "in.yaml:2:9: invalid YAML: alias *a at b[1]: aliases expand to more than 100000 nodes", DecodeOptions{}},
 		{"unknown anchor", "a: 1\nb: [x, *nope]\n", "in.yaml:2:8: invalid YAML: unknown anchor 'nope' referenced (no &nope before it)", DecodeOptions{}},
+		{"infinity", "a: 1\nb: .inf\n", "in.yaml:2:4: invalid YAML: .inf is not a number JSON can hold", DecodeOptions{}},
+		{"not a number", "b: .NaN\n", "in.yaml:1:4: invalid YAML: .NaN is not a number JSON can hold", DecodeOptions{}},
+		{"out of range", "e: !!float 1e400\n", "in.yaml:1:4: invalid YAML: 1e400 is not a number JSON can hold", DecodeOptions{}},
+		{"null key", "a: 1\n~: c\n", "in.yaml:2:1: invalid YAML: a mapping key may not be null", DecodeOptions{}},
+		{"bad explicit int", "a: !!int \"x\"\n", `in.yaml:1:4: invalid YAML: invalid int "x"`, DecodeOptions{}},
 		{"too deep", "spec:\n  x: " + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "in.yaml:2:" + fmt.Sprint(6+MaxDepth-1) + ": invalid YAML: nesting deeper than 200 levels at spec.x" + strings.Repeat("[0]", MaxDepth-1), DecodeOptions{}},
 	}
 	for _, tt := range tests {
