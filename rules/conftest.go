@@ -202,16 +202,13 @@ func parserOf(file string) string {
 func parseConfig(parser, name string, src []byte) (any, error) {
 	switch parser {
 	case "json":
-		v, err := manifest.DecodeJSON(src)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return v, nil
+		v, err := JSONDocument(name, src)
+		return v.Data, err
 	case "yaml":
 	default:
 		return nil, fmt.Errorf("parser %q is not one drydock has (yaml, json)", parser)
 	}
-	vals, err := Documents(name, src)
+	vals, err := YAMLDocuments(name, src)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +244,7 @@ func readInput(bctx rego.BuiltinContext, p string) (string, []byte, error) {
 	file := filepath.Join(dir, p)
 	s, _ := bctx.Context.Value(stateKey{}).(*evalState)
 	if s == nil || !s.readable(file) {
-		return "", nil, fmt.Errorf("%s is not one of the inputs: a policy reads only the files it checks", file)
+		return "", nil, fmt.Errorf("%s is not one of the inputs: a policy reads only the files it checks (a test, the files under the policy and data directories)", file)
 	}
 	src, err := manifest.ReadFile(file)
 	if err != nil {

@@ -2,24 +2,105 @@ package rules
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-// Documents reads a YAML (or JSON) file's documents as conftest's YAML
+// Documents reads a file's documents as conftest's parser for its
+// extension does: JSONDocument for .json, else YAMLDocuments.
+func Documents(file string, src []byte) ([]manifest.Value, error) {
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		v, err := JSONDocument(file, src)
+		return []manifest.Value{v}, err
+	}
+	return YAMLDocuments(file, src)
+}
+
+// JSONDocument reads a JSON file as conftest's JSON parser does
+// (encoding/json, after a UTF-8 byte order mark): one value, the last of
+// duplicate keys winning; a number out of float64's range, trailing data
+// or an empty file is an error. The value is positioned where it is
+// written when the YAML reader can read it too (it cannot read escaped
+// UTF-16 surrogate pairs), else at the file's first line.
+func JSONDocument(file string, src []byte) (manifest.Value, error) {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, terr := dec.Token(); !errors.Is(terr, io.EOF) {
+			err = fmt.Errorf("invalid character after top-level value at offset %d", dec.InputOffset())
+		}
+	}
+	if err == nil {
+		err = finiteNumbers(v)
+	}
+	if err != nil {
+		return manifest.Value{}, manifest.At(jsonErrorPos(file, src, err), "%w: %v", manifest.ErrInvalidJSON, err)
+	}
+	if vals, yerr := manifest.DecodeValues(file, src, 1, manifest.DecodeOptions{KeepLists: true, LastKeyWins: true}); yerr == nil && len(vals) == 1 {
+		return vals[0], nil
+	}
+	return manifest.Value{Data: manifest.FromJSONNumbers(v), Pos: manifest.Pos{File: file, Line: 1}}, nil
+}
+
+// finiteNumbers refuses a number encoding/json cannot hold in a float64,
+// as conftest's parser (unmarshalling into any) does.
+func finiteNumbers(v any) error {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if err := finiteNumbers(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := finiteNumbers(e); err != nil {
+				return err
+			}
+		}
+	case json.Number:
+		if _, err := x.Float64(); err != nil {
+			return fmt.Errorf("number %s is out of range", x)
+		}
+	}
+	return nil
+}
+
+// jsonErrorPos positions a JSON syntax error at its line and column.
+func jsonErrorPos(file string, src []byte, err error) manifest.Pos {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset <= 0 {
+		return manifest.Pos{File: file}
+	}
+	before := src[:min(int(se.Offset), len(src))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return manifest.Pos{File: file, Line: line, Col: len(before) - bytes.LastIndexByte(before, '\n')}
+}
+
+// YAMLDocuments reads a YAML file's documents as conftest's YAML
 // parser does, so rules see the same inputs: the file is split at every
 // "---" line between two line breaks, and each part is one document, there
 // even when it is empty or only comments (null: a trailing "---" or a
 // license header above the first "---" is one). Where conftest reads only
 // the first document of a part (after a "--- # comment" separator),
 // drydock keeps the others too rather than drop them. Values are YAML 1.1,
-// as sigs.k8s.io/yaml reads them; a List stays one document.
-func Documents(file string, src []byte) ([]manifest.Value, error) {
+// as sigs.k8s.io/yaml reads them, the last of duplicate keys winning; a
+// List stays one document.
+func YAMLDocuments(file string, src []byte) ([]manifest.Value, error) {
 	parts := conftestParts(src)
 	var out []manifest.Value
 	for _, p := range parts {
-		vals, err := manifest.DecodeValues(file, p.text, p.line, manifest.DecodeOptions{KeepLists: true})
+		vals, err := manifest.DecodeValues(file, p.text, p.line, manifest.DecodeOptions{KeepLists: true, LastKeyWins: true})
 		if err != nil {
 			return nil, err
 		}

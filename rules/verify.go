@@ -125,7 +125,9 @@ func (r *VerifyReport) Passed() bool {
 // data, in the same sandbox as Load, except that time.now_ns and
 // io.jwt.decode_verify are always there, for tests to mock (`with
 // time.now_ns as ...`); a test that does not mock them sees the real
-// clock, as in opa test. Problems in the policies, tests or data
+// clock, as in opa test. parse_config_file and parse_combined_config_files
+// read files under the policy and data directories (the tests' fixtures).
+// No policy at all is an error, as in conftest verify. Problems in the policies, tests or data
 // wrap ErrInvalid; failing tests are reported, not returned as errors.
 func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	dirs := opts.PolicyDirs
@@ -136,6 +138,9 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 {
+		return nil, invalid(fmt.Errorf("no policies found in %s", strings.Join(dirs, ", ")))
+	}
 	caps, err := loadCapabilities(opts.Capabilities)
 	if err != nil {
 		return nil, err
@@ -145,9 +150,8 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkShapes(mods); err != nil {
-		return nil, err
-	}
+	// No checkShapes: tests exercise rules as Rego, whatever their shape
+	// (conftest verify loads a boolean deny; drydock test refuses it).
 	if err := addConftestModule(mods, regoVersion(opts.RegoV0)); err != nil {
 		return nil, err
 	}
@@ -172,7 +176,13 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if opts.Trace {
 		runner.EnableTracing(true)
 	}
-	ch, err := runner.RunTests(ctx, nil)
+	// parse_config_file and parse_combined_config_files read the tests'
+	// fixtures: the files under the policy and data directories.
+	state := &evalState{}
+	for _, p := range slices.Concat(dirs, opts.DataPaths) {
+		state.readablePaths = append(state.readablePaths, absDir(p))
+	}
+	ch, err := runner.RunTests(withState(ctx, state), nil)
 	if err != nil {
 		var errs ast.Errors
 		if errors.As(err, &errs) {

@@ -72,3 +72,52 @@ func TestVerifySandbox(t *testing.T) {
 		t.Errorf("Verify error %q does not name %q", err, want)
 	}
 }
+
+// TestVerifyAsConftest: verify loads what conftest verify loads (a
+// boolean deny, which drydock test refuses), lets tests read their
+// fixtures under the policy and data directories with parse_config_file
+// and parse_combined_config_files (nothing else), and refuses a
+// directory without policies.
+func TestVerifyAsConftest(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"policy/main.rego": "package main\n\ndeny contains \"two\" if count(input) == 2\n\nbare if true\n\ndeny_bool if true\n",
+		"policy/main_test.rego": `package main
+
+test_combined if {
+	deny["two"] with input as parse_combined_config_files(["fixtures/a.yaml", "../data/b.yaml"])
+}
+
+test_config_file if {
+	parse_config_file("fixtures/a.yaml") == {"a": 1}
+}
+
+test_outside if {
+	parse_config_file("../secret.yaml")
+}
+
+test_boolean if deny_bool
+`,
+		"policy/fixtures/a.yaml": "a: 1\n",
+		"data/b.yaml":            "b: 2\n",
+		"secret.yaml":            "token: x\n",
+		"empty/README.md":        "no policies\n",
+	})
+	rep, err := Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/policy"}, DataPaths: []string{dir + "/data"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Outcome{}
+	for _, r := range rep.Tests {
+		got[r.Name] = r.Outcome
+	}
+	want := map[string]Outcome{"test_combined": Pass, "test_config_file": Pass, "test_outside": Fail, "test_boolean": Pass}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("outcomes (-want +got):\n%s", d)
+	}
+
+	_, err = Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/empty"}})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "no policies found in") {
+		t.Errorf("Verify of a directory without policies: error %v, want no policies found", err)
+	}
+}
