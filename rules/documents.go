@@ -82,7 +82,8 @@ func jsonErrorPos(file string, src []byte, err error) manifest.Pos {
 	if !errors.As(err, &se) || se.Offset <= 0 {
 		return manifest.Pos{File: file}
 	}
-	before := src[:min(int(se.Offset), len(src))]
+	// Offset counts the bytes read, the offending one included.
+	before := src[:min(int(se.Offset)-1, len(src))]
 	line := bytes.Count(before, []byte("\n")) + 1
 	return manifest.Pos{File: file, Line: line, Col: len(before) - bytes.LastIndexByte(before, '\n')}
 }
