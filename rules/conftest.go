@@ -86,7 +86,7 @@ func fileFunc(bctx rego.BuiltinContext, _ []*ast.Term) (*ast.Term, error) {
 	var name, dir string
 	switch {
 	case s == nil:
-	case s.group != "":
+	case s.combined:
 		name, dir = "Combined", absDir(".")
 	case s.context.File != "":
 		abs, err := filepath.Abs(s.context.File)

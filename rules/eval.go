@@ -140,11 +140,13 @@ type outcome struct {
 
 // job is one document to evaluate against every selected namespace.
 type job struct {
-	index   int
-	group   string
-	input   ast.Value
-	context Context
-	label   string
+	index int
+	group string
+	// combined: the input is a group's objects (EvalCombined).
+	combined bool
+	input    ast.Value
+	context  Context
+	label    string
 }
 
 // Eval evaluates the selected namespaces' checks against each input, with
@@ -167,7 +169,9 @@ func (e *Engine) Eval(ctx context.Context, inputs []Input, workers int) (*Report
 // as one input document, as conftest's --combine does: a list of
 // {"path": <authored input file>, "contents": <object>, "cluster":
 // <cluster>, "output": <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml}
-// sorted by path, then output path. path is the file the object was
+// sorted by path, then output path (stable: a file's documents in order);
+// an input with no cluster (a plain manifest's document) has conftest's
+// {"path", "contents"} only. path is the file the object was
 // written in (Context.File, as given on the command line), as conftest's;
 // an object without one has its output path there. The cluster is the
 // input's Context.Cluster, or the group's name when that is empty.
@@ -181,7 +185,7 @@ func (e *Engine) EvalCombined(ctx context.Context, groups map[string][]Input) (*
 		if err != nil {
 			return job{}, fmt.Errorf("group %s: %w", name, err)
 		}
-		return job{index: i, group: name, input: v, context: Context{Cluster: name}, label: "group " + name}, nil
+		return job{index: i, group: name, combined: true, input: v, context: Context{Cluster: name}, label: "group " + name}, nil
 	})
 }
 
@@ -194,7 +198,10 @@ func combine(group string, inputs []Input) []any {
 	entries := make([]entry, len(inputs))
 	for i, in := range inputs {
 		cluster := cmp.Or(in.Context.Cluster, group)
-		out := objectPath(cluster, in.Object)
+		var out string
+		if cluster != "" {
+			out = objectPath(cluster, in.Object)
+		}
 		entries[i] = entry{cmp.Or(in.Context.File, out), out, cluster, in.data()}
 	}
 	slices.SortStableFunc(entries, func(a, b entry) int {
@@ -202,6 +209,10 @@ func combine(group string, inputs []Input) []any {
 	})
 	out := make([]any, len(entries))
 	for i, en := range entries {
+		if en.cluster == "" {
+			out[i] = map[string]any{"path": en.path, "contents": en.doc}
+			continue
+		}
 		out[i] = map[string]any{"path": en.path, "contents": en.doc, "cluster": en.cluster, "output": en.output}
 	}
 	return out
@@ -334,7 +345,7 @@ func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), o
 
 // evalNamespace runs one namespace's prepared query on one job.
 func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, out *outcome) error {
-	st := &evalState{context: j.context, input: j.index, group: j.group, ns: nc.name, debug: e.debug, readablePaths: e.readable}
+	st := &evalState{context: j.context, input: j.index, group: j.group, combined: j.combined, ns: nc.name, debug: e.debug, readablePaths: e.readable}
 	opts := []rego.EvalOption{rego.EvalParsedInput(j.input)}
 	if !e.now.IsZero() {
 		opts = append(opts, rego.EvalTime(e.now))

@@ -73,8 +73,10 @@ type evalState struct {
 	prints  []Print
 	input   int
 	group   string
-	ns      string
-	debug   *syncWriter
+	// combined: the input is a group's objects (EvalCombined).
+	combined bool
+	ns       string
+	debug    *syncWriter
 	// readablePaths are the absolute paths parse_config_file may read.
 	readablePaths []string
 }

@@ -140,6 +140,16 @@ func TestConftestCompatibility(t *testing.T) {
 			exit: 1,
 		},
 		{
+			name: "--combine over plain manifests: conftest's {path, contents} entries, every document in file order, data.conftest.file",
+			dir:  "combine",
+			args: []string{"--combine", "manifests/"},
+			want: []string{
+				`Combined main failures 5 entries: ["manifests/a.yaml {\"kind\": \"A\"}", "manifests/a.yaml null", "manifests/b.json {\"kind\": \"B\"}", "manifests/c.yaml {\"kind\": \"C\"}", "manifests/c.yaml {\"kind\": \"D\"}"]`,
+				"Combined main warnings data.conftest.file.name is Combined",
+			},
+			exit: 1,
+		},
+		{
 			name: "no policies: an error, exit 1",
 			dir:  "k8s",
 			args: []string{"-p", "manifests", "manifests/"},
@@ -187,7 +197,11 @@ func verdicts(t *testing.T, out []byte) []string {
 				continue
 			}
 			ns := rule[:strings.LastIndex(rule, ".")]
-			lines = append(lines, strings.Join([]string{f.File, ns, kinds[f.Level], f.Message}, " "))
+			file := f.File
+			if file == "" {
+				file = "Combined" // conftest's name for --combine's input
+			}
+			lines = append(lines, strings.Join([]string{file, ns, kinds[f.Level], f.Message}, " "))
 		}
 	}
 	slices.Sort(lines)
