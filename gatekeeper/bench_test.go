@@ -25,10 +25,16 @@ var benchConstraints = []string{
 }
 
 // BenchmarkReview reviews 2,000 objects (in 10 namespaces) against 8
-// constraints.
-func BenchmarkReview(b *testing.B) {
+// constraints of a Rego template.
+func BenchmarkReview(b *testing.B) { benchReview(b, "testdata/requiredlabels/template.yaml") }
+
+// BenchmarkReviewCEL is BenchmarkReview with gatekeeper-library's
+// requiredlabels, evaluated with its CEL.
+func BenchmarkReviewCEL(b *testing.B) { benchReview(b, "testdata/celrequiredlabels/template.yaml") }
+
+func benchReview(b *testing.B, template string) {
 	dir := b.TempDir()
-	tmpl, err := os.ReadFile("testdata/requiredlabels/template.yaml")
+	tmpl, err := os.ReadFile(template)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -27,7 +28,11 @@ type constraint struct {
 	// params is input.parameters: spec.parameters with the schema's
 	// defaults, {} when absent.
 	params ast.Value
-	action string
+	// celParams is what CEL sees as params: the constraint, with the
+	// defaults of its CRD (spec.enforcementAction, spec.parameters')
+	// applied. nil for a Rego template.
+	celParams *unstructured.Unstructured
+	action    string
 	// skip is set for a scoped constraint with no action for gator's
 	// enforcement point: Gatekeeper does not evaluate it there.
 	skip bool
@@ -115,12 +120,34 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 			return nil, schemaErr(err.path, "%s", err.msg)
 		}
 	}
+	if tmpl.cel != nil {
+		c.celParams = celParams(obj, params)
+		return c, nil
+	}
 	v, err := ast.InterfaceToValue(params)
 	if err != nil {
 		return nil, bad("spec.parameters", "%v", err)
 	}
 	c.params = v
 	return c, nil
+}
+
+// celParams is the constraint as Gatekeeper gives it to CEL: defaulted by
+// its CRD, whose schema sets spec.enforcementAction to deny and the
+// template's defaults in spec.parameters (params, the parameters with
+// their defaults, replaces them when they are set; when they are not,
+// variables.params is null).
+func celParams(obj *manifest.Object, params map[string]any) *unstructured.Unstructured {
+	data := manifest.DeepCopy(obj.Data).(map[string]any)
+	if spec, ok := data["spec"].(map[string]any); ok {
+		if spec["enforcementAction"] == nil {
+			spec["enforcementAction"] = "deny"
+		}
+		if spec["parameters"] != nil {
+			spec["parameters"] = params
+		}
+	}
+	return &unstructured.Unstructured{Object: data}
 }
 
 // scopedSkip reports whether scopedEnforcementActions has no action for

@@ -1,7 +1,9 @@
 // Package gatekeeper evaluates OPA Gatekeeper ConstraintTemplates and
 // Constraints offline against Kubernetes objects, as `gator verify` and
 // Gatekeeper's audit do, and runs gator's test suites. It compiles the
-// templates' Rego with OPA itself; it does not depend on Gatekeeper.
+// templates' Rego with OPA itself and their CEL with the Kubernetes API
+// server's ValidatingAdmissionPolicy machinery (k8s.io/apiserver); it does
+// not depend on Gatekeeper.
 //
 // # Templates
 //
@@ -11,7 +13,10 @@
 // holds Rego either as targets[0].rego and targets[0].libs, always Rego
 // v0, or as targets[0].code[] with engine Rego, whose source.rego and
 // source.libs are v1 when source.version is "v1" and v0 otherwise; the
-// legacy rego wins when both are written, as in Gatekeeper.
+// legacy rego wins when both are written, as in Gatekeeper. A template
+// whose code has an entry of engine K8sNativeValidation (CEL) is evaluated
+// with its CEL, as gator does: its Rego, if any, is ignored (see CEL
+// below).
 //
 // Each template is compiled on its own, with Gatekeeper's restrictions:
 // its package is ignored (the module becomes data.template), it must have
@@ -30,6 +35,42 @@
 // template calling one fails to load. Gatekeeper's external_data is refused
 // the same way: there are no external data providers offline.
 //
+// # CEL
+//
+// The source of a K8sNativeValidation entry (the first, if several) is
+// Gatekeeper's: validations [{expression, message, messageExpression}],
+// variables [{name, expression}], matchCondition (singular) [{name,
+// expression}] and failurePolicy (Fail, the default, or Ignore); other
+// keys are ignored. Expressions are compiled, once, in the API server's
+// CEL environment (its function libraries: quantity, lists, regex, url,
+// ip and cidr, strings, format...; its cost limits, per expression and
+// per review), with what Gatekeeper declares:
+//
+//	object, oldObject    the request's objects (object is null on DELETE)
+//	request              the AdmissionRequest (kind, resource, name, namespace, operation "" for an object, userInfo...)
+//	namespaceObject      null, as in gator
+//	variables.params     the constraint's spec.parameters with their defaults, null when it has none
+//	variables.anyObject  object, or oldObject on DELETE
+//	variables.<name>     the template's variables, in order
+//	params               the whole constraint (spec.enforcementAction defaulted), only in variables' expressions
+//
+// Variables named params or anyObject, variables and match conditions
+// named gatekeeper_internal_*, and a failurePolicy other than Fail or
+// Ignore are refused. An expression that
+// does not compile (a syntax or type error, a validation that is not a
+// bool, a messageExpression that is not a string) makes the template fail
+// to load, at its file:line (and column, in a block scalar).
+//
+// A review evaluates the match conditions first: one false skips the
+// object. Each validation that is false is a violation whose message is
+// its messageExpression's value when that is a non-empty single-line
+// string, else its message, else "failed expression: <expression>",
+// trimmed. An evaluation error (of a validation or a match condition, or
+// running out of budget) is a violation carrying the API server's text
+// ("expression '...' resulted in error: no such key: spec") under
+// failurePolicy Fail, and nothing under Ignore. CEL violations have no
+// details.
+//
 // # Constraints
 //
 // A Constraint has apiVersion constraints.gatekeeper.sh/* and a template's
@@ -43,7 +84,7 @@
 //
 // # Evaluation
 //
-// For each object and constraint whose spec.match selects it, the
+// For each object and constraint whose spec.match selects it, a Rego
 // template's violation set is evaluated with
 //
 //	input.review     = {"uid": "", "kind": {group, version, kind}, "resource": {"group": "", "version": "", "resource": ""},
@@ -98,9 +139,13 @@
 //
 // # Divergences from Gatekeeper
 //
-//   - CEL (engine K8sNativeValidation) is not supported: a template with
-//     only CEL fails to load; one with both CEL and Rego is evaluated with
-//     its Rego, where gator would prefer CEL.
+//   - A CEL expression that does not compile is an error at load; gator
+//     loads the template and reports "compilation error: ..." on every
+//     object (a variable's only where it is used), or nothing under
+//     failurePolicy Ignore.
+//   - CEL runs with the cel-go the API server's module requires (v0.26),
+//     where gator v3.23.1 links v0.30; the Kubernetes libraries are the
+//     same (k8s.io/apiserver v0.36.2), the core may differ in details.
 //   - Mutation, expansion templates (a suite test's expansion) and
 //     referential data sync configuration are not supported; every object
 //     given to Set.Review is in data.inventory, as if all were synced.

@@ -50,6 +50,23 @@ func summarize(vs []Violation) []got {
 	return out
 }
 
+// checkReview loads policies, reviews the objects of files and compares
+// the violations with want.
+func checkReview(t *testing.T, policies, files []string, want []got) {
+	t.Helper()
+	set, err := Load(policies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := set.Review(context.Background(), readTestObjects(t, files...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, summarize(vs)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+}
+
 func TestReviewLibrary(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -107,6 +124,29 @@ func TestReviewLibrary(t *testing.T) {
 			{1, "K8sUniqueIngressHost/unique-ingress-host", "deny", "ingress host conflicts with an existing ingress <example-host.example.com>", map[string]any{"other": "default/ingress-host-example2"}},
 		},
 	}, {
+		// gator's output on these samples: the template has both CEL and
+		// Rego, and CEL wins.
+		name: "requiredlabels from gatekeeper-library: CEL and Rego, evaluated with CEL",
+		policies: []string{
+			"testdata/celrequiredlabels/template.yaml",
+			"testdata/celrequiredlabels/samples/all-must-have-owner/constraint.yaml",
+			"testdata/celrequiredlabels/samples/verify-label-key-only/constraint.yaml",
+		},
+		objects: []string{
+			"testdata/celrequiredlabels/samples/all-must-have-owner/example_allowed.yaml",
+			"testdata/celrequiredlabels/samples/all-must-have-owner/example_disallowed.yaml",
+			"testdata/celrequiredlabels/samples/all-must-have-owner/example_disallowed_label_value.yaml",
+			"testdata/celrequiredlabels/samples/verify-label-key-only/example_allowed.yaml",
+			"testdata/celrequiredlabels/samples/verify-label-key-only/example_disallowed.yaml",
+		},
+		want: []got{
+			{1, "K8sRequiredLabels/all-must-have-owner", "deny", "missing required label, requires all of: owner", nil},
+			{1, "K8sRequiredLabels/all-must-have-owner", "deny", "regex mismatch", nil},
+			{2, "K8sRequiredLabels/all-must-have-owner", "deny", "regex mismatch", nil},
+			{4, "K8sRequiredLabels/must-have-pizza", "deny", "missing required label, requires all of: pizza", nil},
+			{4, "K8sRequiredLabels/must-have-pizza", "deny", "regex mismatch", nil},
+		},
+	}, {
 		name:     "an evaluation error is a violation carrying it",
 		policies: []string{"testdata/evalerror/policy.yaml"},
 		objects:  []string{"testdata/evalerror/policy.yaml"},
@@ -114,19 +154,64 @@ func TestReviewLibrary(t *testing.T) {
 			"testdata/evalerror/policy.yaml:16:9: eval_conflict_error: rule data.template.replicas produced conflicting values:\n" +
 				"  2 at testdata/evalerror/policy.yaml:15\n  3 at testdata/evalerror/policy.yaml:16", nil}},
 	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			set, err := Load(tc.policies)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vs, err := set.Review(context.Background(), readTestObjects(t, tc.objects...))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, summarize(vs)); diff != "" {
-				t.Errorf("violations (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkReview(t, tc.policies, tc.objects, tc.want) })
+	}
+}
+
+func TestReviewCEL(t *testing.T) {
+	// objects.yaml: 0 web (owner team-a, size 512Mi, mode strict), 1
+	// a-very-long-name (no labels, size 2Gi, mode lax), 2 db (owner alice,
+	// no data), 3 kube-system/skipped (no labels, no data).
+	const (
+		noOwner  = "object a-very-long-name has no owner label; ask "
+		longName = "failed expression: size(object.metadata.name) <= 12"
+		lax      = "lax mode is not allowed"
+		tooBig   = "size 2Gi is above the maximum"
+		badOwner = "owner must start with team-"
+		noData   = "expression 'object.data.mode in ['strict', 'lax']' resulted in error: no such key: data"
+	)
+	for _, tc := range []struct {
+		name     string
+		policies []string
+		objects  []string
+		want     []got
+	}{{
+		name:     "a CEL-only template loads and runs",
+		policies: []string{"testdata/load/cel.yaml"},
+		objects:  []string{"testdata/cel/objects.yaml"},
+		want: []got{
+			{1, "K8sCELOnly/labels", "deny", "labels required", nil},
+			{3, "K8sCELOnly/labels", "deny", "labels required", nil},
+		},
+	}, {
+		// The messages are gator's. Each false validation is one violation
+		// with its messageExpression (a non-empty single line), else its
+		// message (trimmed), else its expression. variables.params is the
+		// constraint's parameters with their defaults (maxSize), null when
+		// it has none; params, the constraint, is there in variables. The
+		// matchCondition skips kube-system. An evaluation error is a
+		// violation under failurePolicy Fail (K8sCELChecks), nothing under
+		// Ignore (K8sCELIgnore).
+		name:     "messages, variables, params, matchCondition and failurePolicy",
+		policies: []string{"testdata/cel/policy.yaml"},
+		objects:  []string{"testdata/cel/objects.yaml"},
+		want: []got{
+			{1, "K8sCELChecks/no-params", "warn", longName, nil},
+			{1, "K8sCELChecks/no-params", "warn", lax, nil},
+			{1, "K8sCELChecks/no-params", "warn", noOwner + "nobody", nil},
+			{1, "K8sCELChecks/no-params", "warn", tooBig, nil},
+			{1, "K8sCELChecks/with-team", "deny", longName, nil},
+			{1, "K8sCELChecks/with-team", "deny", lax, nil},
+			{1, "K8sCELChecks/with-team", "deny", noOwner + "platform (with-team)", nil},
+			{1, "K8sCELChecks/with-team", "deny", tooBig, nil},
+			{1, "K8sCELIgnore/ignore", "deny", "mode must be strict", nil},
+			{2, "K8sCELChecks/no-params", "warn", noData, nil},
+			{2, "K8sCELChecks/no-params", "warn", badOwner, nil},
+			{2, "K8sCELChecks/with-team", "deny", noData, nil},
+			{2, "K8sCELChecks/with-team", "deny", badOwner, nil},
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) { checkReview(t, tc.policies, tc.objects, tc.want) })
 	}
 }
 
@@ -217,7 +302,11 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{[]string{"testdata/load/httpsend.yaml"}, []string{`^testdata/load/httpsend.yaml:16:19: ConstraintTemplate "k8shttp": rego_type_error: built-in http.send is not available in drydock's sandbox: it reaches the network$`}},
 		{[]string{"testdata/load/externaldata.yaml"}, []string{`^testdata/load/externaldata.yaml:16:19: ConstraintTemplate "k8sexternal": rego_type_error: external_data is not supported: drydock evaluates templates offline`}},
-		{[]string{"testdata/load/cel.yaml"}, []string{`^testdata/load/cel.yaml:13:9: ConstraintTemplate "k8scelonly": CEL \(engine K8sNativeValidation\) is not supported yet`}},
+		{[]string{"testdata/load/celcompile.yaml"}, []string{
+			`^testdata/load/celcompile.yaml:21:21: ConstraintTemplate "k8scelcompile": spec.targets\[0\].code\[0\].source.validations\[0\].expression: undeclared reference to 'params' .*use variables.params`,
+			`^testdata/load/celcompile.yaml:22: ConstraintTemplate "k8scelcompile": spec.targets\[0\].code\[0\].source.validations\[1\].expression: must evaluate to bool but got dyn$`,
+			`^testdata/load/celcompile.yaml:24: ConstraintTemplate "k8scelcompile": spec.targets\[0\].code\[0\].source.validations\[2\].messageExpression: found no matching overload for '_\+_' applied to '\(string, int\)'$`,
+		}},
 		{[]string{"testdata/load/wrongname.yaml"}, []string{`^testdata/load/wrongname.yaml:4:9: ConstraintTemplate "k8swrong": metadata.name must be "k8sright", the lowercased kind K8sRight$`}},
 		{[]string{"testdata/load/syntax.yaml"}, []string{`^testdata/load/syntax.yaml:17:9: ConstraintTemplate "k8ssyntax": rego_parse_error: `}},
 		{[]string{"testdata/load/violationfunc.yaml"}, []string{`^testdata/load/violationfunc.yaml:1:1: ConstraintTemplate "k8sviolationfunc": rego_type_error: function data.template.violation\[result\] used as reference, not called$`}},
@@ -262,7 +351,7 @@ func TestConstraintsList(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
-	res, err := Verify(context.Background(), []string{"testdata/requiredlabels", "testdata/containerlimits", "testdata/uniqueingresshost", "testdata/verify"})
+	res, err := Verify(context.Background(), []string{"testdata/requiredlabels", "testdata/celrequiredlabels", "testdata/containerlimits", "testdata/uniqueingresshost", "testdata/verify"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +366,11 @@ func TestVerify(t *testing.T) {
 		gotRes = append(gotRes, short{filepath.Base(filepath.Dir(r.Suite)), r.Test, r.Case, r.Pos.Line, r.Skipped, r.Err})
 	}
 	want := []short{
+		{"celrequiredlabels", "must-have-owner", "example-allowed", 12, false, ""},
+		{"celrequiredlabels", "must-have-owner", "example-disallowed", 16, false, ""},
+		{"celrequiredlabels", "must-have-owner", "example-disallowed-label-value", 24, false, ""},
+		{"celrequiredlabels", "must-have-key", "label-present", 33, false, ""},
+		{"celrequiredlabels", "must-have-key", "label-missing", 37, false, ""},
 		{"containerlimits", "container-limits", "example-allowed", 10, false, ""},
 		{"containerlimits", "container-limits", "example-disallowed", 14, false, ""},
 		{"containerlimits", "container-limits", "no-cpu-and-too-much-cpu", 19, false, ""},
@@ -341,23 +435,32 @@ func TestAssertionWording(t *testing.T) {
 
 func TestReviewConcurrent(t *testing.T) {
 	set, objs := loadMatch(t)
-	first, err := set.Review(context.Background(), objs)
+	cel, err := Load([]string{"testdata/cel/policy.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := make(chan error, 4)
-	for range 4 {
-		go func() {
-			vs, err := set.Review(context.Background(), objs)
-			if err == nil && !cmp.Equal(first, vs) {
-				err = errors.New("concurrent Review gave other violations")
+	for _, tc := range []struct {
+		set  *Set
+		objs []*manifest.Object
+	}{{set, objs}, {cel, readTestObjects(t, "testdata/cel/objects.yaml")}} {
+		first, err := tc.set.Review(context.Background(), tc.objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				vs, err := tc.set.Review(context.Background(), tc.objs)
+				if err == nil && !cmp.Equal(first, vs) {
+					err = errors.New("concurrent Review gave other violations")
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Error(err)
 			}
-			errs <- err
-		}()
-	}
-	for range 4 {
-		if err := <-errs; err != nil {
-			t.Error(err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
@@ -37,9 +38,14 @@ type Violation struct {
 // object index, constraint and message. Errors wrap ErrInvalid, except
 // those of ctx.
 func (s *Set) Review(ctx context.Context, objects []*manifest.Object) ([]Violation, error) {
-	values, err := astValues(objects)
-	if err != nil {
-		return nil, err
+	// Only Rego needs the objects as OPA values (CEL reads them as they
+	// are).
+	values := make([]ast.Value, len(objects))
+	if usesRego(s.constraints) {
+		var err error
+		if values, err = astValues(objects); err != nil {
+			return nil, err
+		}
 	}
 	targets := make([]target, len(objects))
 	for i, o := range objects {
@@ -53,6 +59,11 @@ func (s *Set) Review(ctx context.Context, objects []*manifest.Object) ([]Violati
 type inventory struct {
 	objs   []*manifest.Object
 	values []ast.Value
+}
+
+// usesRego reports whether any of constraints is evaluated with Rego.
+func usesRego(constraints []*constraint) bool {
+	return slices.ContainsFunc(constraints, func(c *constraint) bool { return !c.skip && c.tmpl.cel == nil })
 }
 
 // astValues converts each object's data to an OPA value.
@@ -75,6 +86,9 @@ type target struct {
 	review    map[string]any
 	objs      []matchObject
 	namespace string
+	// object and oldObject are the request's objects as written, for CEL
+	// (review holds OPA values, and on DELETE the oldObject as object).
+	object, oldObject map[string]any
 }
 
 // emptyReview is an AdmissionRequest as gator starts it: every field
@@ -109,20 +123,24 @@ func objectTarget(o *manifest.Object, data ast.Value) target {
 	if ns := o.Namespace(); ns != "" {
 		r["namespace"] = ns
 	}
-	return target{review: r, objs: []matchObject{newMatchObject(o)}, namespace: o.Namespace()}
+	return target{review: r, objs: []matchObject{newMatchObject(o)}, namespace: o.Namespace(), object: o.Data}
 }
 
 // review evaluates constraints against targets with data.inventory (and
 // the namespaces namespaceSelector sees) built from inv.
 func review(ctx context.Context, constraints []*constraint, targets []target, inv inventory) ([]Violation, error) {
-	data, namespaces, err := inv.build()
+	withRego := usesRego(constraints)
+	data, namespaces, err := inv.build(withRego)
 	if err != nil {
 		return nil, err
 	}
-	store := inmem.NewFromASTObject(data)
 	queries := map[*template]rego.PreparedEvalQuery{}
+	var store storage.Store
+	if withRego {
+		store = inmem.NewFromASTObject(data)
+	}
 	for _, c := range constraints {
-		if _, ok := queries[c.tmpl]; ok || c.skip {
+		if _, ok := queries[c.tmpl]; ok || c.skip || c.tmpl.cel != nil {
 			continue
 		}
 		q, err := rego.New(rego.ParsedQuery(violationQuery), rego.Compiler(c.tmpl.compiler), rego.Store(store)).PrepareForEval(ctx)
@@ -140,6 +158,7 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 			return nil, err
 		}
 		var reviewValue ast.Value
+		var celIn *celInput
 		for _, c := range constraints {
 			if c.skip {
 				continue
@@ -152,6 +171,19 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 				continue
 			}
 			if !matched {
+				continue
+			}
+			if c.tmpl.cel != nil {
+				if celIn == nil {
+					celIn = newCELInput(&t)
+				}
+				for _, msg := range c.tmpl.cel.eval(ctx, celIn, c.celParams) {
+					v.Message = msg
+					out = append(out, v)
+				}
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			if reviewValue == nil {
@@ -175,23 +207,29 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 	return out, nil
 }
 
-// build is the root of data for inv: inventory.cluster[gv][Kind][name]
-// for the objects without metadata.namespace,
-// inventory.namespace[ns][gv][Kind][name] for the others; and the
-// labels of the Namespace objects among them by name.
-func (inv inventory) build() (ast.Object, map[string]map[string]string, error) {
+// build is the root of data for inv (when withData is set; else nil):
+// inventory.cluster[gv][Kind][name] for the objects without
+// metadata.namespace, inventory.namespace[ns][gv][Kind][name] for the
+// others; and the labels of the Namespace objects among them by name.
+func (inv inventory) build(withData bool) (ast.Object, map[string]map[string]string, error) {
 	cluster := map[string]any{}
 	namespaced := map[string]any{}
 	namespaces := map[string]map[string]string{}
 	for i, o := range inv.objs {
+		if o.Kind() == "Namespace" && manifest.Group(o.APIVersion()) == "" {
+			namespaces[o.Name()] = o.Labels()
+		}
+		if !withData {
+			continue
+		}
 		if ns := o.Namespace(); ns == "" {
 			manifest.SetNested(cluster, inv.values[i], o.APIVersion(), o.Kind(), o.Name())
 		} else {
 			manifest.SetNested(namespaced, inv.values[i], ns, o.APIVersion(), o.Kind(), o.Name())
 		}
-		if o.Kind() == "Namespace" && manifest.Group(o.APIVersion()) == "" {
-			namespaces[o.Name()] = o.Labels()
-		}
+	}
+	if !withData {
+		return nil, namespaces, nil
 	}
 	// The leaves are ast.Values already, which InterfaceToValue keeps.
 	data, err := ast.InterfaceToValue(map[string]any{"inventory": map[string]any{"cluster": cluster, "namespace": namespaced}})

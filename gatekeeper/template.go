@@ -31,8 +31,11 @@ type template struct {
 	name string
 	pos  manifest.Pos
 	// compiler holds the template's module (as data.template) and its
-	// libs (under data.lib), nothing else.
+	// libs (under data.lib), nothing else; nil for a CEL template.
 	compiler *ast.Compiler
+	// cel is the template's K8sNativeValidation code, which Gatekeeper
+	// prefers to its Rego; nil when it has none.
+	cel *celCode
 	// schema is spec.crd.spec.validation.openAPIV3Schema, nil when none.
 	schema map[string]any
 	// legacySchema makes every parameter acceptable (v1beta1 and v1alpha1
@@ -112,7 +115,20 @@ func parseTemplate(obj *manifest.Object) (*template, error) {
 			t.legacySchema = b
 		}
 	}
-	code, err := t.regoCode(obj)
+	target, err := t.target(obj)
+	if err != nil {
+		return nil, err
+	}
+	// Gatekeeper (gator included) registers its CEL driver before Rego's:
+	// a template with CEL code is evaluated with it, and its Rego, not
+	// even compiled, is ignored.
+	if src, at, ok := celSource(target); ok {
+		if err := t.compileCEL(obj, src, at); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	code, err := t.regoCode(obj, target)
 	if err != nil {
 		return nil, err
 	}
@@ -122,21 +138,27 @@ func parseTemplate(obj *manifest.Object) (*template, error) {
 	return t, nil
 }
 
-// regoCode finds the template's Rego: the legacy targets[0].rego (always
-// v0) when it is set, else the source of its code entry of engine Rego.
-func (t *template) regoCode(obj *manifest.Object) (regoCode, error) {
+// target is the template's single target.
+func (t *template) target(obj *manifest.Object) (map[string]any, error) {
 	targets, _ := manifest.Lookup(obj.Data, "spec", "targets")
 	list, ok := targets.([]any)
 	switch {
 	case !ok || len(list) == 0:
-		return regoCode{}, errAt(obj.FieldPos("spec"), "ConstraintTemplate %q: no targets specified: a ConstraintTemplate must specify one target", t.name)
+		return nil, errAt(obj.FieldPos("spec"), "ConstraintTemplate %q: no targets specified: a ConstraintTemplate must specify one target", t.name)
 	case len(list) > 1:
-		return regoCode{}, errAt(obj.FieldPos("spec.targets[1]"), "ConstraintTemplate %q: multi-target templates are not supported", t.name)
+		return nil, errAt(obj.FieldPos("spec.targets[1]"), "ConstraintTemplate %q: multi-target templates are not supported", t.name)
 	}
 	target, _ := list[0].(map[string]any)
 	if name := manifest.String(target, "target"); name != admissionTarget {
-		return regoCode{}, errAt(obj.FieldPos("spec.targets[0].target"), "ConstraintTemplate %q: target %q is not supported (want %s)", t.name, name, admissionTarget)
+		return nil, errAt(obj.FieldPos("spec.targets[0].target"), "ConstraintTemplate %q: target %q is not supported (want %s)", t.name, name, admissionTarget)
 	}
+	return target, nil
+}
+
+// regoCode finds the Rego of the template's target: the legacy
+// targets[0].rego (always v0) when it is set, else the source of its code
+// entry of engine Rego.
+func (t *template) regoCode(obj *manifest.Object, target map[string]any) (regoCode, error) {
 	if rego := manifest.String(target, "rego"); rego != "" {
 		c := regoCode{rego: rego, regoAt: "spec.targets[0].rego", version: ast.RegoV0}
 		var err error
@@ -144,12 +166,9 @@ func (t *template) regoCode(obj *manifest.Object) (regoCode, error) {
 		return c, err
 	}
 	code, _ := target["code"].([]any)
-	var engines []string
 	for i, e := range code {
 		m, _ := e.(map[string]any)
-		engine := manifest.String(m, "engine")
-		engines = append(engines, engine)
-		if engine != "Rego" {
+		if manifest.String(m, "engine") != "Rego" {
 			continue
 		}
 		at := manifest.Path("spec.targets[0].code", i, "source")
@@ -166,10 +185,7 @@ func (t *template) regoCode(obj *manifest.Object) (regoCode, error) {
 		}
 		return c, nil
 	}
-	if slices.Contains(engines, "K8sNativeValidation") {
-		return regoCode{}, errAt(obj.FieldPos("spec.targets[0].code"), "ConstraintTemplate %q: CEL (engine K8sNativeValidation) is not supported yet; only templates with Rego can be evaluated", t.name)
-	}
-	return regoCode{}, errAt(obj.FieldPos("spec.targets[0]"), "ConstraintTemplate %q has no Rego (targets[0].rego, or code with engine Rego)", t.name)
+	return regoCode{}, errAt(obj.FieldPos("spec.targets[0]"), "ConstraintTemplate %q has no code: neither Rego (targets[0].rego, or code with engine Rego) nor CEL (code with engine K8sNativeValidation)", t.name)
 }
 
 func stringList(obj *manifest.Object, v any, at string) ([]string, error) {

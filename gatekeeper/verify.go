@@ -550,7 +550,7 @@ func admissionReviewTarget(obj *manifest.Object) (target, error) {
 		}
 		r[k] = v
 	}
-	t := target{review: r, namespace: manifest.String(req, "namespace")}
+	t := target{review: r, namespace: manifest.String(req, "namespace"), object: object, oldObject: old}
 	if manifest.String(req, "operation") == "DELETE" {
 		if old == nil {
 			return target{}, errAt(obj.FieldPos("request"), "AdmissionReview: a DELETE request must have an oldObject")
