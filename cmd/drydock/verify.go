@@ -26,10 +26,21 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	gk := fs.StringArray("gatekeeper", nil, "file or directory of Gatekeeper suites (kind: Suite, test.gatekeeper.sh) to run as gator verify does (repeatable); without --policy, only these run")
 	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
+	conftest := fs.Bool("conftest", false, "conftest verify's exit codes: 1 for failed tests and for any error (bad policy, no policies)")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
-	switch *regoVersion {
+	code := verify(o, *regoVersion, *gk, fs.Changed("policy"), stdout, stderr)
+	if *conftest && code == exitUsage {
+		return exitCheck
+	}
+	return code
+}
+
+// verify runs the tests runVerify parsed the flags of; without
+// policyGiven, Gatekeeper suites run alone.
+func verify(o rules.VerifyOptions, regoVersion string, gk []string, policyGiven bool, stdout, stderr io.Writer) int {
+	switch regoVersion {
 	case "v1":
 	case "v0":
 		o.RegoV0 = true
@@ -37,13 +48,13 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock verify: --rego-version must be v0 or v1\n")
 		return exitUsage
 	}
-	if err := checkFlagPaths(flagPaths{"--gatekeeper", *gk}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--gatekeeper", gk}); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return exitUsage
 	}
 	gkPassed, gkFailed := 0, 0
-	if len(*gk) > 0 {
-		cases, err := gatekeeper.Verify(context.Background(), *gk)
+	if len(gk) > 0 {
+		cases, err := gatekeeper.Verify(context.Background(), gk)
 		if err != nil {
 			fmt.Fprintf(stderr, "drydock: %v\n", err)
 			return exitUsage
@@ -64,7 +75,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 				gkPassed++
 			}
 		}
-		if !fs.Changed("policy") {
+		if !policyGiven {
 			fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
 			if gkFailed > 0 {
 				return exitCheck
@@ -106,7 +117,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "%d tests: %d passed, %d failed\n", passed+failed, passed, failed)
-	if len(*gk) > 0 {
+	if len(gk) > 0 {
 		fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
 	}
 	if !rep.Passed() || gkFailed > 0 {
