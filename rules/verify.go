@@ -178,7 +178,9 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	}
 	// parse_config_file and parse_combined_config_files read the tests'
 	// fixtures: the files under the policy and data directories.
-	state := &evalState{}
+	// The tester runs tests in parallel: the state is only read (the
+	// context term is made here, not lazily).
+	state := &evalState{term: contextTerm(Context{})}
 	for _, p := range slices.Concat(dirs, opts.DataPaths) {
 		state.readablePaths = append(state.readablePaths, absDir(p))
 	}

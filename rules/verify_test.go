@@ -81,7 +81,7 @@ func TestVerifySandbox(t *testing.T) {
 func TestVerifyAsConftest(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"policy/main.rego": "package main\n\ndeny contains \"two\" if count(input) == 2\n\nbare if true\n\ndeny_bool if true\n",
+		"policy/main.rego": "package main\n\ndeny contains \"two\" if count(input) == 2\n\nbare if true\n\ndeny_bool if true\n\nno_cluster if drydock.context().cluster == \"\"\n",
 		"policy/main_test.rego": `package main
 
 test_combined if {
@@ -97,6 +97,12 @@ test_outside if {
 }
 
 test_boolean if deny_bool
+
+# Tests run in parallel; these read the evaluation state together.
+test_context_1 if no_cluster
+test_context_2 if no_cluster
+test_context_3 if no_cluster
+test_context_4 if no_cluster
 `,
 		"policy/fixtures/a.yaml": "a: 1\n",
 		"data/b.yaml":            "b: 2\n",
@@ -111,9 +117,18 @@ test_boolean if deny_bool
 	for _, r := range rep.Tests {
 		got[r.Name] = r.Outcome
 	}
-	want := map[string]Outcome{"test_combined": Pass, "test_config_file": Pass, "test_outside": Fail, "test_boolean": Pass}
+	want := map[string]Outcome{"test_combined": Pass, "test_config_file": Pass, "test_outside": Fail, "test_boolean": Pass,
+		"test_context_1": Pass, "test_context_2": Pass, "test_context_3": Pass, "test_context_4": Pass}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("outcomes (-want +got):\n%s", d)
+	}
+	// test_outside fails because the sandbox refuses the read.
+	rep, err = Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/policy"}, DataPaths: []string{dir + "/data"}, Run: "test_outside", StrictBuiltinErrors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tests) != 1 || rep.Tests[0].Outcome != Error || !strings.Contains(rep.Tests[0].Error, "secret.yaml is not one of the inputs") {
+		t.Errorf("test_outside with strict built-in errors: %+v, want an error refusing secret.yaml", rep.Tests)
 	}
 
 	_, err = Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/empty"}})
