@@ -29,15 +29,6 @@ const (
 // ErrInvalidYAML is wrapped by every error about malformed YAML input.
 var ErrInvalidYAML = errors.New("invalid YAML")
 
-// ErrInvalidJSON is wrapped by errors about a malformed JSON file read as
-// JSON (conftest's reading of .json files); it wraps ErrInvalidYAML.
-var ErrInvalidJSON error = invalidJSON{}
-
-type invalidJSON struct{}
-
-func (invalidJSON) Error() string { return "invalid JSON" }
-func (invalidJSON) Unwrap() error { return ErrInvalidYAML }
-
 // DecodeOptions tune Decode.
 type DecodeOptions struct {
 	// LastKeyWins accepts duplicate mapping keys, keeping the last value
@@ -261,14 +252,14 @@ func (v Value) Elements() []Value {
 	if !ok {
 		return nil
 	}
+	fields := elementFields(v.fields, "", len(s))
 	out := make([]Value, len(s))
 	for i, e := range s {
-		prefix := Path(i)
-		pos, ok := v.fields[prefix]
+		pos, ok := fields[i][""]
 		if !ok {
 			pos = v.Pos
 		}
-		out[i] = Value{Data: e, Pos: pos, fields: subFields(v.fields, prefix)}
+		out[i] = Value{Data: e, Pos: pos, fields: fields[i]}
 	}
 	return out
 }
@@ -316,6 +307,7 @@ func (o *Object) listItems() ([]*Object, error) {
 		}
 		return nil, At(o.FieldPos("items"), "%w: List items must be a sequence", ErrInvalidYAML)
 	}
+	fields := elementFields(o.fields, "items", len(items))
 	out := make([]*Object, 0, len(items))
 	for i, it := range items {
 		m, ok := it.(map[string]any)
@@ -323,7 +315,7 @@ func (o *Object) listItems() ([]*Object, error) {
 			return nil, At(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
 		}
 		prefix := Path("items", i)
-		out = append(out, &Object{Data: m, Pos: o.FieldPos(prefix), fields: subFields(o.fields, prefix), ListItem: prefix})
+		out = append(out, &Object{Data: m, Pos: o.FieldPos(prefix), fields: fields[i], ListItem: prefix})
 	}
 	return out, nil
 }
@@ -337,13 +329,30 @@ func (o *Object) ExpandList() ([]*Object, error) {
 	return o.listItems()
 }
 
-// subFields returns the positions of the fields under prefix, keyed by
-// their path below it.
-func subFields(fields map[string]Pos, prefix string) map[string]Pos {
-	out := map[string]Pos{}
+// elementFields splits the positions of the fields under the n elements
+// of the sequence at path base ("" for the root) by element, in one pass:
+// out[i] holds element i's, keyed by their path below it ("" for the
+// element itself).
+func elementFields(fields map[string]Pos, base string, n int) []map[string]Pos {
+	out := make([]map[string]Pos, n)
+	for i := range out {
+		out[i] = map[string]Pos{}
+	}
 	for p, pos := range fields {
-		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
-			out[strings.TrimPrefix(rest, ".")] = pos
+		rest, ok := strings.CutPrefix(p, base)
+		if !ok || !strings.HasPrefix(rest, "[") {
+			continue
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			continue
+		}
+		i, err := strconv.Atoi(rest[1:end])
+		if err != nil || i < 0 || i >= n {
+			continue
+		}
+		if sub := rest[end+1:]; sub == "" || sub[0] == '.' || sub[0] == '[' {
+			out[i][strings.TrimPrefix(sub, ".")] = pos
 		}
 	}
 	return out
@@ -578,15 +587,20 @@ func (c *converter) key(kn *yaml.Node) (string, error) {
 
 // scalar resolves a scalar the way sigs.k8s.io/yaml (YAML 1.1) does: a
 // quoted or block scalar is a string unless it has an explicit tag
-// (`!!int "7"` is 7, `!!binary` is the decoded text); a number JSON
-// cannot hold (.inf, .nan, 1e400) is an error, as converting to JSON is.
+// (`!!int "7"` is 7, `!!binary` is the decoded text, `!!int 1.5` and
+// `!!null x` are errors); a number JSON cannot hold (.inf, .nan,
+// `!!float 1e400`; a plain 1e400 is a string) is an error, as converting
+// to JSON is.
 func (c *converter) scalar(n *yaml.Node) (any, error) {
 	tagged := n.Style&yaml.TaggedStyle != 0
 	if !tagged && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value, nil
 	}
-	switch n.ShortTag() {
+	switch tag := n.ShortTag(); tag {
 	case "!!null":
+		if tagged && !isNull(n.Value) {
+			return nil, c.errorf(n, "invalid null %q", n.Value)
+		}
 		return nil, nil
 	case "!!bool":
 		b, ok := yaml11Bool(n.Value)
@@ -595,15 +609,24 @@ func (c *converter) scalar(n *yaml.Node) (any, error) {
 		}
 		return b, nil
 	case "!!int", "!!float":
-		v := parseFloat(n.Value)
-		if n.ShortTag() == "!!int" {
+		var v any
+		if tag == "!!int" {
 			v = parseInt(n.Value)
+		} else {
+			v = parseFloat(n.Value)
 		}
-		if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
-			return nil, c.errorf(n, "%s is not a number JSON can hold", n.Value)
-		}
-		if s, ok := v.(string); ok && tagged {
-			return nil, c.errorf(n, "invalid %s %q", n.ShortTag()[2:], s)
+		switch x := v.(type) {
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return nil, c.errorf(n, "%s is not a number JSON can hold", n.Value)
+			}
+			if tagged && tag == "!!int" && x != math.Trunc(x) {
+				return nil, c.errorf(n, "invalid int %q", n.Value)
+			}
+		case string:
+			if tagged {
+				return nil, c.errorf(n, "invalid %s %q", tag[2:], x)
+			}
 		}
 		return v, nil
 	case "!!binary":
@@ -621,6 +644,15 @@ func (c *converter) scalar(n *yaml.Node) (any, error) {
 		}
 	}
 	return n.Value, nil
+}
+
+// isNull reports whether s is one of YAML's ways to write null.
+func isNull(s string) bool {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
 }
 
 func yaml11Bool(s string) (bool, bool) {

@@ -152,6 +152,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"out of range", "e: !!float 1e400\n", "in.yaml:1:4: invalid YAML: 1e400 is not a number JSON can hold", DecodeOptions{}},
 		{"null key", "a: 1\n~: c\n", "in.yaml:2:1: invalid YAML: a mapping key may not be null", DecodeOptions{}},
 		{"bad explicit int", "a: !!int \"x\"\n", `in.yaml:1:4: invalid YAML: invalid int "x"`, DecodeOptions{}},
+		{"explicit int with a fraction", "a: !!int 1.5\n", `in.yaml:1:4: invalid YAML: invalid int "1.5"`, DecodeOptions{}},
+		{"explicit null with a value", "a: !!null x\n", `in.yaml:1:4: invalid YAML: invalid null "x"`, DecodeOptions{}},
 		{"too deep", "spec:\n  x: " + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), "in.yaml:2:" + fmt.Sprint(6+MaxDepth-1) + ": invalid YAML: nesting deeper than 200 levels at spec.x" + strings.Repeat("[0]", MaxDepth-1), DecodeOptions{}},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,19 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 )
+
+// ErrInvalidJSON is wrapped by errors about a malformed JSON file read as
+// JSON (DecodeJSONFile); it wraps ErrInvalidYAML.
+var ErrInvalidJSON error = invalidJSON{}
+
+type invalidJSON struct{}
+
+func (invalidJSON) Error() string { return "invalid JSON" }
+func (invalidJSON) Unwrap() error { return ErrInvalidYAML }
 
 // DecodeJSON decodes the first JSON value of data into the data model
 // objects use here, as Kubernetes' unstructured decoding does: whole
@@ -38,4 +50,69 @@ func FromJSONNumbers(v any) any {
 		return f
 	}
 	return v
+}
+
+// DecodeJSONFile reads a JSON file as conftest's JSON parser does
+// (encoding/json, after a UTF-8 byte order mark): one value, the last of
+// duplicate keys winning; a number out of float64's range, trailing data
+// or an empty file is an error. The value is positioned where it is
+// written when the YAML reader can read it too (it cannot read escaped
+// UTF-16 surrogate pairs), else at the file's first line.
+func DecodeJSONFile(file string, src []byte) (Value, error) {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, terr := dec.Token(); !errors.Is(terr, io.EOF) {
+			err = fmt.Errorf("invalid character after top-level value at offset %d", dec.InputOffset())
+		}
+	}
+	if err == nil {
+		err = finiteNumbers(v)
+	}
+	if err != nil {
+		return Value{}, At(jsonErrorPos(file, src, err), "%w: %v", ErrInvalidJSON, err)
+	}
+	if vals, yerr := DecodeValues(file, src, 1, DecodeOptions{KeepLists: true, LastKeyWins: true}); yerr == nil && len(vals) == 1 {
+		return vals[0], nil
+	}
+	return Value{Data: FromJSONNumbers(v), Pos: Pos{File: file, Line: 1}}, nil
+}
+
+// finiteNumbers refuses a number encoding/json cannot hold in a float64,
+// as conftest's parser (unmarshalling into any) does.
+func finiteNumbers(v any) error {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if err := finiteNumbers(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := finiteNumbers(e); err != nil {
+				return err
+			}
+		}
+	case json.Number:
+		if _, err := x.Float64(); err != nil {
+			return fmt.Errorf("number %s is out of range", x)
+		}
+	}
+	return nil
+}
+
+// jsonErrorPos positions a JSON syntax error at its line and column.
+func jsonErrorPos(file string, src []byte, err error) Pos {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset <= 0 {
+		return Pos{File: file}
+	}
+	// Offset counts the bytes read, the offending one included.
+	before := src[:min(int(se.Offset)-1, len(src))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return Pos{File: file, Line: line, Col: len(before) - bytes.LastIndexByte(before, '\n')}
 }

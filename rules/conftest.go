@@ -202,7 +202,7 @@ func parserOf(file string) string {
 func parseConfig(parser, name string, src []byte) (any, error) {
 	switch parser {
 	case "json":
-		v, err := JSONDocument(name, src)
+		v, err := manifest.DecodeJSONFile(name, src)
 		return v.Data, err
 	case "yaml":
 	default:

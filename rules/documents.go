@@ -2,10 +2,6 @@ package rules
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,78 +10,14 @@ import (
 )
 
 // Documents reads a file's documents as conftest's parser for its
-// extension does: JSONDocument for .json, else YAMLDocuments.
+// extension does: manifest.DecodeJSONFile (encoding/json) for .json,
+// else YAMLDocuments.
 func Documents(file string, src []byte) ([]manifest.Value, error) {
 	if strings.EqualFold(filepath.Ext(file), ".json") {
-		v, err := JSONDocument(file, src)
+		v, err := manifest.DecodeJSONFile(file, src)
 		return []manifest.Value{v}, err
 	}
 	return YAMLDocuments(file, src)
-}
-
-// JSONDocument reads a JSON file as conftest's JSON parser does
-// (encoding/json, after a UTF-8 byte order mark): one value, the last of
-// duplicate keys winning; a number out of float64's range, trailing data
-// or an empty file is an error. The value is positioned where it is
-// written when the YAML reader can read it too (it cannot read escaped
-// UTF-16 surrogate pairs), else at the file's first line.
-func JSONDocument(file string, src []byte) (manifest.Value, error) {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	dec := json.NewDecoder(bytes.NewReader(src))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil {
-		if _, terr := dec.Token(); !errors.Is(terr, io.EOF) {
-			err = fmt.Errorf("invalid character after top-level value at offset %d", dec.InputOffset())
-		}
-	}
-	if err == nil {
-		err = finiteNumbers(v)
-	}
-	if err != nil {
-		return manifest.Value{}, manifest.At(jsonErrorPos(file, src, err), "%w: %v", manifest.ErrInvalidJSON, err)
-	}
-	if vals, yerr := manifest.DecodeValues(file, src, 1, manifest.DecodeOptions{KeepLists: true, LastKeyWins: true}); yerr == nil && len(vals) == 1 {
-		return vals[0], nil
-	}
-	return manifest.Value{Data: manifest.FromJSONNumbers(v), Pos: manifest.Pos{File: file, Line: 1}}, nil
-}
-
-// finiteNumbers refuses a number encoding/json cannot hold in a float64,
-// as conftest's parser (unmarshalling into any) does.
-func finiteNumbers(v any) error {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, e := range x {
-			if err := finiteNumbers(e); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if err := finiteNumbers(e); err != nil {
-				return err
-			}
-		}
-	case json.Number:
-		if _, err := x.Float64(); err != nil {
-			return fmt.Errorf("number %s is out of range", x)
-		}
-	}
-	return nil
-}
-
-// jsonErrorPos positions a JSON syntax error at its line and column.
-func jsonErrorPos(file string, src []byte, err error) manifest.Pos {
-	var se *json.SyntaxError
-	if !errors.As(err, &se) || se.Offset <= 0 {
-		return manifest.Pos{File: file}
-	}
-	// Offset counts the bytes read, the offending one included.
-	before := src[:min(int(se.Offset)-1, len(src))]
-	line := bytes.Count(before, []byte("\n")) + 1
-	return manifest.Pos{File: file, Line: line, Col: len(before) - bytes.LastIndexByte(before, '\n')}
 }
 
 // YAMLDocuments reads a YAML file's documents as conftest's YAML
