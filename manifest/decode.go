@@ -63,28 +63,35 @@ func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
 // Decoder reads a YAML stream document by document, as Decode does, for
 // a caller that need not hold every object at once.
 type Decoder struct {
-	file  string
-	data  []byte
-	opts  DecodeOptions
-	dec   *yaml.Decoder
-	lines *lineIndex
-	alone bool
-	err   error
+	file string
+	data []byte
+	opts DecodeOptions
+	dec  *yaml.Decoder
+	// lineBase is the number of file's lines before data.
+	lineBase int
+	lines    *lineIndex
+	alone    bool
+	err      error
 }
 
 // NewDecoder returns a decoder of the stream data named file.
 func NewDecoder(file string, data []byte, opts DecodeOptions) *Decoder {
-	d := &Decoder{file: file, data: data, opts: opts, dec: yaml.NewDecoder(bytes.NewReader(data)), lines: &lineIndex{data: data}, alone: decodableAlone(data)}
+	d := newDecoder(file, data, 0, opts)
+	d.alone = decodableAlone(data)
+	return d
+}
+
+func newDecoder(file string, data []byte, lineBase int, opts DecodeOptions) *Decoder {
+	d := &Decoder{file: file, data: data, opts: opts, dec: yaml.NewDecoder(bytes.NewReader(data)), lineBase: lineBase, lines: &lineIndex{data: data}}
 	if len(data) > MaxInputBytes {
 		d.err = At(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
 	}
 	return d
 }
 
-// Next returns the objects of the next document: none for an empty
-// document, the items of a List, else one. It returns io.EOF after the
-// last document; after any other error the decoder is done.
-func (d *Decoder) Next() ([]*Object, error) {
+// next parses the next document; io.EOF after the last. After an error
+// the decoder is done.
+func (d *Decoder) next() (*yaml.Node, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -92,11 +99,22 @@ func (d *Decoder) Next() ([]*Object, error) {
 	if err := d.dec.Decode(&doc); err != nil {
 		d.err = err
 		if !errors.Is(err, io.EOF) {
-			d.err = YAMLError(d.file, d.data, err)
+			d.err = yamlError(d.file, d.data, d.lineBase, err)
 		}
 		return nil, d.err
 	}
-	objs, aliases, err := decodeDocument(d.file, d.lines, 0, &doc, d.opts)
+	return &doc, nil
+}
+
+// Next returns the objects of the next document: none for an empty
+// document, the items of a List, else one. It returns io.EOF after the
+// last document; after any other error the decoder is done.
+func (d *Decoder) Next() ([]*Object, error) {
+	doc, err := d.next()
+	if err != nil {
+		return nil, err
+	}
+	objs, aliases, err := decodeDocument(d.file, d.lines, d.lineBase, doc, d.opts)
 	if err != nil {
 		d.err = err
 		return nil, err
@@ -269,22 +287,17 @@ func (v Value) Elements() []Value {
 // Value: an empty document is a nil one; nothing is expanded (a List stays
 // one document) and no document has to be a mapping.
 func DecodeValues(file string, data []byte, firstLine int, opts DecodeOptions) ([]Value, error) {
-	if len(data) > MaxInputBytes {
-		return nil, At(Pos{File: file}, "%w: larger than %d bytes", ErrInvalidYAML, MaxInputBytes)
-	}
-	lineBase := max(firstLine, 1) - 1
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	lines := &lineIndex{data: data}
+	d := newDecoder(file, data, max(firstLine, 1)-1, opts)
 	var out []Value
 	for {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
-			if errors.Is(err, io.EOF) {
-				return out, nil
-			}
-			return nil, yamlError(file, data, lineBase, err)
+		doc, err := d.next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
 		}
-		v, _, err := convertDocument(file, lines, lineBase, &doc, opts)
+		if err != nil {
+			return nil, err
+		}
+		v, _, err := convertDocument(file, d.lines, d.lineBase, doc, opts)
 		if err != nil {
 			return nil, err
 		}
