@@ -33,32 +33,61 @@ func DecodeJSON(data []byte) (any, error) {
 // FromJSONNumbers replaces the json.Number values in v, in place, by int64
 // (whole numbers that fit) or float64, and returns v.
 func FromJSONNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = FromJSONNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = FromJSONNumbers(e)
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	}
+	v, _ = fromJSONNumbers(v)
 	return v
 }
 
-// DecodeJSONFile reads a JSON file as conftest's JSON parser does
+// fromJSONNumbers is FromJSONNumbers that also reports the first number
+// out of float64's range (which becomes ±Inf).
+func fromJSONNumbers(v any) (any, error) {
+	var first error
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		case json.Number:
+			if i, err := x.Int64(); err == nil {
+				return i
+			}
+			f, err := x.Float64()
+			if err != nil && first == nil {
+				first = fmt.Errorf("number %s is out of range", x)
+			}
+			return f
+		}
+		return v
+	}
+	v = walk(v)
+	return v, first
+}
+
+// DecodeJSONFile reads a JSON file as DecodeJSONStrict does, positioned
+// where it is written when the YAML reader can read it too (it cannot read
+// escaped UTF-16 surrogate pairs), else at the file's first line.
+func DecodeJSONFile(file string, src []byte) (Value, error) {
+	v, err := DecodeJSONStrict(file, src)
+	if err != nil {
+		return Value{}, err
+	}
+	if vals, yerr := DecodeValues(file, src, 1, DecodeOptions{KeepLists: true, LastKeyWins: true}); yerr == nil && len(vals) == 1 {
+		return vals[0], nil
+	}
+	return Value{Data: v, Pos: Pos{File: file, Line: 1}}, nil
+}
+
+// DecodeJSONStrict reads the JSON file src as conftest's JSON parser does
 // (encoding/json, after a UTF-8 byte order mark): one value, the last of
 // duplicate keys winning; a number out of float64's range, trailing data
-// or an empty file is an error. The value is positioned where it is
-// written when the YAML reader can read it too (it cannot read escaped
-// UTF-16 surrogate pairs), else at the file's first line.
-func DecodeJSONFile(file string, src []byte) (Value, error) {
+// or an empty file is an error (ErrInvalidJSON, at its line and column).
+// Numbers are as DecodeJSON's.
+func DecodeJSONStrict(file string, src []byte) (any, error) {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
@@ -70,39 +99,12 @@ func DecodeJSONFile(file string, src []byte) (Value, error) {
 		}
 	}
 	if err == nil {
-		err = finiteNumbers(v)
+		v, err = fromJSONNumbers(v)
 	}
 	if err != nil {
-		return Value{}, At(jsonErrorPos(file, src, err), "%w: %v", ErrInvalidJSON, err)
+		return nil, At(jsonErrorPos(file, src, err), "%w: %v", ErrInvalidJSON, err)
 	}
-	if vals, yerr := DecodeValues(file, src, 1, DecodeOptions{KeepLists: true, LastKeyWins: true}); yerr == nil && len(vals) == 1 {
-		return vals[0], nil
-	}
-	return Value{Data: FromJSONNumbers(v), Pos: Pos{File: file, Line: 1}}, nil
-}
-
-// finiteNumbers refuses a number encoding/json cannot hold in a float64,
-// as conftest's parser (unmarshalling into any) does.
-func finiteNumbers(v any) error {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, e := range x {
-			if err := finiteNumbers(e); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if err := finiteNumbers(e); err != nil {
-				return err
-			}
-		}
-	case json.Number:
-		if _, err := x.Float64(); err != nil {
-			return fmt.Errorf("number %s is out of range", x)
-		}
-	}
-	return nil
+	return v, nil
 }
 
 // jsonErrorPos positions a JSON syntax error at its line and column.

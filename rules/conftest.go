@@ -202,8 +202,7 @@ func parserOf(file string) string {
 func parseConfig(parser, name string, src []byte) (any, error) {
 	switch parser {
 	case "json":
-		v, err := manifest.DecodeJSONFile(name, src)
-		return v.Data, err
+		return manifest.DecodeJSONStrict(name, src)
 	case "yaml":
 	default:
 		return nil, fmt.Errorf("parser %q is not one drydock has (yaml, json)", parser)
