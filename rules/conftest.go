@@ -98,6 +98,16 @@ func fileFunc(bctx rego.BuiltinContext, _ []*ast.Term) (*ast.Term, error) {
 	return ast.ObjectTerm(ast.Item(ast.StringTerm("dir"), ast.StringTerm(dir)), ast.Item(ast.StringTerm("name"), ast.StringTerm(name))), nil
 }
 
+// absPaths returns paths made absolute (as given when that fails), the
+// files and directories a policy may read.
+func absPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = absDir(p)
+	}
+	return out
+}
+
 func absDir(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {

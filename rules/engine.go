@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -152,11 +151,7 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Debug != nil {
 		e.debug = &syncWriter{w: opts.Debug}
 	}
-	for _, p := range opts.Readable {
-		if abs, err := filepath.Abs(p); err == nil {
-			e.readable = append(e.readable, abs)
-		}
-	}
+	e.readable = absPaths(opts.Readable)
 	if err := e.prepare(ctx, opts); err != nil {
 		return nil, err
 	}

@@ -180,10 +180,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	// fixtures: the files under the policy and data directories.
 	// The tester runs tests in parallel: the state is only read (the
 	// context term is made here, not lazily).
-	state := &evalState{term: contextTerm(Context{})}
-	for _, p := range slices.Concat(dirs, opts.DataPaths) {
-		state.readablePaths = append(state.readablePaths, absDir(p))
-	}
+	state := &evalState{term: contextTerm(Context{}), readablePaths: absPaths(slices.Concat(dirs, opts.DataPaths))}
 	ch, err := runner.RunTests(withState(ctx, state), nil)
 	if err != nil {
 		var errs ast.Errors
