@@ -17,7 +17,7 @@ import (
 // compared adds the findings of a comparison with the golden directory
 // dir to res; origins locate the rendered files.
 func (r *runner) compared(res *SuiteResult, dir string, rep *golden.Report, origins map[string]cluster.Origin) {
-	leftoverFindings(res, dir, rep, "the next drydock test --update removes it")
+	leftoverFindings(res, dir, rep)
 	hint := "run drydock test --update to accept it"
 	if r.opts.CI {
 		hint = "the golden tree is stale: run drydock test --update locally and commit it"
@@ -53,7 +53,12 @@ func (r *runner) updated(res *SuiteResult, dir string, rep *golden.Report) {
 	if rep.Pruned {
 		res.Updated = append(res.Updated, rep.Removed...)
 	}
-	leftoverFindings(res, dir, rep, "removed")
+	leftoverFindings(res, dir, rep)
+	res.Adopted = append(res.Adopted, rep.Adopted...)
+	for _, p := range rep.Kept {
+		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning, Object: p,
+			Pos: goldenFile(dir, p), Message: fmt.Sprintf("%s no longer renders but lies on another file system: not pruned", p)})
+	}
 	if !rep.Pruned {
 		for _, p := range rep.Removed {
 			res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning, Object: p,
@@ -67,13 +72,19 @@ func goldenFile(dir, p string) manifest.Pos {
 	return manifest.Pos{File: filepath.Join(dir, filepath.FromSlash(p)), Line: 1, Col: 1}
 }
 
-// leftoverFindings warns about what an interrupted update left beside the
-// golden directory dir.
-func leftoverFindings(res *SuiteResult, dir string, rep *golden.Report, what string) {
+// leftoverFindings says what was done of an update of the golden
+// directory dir that was killed (its journal completed or rolled back),
+// and warns when the directory has no ownership file.
+func leftoverFindings(res *SuiteResult, dir string, rep *golden.Report) {
+	journal := manifest.Pos{File: filepath.Join(dir, golden.JournalFile), Line: 1, Col: 1}
 	for _, l := range rep.Leftovers {
 		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning,
-			Pos:     manifest.Pos{File: filepath.Join(filepath.Dir(dir), l), Line: 1, Col: 1},
-			Message: fmt.Sprintf("%s is left over from an interrupted golden update (%s)", l, what)})
+			Pos: journal, Message: fmt.Sprintf("the golden tree %s: %s", dir, l)})
+	}
+	if rep.Unowned {
+		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning,
+			Pos:     manifest.Pos{File: dir, Line: 1, Col: 1},
+			Message: fmt.Sprintf("the golden tree %s has no %s: drydock wrote none of its files, so stale ones are not reported; take the tree over once with drydock test --update --adopt", dir, golden.OwnershipFile)})
 	}
 }
 

@@ -74,6 +74,9 @@ type SuiteResult struct {
 	Findings []Finding
 	// Updated lists the golden files an update wrote or removed.
 	Updated []string
+	// Adopted lists the golden files an update took over (Options.Adopt):
+	// drydock had not written them and owns them from now on.
+	Adopted []string
 	// Coverage is, with Options.Coverage, every if of the tested
 	// definitions' templates and the ways the definition tests took it.
 	Coverage []BranchCoverage

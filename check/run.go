@@ -28,6 +28,9 @@ type Options struct {
 	// instead of comparing with it; Prune also deletes the golden files
 	// that no longer render (else they are kept, with a warning).
 	Update, Prune bool
+	// Adopt, with Update, takes over the golden files at rendered paths
+	// that drydock did not write (see golden.UpdateOptions.Adopt).
+	Adopt bool
 	// CI words a stale golden tree's findings for CI: update locally and
 	// commit. It does not stop Update; the caller refuses that pairing.
 	CI bool

@@ -156,7 +156,7 @@ type goldenSink struct {
 func (r *runner) openGolden(s Suite) *goldenSink {
 	g := &goldenSink{dir: r.paths([]string{s.Golden})[0]}
 	if r.opts.Update {
-		g.upd, g.err = golden.NewUpdater(g.dir, golden.UpdateOptions{Prune: r.opts.Prune})
+		g.upd, g.err = golden.NewUpdater(g.dir, golden.UpdateOptions{Prune: r.opts.Prune, Adopt: r.opts.Adopt})
 	} else {
 		g.cmp, g.err = golden.NewComparer(g.dir)
 		if g.cmp != nil {

@@ -45,6 +45,9 @@ func isTrue(v flag.Value) bool {
 // it calls t.Errorf with the Report (counts, then diffs); on an error
 // (unreadable directory, invalid path) t.Fatalf. When the -update flag is
 // set it calls Update with Prune instead, and t.Logf with what changed.
+// Update rewrites only files drydock wrote (OwnershipFile): to take over a
+// golden directory written before ownership files existed, call Update
+// once with UpdateOptions{Adopt: true}.
 //
 // Check looks the flag up by name on flag.CommandLine at its first call
 // and defines it (as a bool) only if it is absent, so it shares a user's

@@ -93,9 +93,19 @@ func TestCheck(t *testing.T) {
 		{
 			name:      "update records ownership",
 			update:    true,
-			golden:    map[string]string{cmPath: cmBlue},
 			got:       map[string]string{cmPath: cmBlue},
+			wantCalls: []string{"Logf"},
+			wantIn:    []string{"added    " + cmPath},
 			wantFiles: owning(map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue}, cmPath),
+		},
+		{
+			name:      "update does not rewrite a file drydock did not write",
+			update:    true,
+			golden:    map[string]string{cmPath: cmBlue},
+			got:       map[string]string{cmPath: cmGreen},
+			wantCalls: []string{"Fatalf"},
+			wantIn:    []string{"not written by drydock", "adopt"},
+			wantFiles: map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue},
 		},
 		{
 			name:      "update with an invalid path",

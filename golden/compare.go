@@ -36,9 +36,18 @@ type Report struct {
 	Diffs map[string]string
 	// Pruned is set by Update when it deleted the Removed files.
 	Pruned bool
-	// Leftovers names the leftovers, in the golden directory's parent, of
-	// an interrupted Update (staging or old directories, a journal). Compare
-	// only reports them; Update completes or removes them first.
+	// Kept are Removed files Update did not prune because they lie on
+	// another file system than the directory (a mount inside it).
+	Kept []string
+	// Adopted are the files drydock did not write that Update took over
+	// (UpdateOptions.Adopt).
+	Adopted []string
+	// Unowned is set when the directory holds .yaml files but no
+	// OwnershipFile: drydock owns none of them, so none can be Removed.
+	Unowned bool
+	// Leftovers says what was found of an update that was killed (its
+	// journal) and done with it: completed or rolled back before the
+	// comparison.
 	Leftovers []string
 }
 
@@ -58,7 +67,16 @@ func (r *Report) String() string {
 	}
 	var sb strings.Builder
 	for _, l := range r.Leftovers {
-		fmt.Fprintf(&sb, "golden: leftover of an interrupted update: %s (the next update removes it)\n", l)
+		fmt.Fprintf(&sb, "golden: %s\n", l)
+	}
+	if r.Unowned {
+		fmt.Fprintf(&sb, "golden: the directory has no %s: drydock wrote none of its files, so stale ones are not reported (take the tree over with --adopt)\n", OwnershipFile)
+	}
+	for _, p := range r.Adopted {
+		fmt.Fprintf(&sb, "adopted  %s\n", p)
+	}
+	for _, p := range r.Kept {
+		fmt.Fprintf(&sb, "kept     %s (on another file system: not pruned)\n", p)
 	}
 	if r.OK() {
 		fmt.Fprintf(&sb, "golden: up to date, %d unchanged\n", r.Unchanged)
@@ -95,7 +113,8 @@ func normalize(b []byte) []byte {
 type goldenDir struct {
 	// root is the directory, resolved.
 	root string
-	// files are the paths of its *.yaml files (owned or not).
+	// files are the paths of its *.yaml files (owned or not) and of the
+	// other files it owns.
 	files map[string]bool
 	owned ownership
 	// ownershipData is the OwnershipFile's content (nil if absent).
@@ -113,6 +132,9 @@ func listGolden(dir string) (*goldenDir, error) {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
 	g := &goldenDir{root: root, files: map[string]bool{}}
+	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
+		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
 	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -122,11 +144,11 @@ func listGolden(dir string) (*goldenDir, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		isYAML := strings.HasSuffix(d.Name(), ".yaml")
+		isFile := strings.HasSuffix(d.Name(), ".yaml") || g.owned.owns(rel)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
-			return checkSymlink(full, rel, isYAML)
-		case d.IsDir() || !isYAML:
+			return checkSymlink(full, rel, isFile)
+		case d.IsDir() || !isFile:
 			return nil
 		case !d.Type().IsRegular():
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
@@ -134,9 +156,6 @@ func listGolden(dir string) (*goldenDir, error) {
 		g.files[rel] = true
 		return nil
 	})
-	if err == nil {
-		g.owned, g.ownershipData, err = readOwnership(root)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}

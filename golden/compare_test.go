@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +32,17 @@ func owning(files map[string]string, paths ...string) map[string]string {
 		out[p] = data
 	}
 	return out
+}
+
+// owningYAML adds to files an OwnershipFile listing their .yaml files.
+func owningYAML(files map[string]string) map[string]string {
+	var paths []string
+	for p := range files {
+		if strings.HasSuffix(p, ".yaml") {
+			paths = append(paths, p)
+		}
+	}
+	return owning(files, paths...)
 }
 
 // tree builds a Tree from strings.
@@ -133,10 +145,10 @@ func TestCompare(t *testing.T) {
 			want:   Report{Removed: []string{cmPath}},
 		},
 		{
-			name:   "without an ownership file, files of the canonical shape are owned",
+			name:   "without an ownership file, nothing is owned, whatever the paths' shape",
 			golden: map[string]string{cmPath: cmBlue, "c1/ns/secret_s.yaml": "x\n", "notes.yaml": "x\n", "c1/x.yaml": "x\n", "a/b/c/d.yaml": "x\n"},
 			got:    map[string]string{},
-			want:   Report{Removed: []string{cmPath, "c1/ns/secret_s.yaml"}},
+			want:   Report{Unowned: true},
 		},
 		{
 			name: "empty tree, empty directory",
@@ -146,7 +158,11 @@ func TestCompare(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeDir(t, dir, tt.golden)
+			golden := tt.golden
+			if _, ok := golden[OwnershipFile]; !ok && len(golden) > 0 && !tt.want.Unowned {
+				golden = owningYAML(golden)
+			}
+			writeDir(t, dir, golden)
 			got, err := Compare(dir, tree(tt.got))
 			if err != nil {
 				t.Fatal(err)

@@ -9,10 +9,10 @@
 // ObjectPath), encoded by Encode: sigs.k8s.io/yaml, keys sorted, LF line
 // ends, byte-identical across runs. Write puts a tree on disk.
 //
-// A render too large to hold as a Tree streams instead: Writer, Comparer
-// and Updater take one file at a time (Put), in any order, and finish
-// with what Write, Compare and Update do (Commit, Report; Abort leaves
-// the directory as it was). Write, Compare and Update are built on them.
+// A render too large to hold as a Tree streams instead: Comparer and
+// Updater take one file at a time (Put), in any order, and finish with
+// what Compare and Update do (Report, Commit; Abort leaves the directory's
+// files as they were). Write, Compare and Update are built on them.
 //
 // # Compare
 //
@@ -40,24 +40,26 @@
 //
 // Nothing golden writes leaves the directory it was given. Tree paths must
 // be clean relative slash paths (no "..", no leading "/", no backslash)
-// and, for Compare and Update, end in .yaml. The golden directory itself
-// may be a symlink (Update follows it and replaces the real directory),
-// but a symlinked directory or .yaml file inside it is refused by Compare
-// and Update; Write, which only adds files, follows a relative symlink
-// that stays inside. A parent directory that resolves outside the
-// directory, or any absolute symlink on the way, is refused. Errors about
-// paths wrap ErrInvalidPath.
+// and, for Compare and Update, end in .yaml. The directory itself may be a
+// symbolic link (resolved once); inside it every path is opened through an
+// os.Root, each directory on the way is checked to be a real directory,
+// and a symbolic link, FIFO or device where a file or directory of the
+// tree belongs is refused before it is opened (ErrInvalidPath).
 //
-// Update replaces the whole directory at once: it builds the new tree in a
-// staging directory beside it and swaps it in with one rename, under a
-// lock, so a killed update leaves the old tree or the new one, never a mix;
-// the next Update removes what a killed one left behind, and Compare
-// reports it (Report.Leftovers).
+// Ownership is the only licence to rewrite or delete: drydock creates new
+// files, and rewrites or deletes only those its OwnershipFile lists. A
+// directory without one owns nothing; UpdateOptions.Adopt takes such a
+// tree over explicitly and lists what it adopts.
 //
-// drydock owns only the golden files it wrote, listed in the directory's
-// OwnershipFile: only those can be reported Removed or be pruned. A user's
-// own files in the directory (a README, notes.yaml) are carried over
-// untouched.
+// Update works in place: no directory is renamed, replaced or recreated,
+// so the directory keeps its inode, owner, mode bits and whatever is
+// mounted in it, and files other processes write meanwhile stay. Each
+// file is written beside its target and renamed over it at commit, under
+// a journal (JournalFile) that the next run rolls forward or back, so
+// after a kill and the next run the owned files are wholly the old tree
+// or wholly the new one. Pruning never deletes on another file system.
+// Updates of one directory take turns through a lock (LockFile) inside
+// it, removed when done.
 //
 // # Go tests
 //

@@ -1,41 +1,31 @@
 package golden
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 )
 
-// LockWait is how long Update waits for another Update of the same
+// LockWait is how long an update waits for another update of the same
 // directory (in this or another process) to finish before it fails.
 var LockWait = 30 * time.Second
 
-// lockPath is the lock file of the golden directory target (absolute,
-// resolved): in the temporary directory, named by a hash of the path, so
-// the repository holds no lock files.
-func lockPath(target string) string {
-	sum := sha256.Sum256([]byte(target))
-	return filepath.Join(os.TempDir(), "drydock-golden-"+hex.EncodeToString(sum[:8])+".lock")
-}
-
-// lock takes the update lock of target, waiting up to LockWait; the
-// returned function releases it.
-func lock(target string) (func(), error) {
-	name := lockPath(target)
+// lock takes the update lock of the directory root (LockFile inside it),
+// waiting up to LockWait; the returned function releases and removes it.
+// Because the lock lives in the directory, every run updating it sees the
+// same lock whatever its environment ($TMPDIR, user).
+func lock(root *os.Root, target string) (func(), error) {
 	deadline := time.Now().Add(LockWait)
 	for {
-		unlock, held, err := tryLock(name)
+		unlock, held, err := tryLock(root)
 		if err != nil {
-			return nil, fmt.Errorf("golden directory %s: lock %s: %w", target, name, err)
+			return nil, fmt.Errorf("directory %s: lock %s: %w", target, LockFile, err)
 		}
 		if !held {
 			return unlock, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("golden directory %s: another drydock is updating it (lock %s held for over %s)", target, name, LockWait)
+			return nil, fmt.Errorf("directory %s: another drydock is updating it (its lock %s held for over %s)", target, LockFile, LockWait)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

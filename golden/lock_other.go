@@ -8,11 +8,11 @@ import (
 	"os"
 )
 
-// tryLock creates the file name exclusively; held reports that it exists.
-// A run killed while holding it leaves it behind: the error after LockWait
-// names the file to remove.
-func tryLock(name string) (unlock func(), held bool, err error) {
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+// tryLock creates root's LockFile exclusively; held reports that it
+// exists. A run killed while holding it leaves it behind: the error after
+// LockWait names the file to remove.
+func tryLock(root *os.Root) (unlock func(), held bool, err error) {
+	f, err := root.OpenFile(LockFile, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, true, nil
 	}
@@ -20,5 +20,5 @@ func tryLock(name string) (unlock func(), held bool, err error) {
 		return nil, false, err
 	}
 	f.Close()
-	return func() { os.Remove(name) }, false, nil
+	return func() { _ = root.Remove(LockFile) }, false, nil
 }

@@ -4,16 +4,24 @@ package golden
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// tryLock takes an exclusive flock on the file name without waiting; held
-// reports that another holder has it. The kernel releases the lock when
-// its holder exits, so a killed run leaves no stale lock.
-func tryLock(name string) (unlock func(), held bool, err error) {
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+// tryLock takes an exclusive flock on root's LockFile without waiting;
+// held reports that another holder has it. The kernel releases the lock
+// when its holder exits, so a killed run leaves no stale lock (only the
+// file, which the next run takes over). A holder removes the file before
+// it unlocks, so a run that locked a file no longer at the path (removed
+// by the holder it waited for) tries again on the new one.
+func tryLock(root *os.Root) (unlock func(), held bool, err error) {
+	if fi, err := root.Lstat(LockFile); err == nil && !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%w: not a regular file (%s)", ErrInvalidPath, fi.Mode().Type())
+	}
+	f, err := root.OpenFile(LockFile, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return nil, false, err
 	}
@@ -24,5 +32,17 @@ func tryLock(name string) (unlock func(), held bool, err error) {
 		}
 		return nil, false, err
 	}
-	return func() { f.Close() }, false, nil
+	opened, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	if now, err := root.Lstat(LockFile); err != nil || !os.SameFile(opened, now) || !opened.Mode().IsRegular() {
+		f.Close()
+		return nil, true, nil // removed or replaced since: try again
+	}
+	return func() {
+		_ = root.Remove(LockFile)
+		f.Close()
+	}, false, nil
 }

@@ -8,47 +8,37 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-// OwnershipFile is the name of the file, at the top of a golden
-// directory, that lists the golden files drydock wrote there, one slash
-// path a line, sorted. Update writes it with the tree (commit it with the
-// tree); Compare and Update's pruning consider only the files it lists, so
-// a user's own foo.yaml in the directory is never reported as stale nor
-// deleted.
+// OwnershipFile is the name of the file, at the top of a directory drydock
+// writes (a golden directory, an --output-dir), that lists the files
+// drydock wrote there, one slash path a line, sorted. drydock rewrites and
+// deletes only the files it lists; Compare reports as Removed, and pruning
+// deletes, only those. A user's own foo.yaml in the directory is never
+// reported as stale, rewritten or deleted.
 //
-// A directory without it (written by an older drydock) owns the .yaml
-// files whose path has drydock's canonical shape (see canonical).
+// A directory without it owns nothing: a rendered file whose path is
+// taken by a file drydock did not write is an error, however much its
+// path looks like drydock's. Taking such a tree over (goldens written
+// before ownership files existed) is explicit: UpdateOptions.Adopt lists
+// the rendered paths' existing files in the OwnershipFile and reports
+// them as Adopted.
 const OwnershipFile = ".drydock-golden"
 
-const ownershipHeader = "# Files drydock wrote in this golden directory; --prune deletes only these.\n"
+const ownershipHeader = "# Files drydock wrote in this directory; drydock rewrites and deletes only these.\n"
 
-// canonical matches an output-tree path: <cluster>/<namespace or
-// _cluster>/<kind>[.<group>]_<name>.yaml, with Kubernetes' name characters
-// (a long name shortened by ObjectPath still matches).
-var canonical = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*/(_cluster|[a-z0-9][a-z0-9-]*)/[a-z0-9][a-z0-9.-]*_[^/]+\.yaml$`)
-})
-
-// ownership is the set of paths a golden directory's files drydock owns.
+// ownership is the set of paths of a directory's files drydock owns.
 type ownership struct {
 	// listed is nil when the directory has no OwnershipFile.
 	listed map[string]bool
 }
 
-// owns reports whether drydock wrote the golden file at p.
-func (o ownership) owns(p string) bool {
-	if o.listed == nil {
-		return canonical().MatchString(p)
-	}
-	return o.listed[p]
-}
+// owns reports whether drydock wrote the file at p.
+func (o ownership) owns(p string) bool { return o.listed[p] }
 
 // readOwnership reads root's OwnershipFile (root is resolved and exists).
 // It also returns the file's bytes (nil when there is none).

@@ -3,11 +3,14 @@ package golden
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -38,13 +41,106 @@ func TestUpdatePruneKeepsUnowned(t *testing.T) {
 	}
 }
 
+// TestUnownedDirectory: a directory without an OwnershipFile owns
+// nothing, whatever its paths look like. Its files are neither rewritten
+// nor pruned, until the tree is adopted explicitly.
+func TestUnownedDirectory(t *testing.T) {
+	hand := map[string]string{
+		cmPath:                  cmBlue, // drydock's shape, the user's file
+		"c1/ns/secret_old.yaml": "hand-written\n",
+	}
+	dir := t.TempDir()
+	writeDir(t, dir, hand)
+	before := readAll(t, dir)
+
+	rep, err := Compare(dir, tree(map[string]string{cmPath: cmGreen}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Removed) != 0 || !rep.Unowned || !strings.Contains(rep.String(), "has no "+OwnershipFile) {
+		t.Errorf("Compare of an unowned directory: Removed %v, Unowned %t\n%s", rep.Removed, rep.Unowned, rep)
+	}
+	for _, opts := range []UpdateOptions{{}, {Prune: true}} {
+		if _, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), opts); !errors.Is(err, ErrNotOwned) {
+			t.Fatalf("Update %+v: error %v, want ErrNotOwned", opts, err)
+		}
+		if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), opts); !errors.Is(err, ErrNotOwned) {
+			t.Fatalf("Update %+v with equal content: error %v, want ErrNotOwned", opts, err)
+		}
+	}
+	// A path nobody wrote is created; pruning deletes nothing it does not own.
+	if _, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := owning(map[string]string{"c1/_cluster/": "", nsPath: ns}, nsPath)
+	for p, data := range before {
+		want[p] = data
+	}
+	if diff := cmp.Diff(want, readAll(t, dir)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	// Adopting takes over exactly the rendered paths' files, and says so.
+	rep, err = Update(dir, tree(map[string]string{nsPath: ns, cmPath: cmGreen}), UpdateOptions{Prune: true, Adopt: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{cmPath}, rep.Adopted); diff != "" || !strings.Contains(rep.String(), "adopted  "+cmPath) {
+		t.Errorf("Adopted (-want +got):\n%s\n%s", diff, rep)
+	}
+	want = owning(map[string]string{"c1/": "", "c1/ns/": "", "c1/_cluster/": "", nsPath: ns, cmPath: cmGreen,
+		"c1/ns/secret_old.yaml": "hand-written\n"}, cmPath, nsPath)
+	if diff := cmp.Diff(want, readAll(t, dir)); diff != "" {
+		t.Errorf("files after adopting (-want +got):\n%s", diff)
+	}
+}
+
+// TestUpdateKeepsDirectories: no directory is replaced or recreated: the
+// directory and its subdirectories keep their inode, mode bits (setgid,
+// sticky) and owner, so a shell sitting in one stays in the tree.
+func TestUpdateKeepsDirectories(t *testing.T) {
+	dir := t.TempDir()
+	writeDir(t, dir, owning(map[string]string{cmPath: cmBlue, "c1/ns/secret_gone.yaml": "x\n"}, cmPath, "c1/ns/secret_gone.yaml"))
+	modes := map[string]os.FileMode{".": 0o750 | os.ModeSetgid, "c1": 0o770 | os.ModeSticky, "c1/ns": 0o755 | os.ModeSetgid}
+	for d, m := range modes {
+		if err := os.Chmod(filepath.Join(dir, d), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if os.Geteuid() == 0 {
+		if err := os.Chown(filepath.Join(dir, "c1"), 1234, 5678); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stat := func() map[string]string {
+		out := map[string]string{}
+		for d := range modes {
+			fi, err := os.Stat(filepath.Join(dir, d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := fi.Sys().(*syscall.Stat_t)
+			out[d] = fmt.Sprintf("ino %d mode %v uid %d gid %d", st.Ino, fi.Mode(), st.Uid, st.Gid)
+		}
+		return out
+	}
+	before := stat()
+	for _, got := range []map[string]string{{cmPath: cmGreen, nsPath: ns}, {cmPath: cmBlue}} {
+		if _, err := Update(dir, tree(got), UpdateOptions{Prune: true}); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before, stat()); diff != "" {
+			t.Errorf("directories changed (-before +after):\n%s", diff)
+		}
+	}
+}
+
 func TestUpdateKeepsDirectoryMode(t *testing.T) {
 	parent := t.TempDir()
 	for _, tt := range []struct {
 		name string
 		mode os.FileMode // 0: the directory does not exist yet
 		want os.FileMode
-	}{{"new", 0, 0o755}, {"existing 0750", 0o750, 0o750}} {
+	}{{"new", 0, 0o755 &^ umask(t)}, {"existing 0750", 0o750, 0o750}} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(parent, tt.name)
 			if tt.mode != 0 {
@@ -69,136 +165,181 @@ func TestUpdateKeepsDirectoryMode(t *testing.T) {
 	}
 }
 
-func TestUpdateCleansLeftovers(t *testing.T) {
-	parent := t.TempDir()
-	dir := filepath.Join(parent, "golden")
-	writeDir(t, dir, owning(map[string]string{cmPath: cmBlue}, cmPath))
-	writeDir(t, parent, map[string]string{
-		".golden.drydock-new-1234/c1/ns/configmap_app.yaml": "half\n",
-		".golden.drydock-old-5678/c1/ns/configmap_app.yaml": "old\n",
-		".golden.drydock-journal":                           "new .golden.drydock-new-1234\n", // incomplete
-		".other.drydock-new-1/x.yaml":                       "another directory's: kept\n",
-	})
-	wantLeft := []string{".golden.drydock-journal", ".golden.drydock-new-1234", ".golden.drydock-old-5678"}
-	rep, err := Compare(dir, tree(map[string]string{cmPath: cmBlue}))
-	if err != nil {
-		t.Fatal(err)
+// TestRecoverJournal: the next run rolls a committed journal forward and
+// an uncommitted one back, and says which.
+func TestRecoverJournal(t *testing.T) {
+	const tmp1, tmp2, own = "c1/ns/.drydock-r-1.tmp", "c1/new/.drydock-r-2.tmp", ".drydock-r-3.tmp"
+	start := owning(map[string]string{cmPath: cmBlue, "c1/ns/secret_gone.yaml": "gone\n"}, cmPath, "c1/ns/secret_gone.yaml")
+	staged := map[string]string{tmp1: cmGreen, tmp2: ns, own: string(encodeOwnership([]string{cmPath, "c1/new/x.yaml"}))}
+	lines := journalHeader + "mkdir \"c1/new\"\nstage \"" + tmp1 + "\" \"" + cmPath + "\"\nstage \"" + tmp2 + "\" \"c1/new/x.yaml\"\n" +
+		"delete \"c1/ns/secret_gone.yaml\"\nown \"" + own + "\"\n"
+	oldTree := map[string]string{"c1/": "", "c1/ns/": "", cmPath: cmBlue, "c1/ns/secret_gone.yaml": "gone\n", OwnershipFile: start[OwnershipFile]}
+	newTree := map[string]string{"c1/": "", "c1/ns/": "", "c1/new/": "", cmPath: cmGreen, "c1/new/x.yaml": ns, OwnershipFile: staged[own]}
+	tests := []struct {
+		name    string
+		journal string
+		applied bool // the first staged file was renamed already
+		want    map[string]string
+		did     string
+	}{
+		{"committed", lines + "commit\n", false, newTree, "completed an interrupted update (2 staged files)"},
+		{"committed, half applied", lines + "commit\n", true, newTree, "completed an interrupted update (2 staged files)"},
+		{"not committed", lines, false, oldTree, "rolled back an interrupted update (2 staged files discarded)"},
+		{"torn commit line", lines + "comm", false, oldTree, "rolled back an interrupted update (2 staged files discarded)"},
+		{"torn header", journalHeader[:5], false, oldTree, "rolled back an interrupted update (0 staged files discarded)"},
 	}
-	if diff := cmp.Diff(wantLeft, rep.Leftovers); diff != "" {
-		t.Errorf("Compare Leftovers (-want +got):\n%s", diff)
-	}
-	if !strings.Contains(rep.String(), "leftover of an interrupted update: .golden.drydock-new-1234") {
-		t.Errorf("report does not mention the leftovers:\n%s", rep)
-	}
-	rep, err = Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(wantLeft, rep.Leftovers); diff != "" {
-		t.Errorf("Update Leftovers (-want +got):\n%s", diff)
-	}
-	want := map[string]string{".other.drydock-new-1/": "", ".other.drydock-new-1/x.yaml": "another directory's: kept\n",
-		"golden/": "", "golden/c1/": "", "golden/c1/ns/": "", "golden/" + cmPath: cmBlue,
-		"golden/" + OwnershipFile: string(encodeOwnership([]string{cmPath}))}
-	if diff := cmp.Diff(want, readAll(t, parent)); diff != "" {
-		t.Errorf("files (-want +got):\n%s", diff)
-	}
-}
-
-// TestJournaledSwap takes the two-rename path (systems without an atomic
-// exchange) and completes a swap interrupted between its renames.
-func TestJournaledSwap(t *testing.T) {
-	defer func(e func(a, b string) error) { exchange = e }(exchange)
-	exchange = func(a, b string) error { return errors.ErrUnsupported }
-	parent := t.TempDir()
-	dir := filepath.Join(parent, "golden")
-	writeDir(t, dir, owning(map[string]string{cmPath: cmBlue}, cmPath))
-	if _, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"golden/": "", "golden/c1/": "", "golden/c1/ns/": "", "golden/" + cmPath: cmGreen,
-		"golden/" + OwnershipFile: string(encodeOwnership([]string{cmPath}))}
-	if diff := cmp.Diff(want, readAll(t, parent)); diff != "" {
-		t.Errorf("after a journaled swap (-want +got):\n%s", diff)
-	}
-
-	// Interrupted after the first rename: the old tree moved away, the new
-	// one not yet in place. The next Update completes the swap.
-	if err := os.Rename(dir, filepath.Join(parent, ".golden.drydock-old-1")); err != nil {
-		t.Fatal(err)
-	}
-	writeDir(t, parent, map[string]string{
-		".golden.drydock-new-2/" + cmPath:        cmBlue,
-		".golden.drydock-new-2/" + OwnershipFile: string(encodeOwnership([]string{cmPath})),
-		".golden.drydock-journal":                "new .golden.drydock-new-2\nold .golden.drydock-old-1\n",
-	})
-	rep, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.OK() {
-		t.Errorf("the completed swap should hold the new tree:\n%s", rep)
-	}
-	want["golden/"+cmPath] = cmBlue
-	if diff := cmp.Diff(want, readAll(t, parent)); diff != "" {
-		t.Errorf("after completing the journal (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeDir(t, dir, start)
+			files := map[string]string{JournalFile: tt.journal}
+			if tt.journal != journalHeader[:5] {
+				for p, data := range staged {
+					files[p] = data
+				}
+			}
+			writeDir(t, dir, files)
+			if tt.applied {
+				if err := os.Rename(filepath.Join(dir, tmp1), filepath.Join(dir, cmPath)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep, err := Compare(dir, Tree{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{tt.did}, rep.Leftovers); diff != "" {
+				t.Errorf("Leftovers (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, readAll(t, dir)); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
-func TestUpdateWaitsForLock(t *testing.T) {
-	defer func(w time.Duration) { LockWait = w }(LockWait)
-	LockWait = 50 * time.Millisecond
+// TestUpdateLock: the lock lives in the directory and is removed when the
+// update ends; a second update waits for it, then fails naming it.
+func TestUpdateLock(t *testing.T) {
 	dir := t.TempDir()
-	target, err := realTarget(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlock, err := lock(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{})
-	if err == nil || !strings.Contains(err.Error(), "another drydock is updating it") {
-		t.Fatalf("Update while locked: error %v, want one saying another drydock is updating it", err)
-	}
-	unlock()
 	if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{}); err != nil {
-		t.Fatalf("Update after the lock was released: %v", err)
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, LockFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock file stays after the update: %v", err)
+	}
+	defer func(w time.Duration) { LockWait = w }(LockWait)
+	LockWait = 100 * time.Millisecond
+	u, err := NewUpdater(dir, UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, LockFile)); err != nil {
+		t.Errorf("no lock file while updating: %v", err)
+	}
+	// Another environment (TMPDIR) sees the same lock.
+	t.Setenv("TMPDIR", t.TempDir())
+	if _, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), UpdateOptions{}); err == nil || !strings.Contains(err.Error(), "another drydock is updating it") {
+		t.Errorf("second update while locked: %v", err)
+	}
+	done := make(chan error)
+	LockWait = 10 * time.Second
+	go func() {
+		_, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), UpdateOptions{})
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if _, err := u.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the waiting update: %v", err)
+	}
+	if got := readTree(t, dir); !cmp.Equal(got, map[string]string{cmPath: cmGreen}) {
+		t.Errorf("after both updates: %v", got)
 	}
 }
 
-// The two trees the kill test alternates between: different files,
-// directories and contents, so a mix of them is visible.
+// TestConcurrentWriter: files another process writes into the directory
+// (beside drydock's, in its subdirectories) while updates run all
+// survive.
+func TestConcurrentWriter(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Update(dir, tree(treeA), UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	written := map[string]string{}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			p := fmt.Sprintf("c1/ns/foreign-%d.yaml", i)
+			if i%2 == 1 {
+				p = fmt.Sprintf("foreign-%d.txt", i)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p), []byte(strconv.Itoa(i)), 0o644); err == nil {
+				written[p] = strconv.Itoa(i)
+			}
+		}
+	}()
+	for i := 0; i < 50; i++ {
+		next := treeA
+		if i%2 == 0 {
+			next = treeB
+		}
+		if _, err := Update(dir, tree(next), UpdateOptions{Prune: true}); err != nil {
+			close(stop)
+			wg.Wait()
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	got := readAll(t, dir)
+	lost := 0
+	for p, data := range written {
+		if got[p] != data {
+			lost++
+		}
+	}
+	if lost > 0 || len(written) == 0 {
+		t.Errorf("%d of %d files written by another process lost", lost, len(written))
+	}
+	t.Logf("%d foreign files written during 50 updates, all kept", len(written))
+}
+
+// The trees the kill tests alternate between: files changed, added and
+// removed (pruned), in directories made and emptied.
 var (
-	treeA = map[string]string{cmPath: cmBlue, nsPath: ns, "c2/ns/secret_a.yaml": "a\n"}
-	treeB = map[string]string{cmPath: cmGreen, "c2/ns/secret_b.yaml": "b\n", "c3/x/configmap_b.yaml": "b\n"}
+	treeA = map[string]string{cmPath: cmBlue, nsPath: ns, "c1/a/only_a.yaml": "a\n", "c2/x/secret_s.yaml": "a\n"}
+	treeB = map[string]string{cmPath: cmGreen, nsPath: ns, "c1/b/only_b.yaml": "b\n", "c2/x/secret_s.yaml": "b\n", "c3/y/z.yaml": "b\n"}
 )
 
-// The trees the Write kill test alternates between: the same files (Write
-// never deletes), other contents.
-var (
-	writeA = map[string]string{cmPath: cmBlue, nsPath: ns, "NOTES.txt": "a\n"}
-	writeB = map[string]string{cmPath: cmGreen, nsPath: ns + "# b\n", "NOTES.txt": "b\n"}
-)
+// foreign are files another process keeps in the directory: kills never
+// touch them.
+var foreign = map[string]string{"README.md": "mine\n", "c1/ns/mine.yaml": "mine\n", "c2/notes.txt": "mine\n"}
 
-// TestKillChild is the child of TestUpdateKilled: it updates the golden
-// directory between treeA and treeB until it is killed.
+// TestKillChild is the child of TestUpdateKilled: it updates the directory
+// between treeA and treeB, killing itself at the change numbered
+// DRYDOCK_GOLDEN_KILL_AT (counted over its run) or looping until killed.
 func TestKillChild(t *testing.T) {
 	dir := os.Getenv("DRYDOCK_GOLDEN_KILL_CHILD")
 	if dir == "" {
 		t.Skip("run by TestUpdateKilled")
 	}
-	if os.Getenv("DRYDOCK_GOLDEN_JOURNAL") != "" {
-		exchange = func(a, b string) error { return errors.ErrUnsupported }
-	}
-	if os.Getenv("DRYDOCK_GOLDEN_WRITE") != "" {
-		for i := 0; ; i++ {
-			next := writeA
-			if i%2 == 0 {
-				next = writeB
-			}
-			if err := Write(dir, tree(next)); err != nil {
-				t.Fatal(err)
+	if at, err := strconv.Atoi(os.Getenv("DRYDOCK_GOLDEN_KILL_AT")); err == nil {
+		n := 0
+		step = func() {
+			if n++; n == at {
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {}
 			}
 		}
 	}
@@ -213,116 +354,104 @@ func TestKillChild(t *testing.T) {
 	}
 }
 
-// TestUpdateKilled kills an updating process at random moments and checks
-// that the golden directory always holds one whole tree: right after the
-// kill with the atomic exchange, after the next Update's recovery with
-// the journal.
+// TestUpdateKilled kills an updating process at every change an update
+// makes (and at random moments) and checks, after the next run completes
+// the journal, that the files drydock owns are wholly one tree, the
+// OwnershipFile agrees, other processes' files and the directories'
+// metadata are unchanged, and nothing of the update is left.
 func TestUpdateKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
-	for _, journal := range []bool{false, true} {
-		t.Run(fmt.Sprintf("journal=%t", journal), func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "golden")
-			if _, err := Update(dir, tree(treeA), UpdateOptions{Prune: true}); err != nil {
-				t.Fatal(err)
-			}
-			seen := map[string]int{}
-			for round := 0; round < 40; round++ {
-				killDuringUpdates(t, dir, journal, time.Duration(rand.IntN(60))*time.Millisecond)
-				if journal {
-					target, _ := realTarget(dir)
-					if _, err := recoverLeftovers(target); err != nil {
-						t.Fatal(err)
-					}
-				}
-				seen[wholeTree(t, dir)]++
-			}
-			t.Logf("trees seen after kills: %v", seen)
-		})
+	dir := filepath.Join(t.TempDir(), "golden")
+	if _, err := Update(dir, tree(treeA), UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
 	}
+	writeDir(t, dir, foreign)
+	if err := os.Chmod(dir, 0o750|os.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, kills := map[string]int{}, 0
+	check := func(what string) {
+		t.Helper()
+		kills++
+		if _, err := Compare(dir, Tree{}); err != nil { // the next run: completes the journal
+			t.Fatalf("%s: the next run: %v", what, err)
+		}
+		seen[wholeTree(t, dir, what)]++
+		after, err := os.Stat(dir)
+		if err != nil || !os.SameFile(before, after) || after.Mode() != before.Mode() {
+			t.Fatalf("%s: the directory was replaced or changed: %v %v", what, after.Mode(), err)
+		}
+	}
+	// Every change point of two updates (A→B, B→A): at least 2 × 30.
+	for at := 1; at <= 80; at++ {
+		killChild(t, dir, "DRYDOCK_GOLDEN_KILL_AT="+strconv.Itoa(at))
+		check(fmt.Sprintf("killed at change %d", at))
+	}
+	for round := 0; round < 40; round++ {
+		killChild(t, dir, "DRYDOCK_GOLDEN_KILL_AFTER="+strconv.Itoa(rand.IntN(40)))
+		check(fmt.Sprintf("killed after %d ms", round))
+	}
+	if seen["A"] == 0 || seen["B"] == 0 {
+		t.Errorf("the kills never left one of the trees: %v", seen)
+	}
+	t.Logf("%d kills; trees seen after the next run: %v", kills, seen)
 }
 
-func killDuringUpdates(t *testing.T, dir string, journal bool, after time.Duration, env ...string) {
+// killChild runs TestKillChild on dir, killed at the change the
+// environment names, or after DRYDOCK_GOLDEN_KILL_AFTER milliseconds.
+func killChild(t *testing.T, dir string, env string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
-	cmd.Env = append(append(os.Environ(), "DRYDOCK_GOLDEN_KILL_CHILD="+dir), env...)
-	if journal {
-		cmd.Env = append(cmd.Env, "DRYDOCK_GOLDEN_JOURNAL=1")
-	}
+	cmd.Env = append(os.Environ(), "DRYDOCK_GOLDEN_KILL_CHILD="+dir, env)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(after)
-	_ = cmd.Process.Signal(syscall.SIGKILL)
+	if ms, ok := strings.CutPrefix(env, "DRYDOCK_GOLDEN_KILL_AFTER="); ok {
+		n, _ := strconv.Atoi(ms)
+		time.Sleep(time.Duration(n) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+	}
 	_ = cmd.Wait()
 }
 
 // wholeTree names the tree dir holds ("A" or "B"), failing the test on a
-// mix; its OwnershipFile must match.
-func wholeTree(t *testing.T, dir string) string {
+// mix, a stale OwnershipFile, a lost foreign file or a leftover of the
+// update (staged file, journal, lock).
+func wholeTree(t *testing.T, dir, what string) string {
 	t.Helper()
-	g, err := listGolden(dir)
-	if err != nil || g == nil {
-		t.Fatalf("golden directory after a kill: %v (missing: %t)", err, g == nil)
-	}
-	got := map[string]string{}
-	for p := range g.files {
-		data, err := os.ReadFile(filepath.Join(g.root, p))
-		if err != nil {
-			t.Fatal(err)
+	got := readAll(t, dir)
+	for p, data := range foreign {
+		if got[p] != data {
+			t.Fatalf("%s: the foreign file %s is %q, want %q", what, p, got[p], data)
 		}
-		got[p] = string(data)
+		delete(got, p)
 	}
+	for p, data := range got {
+		if strings.HasSuffix(p, "/") {
+			delete(got, p)
+			continue
+		}
+		if strings.HasSuffix(p, ".tmp") || p == JournalFile || p == LockFile {
+			t.Fatalf("%s: left %s after the next run", what, p)
+		}
+		_ = data
+	}
+	own := got[OwnershipFile]
+	delete(got, OwnershipFile)
 	for name, want := range map[string]map[string]string{"A": treeA, "B": treeB} {
 		if cmp.Diff(want, got, cmpopts.EquateEmpty()) == "" {
-			if string(g.ownershipData) != string(encodeOwnership(tree(want).Paths())) {
-				t.Fatalf("tree %s with a stale ownership file:\n%s", name, g.ownershipData)
+			if own != string(encodeOwnership(tree(want).Paths())) {
+				t.Fatalf("%s: tree %s with a stale ownership file:\n%s", what, name, own)
 			}
 			return name
 		}
 	}
-	t.Fatalf("a kill left a mixed tree: %v", got)
+	t.Fatalf("%s: a kill left a mixed tree: %v", what, got)
 	return ""
-}
-
-// TestWriteKilled: render --output-dir (Write) is atomic too: after a kill
-// the directory holds one whole tree.
-func TestWriteKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
-	}
-	dir := filepath.Join(t.TempDir(), "out")
-	if err := Write(dir, tree(writeA)); err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]int{}
-	for round := 0; round < 30; round++ {
-		killDuringUpdates(t, dir, false, time.Duration(rand.IntN(60))*time.Millisecond, "DRYDOCK_GOLDEN_WRITE=1")
-		got := readAll(t, dir)
-		switch {
-		case got["NOTES.txt"] == "a\n" && got[cmPath] == cmBlue && got[nsPath] == ns:
-			seen["A"]++
-		case got["NOTES.txt"] == "b\n" && got[cmPath] == cmGreen && got[nsPath] == ns+"# b\n":
-			seen["B"]++
-		default:
-			t.Fatalf("a kill left a mixed output directory: %v", got)
-		}
-	}
-	t.Logf("trees seen after kills: %v", seen)
-}
-
-func TestWriteRefusesRepository(t *testing.T) {
-	dir := t.TempDir()
-	writeDir(t, dir, map[string]string{".git/HEAD": "ref: main\n", "main.go": "package main\n"})
-	before := readAll(t, dir)
-	if err := Write(dir, tree(map[string]string{cmPath: cmBlue})); !errors.Is(err, ErrInvalidPath) {
-		t.Fatalf("Write into a repository root: error %v, want ErrInvalidPath", err)
-	}
-	if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{Prune: true}); !errors.Is(err, ErrInvalidPath) {
-		t.Fatalf("Update of a repository root: error %v, want ErrInvalidPath", err)
-	}
-	if diff := cmp.Diff(before, readAll(t, dir)); diff != "" {
-		t.Errorf("the repository changed (-before +after):\n%s", diff)
-	}
 }

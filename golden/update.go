@@ -3,65 +3,291 @@ package golden
 import (
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
 
 // UpdateOptions tunes Update.
 type UpdateOptions struct {
-	// Prune deletes the golden files drydock owns (see OwnershipFile)
-	// that are no longer rendered, and the directories that deleting them
-	// leaves empty. Without it they are kept and only reported as Removed.
+	// Prune deletes the files drydock owns (see OwnershipFile) that are no
+	// longer rendered, and the directories that deleting them leaves
+	// empty. Without it they are kept, still owned, and reported as
+	// Removed.
 	Prune bool
+	// Adopt takes over the files drydock did not write (not listed in the
+	// OwnershipFile) at the rendered paths: they are rewritten and listed
+	// as owned from now on, and reported as Adopted. Without it such a
+	// file is an error: drydock never rewrites what it did not write.
+	Adopt bool
 }
 
-// realTarget is the directory Update really replaces: dir, absolute, with
-// the symlinks of its longest existing prefix resolved.
-func realTarget(dir string) (string, error) { return manifest.RealPath(dir) }
+// ErrNotOwned is wrapped by the refusal to rewrite a file drydock did not
+// write (see OwnershipFile and UpdateOptions.Adopt).
+var ErrNotOwned = errors.New("not written by drydock")
 
-// removeEmptied removes, below stage, the directories that held only
-// pruned files (they were recreated empty by carry).
-func removeEmptied(stage string, dropped map[string]bool) error {
-	for _, p := range sortedKeys(dropped) {
-		for d := filepath.Dir(filepath.FromSlash(p)); d != "."; d = filepath.Dir(d) {
-			if os.Remove(filepath.Join(stage, d)) != nil { // not empty (or gone): stop climbing
-				break
-			}
+// Updater updates a directory file by file, in place, for a tree too large
+// to hold in memory; Update is an Updater given a whole tree. It compares
+// each file as a Comparer does and stages the Added and Changed ones
+// beside their targets; Commit puts them in place (see Update). An
+// Updater is not safe for concurrent use.
+type Updater struct {
+	cmp    *Comparer
+	opts   UpdateOptions
+	dir    string
+	d      *ownedDir // nil while dir does not exist
+	target string
+	// adopted are the rendered paths whose existing file drydock did not
+	// own.
+	adopted map[string]bool
+}
+
+// NewUpdater takes dir's lock (see Update), completes what an interrupted
+// update left, and lists dir. A missing dir is created at the first file
+// to write.
+func NewUpdater(dir string, opts UpdateOptions) (*Updater, error) {
+	target, err := manifest.RealPath(dir)
+	if err != nil {
+		return nil, err
+	}
+	u := &Updater{opts: opts, dir: dir, target: target, adopted: map[string]bool{}}
+	if _, err := os.Stat(target); err == nil {
+		if err := u.open(); err != nil {
+			return nil, err
 		}
 	}
+	var done []string
+	if u.d != nil {
+		done = u.d.recovered
+	}
+	if u.cmp, err = newComparer(target, done); err != nil {
+		u.close()
+		return nil, err
+	}
+	u.cmp.paths.yamlOnly = false // an output tree may hold other files (an addon's NOTES.txt)
+	return u, nil
+}
+
+// open opens (and creates) the directory under its lock.
+func (u *Updater) open() error {
+	if u.d != nil {
+		return nil
+	}
+	d, err := openOwned(u.target)
+	if err != nil {
+		return err
+	}
+	u.d = d
 	return nil
 }
 
-func linkOrCopy(src, dst string) error {
-	if os.Link(src, dst) == nil {
+func (u *Updater) close() {
+	if u.d != nil {
+		u.d.close()
+	}
+}
+
+// Put compares the rendered file at p with its golden file and, if it is
+// new or different, stages it; a second Put of p replaces the first.
+func (u *Updater) Put(p string, data []byte) error {
+	st, err := u.cmp.put(p, data)
+	if err != nil {
+		return err
+	}
+	if st.kind == unchanged {
+		if err := u.mayWrite(p, true); err != nil {
+			return err
+		}
+		if u.d != nil {
+			return u.d.unstage(p)
+		}
 		return nil
 	}
-	in, err := os.Open(src)
+	if err := u.open(); err != nil {
+		return err
+	}
+	old, err := u.d.lookup(p)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	fi, err := in.Stat()
+	if err := u.mayWrite(p, old.found); err != nil {
+		return err
+	}
+	return u.d.stage(p, data, old)
+}
+
+// mayWrite checks that drydock may write the rendered path p, where a
+// file exists (exists) or not: a file it did not write needs Adopt.
+func (u *Updater) mayWrite(p string, exists bool) error {
+	if !exists || u.owned(p) {
+		delete(u.adopted, p)
+		return nil
+	}
+	if !u.opts.Adopt {
+		return fmt.Errorf("%s: %w: %s exists and is not listed in %s; drydock rewrites only files it wrote: move the file away, or take the tree over with --adopt", u.target, ErrNotOwned, p, OwnershipFile)
+	}
+	u.adopted[p] = true
+	return nil
+}
+
+func (u *Updater) owned(p string) bool {
+	return u.cmp.g != nil && u.cmp.g.owned.owns(p)
+}
+
+// Commit finishes the update: it prunes (with UpdateOptions.Prune),
+// writes the OwnershipFile and puts the staged files in place, unless
+// nothing changes; the lock is released. The report is the comparison.
+func (u *Updater) Commit() (*Report, error) {
+	defer u.close()
+	rep := u.cmp.report()
+	rep.Leftovers = u.cmp.recovered
+	rep.Adopted = sortedKeys(u.adopted)
+	deletes, err := u.prunable(rep)
+	if err != nil {
+		u.abort()
+		return nil, err
+	}
+	owned := sortedKeys(u.cmp.paths.files)
+	if !u.opts.Prune {
+		owned = append(owned, rep.Removed...)
+	} else {
+		owned = append(owned, rep.Kept...)
+	}
+	ownedData := encodeOwnership(owned)
+	if !u.needed(rep, deletes, ownedData) {
+		u.abort()
+		return rep, nil
+	}
+	if err := u.open(); err != nil {
+		return nil, err
+	}
+	if _, err := u.d.commit(ownedData, deletes); err != nil {
+		u.abort()
+		return nil, fmt.Errorf("directory %s: %w", u.target, err)
+	}
+	rep.Pruned = len(deletes) > 0
+	return rep, nil
+}
+
+// prunable is what Prune deletes of the Removed files: those on the
+// directory's file system; the others are kept (Report.Kept).
+func (u *Updater) prunable(rep *Report) ([]string, error) {
+	if !u.opts.Prune || len(rep.Removed) == 0 {
+		return nil, nil
+	}
+	var deletes []string
+	for _, p := range rep.Removed {
+		old, err := u.d.lookup(p)
+		if err != nil {
+			return nil, err
+		}
+		if old.found && deviceOf(old.info) != u.d.dev {
+			rep.Kept = append(rep.Kept, p)
+			continue
+		}
+		deletes = append(deletes, p)
+	}
+	return deletes, nil
+}
+
+// needed reports whether the directory must change: files to write or
+// prune, or an OwnershipFile that is missing or different.
+func (u *Updater) needed(rep *Report, deletes []string, owned []byte) bool {
+	g := u.cmp.g
+	switch {
+	case len(rep.Added) > 0 || len(rep.Changed) > 0 || len(deletes) > 0 || len(rep.Adopted) > 0:
+		return true
+	case len(u.cmp.paths.files) == 0 && g == nil:
+		return false
+	}
+	return g == nil || string(g.ownershipData) != string(owned)
+}
+
+func (u *Updater) abort() {
+	if u.d != nil {
+		u.d.abort()
+	}
+}
+
+// Abort discards the update and releases the lock; the directory's files
+// are left as they were.
+func (u *Updater) Abort() {
+	defer u.close()
+	u.abort()
+}
+
+// Update makes the directory dir hold got, in place.
+//
+// It compares them as Compare does, then writes each Added and Changed
+// file beside its target under a temporary name, appending each step to
+// the directory's journal (JournalFile); at commit it journals the
+// deletions (with Prune) and the new OwnershipFile, syncs the journal, and
+// only then renames the files over their targets and deletes. A run killed
+// at any moment leaves a journal that the next drydock run opening dir
+// (Update, Compare) rolls forward or back, so the files drydock owns are
+// then wholly the old tree or wholly the new one. No directory is
+// renamed, replaced or recreated: dir keeps its inode, owner and mode,
+// and whatever other processes write into it meanwhile stays. A missing
+// dir is created.
+//
+// drydock writes only files it owns (OwnershipFile): a rendered path
+// taken by a file it did not write is an error wrapping ErrNotOwned,
+// unless UpdateOptions.Adopt. Pruning deletes only owned files, and never
+// one on another file system than dir's (a mount inside it): those are
+// kept, still owned, and listed in Report.Kept.
+//
+// Concurrent Updates of one directory take turns: a lock (LockFile, in
+// dir) makes a second one wait up to LockWait, then fail; it is removed
+// when the update ends.
+//
+// Nothing is written outside dir: tree paths are validated, every path is
+// opened under dir without following a symbolic link out of it, and a
+// symbolic link, FIFO or device where a file or directory of the tree
+// belongs is refused (ErrInvalidPath). dir itself may be a symbolic link
+// (it is resolved once). A rewritten file keeps its permission bits (and
+// owner, when run as root); a new one gets 0644 (less umask). The journal
+// is synced; the files are not, so the guarantee holds against a killed
+// process, not a power loss.
+//
+// With nothing to change, Update writes nothing (a missing dir stays
+// missing).
+func Update(dir string, got Tree, opts UpdateOptions) (*Report, error) {
+	if err := validate(got, true); err != nil {
+		return nil, err
+	}
+	u, err := NewUpdater(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range got.Paths() {
+		if err := u.Put(p, got[p]); err != nil {
+			u.Abort()
+			return nil, err
+		}
+	}
+	return u.Commit()
+}
+
+// Write writes the tree t under dir, in place, as Update without pruning
+// does: the files of t are added or rewritten (they must be drydock's or
+// new), every other file stays, and the OwnershipFile lists what drydock
+// wrote. Unlike Update, t's paths need not end in .yaml.
+func Write(dir string, t Tree) error {
+	if err := validate(t, false); err != nil {
+		return err
+	}
+	u, err := NewUpdater(dir, UpdateOptions{})
 	if err != nil {
 		return err
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
-	if err != nil {
-		return err
+	for _, p := range t.Paths() {
+		if err := u.Put(p, t[p]); err != nil {
+			u.Abort()
+			return err
+		}
 	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chtimes(dst, fi.ModTime(), fi.ModTime())
-	}
+	_, err = u.Commit()
 	return err
 }
 
@@ -72,57 +298,4 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// stagingInfix marks the names Update gives, in the golden directory's
-// parent, to its staging directories (".<base>.drydock-new-<random>"),
-// the old tree under the journal (".<base>.drydock-old-<random>") and the
-// journal itself (".<base>.drydock-journal").
-const stagingInfix = ".drydock-"
-
-// leftovers lists the leftovers of interrupted Updates of target: the
-// names, in target's parent, of staging and old directories and of a
-// journal.
-func leftovers(target string) ([]string, error) {
-	parent, base := filepath.Dir(target), filepath.Base(target)
-	entries, err := os.ReadDir(parent)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	prefix := "." + base + stagingInfix
-	var out []string
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), prefix)
-		if !ok {
-			continue
-		}
-		isDir := e.Type().IsDir() && (strings.HasPrefix(rest, "new-") || strings.HasPrefix(rest, "old-"))
-		if isDir || (rest == "journal" && e.Type().IsRegular()) {
-			out = append(out, e.Name())
-		}
-	}
-	return out, nil
-}
-
-// recoverLeftovers completes a journaled swap that was interrupted (the
-// new tree moves into place if target is missing), then removes every
-// leftover of target. It returns their names.
-func recoverLeftovers(target string) ([]string, error) {
-	names, err := leftovers(target)
-	if err != nil || len(names) == 0 {
-		return nil, err
-	}
-	if err := completeJournal(target); err != nil {
-		return nil, err
-	}
-	parent := filepath.Dir(target)
-	for _, n := range names {
-		if err := os.RemoveAll(filepath.Join(parent, n)); err != nil {
-			return nil, fmt.Errorf("remove the leftover %s of an interrupted update: %w", n, err)
-		}
-	}
-	return names, nil
 }

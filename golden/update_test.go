@@ -13,8 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// readAll returns every file under dir (slash paths to contents) and the
-// directories, as "dir/" entries.
+// readAll returns every file under dir (slash paths to contents), the
+// directories as "dir/" entries, and the other entries by type (a
+// symbolic link with its target) without opening them.
 func readAll(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -24,11 +25,14 @@ func readAll(t *testing.T, dir string) map[string]string {
 		}
 		rel, _ := filepath.Rel(dir, full)
 		rel = filepath.ToSlash(rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			out[rel] = "symlink"
-		case d.IsDir():
+		switch m := d.Type(); {
+		case m&fs.ModeSymlink != 0:
+			link, _ := os.Readlink(full)
+			out[rel] = "symlink " + link
+		case m.IsDir():
 			out[rel+"/"] = ""
+		case !m.IsRegular():
+			out[rel] = m.String()
 		default:
 			data, err := os.ReadFile(full)
 			out[rel] = string(data)
@@ -150,7 +154,7 @@ func TestUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeDir(t, dir, golden)
+			writeDir(t, dir, owning(golden, "c1/_cluster/namespace_ns.yaml", "c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml", "c1/ns/configmap_app.yaml", "c2/crlf.yaml"))
 			age(t, dir)
 			before, err := os.Stat(filepath.Join(dir, "c1/ns/configmap_app.yaml"))
 			if err != nil {
@@ -191,7 +195,7 @@ func TestUpdate(t *testing.T) {
 
 func TestUpdateKeepsPermissions(t *testing.T) {
 	dir := t.TempDir()
-	writeDir(t, dir, map[string]string{"a.yaml": "1\n"})
+	writeDir(t, dir, owning(map[string]string{"a.yaml": "1\n"}, "a.yaml"))
 	if err := os.Chmod(filepath.Join(dir, "a.yaml"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +267,7 @@ func TestUpdateEscapes(t *testing.T) {
 		for _, prune := range []bool{false, true} {
 			t.Run(tt.name, func(t *testing.T) {
 				dir, outside := t.TempDir(), t.TempDir()
-				writeDir(t, dir, map[string]string{"a.yaml": "old\n", "stale.yaml": "old\n"})
+				writeDir(t, dir, owning(map[string]string{"a.yaml": "old\n", "stale.yaml": "old\n"}, "a.yaml", "stale.yaml"))
 				if tt.link != "" {
 					if err := os.Symlink(outside, filepath.Join(dir, tt.link)); err != nil {
 						t.Skipf("symlinks unsupported: %v", err)
@@ -302,7 +306,7 @@ func TestWriteEscapes(t *testing.T) {
 		{name: "symlinked subdirectory pointing outside", paths: []string{"a.yaml", "link/x.yaml"}, target: "outside", abs: true, wantErr: true},
 		{name: "relative symlink pointing outside", paths: []string{"a.yaml", "link/x.yaml"}, target: "../outside", wantErr: true},
 		{name: "absolute symlink pointing inside", paths: []string{"a.yaml", "link/x.yaml"}, target: "out/real", abs: true, wantErr: true},
-		{name: "relative symlink pointing inside", paths: []string{"a.yaml", "link/x.yaml"}, target: "real"},
+		{name: "relative symlink pointing inside", paths: []string{"a.yaml", "link/x.yaml"}, target: "real", wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -341,7 +345,8 @@ func TestWriteEscapes(t *testing.T) {
 			}
 			want := map[string]string{"out/": "", "out/real/": "", "outside/": ""}
 			if tt.target != "" {
-				want["out/link"] = "symlink"
+				link, _ := os.Readlink(filepath.Join(dir, "link"))
+				want["out/link"] = "symlink " + link
 			}
 			if diff := cmp.Diff(want, readAll(t, base)); diff != "" {
 				t.Errorf("files after a rejected Write (-want +got):\n%s", diff)
@@ -351,14 +356,14 @@ func TestWriteEscapes(t *testing.T) {
 }
 
 // TestStreamingReplace: a second Put of a path replaces the first in a
-// Writer, a Comparer and an Updater; an Updater whose file goes back to
+// Comparer and an Updater; an Updater whose file goes back to
 // the golden content leaves the golden file (and its time) alone.
 func TestStreamingReplace(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "golden")
 	if err := Write(dir, Tree{"a/x.yaml": []byte("one\n")}); err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWriter(dir)
+	w, err := NewUpdater(dir, UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,11 +372,11 @@ func TestStreamingReplace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Commit(); err != nil {
+	if _, err := w.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if got := readTree(t, dir); got["a/x.yaml"] != "three\n" || got["a/y.yaml"] != "y\n" {
-		t.Errorf("after Writer: %v", got)
+	if got := readTree(t, dir); !cmp.Equal(got, map[string]string{"a/x.yaml": "three\n", "a/y.yaml": "y\n"}) {
+		t.Errorf("after a first Updater: %v", got)
 	}
 
 	c, err := NewComparer(dir)
@@ -413,19 +418,21 @@ func TestStreamingReplace(t *testing.T) {
 	}
 }
 
-// TestStreamingAbort: what a Writer or an Updater was given is discarded
-// by Abort: the directory is as it was, with no staging directory left.
+// TestStreamingAbort: what an Updater was given is discarded by Abort:
+// the directory is as it was, with no staged file, journal, lock or made
+// directory left.
 func TestStreamingAbort(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "golden")
 	if err := Write(dir, Tree{"a/x.yaml": []byte("one\n")}); err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWriter(dir)
+	w, err := NewUpdater(dir, UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = w.Put("a/x.yaml", []byte("two\n"))
+	_ = w.Put("c/d/e.yaml", []byte("new\n"))
 	w.Abort()
 	u, err := NewUpdater(dir, UpdateOptions{Prune: true})
 	if err != nil {
@@ -436,12 +443,17 @@ func TestStreamingAbort(t *testing.T) {
 	if got := readTree(t, dir); !cmp.Equal(got, map[string]string{"a/x.yaml": "one\n"}) {
 		t.Errorf("after Abort: %v", got)
 	}
+	for _, made := range []string{"b", "c"} {
+		if _, err := os.Lstat(filepath.Join(dir, made)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the directory %s an aborted update made is still there (%v)", made, err)
+		}
+	}
 	entries, err := os.ReadDir(parent)
 	if err != nil || len(entries) != 1 {
 		t.Errorf("beside the directory: %v (%v)", entries, err)
 	}
 	// The lock was released: another writer gets it at once.
-	w, err = NewWriter(dir)
+	w, err = NewUpdater(dir, UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ type jsonSuite struct {
 	Checks   []string      `json:"checks"`
 	Findings []jsonFinding `json:"findings"`
 	Updated  []string      `json:"updated,omitempty"`
+	Adopted  []string      `json:"adopted,omitempty"`
 	Error    string        `json:"error,omitempty"`
 }
 
@@ -46,7 +47,7 @@ type jsonFinding struct {
 func (JSON) Write(w io.Writer, r *check.Result) error {
 	out := jsonReport{OK: r.OK(), Suites: []jsonSuite{}}
 	for _, s := range r.Suites {
-		js := jsonSuite{Name: s.Name, Status: s.Status(), Objects: s.Objects, Checks: s.Checks, Findings: []jsonFinding{}, Updated: s.Updated}
+		js := jsonSuite{Name: s.Name, Status: s.Status(), Objects: s.Objects, Checks: s.Checks, Findings: []jsonFinding{}, Updated: s.Updated, Adopted: s.Adopted}
 		if s.Err != nil {
 			js.Error = s.Err.Error()
 		}

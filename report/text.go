@@ -49,6 +49,9 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 		for _, p := range s.Updated {
 			fmt.Fprintf(w, "  updated %s\n", p)
 		}
+		for _, p := range s.Adopted {
+			fmt.Fprintf(w, "  adopted %s\n", p)
+		}
 		writeCoverage(w, s.Coverage)
 	}
 	failed := r.FailedSuites()

@@ -1,0 +1,507 @@
+package golden
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"syscall"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// step is called before each change an update makes on disk; tests set
+// it to kill the process there.
+var step = func() {}
+
+// ownedDir is a directory whose drydock-owned files are updated in place:
+// no directory is ever renamed, replaced or recreated, so its inode,
+// owner, mode bits and anything mounted inside it stay. Every file is
+// written beside its target under a temporary name and renamed over it at
+// commit, under the journal (see JournalFile) and the lock (LockFile).
+// Every path is reached through an os.Root, so no symbolic link leads out
+// of the directory, and each directory on the way is checked once to be a
+// real directory, not a link.
+type ownedDir struct {
+	target string // absolute, symbolic links resolved
+	root   *os.Root
+	dev    uint64 // the file system of target (0 where unknown)
+	unlock func()
+	// recovered says what the run found of an interrupted update and did
+	// with it (empty when there was none).
+	recovered []string
+
+	runID  string
+	seq    int
+	j      *journal          // nil until the first change is staged
+	staged map[string]string // tree path → its staged temporary file
+	ownTmp string            // the new OwnershipFile, staged at commit
+	dirs   map[string]bool   // directories checked (or made) on the way
+}
+
+// openOwned opens dir for an update: created if missing, locked, and an
+// interrupted update's journal completed.
+func openOwned(dir string) (*ownedDir, error) {
+	target, err := manifest.RealPath(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		return nil, err
+	}
+	d, err := openRoot(target)
+	if err != nil {
+		return nil, err
+	}
+	if d.unlock, err = lock(d.root, target); err != nil {
+		d.root.Close()
+		return nil, err
+	}
+	if d.recovered, err = d.recover(); err != nil {
+		d.close()
+		return nil, fmt.Errorf("directory %s: complete an interrupted update: %w", target, err)
+	}
+	return d, nil
+}
+
+// openRoot opens the existing directory target (resolved).
+func openRoot(target string) (*ownedDir, error) {
+	root, err := os.OpenRoot(target)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Stat(".")
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	d := &ownedDir{target: target, root: root, dev: deviceOf(fi), runID: randomSuffix(),
+		staged: map[string]string{}, dirs: map[string]bool{".": true}}
+	return d, nil
+}
+
+// close releases the lock and the directory.
+func (d *ownedDir) close() {
+	if d.unlock != nil {
+		d.unlock()
+		d.unlock = nil
+	}
+	d.root.Close()
+}
+
+// recover completes what a killed update left: its journal rolled forward
+// when committed, back when not. It says what it did.
+func (d *ownedDir) recover() ([]string, error) {
+	data, err := readIn(d.root, JournalFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	entries, committed, err := parseJournal(data)
+	if err != nil {
+		return nil, err
+	}
+	var did string
+	if committed {
+		err = d.replay(entries)
+		did = fmt.Sprintf("completed an interrupted update (%d staged files)", count(entries, opStage))
+	} else {
+		err = d.rollback(entries)
+		did = fmt.Sprintf("rolled back an interrupted update (%d staged files discarded)", count(entries, opStage))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.root.Remove(JournalFile); err != nil {
+		return nil, err
+	}
+	return []string{did}, nil
+}
+
+func count(entries []journalEntry, op string) int {
+	n := 0
+	for _, e := range entries {
+		if e.op == op {
+			n++
+		}
+	}
+	return n
+}
+
+// replay does a committed journal's changes, skipping those already done:
+// staged files renamed over their targets, pruned files deleted, the new
+// OwnershipFile put in place.
+func (d *ownedDir) replay(entries []journalEntry) error {
+	for _, op := range []string{opStage, opDelete, opOwn} {
+		for _, e := range entries {
+			if e.op != op {
+				continue
+			}
+			var err error
+			switch op {
+			case opStage:
+				err = d.renameStaged(e.args[0], e.args[1])
+			case opDelete:
+				_, err = d.prune(e.args[0])
+			case opOwn:
+				err = d.renameStaged(e.args[0], OwnershipFile)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rollback undoes an uncommitted journal: its staged files are removed,
+// then the directories it made, if they are empty.
+func (d *ownedDir) rollback(entries []journalEntry) error {
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		switch e.op {
+		case opStage, opOwn:
+			if err := d.removeStaged(e.args[0]); err != nil {
+				return err
+			}
+		case opMkdir:
+			_ = d.root.Remove(e.args[0]) // only if empty: another process may use it
+		}
+	}
+	return nil
+}
+
+// renameStaged renames the staged file tmp over p; a tmp that is gone was
+// renamed already.
+func (d *ownedDir) renameStaged(tmp, p string) error {
+	if ok, err := d.isStaged(tmp); !ok {
+		return err
+	}
+	return d.root.Rename(tmp, p)
+}
+
+// removeStaged removes the staged file tmp if it is there.
+func (d *ownedDir) removeStaged(tmp string) error {
+	if ok, err := d.isStaged(tmp); !ok {
+		return err
+	}
+	return d.root.Remove(tmp)
+}
+
+// isStaged reports whether the staged file tmp is there: a regular file
+// (anything else at its name is refused).
+func (d *ownedDir) isStaged(tmp string) (bool, error) {
+	fi, err := d.root.Lstat(tmp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("%q: %w: a staged file is not a regular file", tmp, ErrInvalidPath)
+	}
+	return true, nil
+}
+
+// begin opens the journal at the first change.
+func (d *ownedDir) begin() error {
+	if d.j != nil {
+		return nil
+	}
+	f, err := d.root.OpenFile(JournalFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("directory %s: %w", d.target, err)
+	}
+	d.j = &journal{f: f}
+	if _, err := f.WriteString(journalHeader); err != nil {
+		return err
+	}
+	return nil
+}
+
+// existing is what lies at the tree path p before the update.
+type existing struct {
+	found bool
+	info  fs.FileInfo
+}
+
+// lookup checks the directories on the way to p (real directories, not
+// links) and returns what is at p: nothing, or a regular file; anything
+// else is refused.
+func (d *ownedDir) lookup(p string) (existing, error) {
+	if err := d.checkDirs(path.Dir(p), false); err != nil {
+		return existing{}, err
+	}
+	if !d.dirs[path.Dir(p)] {
+		return existing{}, nil // a parent is missing
+	}
+	fi, err := d.root.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return existing{}, nil
+	}
+	if err != nil {
+		return existing{}, fmt.Errorf("path %q: %w", p, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return existing{}, fmt.Errorf("path %q: %w: exists and is not a regular file (%s)", p, ErrInvalidPath, fi.Mode().Type())
+	}
+	return existing{found: true, info: fi}, nil
+}
+
+// checkDirs checks dir and its parents, each once: an existing one must be
+// a directory (not a symbolic link); a missing one is made when make is
+// set (and journaled), else dir is left unknown.
+func (d *ownedDir) checkDirs(dir string, make bool) error {
+	if d.dirs[dir] {
+		return nil
+	}
+	if err := d.checkDirs(path.Dir(dir), make); err != nil {
+		return err
+	}
+	if !d.dirs[path.Dir(dir)] {
+		return nil
+	}
+	fi, err := d.root.Lstat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("path %q: %w: not a directory (%s); drydock does not follow links inside the tree", dir, ErrInvalidPath, fi.Mode().Type())
+	case err == nil:
+		d.dirs[dir] = true
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("path %q: %w", dir, err)
+	case !make:
+		return nil
+	}
+	if err := d.begin(); err != nil {
+		return err
+	}
+	if err := d.j.add(opMkdir, dir); err != nil {
+		return err
+	}
+	step()
+	if err := d.root.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("path %q: %w", dir, err)
+	}
+	d.dirs[dir] = true
+	return nil
+}
+
+// stage writes data beside the tree path p under a temporary name, to be
+// renamed over p at commit; old is what p holds now (its mode and owner
+// are kept).
+func (d *ownedDir) stage(p string, data []byte, old existing) error {
+	if err := d.checkDirs(path.Dir(p), true); err != nil {
+		return err
+	}
+	if err := d.begin(); err != nil {
+		return err
+	}
+	if err := d.unstage(p); err != nil {
+		return err
+	}
+	d.seq++
+	tmp := path.Join(path.Dir(p), ".drydock-"+d.runID+"-"+strconv.Itoa(d.seq)+".tmp")
+	if err := d.j.add(opStage, tmp, p); err != nil {
+		return err
+	}
+	d.staged[p] = tmp
+	return d.writeNew(tmp, data, old)
+}
+
+// writeNew creates the file name (which must not exist) holding data,
+// with old's permission bits and owner when there is an old file.
+func (d *ownedDir) writeNew(name string, data []byte, old existing) error {
+	perm := fs.FileMode(0o644)
+	if old.found {
+		perm = old.info.Mode().Perm()
+	}
+	step()
+	f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	step()
+	_, err = f.Write(data)
+	if err == nil && old.found {
+		err = f.Chmod(perm) // the umask does not narrow a rewritten file
+		keepOwner(f, old.info)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// unstage discards p's staged file, if any.
+func (d *ownedDir) unstage(p string) error {
+	tmp, ok := d.staged[p]
+	if !ok {
+		return nil
+	}
+	delete(d.staged, p)
+	return d.removeStaged(tmp)
+}
+
+// commit journals the deletions and the new OwnershipFile, syncs the
+// journal, then makes every change and removes the journal. It returns
+// the pruned files kept because they lie on another file system.
+func (d *ownedDir) commit(ownership []byte, deletes []string) (kept []string, err error) {
+	if err := d.begin(); err != nil {
+		return nil, err
+	}
+	for _, p := range deletes {
+		if err := d.j.add(opDelete, p); err != nil {
+			return nil, err
+		}
+	}
+	d.seq++
+	tmp := ".drydock-" + d.runID + "-" + strconv.Itoa(d.seq) + ".tmp"
+	d.ownTmp = tmp
+	if err := d.j.add(opOwn, tmp); err != nil {
+		return nil, err
+	}
+	old, err := d.lookup(OwnershipFile)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.writeNew(tmp, ownership, old); err != nil {
+		return nil, err
+	}
+	if err := d.j.commit(); err != nil {
+		return nil, err
+	}
+	return d.apply(deletes)
+}
+
+// apply makes the committed changes (as replay would after a kill).
+func (d *ownedDir) apply(deletes []string) (kept []string, err error) {
+	for _, p := range sortedPaths(d.staged) {
+		step()
+		if err := d.root.Rename(d.staged[p], p); err != nil {
+			return nil, err
+		}
+	}
+	d.staged = map[string]string{}
+	for _, p := range deletes {
+		ok, err := d.prune(p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			kept = append(kept, p)
+		}
+	}
+	if err := d.j.f.Close(); err != nil {
+		return nil, err
+	}
+	step()
+	if err := d.root.Rename(d.ownTmp, OwnershipFile); err != nil {
+		return nil, err
+	}
+	d.j = nil
+	step()
+	return kept, d.root.Remove(JournalFile)
+}
+
+// prune deletes the owned file p and the directories that leaves empty,
+// unless p lies on another file system than the directory (then ok is
+// false and nothing is deleted). A p already gone is done.
+func (d *ownedDir) prune(p string) (ok bool, err error) {
+	fi, err := d.root.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("path %q: %w: an owned file is no longer a regular file (%s)", p, ErrInvalidPath, fi.Mode().Type())
+	}
+	if deviceOf(fi) != d.dev {
+		return false, nil
+	}
+	step()
+	if err := d.root.Remove(p); err != nil {
+		return false, err
+	}
+	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
+		fi, err := d.root.Lstat(dir)
+		if err != nil || !fi.IsDir() || deviceOf(fi) != d.dev || d.root.Remove(dir) != nil {
+			break // not empty, a mount point, or gone: stop climbing
+		}
+		delete(d.dirs, dir)
+	}
+	return true, nil
+}
+
+// abort discards what was staged: staged files and made directories.
+func (d *ownedDir) abort() {
+	if d.j == nil {
+		return
+	}
+	d.j.f.Close()
+	d.j = nil
+	data, err := readIn(d.root, JournalFile)
+	if err != nil {
+		return
+	}
+	if entries, _, err := parseJournal(data); err == nil && d.rollback(entries) == nil {
+		_ = d.root.Remove(JournalFile)
+	}
+}
+
+func sortedPaths(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readIn reads the regular file name under root: a symbolic link, FIFO or
+// device is refused before it is opened, and at most
+// manifest.MaxInputBytes are read.
+func readIn(root *os.Root, name string) ([]byte, error) {
+	fi, err := root.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", name, ErrInvalidPath, fi.Mode().Type())
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		return nil, fmt.Errorf("%s: %w: replaced while it was opened", name, ErrInvalidPath)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, manifest.MaxInputBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > manifest.MaxInputBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, manifest.MaxInputBytes)
+	}
+	return data, nil
+}
+
+// randomSuffix is 16 random hex digits: names that cannot collide across
+// runs or processes.
+func randomSuffix() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

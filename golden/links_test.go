@@ -1,0 +1,177 @@
+//go:build unix
+
+package golden
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
+)
+
+// TestRefusesLinksAndSpecialFiles: a symbolic link, FIFO or device where
+// drydock reads or writes a file of the tree (the OwnershipFile, the
+// journal, the lock, a rendered file) or a directory on the way is
+// refused, before it is opened: nothing outside the directory is read or
+// written, nothing blocks, and the directory is left as it was.
+func TestRefusesLinksAndSpecialFiles(t *testing.T) {
+	type special int
+	const (
+		linkOut special = iota
+		linkIn
+		fifo
+		device
+	)
+	tests := []struct {
+		name string
+		at   string // the path made special
+		kind special
+	}{
+		{"ownership file links out", OwnershipFile, linkOut},
+		{"ownership file links in", OwnershipFile, linkIn},
+		{"ownership file is a FIFO", OwnershipFile, fifo},
+		{"ownership file is a device", OwnershipFile, device},
+		{"journal links out", JournalFile, linkOut},
+		{"journal is a FIFO", JournalFile, fifo},
+		{"journal is a device", JournalFile, device},
+		{"lock links out", LockFile, linkOut},
+		{"lock is a FIFO", LockFile, fifo},
+		{"rendered file links out", cmPath, linkOut},
+		{"rendered file links in", cmPath, linkIn},
+		{"rendered file is a FIFO", cmPath, fifo},
+		{"rendered file is a device", cmPath, device},
+		{"directory on the way links out", "c1/ns", linkOut},
+		{"directory on the way links in", "c1/ns", linkIn},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir, outside := filepath.Join(base, "tree"), filepath.Join(base, "outside")
+			writeDir(t, outside, map[string]string{"victim": "outside\n", "ns/configmap_app.yaml": cmBlue})
+			writeDir(t, dir, owning(map[string]string{nsPath: ns, "c1/real/configmap_app.yaml": cmBlue, "real.yaml": "x\n"}, nsPath))
+			full := filepath.Join(dir, filepath.FromSlash(tt.at))
+			_ = os.MkdirAll(filepath.Dir(full), 0o755)
+			_ = os.Remove(full)
+			var err error
+			switch tt.kind {
+			case linkOut:
+				target := filepath.Join(outside, "victim")
+				if strings.HasSuffix(tt.at, "ns") {
+					target = filepath.Join(outside, "ns")
+				}
+				err = os.Symlink(target, full)
+			case linkIn:
+				target := filepath.Join(dir, "real.yaml")
+				if strings.HasSuffix(tt.at, "ns") {
+					target = "real"
+				}
+				err = os.Symlink(target, full)
+			case fifo:
+				err = syscall.Mkfifo(full, 0o644)
+			case device:
+				err = unix.Mknod(full, syscall.S_IFCHR|0o644, int(unix.Mkdev(1, 5))) // /dev/zero
+			}
+			if err != nil {
+				t.Skipf("cannot make %s: %v", tt.at, err)
+			}
+			beforeIn, beforeOut := readAll(t, dir), readAll(t, outside)
+			for _, op := range []struct {
+				name string
+				run  func() error
+			}{
+				{"Update", func() error {
+					_, err := Update(dir, tree(map[string]string{cmPath: cmGreen, nsPath: ns}), UpdateOptions{Prune: true, Adopt: true})
+					return err
+				}},
+				{"Compare", func() error {
+					_, err := Compare(dir, tree(map[string]string{cmPath: cmGreen, nsPath: ns}))
+					return err
+				}},
+			} {
+				err := withDeadline(t, op.run)
+				if op.name == "Compare" && tt.at == cmPath && tt.kind == linkIn {
+					// Compare reads no rendered file through a link either.
+					if err == nil {
+						t.Errorf("Compare followed the link at %s", tt.at)
+					}
+				}
+				if op.name == "Update" && err == nil {
+					t.Errorf("Update accepted %s", tt.name)
+				}
+				if op.name == "Update" && err != nil && !errors.Is(err, ErrInvalidPath) && !strings.Contains(err.Error(), "not a directory") {
+					t.Errorf("Update error %v, want ErrInvalidPath", err)
+				}
+			}
+			if diff := cmp.Diff(beforeOut, readAll(t, outside)); diff != "" {
+				t.Errorf("outside the directory changed (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(beforeIn, readAll(t, dir)); diff != "" {
+				t.Errorf("the directory changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// withDeadline runs f, failing the test if it blocks (on a FIFO, say).
+func withDeadline(t *testing.T, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatal("blocked")
+		return nil
+	}
+}
+
+// TestMountInside: a file system mounted inside the directory keeps its
+// files: an owned file on it is not pruned (Report.Kept, still owned),
+// and the mount stays usable. Needs the right to mount (root on Linux).
+func TestMountInside(t *testing.T) {
+	dir := t.TempDir()
+	mnt := filepath.Join(dir, "c1", "mnt")
+	if err := os.MkdirAll(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
+		t.Skipf("cannot mount a tmpfs here (%v): the mount case runs where the test may mount (root on Linux)", err)
+	}
+	defer unix.Unmount(mnt, 0)
+	const onMount = "c1/mnt/configmap_app.yaml"
+	if _, err := Update(dir, tree(map[string]string{onMount: cmBlue, nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{onMount}, rep.Kept); diff != "" || !strings.Contains(rep.String(), "on another file system") {
+		t.Errorf("Kept (-want +got):\n%s\n%s", diff, rep)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, onMount)); err != nil || string(data) != cmBlue {
+		t.Errorf("the file on the mount: %q, %v", data, err)
+	}
+	own, _ := os.ReadFile(filepath.Join(dir, OwnershipFile))
+	if !strings.Contains(string(own), onMount) {
+		t.Errorf("the kept file is no longer owned:\n%s", own)
+	}
+	var st, parent unix.Stat_t
+	if unix.Stat(mnt, &st) != nil || unix.Stat(dir, &parent) != nil || st.Dev == parent.Dev {
+		t.Errorf("the mount is gone")
+	}
+	// Writing onto the mount still works (renames stay within it).
+	if _, err := Update(dir, tree(map[string]string{onMount: cmGreen, nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, onMount)); string(data) != cmGreen {
+		t.Errorf("rewritten file on the mount: %q", data)
+	}
+}
