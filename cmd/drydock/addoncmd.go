@@ -61,7 +61,7 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
-	if err := emitStore(newAddonOutput(stdout, *outDir), res.Clusters, res.Notes); err != nil {
+	if err := emitStore(newAddonOutput(stdout, treeOutput{dir: *outDir, log: stderr}), res.Clusters, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "drydock: %v\n", err)
 		return outputCode(err)
 	}

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -61,25 +58,23 @@ func outputCode(err error) int {
 	return exitUsage
 }
 
-// newOutput returns the output of a render: the tree under dir, else the
-// stream on w; nothing with quiet.
-func newOutput(w io.Writer, dir string, quiet bool) output {
+// newOutput returns the output of a render: the tree under tree.dir, else
+// the stream on w; nothing with quiet.
+func newOutput(w io.Writer, tree treeOutput, quiet bool) output {
 	switch {
 	case quiet:
 		return discard{}
-	case dir != "":
-		return &treeOutput{dir: dir}
+	case tree.dir != "":
+		return &tree
 	}
 	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}}
 }
 
 // newAddonOutput is newOutput for addon render, whose tree also holds the
 // addon's NOTES.txt.
-func newAddonOutput(w io.Writer, dir string) output {
-	if dir != "" {
-		return &treeOutput{dir: dir, notes: true}
-	}
-	return newOutput(w, dir, false)
+func newAddonOutput(w io.Writer, tree treeOutput) output {
+	tree.notes = true
+	return newOutput(w, tree, false)
 }
 
 // newJSONOutput returns the stream of render --format json.
@@ -94,15 +89,19 @@ func (discard) Put(string, cluster.Entry) error { return nil }
 func (discard) finish(string) error             { return nil }
 func (discard) abort()                          {}
 
-// treeOutput writes the objects into the tree under dir as they come,
-// swapped in at the end in one step (golden.Updater): files drydock wrote
-// there before and no longer renders are removed, files it did not write
-// (listed in the directory's ownership file) are left alone. The directory
-// is taken at the first object, so that a render that fails on its inputs
-// reports them, not a problem with the directory.
+// treeOutput writes the objects into the tree under dir as they come, in
+// place (golden.Updater): staged beside their files and put in place at
+// the end under the directory's journal. Files drydock wrote there before
+// (listed in its ownership file) and no longer renders are removed; files
+// it did not write are never rewritten or removed (with adopt, those at
+// rendered paths are taken over and listed on log). The directory is taken
+// at the first object, so that a render that fails on its inputs reports
+// them, not a problem with the directory.
 type treeOutput struct {
-	dir string
-	u   *golden.Updater
+	dir   string
+	adopt bool
+	log   io.Writer
+	u     *golden.Updater
 	// notes makes NOTES.txt the addon's: written with its notes, removed
 	// when it has none. A render's tree leaves a NOTES.txt alone.
 	notes bool
@@ -112,7 +111,7 @@ func (t *treeOutput) updater() error {
 	if t.u != nil {
 		return nil
 	}
-	u, err := golden.NewUpdater(t.dir, golden.UpdateOptions{Prune: true})
+	u, err := golden.NewUpdater(t.dir, golden.UpdateOptions{Prune: true, Adopt: t.adopt})
 	t.u = u
 	return err
 }
@@ -132,20 +131,34 @@ func (t *treeOutput) finish(notes string) error {
 	if err := t.updater(); err != nil {
 		return err
 	}
-	if _, err := t.u.Commit(); err != nil {
-		return err
-	}
-	if !t.notes {
-		return nil
-	}
-	notesFile := filepath.Join(t.dir, "NOTES.txt")
-	if notes == "" {
-		if err := os.Remove(notesFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if t.notes && notes != "" { // owned: pruned when the addon has no notes
+		if err := t.u.Put("NOTES.txt", []byte(notes)); err != nil {
 			return err
 		}
-		return nil
 	}
-	return os.WriteFile(notesFile, []byte(notes), 0o644)
+	rep, err := t.u.Commit()
+	if err != nil {
+		return err
+	}
+	t.report(rep)
+	return nil
+}
+
+// report lists on log what the update took over or could not prune, and
+// what it completed of a killed update.
+func (t *treeOutput) report(rep *golden.Report) {
+	if t.log == nil {
+		return
+	}
+	for _, l := range rep.Leftovers {
+		fmt.Fprintf(t.log, "drydock: %s: %s\n", t.dir, l)
+	}
+	for _, p := range rep.Adopted {
+		fmt.Fprintf(t.log, "drydock: %s: adopted %s (drydock owns it from now on)\n", t.dir, p)
+	}
+	for _, p := range rep.Kept {
+		fmt.Fprintf(t.log, "drydock: %s: kept %s: it no longer renders but lies on another file system\n", t.dir, p)
+	}
 }
 
 func (t *treeOutput) abort() {

@@ -241,6 +241,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rf.register(fs)
 	var outDir string
 	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
+	adopt := fs.Bool("adopt", false, "with --output-dir: take over the files at rendered paths that drydock did not write (listed as adopted)")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
 	watch := fs.Bool("watch", false, "render again on every change of the inputs, definitions, inventory and addons, printing what changed; Ctrl-C ends")
@@ -280,7 +281,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	if *adopt && outDir == "" {
+		return cmd.usageError(stderr, errors.New("--adopt takes over the files of --output-dir: give --output-dir"))
+	}
 	if *watch {
+		if *adopt {
+			return cmd.usageError(stderr, errors.New("--adopt is a one-time step: run render --output-dir DIR --adopt once, then --watch"))
+		}
 		if *validate || *status || *format != "yaml" || len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 || slices.Contains(in.Paths, "-") {
 			return cmd.fail(stderr, errors.New("--watch renders files (not stdin) to a tree or a change list: not with --validate, --status, --format or filters"))
 		}
@@ -289,7 +296,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o output
 	switch *format {
 	case "yaml":
-		o = newOutput(stdout, outDir, *quiet)
+		o = newOutput(stdout, treeOutput{dir: outDir, adopt: *adopt, log: stderr}, *quiet)
 	case "json":
 		if outDir != "" || *quiet {
 			return cmd.fail(stderr, errors.New("--format json prints to stdout: not with --output-dir or --quiet"))

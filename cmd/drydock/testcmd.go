@@ -27,6 +27,7 @@ type testFlags struct {
 	config   string
 	update   bool
 	prune    bool
+	adopt    bool
 	ci       bool
 	format   string
 	shard    string
@@ -56,6 +57,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.config, "config", "c", "drydock.yaml", "suite configuration file")
 	fs.BoolVar(&o.update, "update", false, "rewrite the golden trees to match the render (not in CI mode)")
 	fs.BoolVar(&o.prune, "prune", false, "with --update, delete golden files that no longer render")
+	fs.BoolVar(&o.adopt, "adopt", false, "with --update, take over the golden files drydock did not write (a tree written before ownership files), listing them")
 	fs.BoolVar(&o.ci, "ci", os.Getenv("CI") == "true", "CI mode: never write; missing, stale or extra golden files fail (default on when CI=true)")
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
 	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
@@ -171,6 +173,8 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return fail("drydock test: --update writes golden files, which CI mode never does (unset CI or --ci=false)")
 	case o.prune && !o.update:
 		return fail("drydock test: --prune only makes sense with --update")
+	case o.adopt && !o.update:
+		return fail("drydock test: --adopt only makes sense with --update")
 	}
 	var err error
 	if _, err = check.ParseNow(o.rules.now); err != nil {
@@ -260,7 +264,7 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 	if err != nil {
 		return check.Options{}, err
 	}
-	return check.Options{Update: o.update, Prune: o.prune, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict}, nil
+	return check.Options{Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict}, nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any
