@@ -40,6 +40,12 @@ func Printable(s string) string {
 	return b.String()
 }
 
+// PrintableLine is Printable for a field that must stay on its line (a
+// name in a comment, a heading): a line feed is also made visible, as \n.
+func PrintableLine(s string) string {
+	return strings.ReplaceAll(Printable(s), "\n", `\n`)
+}
+
 // needsEscape reports whether r is a control Printable makes visible.
 func needsEscape(r rune) bool {
 	switch {

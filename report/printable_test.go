@@ -40,6 +40,19 @@ func TestPrintable(t *testing.T) {
 	}
 }
 
+func TestPrintableLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"component web", "component web"},
+		{"a\nkind: Secret", `a\nkind: Secret`},
+		{"a\r\n\x1b[2J\tb", `a\r\n\x1b[2J` + "\tb"},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, PrintableLine(tt.in)); diff != "" {
+			t.Errorf("PrintableLine(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
 func TestPrintableWriter(t *testing.T) {
 	var out bytes.Buffer
 	w := &PrintableWriter{W: &out}
