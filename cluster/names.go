@@ -24,7 +24,7 @@ type MetaError struct {
 	Kind string
 	// Name is the object's name when it is a string ("" otherwise).
 	Name string
-	// Field is "metadata", "metadata.name" or "metadata.namespace".
+	// Field is "kind", "metadata", "metadata.name" or "metadata.namespace".
 	Field string
 	// Value is the refused value (as decoded).
 	Value any
@@ -35,21 +35,30 @@ type MetaError struct {
 // Error formats the refusal as `Kind "name": field: message`.
 func (e *MetaError) Error() string {
 	subject := e.Kind
+	if subject == "" {
+		subject = "object"
+	}
 	if e.Name != "" {
 		subject = fmt.Sprintf("%s %q", e.Kind, e.Name)
 	}
 	return subject + ": " + e.Field + ": " + e.Msg
 }
 
-// ValidateMeta checks an object's metadata.name and metadata.namespace as
-// the API server would before storing it (and before drydock builds a path
-// from them): metadata a mapping, both strings, the name valid for its
+// ValidateMeta checks an object's kind, metadata.name and
+// metadata.namespace as the API server would before storing it (and
+// before drydock builds a path from them): the kind valid (manifest.KindName,
+// field "kind"), metadata a mapping, both strings, the name valid for its
 // kind (DNS-1123 subdomain for most kinds, DNS-1123 label for Namespaces,
 // DNS-1035 label for Services, path segment for RBAC objects), the
 // namespace a DNS-1123 label. A value YAML 1.1 read as a boolean (yes, on,
 // ...) is named as such. The error is a *MetaError in Kubernetes' wording
 // and carries no position.
 func ValidateMeta(obj *manifest.Object) error {
+	if msg := manifest.KindName(obj.Kind()); msg != "" {
+		name, _ := manifest.Lookup(obj.Data, "metadata", "name")
+		s, _ := name.(string)
+		return &MetaError{Kind: obj.Kind(), Name: s, Field: "kind", Value: obj.Data["kind"], Msg: msg}
+	}
 	meta, ok := obj.Data["metadata"].(map[string]any)
 	if v, present := obj.Data["metadata"]; present && v != nil && !ok {
 		return &MetaError{Kind: obj.Kind(), Field: "metadata", Value: v,

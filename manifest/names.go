@@ -38,6 +38,24 @@ func DNS1035Label(s string) string {
 // by dots, at most 253 characters): most object names.
 func DNS1123Subdomain(s string) string { return strings.Join(dns1123Subdomain(s, "characters"), "; ") }
 
+// KindName returns what is wrong with kind as an object's kind, in the API
+// server's words; "" if nothing. A kind is what a CustomResourceDefinition
+// may name: apiextensions' ValidateCustomResourceDefinitionNames (and
+// ValidateGroupVersionKind) require `IsDNS1035Label(strings.ToLower(kind))`
+// and say "may have mixed case, but should otherwise match: <the DNS-1035
+// message>". So a kind is a letter, then letters, digits and inner
+// hyphens, at most 63 characters: no "/", ".", "_", space or control, which
+// would also change the paths of the output tree.
+func KindName(kind string) string {
+	if kind == "" {
+		return "Required value"
+	}
+	if msg := DNS1035Label(strings.ToLower(kind)); msg != "" {
+		return fmt.Sprintf("Invalid value: %q: may have mixed case, but should otherwise match: %s", kind, msg)
+	}
+	return ""
+}
+
 // PathSegmentName is the rule of RBAC object names: anything but "." and
 // "..", without "/" or "%".
 func PathSegmentName(s string) string {

@@ -84,56 +84,55 @@ func Notice(w io.Writer, title, msg string) {
 // marker, so GitHub runs none of it. The marker is a hash of the text:
 // deterministic, and not something the text can contain in advance.
 func WriteInert(w io.Writer, text string) {
+	text = Printable(text)
 	sum := sha256.Sum256([]byte(text))
 	token := "drydock-" + hex.EncodeToString(sum[:12])
 	fmt.Fprintf(w, "::stop-commands::%s\n%s::%s::\n", token, text, token)
 }
 
-// ghData escapes an annotation message; ghProperty also a property value.
+// ghData is s as a workflow command's message: controls made visible
+// (Printable), then escaped as GitHub's toolkit escapes command data
+// (escapeData in @actions/core), so that it stays one command.
 func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(Printable(s))
 }
 
+// ghProperty is ghData for a property value, which also escapes the
+// property separators : and , (escapeProperty in @actions/core).
 func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(Printable(s))
 }
 
 // StepSummary writes the Markdown job summary of r to w in one write: a
 // table of the suites (status, objects, errors, warnings), then each
-// suite's findings. Every finding stays on its line: line breaks become
-// <br> and no line can start a workflow command. The caller opens the
+// suite's findings. Every field from inputs is MarkdownText or
+// MarkdownCode: it stays text on its line (no markup, no HTML, no table
+// cell or code span ended early, no line that starts a workflow command). The caller opens the
 // destination (GitHub's $GITHUB_STEP_SUMMARY, for appending).
 func StepSummary(w io.Writer, r *check.Result) error {
 	var b strings.Builder
 	b.WriteString("## drydock test\n\n| suite | status | objects | errors | warnings |\n|---|---|---|---|---|\n")
 	for _, s := range r.Suites {
 		errs, warns := s.Counts()
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", mdText(s.Name), s.Status(), s.Objects, errs, warns)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", MarkdownText(s.Name), s.Status(), s.Objects, errs, warns)
 	}
 	for _, s := range r.Suites {
 		if len(s.Findings) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### %s\n\n", mdText(s.Name))
+		fmt.Fprintf(&b, "\n### %s\n\n", MarkdownText(s.Name))
 		for _, f := range s.Findings {
-			fmt.Fprintf(&b, "- **%s** %s%s%s\n", f.Level, mdCode(f.Check), mdCode(locate(f.Pos)), mdText(f.Message))
+			fmt.Fprintf(&b, "- **%s** %s %s\n", f.Level, MarkdownCode(f.Check), withSpace(MarkdownCode(f.Pos.String()))+MarkdownText(f.Message))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// mdCode is s as a Markdown code span on one line ("" stays "").
-func mdCode(s string) string {
+// withSpace is s and a space, or "" for "".
+func withSpace(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = strings.ReplaceAll(strings.TrimSuffix(mdText(s), ": "), "`", "'")
-	return "`" + s + "` "
-}
-
-// mdText keeps s on its line of the summary: line breaks become <br>,
-// table pipes are escaped, and no line can start a workflow command.
-func mdText(s string) string {
-	return strings.NewReplacer("\r\n", "<br>", "\n", "<br>", "\r", "<br>", "|", "\\|").Replace(s)
+	return s + " "
 }

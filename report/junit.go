@@ -16,7 +16,9 @@ import (
 // per suite and one testcase per check that ran (sorted by name). A check
 // with error findings is a failure listing them; a suite that could not
 // be checked has an error (type bad-input) on its render testcase.
-// Warnings go to the testcase's system-out.
+// Warnings go to the testcase's system-out. Every string from inputs
+// has its controls made visible (Printable): XML 1.0 cannot hold most
+// of them, and a dashboard shows them as text.
 type JUnit struct{}
 
 type junitSuites struct {
@@ -73,7 +75,7 @@ func (JUnit) Write(w io.Writer, r *check.Result) error {
 
 // junitSuiteOf is the testsuite of one suite.
 func junitSuiteOf(s *check.SuiteResult) junitSuite {
-	js := junitSuite{Name: s.Name}
+	js := junitSuite{Name: Printable(s.Name)}
 	byCheck := map[string][]check.Finding{}
 	checks := append([]string(nil), s.Checks...)
 	for _, f := range s.Findings {
@@ -94,7 +96,7 @@ func junitSuiteOf(s *check.SuiteResult) junitSuite {
 		js.Cases = append(js.Cases, tc)
 	}
 	if s.Err != nil && !slices.Contains(checks, "render") {
-		js.Cases = append(js.Cases, junitCase{Name: "render", Classname: s.Name, Error: badInput(s.Err)})
+		js.Cases = append(js.Cases, junitCase{Name: "render", Classname: js.Name, Error: badInput(s.Err)})
 		js.Errors++
 	}
 	js.Tests = len(js.Cases)
@@ -103,7 +105,7 @@ func junitSuiteOf(s *check.SuiteResult) junitSuite {
 
 // junitCaseOf is the testcase of check c of the suite s, with its findings.
 func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junitCase {
-	tc := junitCase{Name: c, Classname: s.Name}
+	tc := junitCase{Name: Printable(c), Classname: Printable(s.Name)}
 	var errLines, warnLines, exceptLines []string
 	for _, f := range findings {
 		line := locate(f.Pos) + f.Message
@@ -128,7 +130,7 @@ func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junit
 	case c == "render" && s.Err != nil:
 		tc.Error = badInput(s.Err)
 	case len(errLines) > 0:
-		tc.Failure = &junitMessage{Message: fmt.Sprintf("%d findings", len(errLines)), Type: c, Text: strings.Join(errLines, "\n")}
+		tc.Failure = &junitMessage{Message: fmt.Sprintf("%d findings", len(errLines)), Type: tc.Name, Text: Printable(strings.Join(errLines, "\n"))}
 	}
 	var out []string
 	if len(warnLines) > 0 {
@@ -137,11 +139,11 @@ func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junit
 	if len(exceptLines) > 0 {
 		out = append(out, "exceptions:\n"+strings.Join(exceptLines, "\n"))
 	}
-	tc.SystemOut = strings.Join(out, "\n")
+	tc.SystemOut = Printable(strings.Join(out, "\n"))
 	return tc
 }
 
 // badInput is the error of a suite that could not be checked.
 func badInput(err error) *junitMessage {
-	return &junitMessage{Message: firstLine(err.Error()), Type: "bad-input", Text: err.Error()}
+	return &junitMessage{Message: Printable(firstLine(err.Error())), Type: "bad-input", Text: Printable(err.Error())}
 }

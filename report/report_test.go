@@ -2,11 +2,15 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -199,5 +203,173 @@ func TestWriteErrors(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// hostileResult has every field an input controls set to something a
+// terminal, a CI log, Markdown or XML could take as a command or markup.
+func hostileResult() *check.Result {
+	name := "evil\x1b]0;title\x07\x1b[2J<script>x</script>`|"
+	return &check.Result{Config: "drydock.yaml", Suites: []*check.SuiteResult{
+		{Name: name, Objects: 1, Checks: []string{"render", "rules/x\x1b[31m"}, Updated: []string{"local/default/configmap_\x1b[31m.yaml"},
+			Findings: []check.Finding{
+				{Suite: name, Check: "rules/x\x1b[31m", Level: check.LevelError, Object: "local/ns\x1b[1m/configmap_c.yaml",
+					Pos:     manifest.Pos{File: "/repo/apps/a b#c\x1b[31m.yaml", Line: 3, Col: 9},
+					Message: "name \x1b[31mred\x1b[0m\r\n::error file=x::injected\x00\x0b\u009b|<img src=x onerror=alert(1)>`code`"},
+				{Suite: name, Check: "golden", Level: check.LevelWarning, Object: "local/default/configmap_c.yaml",
+					Pos:     manifest.Pos{File: "apps/ü,x:y.yaml", Line: 1},
+					Message: "differs", Diff: "--- golden\n+++ render\n-\x1b[2J\n+```\n+\u202eevil\n"},
+			}},
+		{Name: "broken", Checks: []string{"render"}, Err: errors.New("apps/x.yaml:1:1: kind \x1b[31m: bad\x00")},
+	}}
+}
+
+// TestHostileFormats writes the hostile result in every format: each
+// matches its golden file (testdata/hostile/) and keeps its promise
+// whatever the input says.
+func TestHostileFormats(t *testing.T) {
+	opts := Options{Version: "v9.9.9-test", Dir: "/repo"}
+	writers := map[string]func(w *bytes.Buffer) error{
+		"summary": func(w *bytes.Buffer) error { return StepSummary(w, hostileResult()) },
+	}
+	for _, name := range Formats {
+		f, _ := Lookup(name, opts)
+		writers[name] = func(w *bytes.Buffer) error { return f.Write(w, hostileResult()) }
+	}
+	coloured := Text{Colour: true}
+	writers["text-colour"] = func(w *bytes.Buffer) error { return coloured.Write(w, hostileResult()) }
+	promises := map[string]func(t *testing.T, out []byte){
+		"text":        noControls,
+		"github":      func(t *testing.T, out []byte) { noControls(t, out); oneCommandPerLine(t, out) },
+		"text-colour": onlyOwnColours,
+		"summary":     markdownStaysText,
+		"junit":       wellFormedXML,
+		"json":        validJSON,
+		"sarif":       func(t *testing.T, out []byte) { validJSON(t, out); sarifURIs(t, out) },
+	}
+	for _, name := range manifest.SortedKeys(writers) {
+		t.Run(name, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := writers[name](&got); err != nil {
+				t.Fatal(err)
+			}
+			compareGolden(t, filepath.Join("testdata", "hostile", name+".golden"), got.Bytes())
+			promises[name](t, got.Bytes())
+		})
+	}
+}
+
+// noControls: no control byte but tab and line feed, no C1 control.
+func noControls(t *testing.T, out []byte) {
+	t.Helper()
+	for i, r := range string(out) {
+		if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffd) {
+			t.Errorf("control %q at byte %d", r, i)
+		}
+	}
+}
+
+// onlyOwnColours: the only escape sequences are the text format's SGR
+// colours around its status words.
+func onlyOwnColours(t *testing.T, out []byte) {
+	t.Helper()
+	rest := out
+	for _, c := range []string{"\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[0m"} {
+		rest = bytes.ReplaceAll(rest, []byte(c), nil)
+	}
+	if bytes.Count(out, []byte("\x1b[0m")) == 0 {
+		t.Error("no colour at all")
+	}
+	noControls(t, rest)
+}
+
+// oneCommandPerLine: outside the stop-commands fence every line is one
+// of drydock's commands, and inside it none can be one.
+func oneCommandPerLine(t *testing.T, out []byte) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	end := ""
+	for _, line := range lines {
+		switch {
+		case end != "":
+			if line == end {
+				end = ""
+			}
+		case strings.HasPrefix(line, "::stop-commands::"):
+			end = "::" + strings.TrimPrefix(line, "::stop-commands::") + "::"
+		case strings.HasPrefix(line, "::error file=/repo/apps/a b#c\\x1b[31m.yaml,line=3,col=9,title="),
+			strings.HasPrefix(line, "::warning file=apps/ü%2Cx%3Ay.yaml,line=1,title="):
+			// GitHub reads the properties up to the first "::"; the
+			// message runs to the end of the line.
+			if props, _, _ := strings.Cut(line[2:], "::"); strings.Count(props, ",") != strings.Count(props, "=")-1 {
+				t.Errorf("annotation whose properties do not split as written: %q", props)
+			}
+		default:
+			t.Errorf("line outside the fence that is not drydock's command: %q", line)
+		}
+	}
+	if end != "" {
+		t.Errorf("stop-commands not ended (%s)", end)
+	}
+}
+
+// markdownStaysText: no tag from the inputs, every table row has its
+// six cell separators.
+func markdownStaysText(t *testing.T, out []byte) {
+	t.Helper()
+	noControls(t, out)
+	for _, bad := range []string{"<script", "<img", "`"} {
+		if bytes.Contains(out, []byte(bad)) {
+			t.Errorf("summary holds %q from an input", bad)
+		}
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "|") && strings.Count(line, "|") != 6 {
+			t.Errorf("table row with %d pipes: %q", strings.Count(line, "|"), line)
+		}
+	}
+}
+
+// wellFormedXML: encoding/xml reads the JUnit report back, the controls
+// shown as text.
+func wellFormedXML(t *testing.T, out []byte) {
+	t.Helper()
+	var got junitSuites
+	if err := xml.Unmarshal(out, &got); err != nil {
+		t.Fatalf("JUnit report does not decode: %v", err)
+	}
+	if len(got.Suites) != 2 || !strings.Contains(got.Suites[0].Name, `\x1b]0;title\x07`) {
+		t.Errorf("suites = %+v", got.Suites)
+	}
+	noControls(t, out)
+}
+
+func validJSON(t *testing.T, out []byte) {
+	t.Helper()
+	if !json.Valid(out) {
+		t.Error("not valid JSON")
+	}
+}
+
+// sarifURIs: every artifact URI parses as a relative URI reference that
+// names its file.
+func sarifURIs(t *testing.T, out []byte) {
+	t.Helper()
+	var log sarifLog
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range log.Runs[0].Results {
+		uri := r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+		u, err := url.Parse(uri)
+		if err != nil || u.Scheme != "" || u.Fragment != "" || u.RawQuery != "" {
+			t.Errorf("URI %q: %+v, %v", uri, u, err)
+			continue
+		}
+		got = append(got, u.Path)
+	}
+	if diff := cmp.Diff([]string{"apps/a b#c\x1b[31m.yaml", "apps/ü,x:y.yaml"}, got); diff != "" {
+		t.Errorf("paths of the URIs (-want +got):\n%s", diff)
 	}
 }

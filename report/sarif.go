@@ -15,7 +15,9 @@ import (
 // rule per check (in the order first reported) and one result per
 // finding, located in the authored input, or in the result's config file
 // when a finding has no place of its own. Artifact URIs are
-// slash-separated and, under Dir, relative to it.
+// percent-encoded (RFC 3986): a path under Dir is a relative reference
+// to it, any other relative path one to the working directory, and an
+// absolute path elsewhere a file: URI.
 type SARIF struct {
 	// Version is the drydock version named as the tool's.
 	Version string
@@ -133,11 +135,38 @@ func checkDescription(name string) string {
 	return name
 }
 
-// artifactURI is file slash-separated and, when it is absolute and under
-// Dir, relative to Dir (as code scanning wants).
+// artifactURI is file as a URI reference: relative to Dir when it is
+// absolute and under Dir (as code scanning wants), else relative as it
+// is, or a file: URI when it is absolute.
 func (s SARIF) artifactURI(file string) string {
 	if filepath.IsAbs(file) && s.Dir != "" && manifest.Within(s.Dir, file) {
 		file, _ = filepath.Rel(s.Dir, file)
 	}
-	return filepath.ToSlash(file)
+	file = filepath.ToSlash(file)
+	if filepath.IsAbs(file) || filepath.VolumeName(file) != "" {
+		if !strings.HasPrefix(file, "/") {
+			file = "/" + file // C:/x is file:///C:/x
+		}
+		return "file://" + uriPath(file)
+	}
+	return uriPath(file)
+}
+
+// uriPath percent-encodes the slash-separated path p as the path of a
+// URI (RFC 3986): every byte but the unreserved characters, the
+// sub-delims, @ and / is %XX, so spaces, %, #, ? and non-ASCII
+// characters cannot end the path or change what it names. A colon is
+// encoded too, so that a relative path's first segment never reads as a
+// scheme.
+func uriPath(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=@/", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }

@@ -17,42 +17,48 @@ type Text struct {
 	Colour bool
 }
 
-// paint wraps s in the ANSI colour of what it says, when t.Colour.
-func (t Text) paint(s string) string {
-	if !t.Colour {
-		return s
-	}
+// paint writes s, in the ANSI colour of what it says when t.Colour, to
+// w: the raw writer, for s is one of drydock's status words.
+func (t Text) paint(w io.Writer, s string) {
 	code := map[string]string{"ok": "32", "FAIL": "31", "ERROR": "31", "error": "31", "warning": "33"}[s]
-	if code == "" {
-		return s
+	if !t.Colour || code == "" {
+		io.WriteString(w, s)
+		return
 	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
+	io.WriteString(w, "\x1b["+code+"m"+s+"\x1b[0m")
 }
 
-// Write writes the text report of r to w.
+// Write writes the text report of r to w. Everything but the colours
+// goes through a PrintableWriter: names, messages and diffs from inputs
+// reach a terminal or a log with their controls made visible.
 func (t Text) Write(out io.Writer, r *check.Result) error {
 	w := &StickyWriter{W: out}
+	p := &PrintableWriter{W: w}
 	for _, s := range r.Suites {
 		errs, warns := s.Counts()
-		fmt.Fprintf(w, "suite %s: %s (%d objects, %d errors, %d warnings)\n", s.Name, t.paint(s.Status()), s.Objects, errs, warns)
+		fmt.Fprintf(p, "suite %s: ", s.Name)
+		t.paint(w, s.Status())
+		fmt.Fprintf(p, " (%d objects, %d errors, %d warnings)\n", s.Objects, errs, warns)
 		if causes := driftCauses(s.Findings); causes != "" {
-			fmt.Fprintf(w, "  golden drift by cause: %s\n", causes)
+			fmt.Fprintf(p, "  golden drift by cause: %s\n", causes)
 		}
 		for _, f := range s.Findings {
-			fmt.Fprintf(w, "  %s%s [%s] %s%s\n", locate(f.Pos), t.paint(string(f.Level)), f.Check, where(f), f.Message)
+			fmt.Fprintf(p, "  %s", locate(f.Pos))
+			t.paint(w, string(f.Level))
+			fmt.Fprintf(p, " [%s] %s%s\n", f.Check, where(f), f.Message)
 			if f.Diff != "" {
 				for _, line := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
-					fmt.Fprintf(w, "    %s\n", line)
+					fmt.Fprintf(p, "    %s\n", line)
 				}
 			}
 		}
-		for _, p := range s.Updated {
-			fmt.Fprintf(w, "  updated %s\n", p)
+		for _, u := range s.Updated {
+			fmt.Fprintf(p, "  updated %s\n", u)
 		}
-		for _, p := range s.Adopted {
-			fmt.Fprintf(w, "  adopted %s\n", p)
+		for _, a := range s.Adopted {
+			fmt.Fprintf(p, "  adopted %s\n", a)
 		}
-		writeCoverage(w, s.Coverage)
+		writeCoverage(p, s.Coverage)
 	}
 	failed := r.FailedSuites()
 	fmt.Fprintf(w, "%d suites: %d ok, %d failed\n", len(r.Suites), len(r.Suites)-failed, failed)

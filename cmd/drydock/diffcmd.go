@@ -212,30 +212,33 @@ func namespaceOf(ns string) string {
 }
 
 // diffText groups the changes by cluster and namespace, each update with
-// its diff, and ends with a summary line.
+// its diff, and ends with a summary line. It writes through a
+// report.PrintableWriter: names, reasons and diff lines from inputs keep
+// their controls visible.
 func diffText(w io.Writer, p *reconcile.Plan, base string) error {
 	sw := &report.StickyWriter{W: w}
+	pw := &report.PrintableWriter{W: sw}
 	lastCluster, lastNS := "", "\x00"
 	for _, c := range p.Changes {
 		if c.Cluster != lastCluster {
-			fmt.Fprintf(sw, "cluster %s\n", c.Cluster)
+			fmt.Fprintf(pw, "cluster %s\n", c.Cluster)
 			lastCluster, lastNS = c.Cluster, "\x00"
 		}
 		if c.Key.Namespace != lastNS {
-			fmt.Fprintf(sw, "  namespace %s\n", namespaceOf(c.Key.Namespace))
+			fmt.Fprintf(pw, "  namespace %s\n", namespaceOf(c.Key.Namespace))
 			lastNS = c.Key.Namespace
 		}
-		fmt.Fprintf(sw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.Key), c.Reason)
+		fmt.Fprintf(pw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.Key), c.Reason)
 		if c.Action == reconcile.Update {
 			for line := range strings.Lines(c.Diff()) {
-				fmt.Fprintf(sw, "        %s", line)
+				fmt.Fprintf(pw, "        %s", line)
 			}
 		}
 	}
 	for _, k := range p.Kept {
-		fmt.Fprintf(sw, "kept in cluster %s, namespace %s: %s: %s\n", k.Cluster, namespaceOf(k.Key.Namespace), objectName(k.Key), k.Reason)
+		fmt.Fprintf(pw, "kept in cluster %s, namespace %s: %s: %s\n", k.Cluster, namespaceOf(k.Key.Namespace), objectName(k.Key), k.Reason)
 	}
-	fmt.Fprintf(sw, "%s\n", summaryLine(p, base))
+	fmt.Fprintf(pw, "%s\n", summaryLine(p, base))
 	return sw.Err
 }
 
@@ -249,10 +252,12 @@ func summaryLine(p *reconcile.Plan, base string) string {
 }
 
 // diffMarkdown is a pull-request comment: a table per cluster, each
-// object's diff in a collapsed section.
+// object's diff in a collapsed section. Every name, kind, namespace and
+// reason is report.MarkdownText or MarkdownCode and every diff a
+// MarkdownFence: nothing from an input becomes markup.
 func diffMarkdown(w io.Writer, p *reconcile.Plan, base string) error {
 	sw := &report.StickyWriter{W: w}
-	fmt.Fprintf(sw, "### drydock diff\n\n%s.\n", summaryLine(p, "`"+base+"`"))
+	fmt.Fprintf(sw, "### drydock diff\n\n%s.\n", summaryLine(p, report.MarkdownCode(base)))
 	byCluster := map[string][]reconcile.Change{}
 	var clusters []string
 	for _, c := range p.Changes {
@@ -267,28 +272,23 @@ func diffMarkdown(w io.Writer, p *reconcile.Plan, base string) error {
 		for _, c := range changes {
 			counts[c.Action]++
 		}
-		fmt.Fprintf(sw, "\n#### cluster `%s`\n\n| create | update | delete |\n|---|---|---|\n| %d | %d | %d |\n\n",
-			cl, counts[reconcile.Create], counts[reconcile.Update], counts[reconcile.Delete])
+		fmt.Fprintf(sw, "\n#### cluster %s\n\n| create | update | delete |\n|---|---|---|\n| %d | %d | %d |\n\n",
+			report.MarkdownCode(cl), counts[reconcile.Create], counts[reconcile.Update], counts[reconcile.Delete])
 		for _, c := range changes {
-			fmt.Fprintf(sw, "<details><summary>%s %s <code>%s</code> in %s: %s</summary>\n\n```diff\n%s```\n\n</details>\n",
-				c.Action, c.Key.Kind, c.Key.Name, namespaceOf(c.Key.Namespace), htmlEscape(c.Reason), fence(c.Diff()))
+			fmt.Fprintf(sw, "<details><summary>%s %s %s in %s: %s</summary>\n\n%s\n</details>\n",
+				c.Action, report.MarkdownText(c.Key.Kind), report.MarkdownCode(c.Key.Name), report.MarkdownText(namespaceOf(c.Key.Namespace)),
+				report.MarkdownText(c.Reason), report.MarkdownFence("diff", c.Diff()))
 		}
 	}
 	if len(p.Kept) > 0 {
 		fmt.Fprintf(sw, "\n#### kept as they are by the controllers\n\n")
 		for _, k := range p.Kept {
-			fmt.Fprintf(sw, "- `%s` %s `%s` in %s: %s\n", k.Cluster, k.Key.Kind, k.Key.Name, namespaceOf(k.Key.Namespace), k.Reason)
+			fmt.Fprintf(sw, "- %s %s %s in %s: %s\n", report.MarkdownCode(k.Cluster), report.MarkdownText(k.Key.Kind), report.MarkdownCode(k.Key.Name),
+				report.MarkdownText(namespaceOf(k.Key.Namespace)), report.MarkdownText(k.Reason))
 		}
 	}
 	return sw.Err
 }
-
-func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-// fence keeps a diff from closing its code block early.
-func fence(diff string) string { return strings.ReplaceAll(diff, "```", "`\u200b``") }
 
 // diffJSON is the plan for machines: a summary and every change (the
 // unchanged and kept objects are counted as unchanged; the kept ones

@@ -11,6 +11,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/report"
 )
 
 // output is where a render's objects go as the pipeline writes them: the
@@ -232,7 +233,8 @@ func (s *streamOutput) finish(notes string) error {
 			fmt.Fprintln(s.w, "---")
 		}
 		first = false
-		fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, namespaceOf(k.Namespace), source)
+		// The comment stays one comment line whatever the names say.
+		fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, namespaceOf(k.Namespace), report.PrintableLine(source))
 		s.w.Write(data) // a failing stdout is the run's StickyWriter's to report
 		return nil
 	})
@@ -243,7 +245,7 @@ func (s *streamOutput) finish(notes string) error {
 		fmt.Fprintln(s.w, "---")
 		fmt.Fprintln(s.w, "# NOTES:")
 		for _, line := range strings.Split(notes, "\n") {
-			fmt.Fprintf(s.w, "#   %s\n", line)
+			fmt.Fprintf(s.w, "#   %s\n", report.PrintableLine(line))
 		}
 	}
 	return nil

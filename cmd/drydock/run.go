@@ -52,9 +52,13 @@ Run 'drydock <command> --help' for the flags.
 
 // run is the whole CLI; it returns the exit code. A write to stdout that
 // fails (a closed pipe, a full disk) makes the exit code at least 2: the
-// output is incomplete.
+// output is incomplete. Everything written to stderr (messages, which
+// quote names, file names and input text) goes through a
+// report.PrintableWriter: an input's escape sequences reach a terminal
+// or a CI log made visible, never run.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	out := &report.StickyWriter{W: stdout}
+	stderr = &report.PrintableWriter{W: stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			stack := debug.Stack()
@@ -84,7 +88,12 @@ func internalError(stderr io.Writer, r any, stack []byte) int {
 	return exitInternal
 }
 
+// dispatch runs the command args[0]. Commands that print text for people
+// to stdout write it through a report.PrintableWriter; render and addon
+// render print data (YAML, JSON) and test its report, whose formats
+// escape what they quote themselves (the text report keeps its colours).
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	text := &report.PrintableWriter{W: stdout}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
@@ -93,19 +102,19 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "render":
 		return runRender(args[1:], stdin, stdout, stderr)
 	case "diff":
-		return runDiff(args[1:], stdout, stderr)
+		return runDiff(args[1:], text, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
 	case "addon":
 		return runAddon(args[1:], stdout, stderr)
 	case "verify":
-		return runVerify(args[1:], stdout, stderr)
+		return runVerify(args[1:], text, stderr)
 	case "show":
-		return runShow(args[1:], stdout, stderr)
+		return runShow(args[1:], text, stderr)
 	case "explain":
-		return runExplain(args[1:], stdout, stderr)
+		return runExplain(args[1:], text, stderr)
 	case "init":
-		return runInit(args[1:], stdout, stderr)
+		return runInit(args[1:], text, stderr)
 	case "version", "--version":
 		fmt.Fprint(stdout, versionText())
 		return exitOK
@@ -291,7 +300,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *validate || *status || *format != "yaml" || len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 || slices.Contains(in.Paths, "-") {
 			return cmd.fail(stderr, errors.New("--watch renders files (not stdin) to a tree or a change list: not with --validate, --status, --format or filters"))
 		}
-		return runWatch(in, outDir, stdout, stderr)
+		return runWatch(in, outDir, &report.PrintableWriter{W: stdout}, stderr) // a change list, not data
 	}
 	var o output
 	switch *format {

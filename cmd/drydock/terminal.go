@@ -15,15 +15,27 @@ import (
 // character device, TERM not dumb, not a CI run (CI logs are no
 // terminal, whatever they emulate).
 func interactive(w io.Writer) bool {
-	if sw, ok := w.(*report.StickyWriter); ok { // run's stdout
-		w = sw.W
-	}
-	f, ok := w.(*os.File)
+	f, ok := raw(w).(*os.File)
 	if !ok || os.Getenv("CI") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// raw is the writer under run's wrappers of stdout and stderr: where
+// drydock's own sequences (colours, the progress line) go as they are.
+func raw(w io.Writer) io.Writer {
+	for {
+		switch x := w.(type) {
+		case *report.StickyWriter:
+			w = x.W
+		case *report.PrintableWriter:
+			w = x.W
+		default:
+			return w
+		}
+	}
 }
 
 // colour reports whether output to w may be coloured: a terminal, and
@@ -48,7 +60,7 @@ func startProgress(w io.Writer, what string) *progress {
 	if !interactive(w) {
 		return nil
 	}
-	p := &progress{w: w, what: what, stop: make(chan struct{}), quit: make(chan struct{})}
+	p := &progress{w: raw(w), what: what, stop: make(chan struct{}), quit: make(chan struct{})}
 	go p.run()
 	return p
 }

@@ -47,3 +47,21 @@ func TestTextColour(t *testing.T) {
 		}
 	}
 }
+
+// TestRawUnwraps: colours and the progress line reach the writer under
+// run's StickyWriter and PrintableWriter, which would make them visible.
+func TestRawUnwraps(t *testing.T) {
+	var buf bytes.Buffer
+	w := &report.PrintableWriter{W: &report.StickyWriter{W: &buf}}
+	if got := raw(w); got != &buf {
+		t.Errorf("raw = %T, want the buffer", got)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := raw(&report.PrintableWriter{W: f}); got != f {
+		t.Errorf("raw = %T, want the file", got)
+	}
+}

@@ -223,6 +223,9 @@ func (r *componentRun) workload() error {
 	if !out.Exists() {
 		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
 	}
+	if err := r.checkKind(def, out, "output", r.comp.Path, ""); err != nil {
+		return err
+	}
 	r.base.set(out)
 	if r.trace != nil {
 		if obj, err := r.base.object(); err == nil {
@@ -247,6 +250,9 @@ func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ s
 	}
 	for it.Next() {
 		name := it.Selector().Unquoted()
+		if err := r.checkKind(def, it.Value(), "outputs."+it.Selector().String(), path, trait); err != nil {
+			return err
+		}
 		if trait != "" && !post {
 			r.uniqueOutput(name, path, trait)
 		}
