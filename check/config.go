@@ -156,6 +156,19 @@ func LoadConfig(path string) (*Config, error) {
 	return &cfg, nil
 }
 
+// GoldenDirs are the golden directories of c's suites, joined to c.Dir:
+// no suite reads them as input (Run skips them; a caller that leaves
+// suites out of Suites passes theirs in Options.Skip).
+func (c *Config) GoldenDirs() []string {
+	var out []string
+	for _, s := range c.Suites {
+		if s.Golden != "" {
+			out = append(out, filepath.Join(c.Dir, s.Golden))
+		}
+	}
+	return out
+}
+
 // Durations returns EvalTimeout and RuleTimeout parsed; one not set is 0.
 // The limits of a loaded Config always parse.
 func (l Limits) Durations() (eval, rule time.Duration, err error) {

@@ -27,9 +27,9 @@ func isManifest(name string) bool {
 // JSON document goes to the rules as written (see plainDocuments). Two
 // documents of the same kind, namespace and name are both kept: each is
 // checked. Files are found as a render finds its inputs
-// (pipeline.InputFiles).
-func readPlain(paths, exclude []string, listItems bool) ([]*sunk, error) {
-	files, err := pipeline.InputFiles(paths, exclude)
+// (pipeline.InputFiles), skip left out.
+func readPlain(paths, exclude, skip []string, listItems bool) ([]*sunk, error) {
+	files, err := pipeline.InputFiles(paths, exclude, skip)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func plainDocuments(file string, src []byte) ([]manifest.Value, error) {
 func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 	res := &SuiteResult{Name: s.Name, Checks: []string{"inputs"}}
 	// No output path or cluster: a finding names the document by its place.
-	objs, err := readPlain(r.paths(s.Inputs), s.Exclude, s.ListItems)
+	objs, err := readPlain(r.paths(s.Inputs), s.Exclude, r.skip, s.ListItems)
 	if err != nil {
 		res.fail(err, "inputs")
 		return res

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,11 @@ type Options struct {
 	RuleTimeout time.Duration
 	// Strict makes every suite strict (Suite.Strict).
 	Strict bool
+	// Skip are files and directories under the suites' input directories
+	// that no suite reads as input (pipeline.Inputs.Skip), besides every
+	// suite's golden directory: the golden directories of suites left out
+	// of the config, the files the report goes to.
+	Skip []string
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and
@@ -66,7 +72,7 @@ type Options struct {
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 	suites := opts.Shard.Suites(cfg.Suites)
-	r := &runner{dir: cfg.Dir, opts: opts}
+	r := &runner{dir: cfg.Dir, opts: opts, skip: slices.Concat(opts.Skip, cfg.GoldenDirs())}
 	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
 }
 
@@ -74,6 +80,8 @@ func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 type runner struct {
 	dir  string // the config's directory
 	opts Options
+	// skip are the golden directories, which no suite reads as input.
+	skip []string
 	// engines compiles each distinct rule set once for all suites.
 	engines onceCache[*rules.Engine]
 	// gatekeepers loads each distinct set of constraints once.
@@ -217,7 +225,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	in := pipeline.Inputs{
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: r.renderWorkers, Limits: r.opts.Limits,
-		Exclude: s.Exclude,
+		Exclude: s.Exclude, Skip: r.skip,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	for _, a := range s.Addons {

@@ -168,6 +168,14 @@ type WalkOptions struct {
 	Keep func(name string) bool
 	// SkipDir skips a directory below the root by name (nil: none).
 	SkipDir func(name string) bool
+	// SkipPath skips a directory below the root by its path as the walk
+	// reached it: root joined with the names below it (nil: none).
+	SkipPath func(path string) bool
+}
+
+// skip reports whether opts leave out the directory d at path p.
+func (opts WalkOptions) skip(p string, d fs.DirEntry) bool {
+	return (opts.SkipDir != nil && opts.SkipDir(d.Name())) || (opts.SkipPath != nil && opts.SkipPath(p))
 }
 
 // WalkFiles lists the files under root (a file or a directory given
@@ -203,7 +211,7 @@ func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 		case err != nil:
 			return fileError(err)
 		case d.IsDir():
-			if path != walkRoot && opts.SkipDir != nil && opts.SkipDir(d.Name()) {
+			if path != walkRoot && opts.skip(path, d) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -256,7 +264,7 @@ func WalkFS(fsys fs.FS, root string, opts WalkOptions) ([]string, error) {
 		case err != nil:
 			return fileError(err)
 		case d.IsDir():
-			if p != root && opts.SkipDir != nil && opts.SkipDir(d.Name()) {
+			if p != root && opts.skip(p, d) {
 				return fs.SkipDir
 			}
 			return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -41,6 +42,8 @@ type files struct {
 	name string
 	// exclude are the patterns of Inputs.Exclude.
 	exclude []string
+	// skip are the paths of Inputs.Skip.
+	skip []string
 }
 
 // display is how a file of the source is named to the user.
@@ -96,20 +99,64 @@ var walkOptions = manifest.WalkOptions{
 	SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") || name == "__snapshot__" },
 }
 
-// walk lists the input files under root.
+// walk lists the input files under root: none under a directory drydock
+// wrote (it holds golden.OwnershipFile) or one of f.skip.
 func (f files) walk(root string) ([]string, error) {
+	opts := walkOptions
 	var list []string
 	var err error
 	if f.fsys == nil {
-		list, err = manifest.WalkFiles(root, walkOptions)
+		skip := skipUnder(root, f.skip)
+		opts.SkipPath = func(p string) bool { return skip[filepath.Clean(p)] || drydockWrote(p) }
+		list, err = manifest.WalkFiles(root, opts)
+		if len(skip) > 0 {
+			list = slices.DeleteFunc(list, func(p string) bool { return skip[filepath.Clean(p)] })
+		}
 	} else {
-		list, err = manifest.WalkFS(f.fsys, root, walkOptions)
+		opts.SkipPath = func(p string) bool {
+			_, err := fs.Stat(f.fsys, path.Join(p, golden.OwnershipFile))
+			return err == nil
+		}
+		list, err = manifest.WalkFS(f.fsys, root, opts)
 		err = f.named(err)
 	}
 	if len(f.exclude) > 0 && !(len(list) == 1 && list[0] == root) { // a file named is read
 		list = slices.DeleteFunc(list, f.excluded)
 	}
 	return list, err
+}
+
+// drydockWrote reports whether the directory dir holds drydock's
+// ownership file: a rendered or golden tree, never an input.
+func drydockWrote(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, golden.OwnershipFile))
+	return err == nil
+}
+
+// skipUnder maps the paths of skip that lie below the directory root
+// (compared by real path) to the path a walk from root reaches them at
+// (root joined with the names below it: the walk does not follow
+// symbolic links to directories, so that path is theirs).
+func skipUnder(root string, skip []string) map[string]bool {
+	if len(skip) == 0 {
+		return nil
+	}
+	real, err := manifest.RealPath(root)
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range skip {
+		rs, err := manifest.RealPath(s)
+		if err != nil || rs == real || !manifest.Within(real, rs) {
+			continue
+		}
+		rel, err := filepath.Rel(real, rs)
+		if err == nil {
+			out[filepath.Join(root, rel)] = true
+		}
+	}
+	return out
 }
 
 // excluded reports whether a pattern of f.exclude matches the file: its
@@ -296,11 +343,12 @@ func (l *loaded) only(flag, want string, clusters, defs bool) error {
 }
 
 // InputFiles lists the files paths name as a render reads them:
-// directories walked (hidden directories and __snapshot__ left out, only
-// IsInputFile files kept) with the exclude patterns applied as
-// Inputs.Exclude does; a file named is listed whatever it is.
-func InputFiles(paths, exclude []string) ([]string, error) {
-	f := files{exclude: exclude}
+// directories walked (hidden directories, __snapshot__, directories
+// drydock wrote and the skip paths left out, only IsInputFile files kept)
+// with the exclude patterns applied as Inputs.Exclude and Inputs.Skip do;
+// a file named is listed whatever it is.
+func InputFiles(paths, exclude, skip []string) ([]string, error) {
+	f := files{exclude: exclude, skip: skip}
 	var out []string
 	for _, p := range paths {
 		list, err := f.walk(p)
@@ -310,4 +358,85 @@ func InputFiles(paths, exclude []string) ([]string, error) {
 		out = append(out, list...)
 	}
 	return out, nil
+}
+
+// Reads reports whether a render of in reads the file at p, which need
+// not exist any more (a file removed or renamed away): p is one of
+// ReadPaths, a file below an addon directory, or a file a walk of one of
+// their directories lists (IsInputFile, not excluded, not below a
+// directory the walk leaves out: see Enters). Paths are compared
+// absolute, Skip by real path.
+func (in *Inputs) Reads(p string) bool { return in.reaches(p, false) }
+
+// Enters reports whether a render of in reads files below the directory
+// at p, which need not exist: p is, or is below, one of ReadPaths, and
+// no directory from there down to p is a dot directory, __snapshot__,
+// one of Skip or a directory drydock wrote (golden.OwnershipFile).
+func (in *Inputs) Enters(p string) bool { return in.reaches(p, true) }
+
+// reaches is Reads (dir false) and Enters (dir true).
+func (in *Inputs) reaches(p string, dir bool) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	addons := map[string]bool{}
+	for _, a := range in.Addons {
+		if d, err := filepath.Abs(a.Dir); err == nil {
+			addons[d] = true
+		}
+	}
+	f := in.files()
+	for _, root := range in.ReadPaths() {
+		r, err := filepath.Abs(root)
+		switch {
+		case err != nil || !manifest.Within(r, abs):
+			continue
+		case r == abs: // named
+			return true
+		case f.skipped(abs):
+			return false
+		case addons[r] || f.walks(r, abs, dir):
+			return true
+		}
+	}
+	return false
+}
+
+// walks reports whether a walk of the directory root reaches p below it
+// (a directory when dir, else a file it lists).
+func (f files) walks(root, p string, dir bool) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	names := strings.Split(rel, string(filepath.Separator))
+	if !dir {
+		names = names[:len(names)-1]
+	}
+	at := root
+	for _, name := range names {
+		at = filepath.Join(at, name)
+		if walkOptions.SkipDir(name) || drydockWrote(at) {
+			return false
+		}
+	}
+	return dir || (IsInputFile(p) && !f.excluded(p))
+}
+
+// skipped reports whether p is, or is below, one of f.skip (by real path).
+func (f files) skipped(p string) bool {
+	if len(f.skip) == 0 {
+		return false
+	}
+	real, err := manifest.RealPath(p)
+	if err != nil {
+		return false
+	}
+	for _, s := range f.skip {
+		if rs, err := manifest.RealPath(s); err == nil && manifest.Within(rs, real) {
+			return true
+		}
+	}
+	return false
 }

@@ -90,6 +90,13 @@ type Inputs struct {
 	// that are not inputs, matched against the file's slash path and its
 	// name ("examples/*", "*.tmpl.yaml").
 	Exclude []string
+	// Skip are files and directories under the input directories that a
+	// directory's walk leaves out, compared by real path: drydock's own
+	// output (an --output-dir, golden trees, the file stdout goes to),
+	// which the next render must not read back as input. A directory
+	// holding golden.OwnershipFile (drydock wrote it) is left out too,
+	// also in From. A path named in the lists above is read all the same.
+	Skip []string
 	// From, when set, is the tree every path above is read from (slash
 	// paths; stdin is not read), such as a git revision's; FromName
 	// prefixes its file names in messages and positions ("HEAD~1:").
@@ -127,7 +134,9 @@ func (in *Inputs) ReadPaths() []string {
 	return out
 }
 
-func (in *Inputs) files() files { return files{fsys: in.From, name: in.FromName, exclude: in.Exclude} }
+func (in *Inputs) files() files {
+	return files{fsys: in.From, name: in.FromName, exclude: in.Exclude, skip: in.Skip}
+}
 
 // Result is how a render went: the final state of every fake cluster
 // (from Run) and what the render noticed.

@@ -302,6 +302,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return runWatch(in, outDir, &report.PrintableWriter{W: stdout}, stderr) // a change list, not data
 	}
+	// What this render writes is never its input, nor the next one's.
+	if outDir != "" {
+		in.Skip = append(in.Skip, outDir)
+	}
+	in.Skip = append(in.Skip, stdoutInputs(in, stdout)...)
 	var o output
 	switch *format {
 	case "yaml":

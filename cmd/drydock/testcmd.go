@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -51,6 +52,9 @@ type testFlags struct {
 	// lim and ruleTimeout hold the limit flags.
 	lim         limitFlags
 	ruleTimeout time.Duration
+	// loaded is the configuration of the last run (nil: it did not
+	// load): what --watch reacts to.
+	loaded atomic.Pointer[check.Config]
 }
 
 func (o *testFlags) register(fs *pflag.FlagSet) {
@@ -101,7 +105,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return watchPaths(ctx, []string{filepath.Dir(o.config)}, stderr, func() {
+		return watchPaths(ctx, []string{filepath.Dir(o.config)}, o.trigger(stdout), stderr, func() {
 			code := o.once(ctx, fs, stdout, stderr)
 			fmt.Fprintf(stderr, "drydock: %s: exit %d; watching for changes (Ctrl-C ends)\n", time.Now().Format("15:04:05"), code)
 		})
@@ -109,10 +113,33 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	return o.once(context.Background(), fs, stdout, stderr)
 }
 
+// trigger is what test --watch reacts to: the config file and the files
+// its suites read (Suite.Reads; every file while the config does not
+// load), but not definition tests' snapshots, which a run writes when
+// they are missing, nor the file stdout goes to.
+func (o *testFlags) trigger(stdout io.Writer) trigger {
+	config, _ := filepath.Abs(o.config)
+	return trigger{
+		file: func(p string) bool {
+			cfg := o.loaded.Load()
+			if a, _ := filepath.Abs(p); a == config || cfg == nil {
+				return true
+			}
+			if filepath.Base(filepath.Dir(p)) == "__snapshot__" {
+				return false
+			}
+			return slices.ContainsFunc(cfg.Suites, func(s check.Suite) bool { return s.Reads(cfg.Dir, p) })
+		},
+		dir:    func(p string) bool { return filepath.Base(p) != "__snapshot__" },
+		stdout: regularFile(stdout),
+	}
+}
+
 // once is one drydock test run: its exit code. Under --watch, ctx ends
 // with an interrupt, which stops a run under way.
 func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	cfg, opts, format, err := o.setup(fs)
+	o.loaded.Store(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
@@ -189,6 +216,8 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	} else if cfg, err = check.LoadConfig(o.config); err != nil {
 		return fail("drydock: %v", err)
 	}
+	// What drydock writes is never a suite's input, whichever suites run.
+	skip := slices.Concat(cfg.GoldenDirs(), nonEmpty(o.out), nonEmpty(o.sarif))
 	if len(o.suites) > 0 {
 		var names []string
 		var keep []check.Suite
@@ -226,6 +255,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	if err != nil {
 		return fail("drydock test: %v", err)
 	}
+	opts.Skip = skip
 	if opts.Shard, err = check.ParseShard(o.shard); err != nil {
 		return fail("drydock test: --shard %v", err)
 	}

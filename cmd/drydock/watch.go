@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/report"
 )
 
 // debounce is how long the watcher waits for a burst of saves to settle.
@@ -32,23 +35,132 @@ func runWatch(in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
 	return watch(ctx, in, outDir, stdout, stderr)
 }
 
-// watch is runWatch until ctx ends.
+// watch is runWatch until ctx ends. Only the files the render reads
+// trigger it (in.Reads): not its output directory, nor the file stdout
+// goes to, nor an editor's temporary files.
 func watch(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer) int {
+	if outDir != "" {
+		in.Skip = append(in.Skip, outDir)
+	}
+	in.Skip = append(in.Skip, stdoutInputs(in, stdout)...)
 	var last golden.Tree
-	return watchPaths(ctx, in.ReadPaths(), stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
+	t := trigger{file: in.Reads, dir: in.Enters, stdout: regularFile(stdout)}
+	return watchPaths(ctx, in.ReadPaths(), t, stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
+}
+
+// trigger tells which file events run a watched command again.
+type trigger struct {
+	// file reports whether the command reads the file at a path (which
+	// may be gone: removed or renamed away).
+	file func(path string) bool
+	// dir reports whether the command reads files below a directory.
+	dir func(path string) bool
+	// stdout is the file the command's stdout goes to (nil: not a
+	// file): its own writes.
+	stdout os.FileInfo
+}
+
+// fires reports whether ev is a change of the command's inputs. A new
+// directory it reads is watched (add) and counts when it holds an input;
+// watched are the directories being watched, whose removal counts.
+func (t trigger) fires(ev fsnotify.Event, watched map[string]bool, add func(dir string) (bool, error)) bool {
+	if ev.Op == fsnotify.Chmod || editorTemp(filepath.Base(ev.Name)) || t.isStdout(ev.Name) {
+		return false // a mode bit, an editor's scratch file, the command's own output
+	}
+	if info, err := os.Lstat(ev.Name); err == nil && info.IsDir() {
+		if watched[ev.Name] || !t.dir(ev.Name) {
+			return false
+		}
+		found, _ := add(ev.Name) // a new directory of inputs (one that fails to watch shows in the render)
+		return found
+	}
+	if watched[ev.Name] && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+		delete(watched, ev.Name) // a directory of inputs went
+		return true
+	}
+	return t.file(ev.Name)
+}
+
+// isStdout reports whether the file at p is the one stdout goes to.
+func (t trigger) isStdout(p string) bool {
+	if t.stdout == nil {
+		return false
+	}
+	info, err := os.Stat(p)
+	return err == nil && os.SameFile(info, t.stdout)
+}
+
+// editorTemp reports whether name is one of the scratch files editors
+// write beside the file being saved: vim's swap files (.x.swp, .swo, ...,
+// .swx), its write test 4913 (4913 + 123n), backups (x~), emacs's
+// auto-save (#x#) and lock (.#x) files, JetBrains' x___jb_tmp___ and
+// x___jb_old___.
+func editorTemp(name string) bool {
+	switch {
+	case strings.HasSuffix(name, "~"), strings.HasPrefix(name, ".#"),
+		len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"),
+		strings.HasSuffix(name, "___jb_tmp___"), strings.HasSuffix(name, "___jb_old___"):
+		return true
+	case vimSwap.MatchString(name):
+		return true
+	}
+	n, err := strconv.Atoi(name)
+	return err == nil && n >= 4913 && (n-4913)%123 == 0
+}
+
+// vimSwap matches vim's swap file names: .swp, then .swo down to .swa,
+// and .swx (its directory-writability test).
+var vimSwap = regexp.MustCompile(`^\..*\.sw[a-px]$`)
+
+// regularFile is the file w writes to when it is an *os.File open on a
+// regular file (stdout redirected to a file), else nil; run's
+// StickyWriter is looked through.
+func regularFile(w io.Writer) os.FileInfo {
+	if s, ok := w.(*report.StickyWriter); ok {
+		w = s.W
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	return info
+}
+
+// stdoutInputs are the input files of in that are the file stdout goes
+// to (as with render . > out.yaml or >> out.yaml in an input directory):
+// the render's own output, which it must not read back.
+func stdoutInputs(in pipeline.Inputs, stdout io.Writer) []string {
+	info := regularFile(stdout)
+	if info == nil {
+		return nil
+	}
+	files, _ := pipeline.InputFiles(in.ReadPaths(), in.Exclude, in.Skip) // an error shows in the render
+	var out []string
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && os.SameFile(fi, info) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // watchPaths runs once, then again after every settled burst of changes
-// of the files under paths, until ctx ends (exit 0).
-func watchPaths(ctx context.Context, paths []string, stderr io.Writer, once func()) int {
+// under paths that t fires on, until ctx ends (exit 0).
+func watchPaths(ctx context.Context, paths []string, t trigger, stderr io.Writer, once func()) int {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: --watch: %v\n", err)
 		return exitUsage
 	}
 	defer w.Close()
+	watched := map[string]bool{}
+	add := func(dir string) (bool, error) { return addWatches(w, dir, t, watched) }
 	for _, p := range paths {
-		if err := addWatches(w, p); err != nil {
+		if _, err := add(p); err != nil {
 			fmt.Fprintf(stderr, "drydock: --watch: %v\n", err)
 			return exitUsage
 		}
@@ -61,10 +173,8 @@ func watchPaths(ctx context.Context, paths []string, stderr io.Writer, once func
 				if !ok {
 					return
 				}
-				if ev.Has(fsnotify.Create) {
-					if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
-						_ = addWatches(w, ev.Name) // a new directory of inputs
-					}
+				if !t.fires(ev, watched, add) {
+					continue
 				}
 				select {
 				case changes <- struct{}{}:
@@ -77,12 +187,13 @@ func watchPaths(ctx context.Context, paths []string, stderr io.Writer, once func
 			}
 		}
 	}()
-	return watchLoop(ctx, changes, once)
+	return watchLoop(ctx, changes, func() <-chan time.Time { return time.After(debounce) }, once)
 }
 
 // watchLoop runs once, then once per settled burst of changes, until ctx
-// ends.
-func watchLoop(ctx context.Context, changes <-chan struct{}, once func()) int {
+// ends: a burst has settled when settle's channel fires with no change
+// since it was asked for.
+func watchLoop(ctx context.Context, changes <-chan struct{}, settle func() <-chan time.Time, once func()) int {
 	once()
 	for {
 		select {
@@ -90,18 +201,16 @@ func watchLoop(ctx context.Context, changes <-chan struct{}, once func()) int {
 			return exitOK
 		case <-changes:
 		}
-		// Let a burst of saves settle.
-		timer := time.NewTimer(debounce)
-	settle:
+		quiet := settle()
+	burst:
 		for {
 			select {
 			case <-ctx.Done():
-				timer.Stop()
 				return exitOK
 			case <-changes:
-				timer.Reset(debounce)
-			case <-timer.C:
-				break settle
+				quiet = settle()
+			case <-quiet:
+				break burst
 			}
 		}
 		once()
@@ -176,22 +285,29 @@ func printTreeChanges(w io.Writer, was, now golden.Tree) (created, updated, dele
 }
 
 // addWatches watches p: a file's directory (editors replace files), or a
-// directory and every directory under it.
-func addWatches(w *fsnotify.Watcher, p string) error {
+// directory and every directory under it that t reads (dot directories
+// left out), recording them in watched. It reports whether p holds a file
+// t reads.
+func addWatches(w *fsnotify.Watcher, p string, t trigger, watched map[string]bool) (found bool, err error) {
 	info, err := os.Stat(p)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !info.IsDir() {
-		return w.Add(filepath.Dir(p))
+		return true, w.Add(filepath.Dir(p))
 	}
-	return filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
 			return err
-		}
-		if path != p && strings.HasPrefix(d.Name(), ".") {
+		case !d.IsDir():
+			found = found || t.file(path)
+			return nil
+		case path != p && (strings.HasPrefix(d.Name(), ".") || !t.dir(path)):
 			return filepath.SkipDir
 		}
+		watched[path] = true
 		return w.Add(path)
 	})
+	return found, err
 }

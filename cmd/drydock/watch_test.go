@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/report"
 )
 
 // syncBuffer is a buffer the watcher writes while the test reads.
@@ -123,7 +126,7 @@ func TestTestWatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	go func() {
-		done <- watchPaths(ctx, []string{dir}, &stderr, func() {
+		done <- watchPaths(ctx, []string{dir}, trigger{file: everything, dir: everything}, &stderr, func() {
 			code := run([]string{"test", "--config", cfg}, nil, &stdout, &stderr)
 			stderr.Write([]byte("run done, exit " + string(rune('0'+code)) + "\n"))
 		})
@@ -194,5 +197,298 @@ func TestTestOptionsReadEachConfig(t *testing.T) {
 	}
 	if second.Limits.EvalTimeout != defaultEvalTimeout || second.RuleTimeout != defaultRuleTimeout {
 		t.Errorf("without them: %v, %v; want the defaults %v, %v", second.Limits.EvalTimeout, second.RuleTimeout, defaultEvalTimeout, defaultRuleTimeout)
+	}
+}
+
+// everything is a trigger's file or dir that takes every path.
+func everything(string) bool { return true }
+
+// rendersIn counts the renders of render --watch that stderr reports,
+// failed ones included.
+func rendersIn(stderr *syncBuffer) int {
+	return strings.Count(stderr.String(), ": rendered ") + strings.Count(stderr.String(), ": the render failed")
+}
+
+// waitRenders waits (generously) until stderr reports n renders, then a
+// further second (five debounce periods), and requires exactly n.
+func waitRenders(t *testing.T, stderr *syncBuffer, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); rendersIn(stderr) < n && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	if got := rendersIn(stderr); got != n {
+		t.Fatalf("%d renders, want %d; stderr:\n%s", got, n, stderr.String())
+	}
+}
+
+// startWatch runs watch on dir's files until the test ends.
+func startWatch(t *testing.T, in pipeline.Inputs, outDir string, stdout io.Writer, stderr *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() { done <- watch(ctx, in, outDir, stdout, stderr) }()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("exit %d", code)
+		}
+	})
+}
+
+// watchedApp writes apps/app.yaml under a new directory with replicas n
+// and returns the directory and a function writing it again.
+func watchedApp(t *testing.T) (dir string, write func(replicas string)) {
+	dir = t.TempDir()
+	app := filepath.Join(dir, "app.yaml")
+	write = func(replicas string) {
+		t.Helper()
+		if err := os.WriteFile(app, []byte(strings.ReplaceAll(watchApp, "REPLICAS", replicas)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("1")
+	return dir, write
+}
+
+// render --watch -o DIR with DIR inside the watched input directory: the
+// render's writes to DIR trigger nothing, nor is DIR read as input; an
+// input change renders once, and what that render writes, nothing.
+func TestWatchOutputInsideInputs(t *testing.T) {
+	dir, write := watchedApp(t)
+	out := filepath.Join(dir, "out")
+	var stdout, stderr syncBuffer
+	startWatch(t, pipeline.Inputs{Paths: []string{dir}, Workers: 1}, out, &stdout, &stderr)
+	waitRenders(t, &stderr, 1)
+	write("3")
+	waitRenders(t, &stderr, 2)
+	if strings.Contains(stderr.String(), "warning") || !strings.Contains(stderr.String(), "0 created, 1 updated, 0 deleted") {
+		t.Errorf("the output was read back as input:\n%s", stderr.String())
+	}
+	if data, err := os.ReadFile(filepath.Join(out, "local/default/deployment.apps_web.yaml")); err != nil || !strings.Contains(string(data), "replicas: 3") {
+		t.Errorf("the output tree was not updated: %v\n%s", err, data)
+	}
+}
+
+// render --watch DIR > DIR/out.yaml: the render's own printing triggers
+// nothing and out.yaml is not read as input.
+func TestWatchStdoutInsideInputs(t *testing.T) {
+	dir, write := watchedApp(t)
+	f, err := os.Create(filepath.Join(dir, "out.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var stderr syncBuffer
+	// As run hands it on: through a StickyWriter.
+	startWatch(t, pipeline.Inputs{Paths: []string{dir}, Workers: 1}, "", &report.StickyWriter{W: f}, &stderr)
+	waitRenders(t, &stderr, 1)
+	write("3")
+	waitRenders(t, &stderr, 2) // it printed the change to out.yaml
+	write("4")
+	waitRenders(t, &stderr, 3)
+	data, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(data), "~ update local/default/deployment.apps_web.yaml") != 2 || strings.Contains(stderr.String(), "failed") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", data, stderr.String())
+	}
+}
+
+// Editors' scratch files (vim, emacs, JetBrains), other files the render
+// does not read and chmod trigger nothing.
+func TestWatchIgnoresNonInputs(t *testing.T) {
+	dir, write := watchedApp(t)
+	var stdout, stderr syncBuffer
+	startWatch(t, pipeline.Inputs{Paths: []string{dir}, Workers: 1, Exclude: []string{"*.tmpl.yaml"}}, "", &stdout, &stderr)
+	waitRenders(t, &stderr, 1)
+	for _, name := range []string{".app.yaml.swp", ".app.yaml.swx", "4913", "5036", "app.yaml~", "#app.yaml#", ".#app.yaml",
+		"app.yaml___jb_tmp___", "app.yaml___jb_old___", "notes.md", "x.tmpl.yaml", ".hidden/a.yaml", "drydock.yaml"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("kind: [\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(dir, "app.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitRenders(t, &stderr, 1)
+	write("2") // the watcher still runs
+	waitRenders(t, &stderr, 2)
+}
+
+// A burst of saves renders once; a new input file in a new directory
+// renders once.
+func TestWatchBurst(t *testing.T) {
+	dir, write := watchedApp(t)
+	var stdout, stderr syncBuffer
+	startWatch(t, pipeline.Inputs{Paths: []string{dir}, Workers: 1}, "", &stdout, &stderr)
+	waitRenders(t, &stderr, 1)
+	for i := range 20 {
+		write(strconv.Itoa(i + 2))
+	}
+	waitRenders(t, &stderr, 2)
+	if !strings.Contains(stdout.String(), "+  replicas: 21") {
+		t.Errorf("the render did not see the last save:\n%s", stdout.String())
+	}
+	extra := filepath.Join(dir, "more", "cm.yaml")
+	if err := os.MkdirAll(filepath.Dir(extra), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	waitRenders(t, &stderr, 2) // an empty new directory renders nothing new
+	other := strings.NewReplacer("REPLICAS", "1", "name: shop", "name: other", "name: web", "name: api").Replace(watchApp)
+	if err := os.WriteFile(extra, []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitRenders(t, &stderr, 3)
+	if !strings.Contains(stderr.String(), "1 created, 0 updated") {
+		t.Errorf("the new file was not rendered:\n%s", stderr.String())
+	}
+}
+
+// The loop renders once per settled burst: a change asks for a new quiet
+// period, an earlier one's end does nothing (a fake clock: each settle
+// channel is the test's to fire).
+func TestWatchLoopDebounce(t *testing.T) {
+	changes := make(chan struct{})
+	asked := make(chan chan time.Time, 100)
+	ran := make(chan struct{}, 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- watchLoop(ctx, changes, func() <-chan time.Time {
+			c := make(chan time.Time, 1)
+			asked <- c
+			return c
+		}, func() { ran <- struct{}{} })
+	}()
+	<-ran // the first run
+	for range 20 {
+		changes <- struct{}{}
+	}
+	var quiet []chan time.Time
+	for range 20 {
+		quiet = append(quiet, <-asked)
+	}
+	quiet[0] <- time.Time{} // a stale quiet period ends: nothing
+	changes <- struct{}{}   // the loop is still settling
+	last := <-asked
+	select {
+	case <-ran:
+		t.Fatal("ran before the burst settled")
+	default:
+	}
+	last <- time.Time{}
+	<-ran
+	changes <- struct{}{}
+	(<-asked) <- time.Time{}
+	<-ran
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	if len(ran) != 0 || len(asked) != 0 {
+		t.Errorf("%d more runs, %d more quiet periods asked", len(ran), len(asked))
+	}
+}
+
+// editorTemp knows the scratch files of the common editors and no input.
+func TestEditorTemp(t *testing.T) {
+	for name, want := range map[string]bool{
+		".app.yaml.swp": true, ".app.yaml.swo": true, ".app.yaml.swx": true, "4913": true, "5036": true,
+		"app.yaml~": true, "#app.yaml#": true, ".#app.yaml": true, "app.yaml___jb_tmp___": true, "app.yaml___jb_old___": true,
+		"app.yaml": false, "4914": false, "#": false, "swp.yaml": false, ".app.yaml": false, "a.cue": false,
+	} {
+		if got := editorTemp(name); got != want {
+			t.Errorf("editorTemp(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// test --watch runs on the config and the suites' files only: not on the
+// file its report goes to, nor on a file no suite reads.
+func TestTestWatchInputsOnly(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "drydock.yaml")
+	app := filepath.Join(dir, "apps", "app.yaml")
+	writeAll(t, map[string]string{cfg: "suites:\n  - {name: s, inputs: [apps], validate: false}\n",
+		app: strings.ReplaceAll(watchApp, "REPLICAS", "1"), filepath.Join(dir, "notes.yaml"): "a: 1\n"})
+	report, err := os.Create(filepath.Join(dir, "apps", "report.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer report.Close()
+	o := testFlags{stdout: report}
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	o.register(fs)
+	if err := fs.Parse([]string{"--config", cfg}); err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- watchPaths(ctx, []string{dir}, o.trigger(report), &stderr, func() {
+			code := o.once(ctx, fs, report, &stderr)
+			stderr.Write([]byte("drydock: run: rendered (test), exit " + strconv.Itoa(code) + "\n"))
+		})
+	}()
+	waitRenders(t, &stderr, 1) // its report went to apps/report.yaml
+	writeAll(t, map[string]string{filepath.Join(dir, "notes.yaml"): "a: 2\n", filepath.Join(dir, ".app.yaml.swp"): "x"})
+	waitRenders(t, &stderr, 1)
+	writeAll(t, map[string]string{app: strings.ReplaceAll(watchApp, "REPLICAS", "2")})
+	waitRenders(t, &stderr, 2)
+	writeAll(t, map[string]string{cfg: "suites:\n  - {name: s, inputs: [apps/app.yaml], validate: false}\n"})
+	waitRenders(t, &stderr, 3)
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	if strings.Count(stderr.String(), "exit 0") != 3 {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
+
+// writeAll writes files (path to content).
+func writeAll(t *testing.T, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// render DIR >> DIR/all.yaml: the file stdout goes to is not read as
+// input, so a second render appends what the first did.
+func TestRenderStdoutInsideInputs(t *testing.T) {
+	dir, _ := watchedApp(t)
+	f, err := os.OpenFile(filepath.Join(dir, "all.yaml"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := range 2 {
+		var stderr bytes.Buffer
+		if code := run([]string{"render", dir}, nil, f, &stderr); code != exitOK || stderr.Len() > 0 {
+			t.Fatalf("render %d: exit %d, stderr:\n%s", i+1, code, stderr.String())
+		}
+	}
+	data, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "# Source: "); n != 2 {
+		t.Errorf("%d objects in all.yaml, want 2:\n%s", n, data)
 	}
 }
