@@ -23,7 +23,8 @@ import (
 // runInit writes a starter drydock.yaml, a policy directory and a GitHub
 // Actions workflow for the repository in the current directory, from what
 // it finds there: the directories holding Applications, definitions and
-// Cluster objects. It never overwrites a file.
+// Cluster objects. It never overwrites a file, nor writes through a
+// symbolic link leading out of the current directory.
 func runInit(args []string, stdout, stderr io.Writer) int {
 	cmd := newCommand("init", "init", "Writes a starter drydock.yaml (a suite of the Applications, definitions and clusters found here),\npolicy/main.rego and .github/workflows/drydock.yml. Existing files are kept.")
 	if code, done := cmd.parse(args, stdout, stderr); done {
