@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -100,9 +101,14 @@ type DefAssert struct {
 	// given one, as vela status shows it).
 	Details map[string]any `json:"details,omitempty"`
 	// Snapshot compares every object the test renders with the snapshot
-	// stored under __snapshot__/ beside the test file (written when
-	// missing or with --update; a missing one fails in CI mode), the
-	// Ignore field paths left out.
+	// stored under __snapshot__/<test file>/<test>.yaml beside the test
+	// file, the Ignore field paths left out. A missing snapshot is written
+	// (in CI mode it fails instead); --update rewrites those drydock wrote,
+	// which the directory's ownership file (.drydock-golden) lists, and
+	// --prune deletes those no test renders any more. A snapshot drydock
+	// did not write is compared but never rewritten. Snapshots are read
+	// and written only as regular files in real directories: a symbolic
+	// link, FIFO or device on the way is an error.
 	Snapshot *snapshotSpec `json:"snapshot,omitempty"`
 }
 
@@ -274,13 +280,23 @@ func testApplication(kind string, t DefTest, pos manifest.Pos) (stream []byte, p
 // it means nothing to the author.
 var stdinPlace = regexp.MustCompile(`<stdin>(:\d+)*: `)
 
+// defOutcome is what one definition test produced: a finding per failed
+// assertion, the snapshots to write, and whether a snapshot assertion
+// could not compare (its render failed: its snapshot is not to be
+// pruned).
+type defOutcome struct {
+	findings   []Finding
+	writes     []snapshotWrite
+	incomplete bool
+}
+
 // runDefTest renders j's test with the suite's definitions and checks its
 // assertions.
-func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j defJob) ([]Finding, error) {
+func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j defJob) (defOutcome, error) {
 	t := j.test
 	stream, policy, err := testApplication(pipeline.DefinitionKind(defs, t.Definition), t, j.doc.FieldPos(manifest.Path("tests", j.index)))
 	if err != nil {
-		return nil, err
+		return defOutcome{}, err
 	}
 	in := pipeline.Inputs{Paths: []string{"-"}, Stdin: bytes.NewReader(stream), Definitions: defs, Workers: 1, Limits: r.opts.Limits}
 	res, renderErr := pipeline.Run(ctx, in)
@@ -298,46 +314,78 @@ func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j
 			status = statusOf{healthy: st.Healthy, message: st.Message, details: st.Details, healthErr: st.HealthErr, messageErr: st.MessageErr}
 		}
 	}
-	var out []Finding
+	var out defOutcome
 	for i, a := range t.Asserts {
 		msg, diff := "", ""
 		switch {
 		case a.Snapshot != nil:
-			msg, diff, err = r.snapshot(j.file, t.Name, a.Snapshot, got.objs, renderErr)
-			if err != nil {
-				return nil, err
+			var w *snapshotWrite
+			if msg, diff, w, err = r.snapshot(j.file, t.Name, a.Snapshot, got.objs, renderErr); err != nil {
+				return defOutcome{}, err
 			}
+			if w != nil {
+				out.writes = append(out.writes, *w)
+			}
+			out.incomplete = out.incomplete || renderErr != nil
 		case a.Healthy != nil || a.Message != nil || a.Details != nil:
 			msg = a.checkStatus(status, renderErr)
 		default:
 			msg = a.check(got, renderErr)
 		}
 		if msg != "" {
-			out = append(out, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg), Diff: diff,
+			out.findings = append(out.findings, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg), Diff: diff,
 				Pos: j.doc.FieldPos(manifest.Path("tests", j.index, "asserts", i))})
 		}
 	}
 	return out, nil
 }
 
-// snapshotPath is where test name of file keeps its snapshot.
-func snapshotPath(file, name string) string {
-	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".yaml"), ".yml")
-	safe := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == ' ' {
-			return '_'
-		}
-		return r
-	}, name)
-	return filepath.Join(filepath.Dir(file), "__snapshot__", base, safe+".yaml")
+// snapshot compares what a test rendered with its stored snapshot: what
+// differs ("" when it matches or is to be written), the diff, and the
+// snapshot to write (nil for none): a missing one (outside CI mode) and,
+// with Update, one drydock owns. A snapshot drydock did not write is
+// never rewritten: it differs, with a hint on how to adopt it.
+func (r *runner) snapshot(file, name string, spec *snapshotSpec, objs []*manifest.Object, renderErr error) (string, string, *snapshotWrite, error) {
+	if renderErr != nil {
+		return fmt.Sprintf("the render failed: %v", renderErr), "", nil, nil
+	}
+	got, err := snapshotBytes(spec, objs)
+	if err != nil {
+		return "", "", nil, err
+	}
+	testDir, dir, snap := snapshotPlace(file, name)
+	p, w := snapshotPath(file, name), &snapshotWrite{testDir, dir, snap, got}
+	want, err := readInside(testDir, dir+"/"+snap)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && r.opts.CI:
+		return fmt.Sprintf("no snapshot %s (run drydock test --update locally and commit it)", p), "", nil, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "", w, nil
+	case err != nil:
+		return "", "", nil, err
+	case !r.opts.Update && string(want) == string(got):
+		return "", "", nil, nil
+	case !r.opts.Update:
+		return fmt.Sprintf("differs from its snapshot %s (run drydock test --update to accept it)", p),
+			golden.Unified("snapshot/"+snap, "rendered/"+snap, want, got), nil, nil
+	}
+	owned, err := snapshotOwned(testDir, dir)
+	switch {
+	case err != nil:
+		return "", "", nil, err
+	case owned[snap]:
+		return "", "", w, nil
+	case string(want) == string(got):
+		return "", "", nil, nil
+	}
+	own := filepath.Join(filepath.Dir(p), golden.OwnershipFile)
+	return fmt.Sprintf("differs from %s, which drydock did not write (%s does not list it), so --update leaves it: delete it, or add the line %q to %s, to let drydock rewrite it", p, own, snap, own),
+		golden.Unified("snapshot/"+snap, "rendered/"+snap, want, got), nil, nil
 }
 
-// snapshot compares what a test rendered with its stored snapshot: what
-// differs ("" when it matches or was written), and the diff.
-func (r *runner) snapshot(file, name string, spec *snapshotSpec, objs []*manifest.Object, renderErr error) (string, string, error) {
-	if renderErr != nil {
-		return fmt.Sprintf("the render failed: %v", renderErr), "", nil
-	}
+// snapshotBytes is what a snapshot holds: the objects sorted by key,
+// each canonical YAML with the ignored paths left out.
+func snapshotBytes(spec *snapshotSpec, objs []*manifest.Object) ([]byte, error) {
 	sorted := slices.Clone(objs)
 	slices.SortFunc(sorted, func(a, b *manifest.Object) int { return strings.Compare(a.Key().String(), b.Key().String()) })
 	var got []byte
@@ -348,30 +396,14 @@ func (r *runner) snapshot(file, name string, spec *snapshotSpec, objs []*manifes
 		}
 		data, err := golden.Encode(masked)
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		if i > 0 {
 			got = append(got, "---\n"...)
 		}
 		got = append(got, data...)
 	}
-	p := snapshotPath(file, name)
-	want, err := os.ReadFile(p)
-	switch {
-	case err != nil && !os.IsNotExist(err):
-		return "", "", err
-	case err != nil && r.opts.CI:
-		return fmt.Sprintf("no snapshot %s (run drydock test --update locally and commit it)", p), "", nil
-	case err != nil || r.opts.Update:
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", "", err
-		}
-		return "", "", os.WriteFile(p, got, 0o644)
-	case string(want) != string(got):
-		return fmt.Sprintf("differs from its snapshot %s (run drydock test --update to accept it)", p),
-			golden.Unified("snapshot/"+filepath.Base(p), "rendered/"+filepath.Base(p), want, got), nil
-	}
-	return "", "", nil
+	return got, nil
 }
 
 func orEmpty(m map[string]any) map[string]any {
@@ -694,24 +726,48 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 		res.Coverage = append(res.Coverage, cov.result()...)
 	}
 	// The tests run in parallel; their results keep the files' order.
-	type result struct {
-		findings []Finding
-		err      error
-	}
-	results := make([]result, len(jobs))
+	outcomes := make([]defOutcome, len(jobs))
+	errs := make([]error, len(jobs))
 	parallel(len(jobs), r.renderWorkers, func(i int) {
-		f, err := r.runDefTest(ctx, defs, jobs[i])
-		results[i] = result{f, err}
+		outcomes[i], errs[i] = r.runDefTest(ctx, defs, jobs[i])
 	})
 	for i, j := range jobs {
 		check := "tests/" + j.test.Name
 		res.Checks = append(res.Checks, check)
-		if results[i].err != nil {
-			return &stageError{"tests", results[i].err}
+		if errs[i] != nil {
+			return &stageError{"tests", errs[i]}
 		}
-		for _, f := range results[i].findings {
+		for _, f := range outcomes[i].findings {
 			f.Suite, f.Check = s.Name, check
 			res.Findings = append(res.Findings, f)
+		}
+	}
+	if err := r.writeSnapshots(jobs, outcomes); err != nil {
+		return &stageError{"tests", err}
+	}
+	return nil
+}
+
+// writeSnapshots writes the snapshots the tests asked for, one snapshot
+// directory (one test file's) at a time, once every test has run. With
+// Update and Prune, the owned snapshots no test of the file rendered are
+// deleted, unless one of its snapshot assertions could not compare.
+func (r *runner) writeSnapshots(jobs []defJob, outcomes []defOutcome) error {
+	var dirs []string
+	byDir, incomplete := map[string][]snapshotWrite{}, map[string]bool{}
+	for i, o := range outcomes {
+		testDir, dir, _ := snapshotPlace(jobs[i].file, "")
+		key := filepath.Join(testDir, filepath.FromSlash(dir))
+		incomplete[key] = incomplete[key] || o.incomplete
+		if len(o.writes) > 0 && byDir[key] == nil {
+			dirs = append(dirs, key)
+		}
+		byDir[key] = append(byDir[key], o.writes...)
+	}
+	for _, d := range dirs {
+		prune := r.opts.Update && r.opts.Prune && !incomplete[d]
+		if err := writeSnapshots(byDir[d], prune); err != nil {
+			return err
 		}
 	}
 	return nil

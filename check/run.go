@@ -64,7 +64,9 @@ type Options struct {
 // returns their results sorted by suite name. A suite whose inputs or
 // policies are bad has SuiteResult.Err set (and, for a render error, a
 // "render" finding at the error's place); the other suites still run.
-// Run writes only golden trees, and only with opts.Update. Suites that
+// Run writes golden trees, only with opts.Update, and definition-test
+// snapshots: missing ones (outside CI mode) and, with opts.Update, the
+// ones drydock wrote before (see the snapshot assertion). Suites that
 // share policies share one compiled engine.
 //
 // A panic in a suite is re-raised in Run's goroutine once every suite has

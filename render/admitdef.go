@@ -137,7 +137,7 @@ func validateTemplate(d *Definition) error {
 			continue
 		}
 		pos, where := d.Source, ""
-		for _, p := range cueerrors.Positions(e) {
+		for _, p := range CUEPositions(v, e) {
 			if !p.IsValid() {
 				continue
 			}

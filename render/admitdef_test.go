@@ -36,6 +36,8 @@ func TestAdmitDefinition(t *testing.T) {
 			`d.yaml:9:19: ComponentDefinition "c": definition denied: template: expected '}', found 'EOF'`},
 		{"type error", yamlDef(KindComponent, "c", workload, `output: {apiVersion: "v1", kind: "ConfigMap", data: v: 1 + "s"}`),
 			`d.yaml:9:64: ComponentDefinition "c": definition denied: template: output.data.v: invalid operands 1 and "s" to '+' (type int and string)`},
+		{"structural cycle", yamlDef(KindComponent, "c", workload, `output: {apiVersion: "v1", kind: "ConfigMap"}`, `a: b: a`),
+			`d.yaml:10:12: ComponentDefinition "c": definition denied: template: a.b: structural cycle`},
 		{"import not found", yamlDef(KindComponent, "c", workload, `import "example.com/nope"`, `output: {data: x: nope.X}`),
 			`d.yaml:9:16: ComponentDefinition "c": definition denied: template: import "example.com/nope": package not found (a template may import CUE's standard library)`},
 		{"list arithmetic is upgraded", yamlDef(KindTrait, "t", "", `patch: spec: args: parameter.a + ["x"]`, `parameter: a: [...string]`), ""},
@@ -88,6 +90,8 @@ func TestAdmitCUEDefinition(t *testing.T) {
 			`box.cue:1:1: TraitDefinition "Bad_Trait": metadata.name: Invalid value: "Bad_Trait": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"component without workload", "box: {\n\ttype: \"component\"\n}\ntemplate: {\n\toutput: {}\n}\n",
 			`box.cue:1:1: ComponentDefinition "box": spec.workload: Required value (vela def makes the spec of the attributes: give attributes.workload)`},
+		{"template structural cycle", "box: {\n\ttype: \"trait\"\n}\ntemplate: {\n\tpatch: {}\n\ta: b: a\n}\n",
+			`box.cue:6:5: TraitDefinition "box": definition denied: template: a.b: structural cycle`},
 		{"template type error", "box: {\n\ttype: \"trait\"\n}\ntemplate: {\n\tpatch: x: 1 + \"s\"\n}\n",
 			`box.cue:5:12: TraitDefinition "box": definition denied: template: patch.x: invalid operands 1 and "s" to '+' (type int and string)`},
 	}

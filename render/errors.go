@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -114,4 +116,49 @@ func PositionedCUE(err error) error {
 		}
 	}
 	return fmt.Errorf("%s", CUEMessage(err))
+}
+
+// CUEPositions is where the CUE error e arose: its own positions, or, for
+// an error CUE reports without any (a structural cycle: `a: b: a`), the
+// position of the field at e's path in root (the value that failed to
+// evaluate), or of the nearest enclosing field root holds.
+func CUEPositions(root cue.Value, e cueerrors.Error) []token.Pos {
+	ps := cueerrors.Positions(e)
+	for _, p := range ps {
+		if p.IsValid() {
+			return ps
+		}
+	}
+	// root may be bottom (the cycle made it so) or the zero Value: a
+	// lookup in either is safe and finds what it can.
+	var sels []cue.Selector
+	for _, label := range e.Path() {
+		sels = append(sels, labelSelector(label))
+	}
+	for n := len(sels); n > 0; n-- {
+		if p := root.LookupPath(cue.MakePath(sels[:n]...)).Pos(); p.IsValid() {
+			return []token.Pos{p}
+		}
+	}
+	return nil
+}
+
+// IsStructuralCycle reports whether err holds a CUE structural cycle.
+func IsStructuralCycle(err error) bool {
+	for _, e := range cueerrors.Errors(err) {
+		if format, _ := e.Msg(); format == "structural cycle" {
+			return true
+		}
+	}
+	return false
+}
+
+// labelSelector is the selector of one label of a CUE error's path: an
+// identifier, a definition (#A), an index or a quoted string as CUE
+// prints them, else the label as a string.
+func labelSelector(label string) cue.Selector {
+	if sels := cue.ParsePath(label).Selectors(); len(sels) == 1 && cue.ParsePath(label).Err() == nil {
+		return sels[0]
+	}
+	return cue.Str(label)
 }

@@ -8,6 +8,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -116,5 +117,46 @@ func TestPositionedCUE(t *testing.T) {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCUEPositions: CUE reports a structural cycle without a position;
+// CUEPositions places it at the field of its path in the value that
+// failed (or the nearest enclosing field), and keeps the positions of an
+// error that has them.
+func TestCUEPositions(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"a field that is its own child", "x: 1\na: b: a\n", []string{"t.cue:2:4"}},
+		{"nested", "a: {\n\tb: {\n\t\tc: a\n\t}\n}\n", []string{"t.cue:3:3"}},
+		{"a definition", "#A: {b: #A}\nv: #A\n", []string{"t.cue:1:6"}},
+		{"a list", "l: [l]\n", []string{"t.cue:1:5"}},
+		{"a quoted label", "X=\"a-b\": c: X\n", []string{"t.cue:1:10"}},
+		{"an error with positions keeps them", "a: 1\na: 2\n", []string{"t.cue:1:4", "t.cue:2:4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := cuecontext.New().CompileString(tt.src, cue.Filename("t.cue"))
+			err := v.Err()
+			if err == nil {
+				err = v.Validate()
+			}
+			errs := cueerrors.Errors(err)
+			if len(errs) == 0 {
+				t.Fatal("no error")
+			}
+			var got []string
+			for _, p := range CUEPositions(v, errs[0]) {
+				got = append(got, p.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("positions of %q (-want +got):\n%s", errs[0], diff)
+			}
+		})
+	}
+	if got := CUEPositions(cue.Value{}, cueerrors.Errors(cuecontext.New().CompileString("a: b: a").Validate())[0]); got != nil {
+		t.Errorf("CUEPositions(zero Value) = %v, want nil", got)
 	}
 }

@@ -214,7 +214,7 @@ func (r *componentRun) workload() error {
 		v, err = r.e.evaluateMarked(def, r.comp.Properties, r.ctxData, r.mark(s))
 	}
 	if err != nil {
-		return r.cueErr(def, r.comp.Path, "", err)
+		return r.cueErrIn(def, v, r.comp.Path, "", err)
 	}
 	if err := userErrors(v, "workload", r.comp.Name); err != nil {
 		return r.errAt(r.comp.Path, "", err)
@@ -306,7 +306,7 @@ func (r *componentRun) trait(t *render.Trait) error {
 	s := subject{def: def, stage: manifest.StageTrait, name: t.Type, path: t.Path, overlays: t.Overlays}
 	v, err := r.e.evaluateMarked(def, t.Properties, ctxData, r.mark(s))
 	if err != nil {
-		return r.cueErr(def, t.Path, t.Type, err)
+		return r.cueErrIn(def, v, t.Path, t.Type, err)
 	}
 	if err := r.collectOutputs(def, v, t.Type, def.Stage == render.StagePostDispatch, t.Path, t.Type, s); err != nil {
 		return err

@@ -89,7 +89,9 @@ func (e *Engine) Compile(src string) cue.Value {
 	return v
 }
 
-// template returns d's compiled template, compiling it on first use.
+// template returns d's compiled template, compiling it on first use. On
+// a compile error it returns what was compiled too, to locate an error
+// that CUE reports without a position.
 func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	if v, ok := e.templates[d]; ok {
 		return v, nil
@@ -103,7 +105,8 @@ func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	src := d.Template + "\ncontext: _\nparameter: _\n"
 	v := e.ctx.CompileString(src, cue.Filename(d.TemplateFile))
 	if err := v.Err(); err != nil {
-		return cue.Value{}, &TemplateError{Def: d, Err: err}
+		// v locates an error CUE gives no position (a structural cycle).
+		return v, &TemplateError{Def: d, Err: err}
 	}
 	e.templates[d] = v
 	return v, nil
@@ -145,7 +148,7 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 	defer e.beginDef(d)()
 	tmpl, err := e.template(d)
 	if err != nil {
-		return cue.Value{}, err
+		return tmpl, err
 	}
 	e.uses++
 	// One unification: evaluating the template once with both values is

@@ -1,6 +1,9 @@
 package cueval
 
 import (
+	"fmt"
+
+	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -24,12 +27,22 @@ func (r *componentRun) newErr(pos manifest.Pos, trait string, err error) *render
 // cueErr locates a CUE evaluation error: a parameter error points at the
 // property in the Application, anything else at the template line.
 func (r *componentRun) cueErr(def *render.Definition, path, trait string, err error) error {
+	return r.cueErrIn(def, cue.Value{}, path, trait, err)
+}
+
+// cueErrIn is cueErr for an error of evaluating def's template into v:
+// an error CUE reports without a position (a structural cycle) is placed
+// at its path in v. A structural cycle names the definition, whose
+// template alone can hold it.
+func (r *componentRun) cueErrIn(def *render.Definition, v cue.Value, path, trait string, err error) error {
 	e := r.newErr(r.app.Object.FieldPos(path), trait, err)
+	if render.IsStructuralCycle(err) {
+		// Text only: CUEMessage shows a wrapped CUE error without context.
+		e.Err = fmt.Errorf("%s %q: %s", def.Kind, def.Name, render.CUEMessage(err))
+	}
+	e.Template = templatePlace(def, v, err)
 	var param []string
 	for _, ce := range cueerrors.Errors(err) {
-		if p := templatePos(def, cueerrors.Positions(ce)); p.IsValid() && !e.Template.IsValid() {
-			e.Template = p
-		}
 		if cpath := ce.Path(); param == nil && len(cpath) > 1 && cpath[0] == "parameter" {
 			param = cpath[1:]
 		}
@@ -57,6 +70,24 @@ func (r *componentRun) cueErr(def *render.Definition, path, trait string, err er
 		e.Pos = e.Template
 	}
 	return render.Locate(e)
+}
+
+// templatePlace is where in def's template err arose: the first
+// template position of its errors, else (no error has one) where v holds
+// the path of the first error that can be placed so.
+func templatePlace(def *render.Definition, v cue.Value, err error) manifest.Pos {
+	errs := cueerrors.Errors(err)
+	for _, ce := range errs {
+		if p := templatePos(def, cueerrors.Positions(ce)); p.IsValid() {
+			return p
+		}
+	}
+	for _, ce := range errs {
+		if p := templatePos(def, render.CUEPositions(v, ce)); p.IsValid() {
+			return p
+		}
+	}
+	return manifest.Pos{}
 }
 
 func templatePos(def *render.Definition, ps []token.Pos) manifest.Pos {

@@ -28,7 +28,7 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 	}
 	v, err := e.evaluateMarked(def, p.Properties, ctxData, run.mark(s))
 	if err != nil {
-		return nil, run.cueErr(def, p.Path, "", err)
+		return nil, run.cueErrIn(def, v, p.Path, "", err)
 	}
 	if err := run.collectOutputs(def, v, p.Type, false, p.Path, "", s); err != nil {
 		return nil, err

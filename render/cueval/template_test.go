@@ -64,6 +64,11 @@ func TestWorkloadTemplate(t *testing.T) {
 		{name: "user errors and validation errors together", props: "{replicas: 0}",
 			tmpl:    "output: {\n\tapiVersion: \"apps/v1\"\n\tkind: \"Deployment\"\n\tmetadata: name: context.name\n\tspec: replicas: parameter.replicas\n}\nerrs: [if parameter.replicas < 1 {\"replicas must be at least 1\"}]\nparameter: {\n\treplicas: int\n\trequired: string\n}\n",
 			wantErr: `app.yaml:6:5: application "myapp" component "test": validation failed for workload test: User Errors: replicas must be at least 1`},
+		// CUE reports a structural cycle without a position: it is named
+		// after the definition and placed at the cycle's field.
+		{name: "structural cycle in the template", tmpl: deploy + "x: {\n\ty: x\n}\n" + params,
+			props:   "{replicas: 2, type: ClusterIP, host: example.com}",
+			wantErr: `w.cue:14:2: application "myapp" component "test": ComponentDefinition "w": x.y: structural cycle`},
 		// TestWorkloadTemplateCompleteRenderOrder: outputs come in the
 		// order the template writes them, not sorted.
 		{name: "non-dict-order outputs",
@@ -268,6 +273,9 @@ func TestTraitTemplate(t *testing.T) {
 		{name: "using the wrong keyword in the parameter will raise error", props: "{wrong-keyword: 5}",
 			tmpl:    "patch: metadata: annotations: parameter\nparameter: [string]: string",
 			wantErr: `app.yaml:9:36: application "myapp" component "test" trait "t": patch.metadata.annotations."wrong-keyword": conflicting values 5 and string (mismatched types int and string); parameter."wrong-keyword": conflicting values 5 and string (mismatched types int and string) (template t.cue:7:31)`},
+		{name: "structural cycle in the template", props: "{}",
+			tmpl:    "patch: metadata: labels: parameter\nloop: a: b: loop\nparameter: [string]: string",
+			wantErr: `t.cue:8:10: application "myapp" component "test" trait "t": TraitDefinition "t": loop.a.b: structural cycle`},
 		{name: "using errs", props: "{errs: [has error]}",
 			tmpl:    "errs: parameter.errs\nparameter: {errs: [...string]}",
 			wantErr: `app.yaml:9:14: application "myapp" component "test" trait "t": validation failed for trait t: User Errors: has error`},
