@@ -91,12 +91,12 @@ type Engine struct {
 type namespaceChecks struct {
 	name string
 	// pos is where the namespace's first module declares its package.
-	pos    string
+	pos  string
 	path ast.Ref
 	// rules are the checks, sorted; rulePos their first body's place.
 	rules   []string
 	rulePos map[string]string
-	bodies int
+	bodies  int
 	// metadata tells that the package defines __rego_metadata__.
 	metadata bool
 	query    rego.PreparedEvalQuery
