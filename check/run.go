@@ -43,7 +43,10 @@ type Options struct {
 	// Progress, when set, is called as each suite ends with the number
 	// ended and the total (from the suites' goroutines, one at a time).
 	Progress func(done, total int)
-	// Limits bound each suite's render (zero fields: none).
+	// Limits bound each suite's render (zero fields: none). Without a
+	// Guard, Run makes one for its suites and definition tests: once an
+	// evaluation a limit stopped goes on in the background, no other
+	// render starts (it fails with pipeline.ErrNotRun).
 	Limits pipeline.Limits
 	// RuleTimeout bounds each policy namespace's, and each Gatekeeper
 	// Rego template's, evaluation on one object (0: none). One that takes
@@ -67,6 +70,9 @@ type Options struct {
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 	suites := opts.Shard.Suites(cfg.Suites)
+	if opts.Limits.Guard == nil {
+		opts.Limits.Guard = &pipeline.Guard{} // the suites and definition tests share it
+	}
 	r := &runner{dir: cfg.Dir, opts: opts, budget: &regosandbox.Budget{Timeout: opts.RuleTimeout, Memory: opts.Limits.Memory}}
 	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
 }
