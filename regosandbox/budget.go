@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,10 +26,12 @@ type Budget struct {
 	Timeout time.Duration
 	Memory  uint64
 
-	mu     sync.Mutex
-	stops  map[any]*Stop
-	memory *Stop
-	active map[*running]struct{}
+	mu sync.Mutex
+	// anyStop tells that stops or memory is set (read without mu).
+	anyStop atomic.Bool
+	stops   map[any]*Stop
+	memory  *Stop
+	active  map[*running]struct{}
 	// watching tells that the memory watcher runs.
 	watching bool
 }
@@ -101,6 +104,9 @@ func (b *Budget) Eval(ctx context.Context, key any, what Naming, input string, e
 	if s := b.stopped(key); s != nil {
 		return &StopError{Stop: s, Skipped: true}
 	}
+	if b.Timeout == 0 && b.Memory == 0 {
+		return eval(ctx)
+	}
 	ectx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if b.Timeout > 0 {
@@ -132,6 +138,9 @@ var errTimeout = errors.New("time limit")
 
 // stopped is the stop that bars key, if any.
 func (b *Budget) stopped(key any) *Stop {
+	if !b.anyStop.Load() {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.memory != nil {
@@ -152,6 +161,7 @@ func (b *Budget) stop(key any, s *Stop) {
 		b.stops = map[any]*Stop{}
 	}
 	b.stops[key] = s
+	b.anyStop.Store(true)
 }
 
 // begin registers r, starting the memory watcher if it is needed.
@@ -211,6 +221,7 @@ func (b *Budget) cancelAll(heap uint64) {
 		s := &Stop{Pos: pos, What: what, Input: r.input, Reason: reason, Memory: true}
 		if b.memory == nil {
 			b.memory = s
+			b.anyStop.Store(true)
 		}
 		r.cancel(&StopError{Stop: s})
 		delete(b.active, r)
