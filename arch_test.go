@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 // reach through another package, the drydock packages they may import
 // themselves: report formats check's results and must not render.
 var direct = map[string][]string{
-	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules", "gatekeeper"},
+	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules", "gatekeeper", "regosandbox"},
 	"report": {"manifest", "check"},
 }
 

@@ -300,6 +300,9 @@ func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j
 	}
 	in := pipeline.Inputs{Paths: []string{"-"}, Stdin: bytes.NewReader(stream), Definitions: defs, Workers: 1, Limits: r.opts.Limits}
 	res, renderErr := pipeline.Run(ctx, in)
+	if errors.Is(renderErr, pipeline.ErrNotRun) {
+		return defOutcome{}, renderErr // not the test's outcome: it did not run
+	}
 	var got rendered
 	status := statusOf{healthy: true}
 	if renderErr != nil {

@@ -29,10 +29,17 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 		return nil
 	}
 	paths := r.paths(s.Gatekeeper)
-	set, err := r.gatekeepers.get(fmt.Sprintf("%q", paths), func() (*gatekeeper.Set, error) { return gatekeeper.Load(paths) })
+	set, err := r.gatekeepers.get(fmt.Sprintf("%q", paths), func() (*gatekeeper.Set, error) {
+		set, err := gatekeeper.Load(paths)
+		if err != nil {
+			return nil, err
+		}
+		return set.WithBudget(r.budget), nil
+	})
 	if err != nil {
 		return err
 	}
+	var stopped []gatekeeper.Stopped
 	for _, c := range set.Constraints() {
 		res.Checks = append(res.Checks, "gatekeeper/"+c)
 	}
@@ -47,11 +54,12 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 		for i, o := range group {
 			in[i] = o.obj
 		}
-		vs, err := set.Review(ctx, in)
+		out, err := set.Check(ctx, in)
 		if err != nil {
 			return err
 		}
-		for _, v := range vs {
+		stopped = append(stopped, out.Stopped...)
+		for _, v := range out.Violations {
 			o := group[v.Object]
 			msg := v.Message
 			if v.EnforcementAction != "deny" {
@@ -68,5 +76,5 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 			res.Findings = append(res.Findings, f)
 		}
 	}
-	return nil
+	return gatekeeper.StopErrors(stopped)
 }

@@ -17,7 +17,7 @@ import (
 // else the config's directory), after resolving the symlinks of its
 // existing part. A golden directory must not hold the config or any of its
 // suite's other paths, and golden directories of two suites must not be
-// equal or nested: Update replaces and prunes the whole directory. Every
+// equal or nested: each owns and prunes the files of its whole tree. Every
 // path but golden (which --update creates) must exist.
 type configPaths struct {
 	file string // the config file, as given

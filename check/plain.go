@@ -11,6 +11,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -109,9 +110,13 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 			kube = append(kube, o)
 		}
 	}
-	if err := r.gatekeeperFindings(ctx, s, res, kube); err != nil {
-		res.fail(&stageError{"gatekeeper", err}, "gatekeeper")
+	gerr := r.gatekeeperFindings(ctx, s, res, kube)
+	if gerr != nil && !errors.Is(gerr, regosandbox.ErrStopped) {
+		res.fail(&stageError{"gatekeeper", gerr}, "gatekeeper")
 		return res
+	}
+	if gerr != nil { // a template stopped by the budget: the rules still run
+		defer res.fail(&stageError{"gatekeeper", gerr}, "gatekeeper")
 	}
 	opts, ok := r.ruleOptions(s)
 	if !ok {
@@ -136,5 +141,8 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	ruleFindings(res, eng, rep, objs, s.Combine)
+	if err := rep.StopErrors(); err != nil {
+		res.fail(&stageError{"rules", err}, "rules")
+	}
 	return res
 }

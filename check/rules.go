@@ -41,10 +41,17 @@ func (c *onceCache[T]) get(key string, load func() (T, error)) (T, error) {
 	return e.v, e.err
 }
 
-// engine loads and compiles the rule set of opts once.
+// engine loads and compiles the rule set of opts once; it evaluates
+// under the run's budget.
 func (r *runner) engine(ctx context.Context, opts rules.Options) (*rules.Engine, error) {
 	key := fmt.Sprintf("%#v", opts) // every setting; check never sets Debug
-	return r.engines.get(key, func() (*rules.Engine, error) { return rules.Load(ctx, opts) })
+	return r.engines.get(key, func() (*rules.Engine, error) {
+		eng, err := rules.Load(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		return eng.WithBudget(r.budget), nil
+	})
 }
 
 // ruleOptions are the options of the suite's rules (default: policy/ in

@@ -18,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -46,10 +47,16 @@ type Options struct {
 	// Progress, when set, is called as each suite ends with the number
 	// ended and the total (from the suites' goroutines, one at a time).
 	Progress func(done, total int)
-	// Limits bound each suite's render (zero fields: none).
+	// Limits bound each suite's render (zero fields: none). Without a
+	// Guard, Run makes one for its suites and definition tests: once an
+	// evaluation a limit stopped goes on in the background, no other
+	// render starts (it fails with pipeline.ErrNotRun).
 	Limits pipeline.Limits
-	// RuleTimeout bounds each policy namespace's evaluation on one
-	// object (0: none).
+	// RuleTimeout bounds each policy namespace's, and each Gatekeeper
+	// Rego template's, evaluation on one object (0: none). One that takes
+	// longer is not evaluated again in the run: the suites report it once
+	// each, with the count of evaluations skipped. Limits.Memory bounds
+	// the heap while Rego runs too.
 	RuleTimeout time.Duration
 	// Strict makes every suite strict (Suite.Strict).
 	Strict bool
@@ -74,7 +81,11 @@ type Options struct {
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 	suites := opts.Shard.Suites(cfg.Suites)
-	r := &runner{dir: cfg.Dir, opts: opts, skip: slices.Concat(opts.Skip, cfg.GoldenDirs())}
+	if opts.Limits.Guard == nil {
+		opts.Limits.Guard = &pipeline.Guard{} // the suites and definition tests share it
+	}
+	r := &runner{dir: cfg.Dir, opts: opts, skip: slices.Concat(opts.Skip, cfg.GoldenDirs()),
+		budget: &regosandbox.Budget{Timeout: opts.RuleTimeout, Memory: opts.Limits.Memory}}
 	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
 }
 
@@ -91,6 +102,10 @@ type runner struct {
 	// renderWorkers are each suite's render workers: the processors
 	// shared among the suites that run at once.
 	renderWorkers int
+	// budget bounds the run's Rego (rules and Gatekeeper templates): a
+	// rule or template stopped by its time limit in one suite is not
+	// evaluated again in any.
+	budget *regosandbox.Budget
 }
 
 // all runs suites in parallel; results keep the suites' order.

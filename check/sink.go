@@ -2,10 +2,12 @@ package check
 
 import (
 	"context"
+	"errors"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -124,11 +126,17 @@ func (k *suiteSink) finish(res *SuiteResult) error {
 			return &stageError{"golden", err}
 		}
 	}
-	if err := k.rules.finish(k.ctx, res, objs); err != nil {
-		return &stageError{"rules", err}
+	// A rule stopped by the budget does not keep Gatekeeper from running.
+	rerr := k.rules.finish(k.ctx, res, objs)
+	if rerr != nil && !errors.Is(rerr, regosandbox.ErrStopped) {
+		return &stageError{"rules", rerr}
 	}
-	if err := k.r.gatekeeperFindings(k.ctx, k.suite, res, objs); err != nil {
-		return &stageError{"gatekeeper", err}
+	gerr := k.r.gatekeeperFindings(k.ctx, k.suite, res, objs)
+	switch {
+	case rerr != nil:
+		return &stageError{"rules", manifest.Join(rerr, gerr)}
+	case gerr != nil:
+		return &stageError{"gatekeeper", gerr}
 	}
 	return nil
 }
@@ -262,7 +270,7 @@ func (rs *ruleSink) finish(ctx context.Context, res *SuiteResult, objs []*sunk) 
 		}
 	}
 	ruleFindings(res, rs.eng, rep, objs, rs.combine)
-	return nil
+	return rep.StopErrors()
 }
 
 // merge appends one object's report to rep as input i.
@@ -278,5 +286,9 @@ func merge(rep, one *rules.Report, i int) {
 	for _, p := range one.Prints {
 		p.Input = i
 		rep.Prints = append(rep.Prints, p)
+	}
+	for _, s := range one.Stopped {
+		s.Input = i
+		rep.Stopped = append(rep.Stopped, s)
 	}
 }

@@ -33,7 +33,11 @@
 // the clock (time.now_ns, io.jwt.decode_verify, x509 verification), or are
 // random (rand.intn, uuid.rfc4122, io.jwt.encode_sign...) are removed, so a
 // template calling one fails to load. Gatekeeper's external_data is refused
-// the same way: there are no external data providers offline.
+// the same way: there are no external data providers offline. Under a
+// regosandbox.Budget (Set.WithBudget, Verify's budget) each Rego
+// evaluation is bounded in time and memory; a template that outlives the
+// time limit on one object is not evaluated again under that budget, for
+// any of its constraints (see Check and StopError). CEL is not bounded.
 //
 // # CEL
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/regosandbox"
 )
 
 // Set is compiled templates and their constraints; safe for concurrent use.
@@ -14,6 +15,8 @@ type Set struct {
 	templates map[string]*template // by kind
 	// constraints are sorted by id.
 	constraints []*constraint
+	// budget bounds the Rego templates' evaluations (nil: no limit).
+	budget *regosandbox.Budget
 }
 
 // Load reads every YAML document under paths (files, or directories walked

@@ -351,7 +351,7 @@ func TestConstraintsList(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
-	res, err := Verify(context.Background(), []string{"testdata/requiredlabels", "testdata/celrequiredlabels", "testdata/containerlimits", "testdata/uniqueingresshost", "testdata/verify"})
+	res, err := Verify(context.Background(), []string{"testdata/requiredlabels", "testdata/celrequiredlabels", "testdata/containerlimits", "testdata/uniqueingresshost", "testdata/verify"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestVerify(t *testing.T) {
 }
 
 func TestVerifySuiteProblems(t *testing.T) {
-	res, err := Verify(context.Background(), []string{"testdata/badsuite"})
+	res, err := Verify(context.Background(), []string{"testdata/badsuite"}, nil)
 	if !errors.Is(err, ErrInvalid) {
 		t.Fatalf("error %v, want ErrInvalid", err)
 	}
@@ -478,7 +478,7 @@ func TestVerifyYAMLErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := Verify(context.Background(), []string{dir})
+	_, err := Verify(context.Background(), []string{dir}, nil)
 	if !errors.Is(err, ErrInvalid) || !errors.Is(err, manifest.ErrInvalidYAML) {
 		t.Fatalf("error %v, want ErrInvalid and manifest.ErrInvalidYAML", err)
 	}

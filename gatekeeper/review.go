@@ -17,6 +17,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/regosandbox"
 )
 
 // Violation is one result of a constraint for one object.
@@ -36,8 +37,22 @@ type Violation struct {
 // documentation): data.inventory holds all the objects, and the Namespace
 // objects among them serve namespaceSelector. Violations are sorted by
 // object index, constraint and message. Errors wrap ErrInvalid, except
-// those of ctx.
+// those of ctx. Under a budget (WithBudget), a template it stops is an
+// error (see Check).
 func (s *Set) Review(ctx context.Context, objects []*manifest.Object) ([]Violation, error) {
+	out, err := s.Check(ctx, objects)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.StopErrors(); err != nil {
+		return nil, err
+	}
+	return out.Violations, nil
+}
+
+// Check is Review that reports the templates its budget stopped in
+// Outcome.Stopped, besides the violations of the others.
+func (s *Set) Check(ctx context.Context, objects []*manifest.Object) (*Outcome, error) {
 	// Only Rego needs the objects as OPA values (CEL reads them as they
 	// are).
 	values := make([]ast.Value, len(objects))
@@ -51,7 +66,7 @@ func (s *Set) Review(ctx context.Context, objects []*manifest.Object) ([]Violati
 	for i, o := range objects {
 		targets[i] = objectTarget(o, values[i])
 	}
-	return review(ctx, s.constraints, targets, inventory{objects, values})
+	return review(ctx, s.budget, s.constraints, targets, inventory{objects, values})
 }
 
 // inventory is the objects of data.inventory, with their data as OPA
@@ -89,6 +104,8 @@ type target struct {
 	// object and oldObject are the request's objects as written, for CEL
 	// (review holds OPA values, and on DELETE the oldObject as object).
 	object, oldObject map[string]any
+	// label names the target in a budget's stop.
+	label string
 }
 
 // emptyReview is an AdmissionRequest as gator starts it: every field
@@ -123,12 +140,13 @@ func objectTarget(o *manifest.Object, data ast.Value) target {
 	if ns := o.Namespace(); ns != "" {
 		r["namespace"] = ns
 	}
-	return target{review: r, objs: []matchObject{newMatchObject(o)}, namespace: o.Namespace(), object: o.Data}
+	return target{review: r, objs: []matchObject{newMatchObject(o)}, namespace: o.Namespace(), object: o.Data, label: objectLabel(o)}
 }
 
 // review evaluates constraints against targets with data.inventory (and
-// the namespaces namespaceSelector sees) built from inv.
-func review(ctx context.Context, constraints []*constraint, targets []target, inv inventory) ([]Violation, error) {
+// the namespaces namespaceSelector sees) built from inv, the Rego under b
+// (nil: no limit).
+func review(ctx context.Context, b *regosandbox.Budget, constraints []*constraint, targets []target, inv inventory) (*Outcome, error) {
 	withRego := usesRego(constraints)
 	data, namespaces, err := inv.build(withRego)
 	if err != nil {
@@ -153,6 +171,7 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 		queries[c.tmpl] = q
 	}
 	var out []Violation
+	var stopped []Stopped
 	for i, t := range targets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -191,9 +210,13 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 					return nil, invalid(fmt.Errorf("review object %d: %w", i, err))
 				}
 			}
-			results, err := c.eval(ctx, queries[c.tmpl], reviewValue)
+			results, stop, err := c.evalBudgeted(ctx, b, queries[c.tmpl], reviewValue, t.label)
 			if err != nil {
 				return nil, err
+			}
+			if stop != nil {
+				stopped = append(stopped, Stopped{Object: i, Constraint: c.id, Stop: stop.Stop, Skipped: stop.Skipped})
+				continue
 			}
 			for _, r := range results {
 				v.Message, v.Details = r.msg, r.details
@@ -204,7 +227,7 @@ func review(ctx context.Context, constraints []*constraint, targets []target, in
 	slices.SortStableFunc(out, func(a, b Violation) int {
 		return cmp.Or(cmp.Compare(a.Object, b.Object), strings.Compare(a.Constraint, b.Constraint), strings.Compare(a.Message, b.Message))
 	})
-	return out, nil
+	return &Outcome{Violations: out, Stopped: stopped}, nil
 }
 
 // build is the root of data for inv (when withData is set; else nil):

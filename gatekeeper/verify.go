@@ -13,6 +13,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/regosandbox"
 )
 
 const (
@@ -45,13 +46,15 @@ type CaseResult struct {
 // problems in the suites and the files they name (a missing field, an
 // unreadable file, a template that does not compile, a case object file
 // holding several objects) are errors wrapping ErrInvalid, returned with
-// the results of everything else.
-func Verify(ctx context.Context, paths []string) ([]CaseResult, error) {
+// the results of everything else. The templates' Rego runs under b (nil:
+// no limit): a case whose template b stops, or had stopped in an earlier
+// case, fails with the stop.
+func Verify(ctx context.Context, paths []string, b *regosandbox.Budget) ([]CaseResult, error) {
 	files, err := yamlFiles(paths)
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{templates: map[string]templateOrErr{}, files: map[string]objectsOrErr{}}
+	v := &verifier{templates: map[string]templateOrErr{}, files: map[string]objectsOrErr{}, budget: b}
 	var out []CaseResult
 	for _, f := range files {
 		doc, err := v.readSuite(f)
@@ -78,8 +81,9 @@ type verifier struct {
 	// files caches the objects of the files read, by path: the YAML
 	// files walked, which the suites' templates, constraints and cases
 	// often are, are decoded once.
-	files map[string]objectsOrErr
-	errs  []error
+	files  map[string]objectsOrErr
+	errs   []error
+	budget *regosandbox.Budget
 }
 
 type objectsOrErr struct {
@@ -442,7 +446,10 @@ func (v *verifier) runCase(ctx context.Context, file, dir, test string, c *const
 			return res, err
 		}
 	}
-	violations, err := review(ctx, []*constraint{c}, []target{t}, inventory{invObjs, values[:len(invObjs)]})
+	out, err := review(ctx, v.budget, []*constraint{c}, []target{t}, inventory{invObjs, values[:len(invObjs)]})
+	if err == nil {
+		err = out.StopErrors()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, err
@@ -450,6 +457,7 @@ func (v *verifier) runCase(ctx context.Context, file, dir, test string, c *const
 		res.Err = err.Error()
 		return res, nil
 	}
+	violations := out.Violations
 	for _, a := range asserts {
 		if msg := a.check(violations); msg != "" {
 			res.Err = msg

@@ -23,6 +23,10 @@ type Limits struct {
 	// Memory bounds the process's heap while the run evaluates: past it
 	// the run stops, naming what was being evaluated.
 	Memory uint64
+	// Guard, when set, is shared by the runs of one process: a run does
+	// not start while an evaluation a limit stopped in another still runs
+	// (ErrNotRun). Nil: each run on its own.
+	Guard *Guard
 }
 
 // ErrLimit is wrapped (with ErrInput) by the error of a run that a limit
@@ -32,17 +36,87 @@ var ErrLimit = errors.New("limit exceeded")
 // watchInterval is how often the watchdog looks at the evaluations.
 const watchInterval = 50 * time.Millisecond
 
+// ErrNotRun is wrapped (with ErrInput and ErrLimit) by the error of a run
+// that did not start because an evaluation a limit abandoned earlier
+// under the same Guard is still running.
+var ErrNotRun = errors.New("not run")
+
+// Guard is what the bounded runs of one process (one command, its suites
+// and definition tests, its --watch re-runs) share: the evaluations a
+// limit stopped that still run. CUE evaluation cannot be interrupted, so
+// a stopped one goes on, burning a core and allocating, until it ends by
+// itself. While one runs, no run under the same Guard starts: the limits
+// hold for the whole process, not per run. (Measured, 4 runs each
+// abandoning a template in a row: 4 evaluations went on and the heap grew
+// 6MiB/s, against 2.3MiB/s for one.) The zero Guard is ready to use; it
+// is safe for concurrent use.
+type Guard struct {
+	mu   sync.Mutex
+	runs []*LimitError
+}
+
+// Abandoned returns the oldest evaluation a limit stopped that is still
+// running, or nil (always nil for a nil Guard).
+func (g *Guard) Abandoned() *LimitError {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.runs) == 0 {
+		return nil
+	}
+	return g.runs[0]
+}
+
+// abandon records le as running until done delivers the run's outcome.
+func abandon[T any](g *Guard, le *LimitError, done <-chan T) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	g.runs = append(g.runs, le)
+	g.mu.Unlock()
+	go func() {
+		<-done
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		for i, r := range g.runs {
+			if r == le {
+				g.runs = append(g.runs[:i:i], g.runs[i+1:]...)
+				return
+			}
+		}
+	}()
+}
+
+// NotRunError is a run refused because an abandoned evaluation still
+// runs: it names that evaluation.
+type NotRunError struct {
+	Running *LimitError
+}
+
+func (e *NotRunError) Error() string {
+	return fmt.Sprintf("not run: an evaluation stopped earlier by a limit is still running, and drydock starts no other beside it (CUE cannot be interrupted): %v", e.Running)
+}
+
+// Unwrap returns ErrNotRun and ErrLimit.
+func (e *NotRunError) Unwrap() []error { return []error{ErrNotRun, ErrLimit} }
+
 // watchdog stops a run whose evaluation outlives Limits.EvalTimeout or
 // whose heap passes Limits.Memory, by cancelling the run's context with a
 // cause wrapping ErrLimit. CUE evaluation cannot be interrupted, so the
-// run returns at once and the stuck evaluation is abandoned (it ends with
-// the process); its engine is never used again.
+// run returns at once and the stuck evaluation is abandoned (recorded in
+// abandoned until it ends); its engine is never used again.
 type watchdog struct {
 	limits  Limits
 	cancel  context.CancelCauseFunc
 	mu      sync.Mutex
 	sources []activitySource
 	stop    chan struct{}
+	// last is the last evaluation seen running, named by a memory stop
+	// that finds none running.
+	last cueval.Activity
 }
 
 // activitySource reports its current evaluation (cueval.Engine does).
@@ -117,6 +191,9 @@ func (w *watchdog) check(sample []metrics.Sample) error {
 			running = append(running, a)
 		}
 	}
+	if len(running) > 0 {
+		w.last = running[0]
+	}
 	for _, a := range running {
 		if d := w.limits.EvalTimeout; d > 0 && time.Since(a.Since) > d {
 			return &LimitError{Activity: a, Reason: fmt.Sprintf("evaluation took longer than the time limit of %s", d)}
@@ -128,7 +205,13 @@ func (w *watchdog) check(sample []metrics.Sample) error {
 	metrics.Read(sample)
 	if heap := sample[0].Value.Uint64(); heap > w.limits.Memory {
 		reason := fmt.Sprintf("the heap grew to %s, past the memory limit of %s", FormatBytes(heap), FormatBytes(w.limits.Memory))
+		if a := w.limits.Guard.Abandoned(); a != nil {
+			reason += fmt.Sprintf(" while an evaluation stopped earlier still ran (%v)", a)
+		}
 		if len(running) == 0 {
+			if w.last.What != "" {
+				reason += fmt.Sprintf(" (no evaluation was running; the last one seen was %s: %s)", w.last.Pos, w.last.What)
+			}
 			return &LimitError{Reason: reason}
 		}
 		return &LimitError{Activity: running[0], Reason: reason + " during this evaluation"}
@@ -160,8 +243,11 @@ func (e *LimitError) Position() manifest.Pos { return e.Activity.Pos }
 // abandoned evaluation. A panic in run is raised again here.
 func bounded[T any](ctx context.Context, limits Limits, run func(context.Context, *watchdog) (T, error)) (T, error) {
 	var zero T
-	if limits == (Limits{}) {
+	if limits.EvalTimeout == 0 && limits.Memory == 0 {
 		return run(ctx, nil)
+	}
+	if a := limits.Guard.Abandoned(); a != nil {
+		return zero, inputError(&NotRunError{Running: a})
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -193,10 +279,13 @@ func bounded[T any](ctx context.Context, limits Limits, run func(context.Context
 		}
 		return o.res, o.err
 	case <-ctx.Done():
-		if cause := context.Cause(ctx); errors.Is(cause, ErrLimit) {
-			return zero, inputError(cause)
+		cause := context.Cause(ctx)
+		var le *LimitError
+		if !errors.As(cause, &le) {
+			return zero, ctx.Err()
 		}
-		return zero, ctx.Err()
+		abandon(limits.Guard, le, done)
+		return zero, inputError(cause)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -71,4 +72,76 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestAbandonedEvaluations: several runs in a row, each meeting a
+// template that outlives its time limit. CUE cannot be interrupted, so
+// the first stopped evaluation goes on in the background; the runs after
+// it must not start evaluations of their own beside it (each would burn a
+// core and grow the heap the memory limit is about): they are refused,
+// naming the evaluation still running.
+func TestAbandonedEvaluations(t *testing.T) {
+	dir := t.TempDir()
+	def := filepath.Join(dir, "slow.cue")
+	app := filepath.Join(dir, "app.yaml")
+	must(t, os.WriteFile(def, []byte(slowDef), 0o644))
+	must(t, os.WriteFile(app, []byte("apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n    - {name: s, type: slow, properties: {size: 200}}\n"), 0o644))
+	guard := &Guard{}
+	in := Inputs{Paths: []string{app}, DefinitionPaths: []string{def}, Limits: Limits{EvalTimeout: 50 * time.Millisecond, Memory: 8 << 30, Guard: guard}}
+	before := cpuTime(t)
+	var errs []error
+	for range 4 {
+		_, err := Run(context.Background(), in)
+		errs = append(errs, err)
+	}
+	window := time.Now()
+	cpuBefore := cpuTime(t)
+	time.Sleep(time.Second)
+	spent := cpuTime(t) - cpuBefore
+	t.Logf("4 runs: %s CPU until they returned; %s CPU in the next %s", cpuBefore-before, spent, time.Since(window).Round(time.Millisecond))
+	for i, err := range errs {
+		t.Logf("run %d: %v", i, err)
+	}
+	if !errors.Is(errs[0], ErrLimit) || errors.Is(errs[0], ErrNotRun) {
+		t.Fatalf("first run: %v, want the time limit", errs[0])
+	}
+	for _, err := range errs[1:] {
+		if !errors.Is(err, ErrNotRun) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `ComponentDefinition "slow"`) {
+			t.Errorf("later run: %v, want ErrNotRun naming the evaluation still running", err)
+		}
+	}
+	// One abandoned evaluation, one core at most (not four).
+	if spent > 1300*time.Millisecond {
+		t.Errorf("%s of CPU in one second after the runs: more than one abandoned evaluation runs", spent)
+	}
+	waitAbandoned(t, guard, 2*time.Minute)
+	// Once it has ended, runs start again.
+	_, err := Run(context.Background(), in)
+	if !errors.Is(err, ErrLimit) || errors.Is(err, ErrNotRun) {
+		t.Errorf("run after the abandoned evaluation ended: %v, want the time limit", err)
+	}
+}
+
+// waitAbandoned waits for the abandoned evaluations to end, so that the
+// other tests start clean.
+func waitAbandoned(t *testing.T, g *Guard, limit time.Duration) {
+	t.Helper()
+	start := time.Now()
+	for g.Abandoned() != nil {
+		if time.Since(start) > limit {
+			t.Fatalf("an abandoned evaluation still runs after %s", limit)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("the abandoned evaluation ended %s later", time.Since(start).Round(time.Millisecond))
+}
+
+// cpuTime is the CPU time the process has used.
+func cpuTime(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

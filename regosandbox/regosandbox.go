@@ -1,7 +1,8 @@
 // Package regosandbox is drydock's one list of the OPA built-ins that
 // untrusted Rego (conftest policies, Gatekeeper templates) may not call,
-// and the capabilities without them. It holds no drydock dependency so
-// that every package compiling Rego applies the same sandbox.
+// the capabilities without them, and the Budget of time and memory that
+// Rego runs under in one run. It holds no drydock dependency so that
+// every package evaluating Rego applies the same sandbox.
 package regosandbox
 
 import (

@@ -102,4 +102,17 @@
 // as ...`). print() output never goes to
 // stdout: it is collected in Report.Prints (and TestResult.Output), and
 // copied to Options.Debug when that is set.
+//
+// # Time and memory
+//
+// Evaluations run under a regosandbox.Budget: one per Eval call with
+// Options.QueryTimeout, or the run's own (WithBudget). A namespace whose
+// evaluation on one input outlives the time limit is cancelled (OPA stops
+// at its next step: nothing goes on in the background) and is not
+// evaluated on the inputs after it, under the same budget; past the
+// budget's memory limit every evaluation is cancelled and none starts.
+// One StopError per namespace names the rule that was running (a marker
+// in the query records it), the input, the limit and the count of
+// evaluations skipped. Namespaces are the unit because each is one query;
+// the other namespaces go on.
 package rules

@@ -16,6 +16,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage"
+
+	"github.com/drydock-dev/drydock/regosandbox"
 )
 
 // Options configures Load.
@@ -77,6 +79,9 @@ type Engine struct {
 	strictBuiltins bool
 	// readable are Options.Readable, absolute.
 	readable []string
+	// budget, when set (WithBudget), is the run's budget: stops are
+	// reported in Report.Stopped instead of as errors.
+	budget *regosandbox.Budget
 }
 
 // namespaceChecks is one namespace's check rules and its prepared query,
@@ -86,10 +91,12 @@ type Engine struct {
 type namespaceChecks struct {
 	name string
 	// pos is where the namespace's first module declares its package.
-	pos    string
-	path   ast.Ref
-	rules  []string
-	bodies int
+	pos  string
+	path ast.Ref
+	// rules are the checks, sorted; rulePos their first body's place.
+	rules   []string
+	rulePos map[string]string
+	bodies  int
 	// metadata tells that the package defines __rego_metadata__.
 	metadata bool
 	query    rego.PreparedEvalQuery
@@ -209,6 +216,10 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 				nc.bodies++
 				if !slices.Contains(nc.rules, rule) {
 					nc.rules = append(nc.rules, rule)
+					if nc.rulePos == nil {
+						nc.rulePos = map[string]string{}
+					}
+					nc.rulePos[rule] = locString(r.Location)
 				}
 			}
 		}
@@ -242,12 +253,17 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 func (e *Engine) prepareNamespace(ctx context.Context, nc *namespaceChecks) error {
 	pkg := nc.path
 	var exprs []string
-	for _, r := range nc.rules {
-		exprs = append(exprs, fmt.Sprintf("[x | x := %s]", pkg.Append(ast.StringTerm(r))))
-	}
-	exprs = append(exprs, fmt.Sprintf("[n | n := %s[_][_]]", pkg.Append(ast.StringTerm("exception"))))
-	if nc.metadata {
-		exprs = append(exprs, fmt.Sprintf("[m | m := %s]", pkg.Append(ast.StringTerm(regoMetadata))))
+	for i, r := range nc.queried() {
+		// The marker records which rule runs, for a stop to name it.
+		exprs = append(exprs, fmt.Sprintf("%s(%d)", ruleMarker, i))
+		switch r {
+		case "exception":
+			exprs = append(exprs, fmt.Sprintf("[n | n := %s[_][_]]", pkg.Append(ast.StringTerm(r))))
+		case regoMetadata:
+			exprs = append(exprs, fmt.Sprintf("[m | m := %s]", pkg.Append(ast.StringTerm(r))))
+		default:
+			exprs = append(exprs, fmt.Sprintf("[x | x := %s]", pkg.Append(ast.StringTerm(r))))
+		}
 	}
 	opts := []func(*rego.Rego){
 		rego.Query(strings.Join(exprs, "; ")),
@@ -259,12 +275,23 @@ func (e *Engine) prepareNamespace(ctx context.Context, nc *namespaceChecks) erro
 	for _, b := range builtins {
 		opts = append(opts, rego.FunctionDyn(b.decl, b.impl))
 	}
+	opts = append(opts, rego.FunctionDyn(ruleMarkerDecl, markRule))
 	q, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return invalid(fmt.Errorf("namespace %s: %w", nc.name, err))
 	}
 	nc.query = q
 	return nil
+}
+
+// queried are the rules the namespace's query evaluates, in order: the
+// checks, exception and, when defined, __rego_metadata__.
+func (nc *namespaceChecks) queried() []string {
+	out := append(slices.Clone(nc.rules), "exception")
+	if nc.metadata {
+		out = append(out, regoMetadata)
+	}
+	return out
 }
 
 // matchNamespaces resolves the selected namespaces as conftest does: when

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -124,6 +123,9 @@ type Report struct {
 	Results   []Result
 	Summaries []Summary
 	Prints    []Print
+	// Stopped are the namespaces a budget stopped or skipped, by input
+	// (only with WithBudget: else Eval returns the stops as its error).
+	Stopped []Stopped
 }
 
 // Failed reports whether any check failed.
@@ -136,6 +138,7 @@ type outcome struct {
 	results   []Result
 	summaries []Summary
 	prints    []Print
+	stopped   []Stopped
 }
 
 // job is one document to evaluate against every selected namespace.
@@ -153,7 +156,11 @@ type job struct {
 // the object as input document, on up to workers goroutines (workers < 1
 // means GOMAXPROCS). The report does not depend on workers. An evaluation
 // error wraps ErrInvalid and names the input; when several inputs fail, the
-// error of the first one (in input order) is returned.
+// error of the first one (in input order) is returned. A namespace whose
+// evaluation on one input outlives Options.QueryTimeout is not evaluated
+// on the inputs after it: the error (a *StopError, wrapping ErrTimeout)
+// names its rule, the input and how many evaluations were skipped. Under
+// WithBudget, stops are in Report.Stopped instead.
 func (e *Engine) Eval(ctx context.Context, inputs []Input, workers int) (*Report, error) {
 	return e.run(ctx, len(inputs), workers, func(i int) (job, error) {
 		in := inputs[i]
@@ -252,6 +259,19 @@ func inputLabel(in Input) string {
 // order. Workers take jobs in increasing order and stop taking jobs past the
 // first failed one, so the error returned is always the first in order.
 func (e *Engine) run(ctx context.Context, n, workers int, mk func(int) (job, error)) (*Report, error) {
+	eng, own := e.runBudget()
+	rep, err := eng.runJobs(ctx, n, workers, mk)
+	if err != nil || !own {
+		return rep, err
+	}
+	if err := rep.StopErrors(); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// runJobs is run under the engine's budget.
+func (e *Engine) runJobs(ctx context.Context, n, workers int, mk func(int) (job, error)) (*Report, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -297,6 +317,7 @@ func (e *Engine) run(ctx context.Context, n, workers int, mk func(int) (job, err
 		rep.Results = append(rep.Results, o.results...)
 		rep.Summaries = append(rep.Summaries, o.summaries...)
 		rep.Prints = append(rep.Prints, o.prints...)
+		rep.Stopped = append(rep.Stopped, o.stopped...)
 	}
 	return rep, nil
 }
@@ -333,9 +354,6 @@ func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), o
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if errors.Is(err, ErrTimeout) {
-				return invalid(err)
-			}
 			return invalid(fmt.Errorf("%s: namespace %s: %w", j.label, nc.name, e.explain(err)))
 		}
 	}
@@ -350,37 +368,30 @@ func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, 
 	if !e.now.IsZero() {
 		opts = append(opts, rego.EvalTime(e.now))
 	}
-	qctx := ctx
-	if e.timeout > 0 {
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, e.timeout)
-		defer cancel()
-	}
 	var builtinErrs []topdown.Error
 	if e.strictBuiltins {
 		opts = append(opts, rego.EvalBuiltinErrorList(&builtinErrs))
 	}
-	rs, err := nc.query.Eval(withState(qctx, st), opts...)
+	var rs rego.ResultSet
+	stopped, err := e.evalBudgeted(ctx, j, nc, st, out, func(qctx context.Context) error {
+		var err error
+		rs, err = nc.query.Eval(withState(qctx, st), opts...)
+		return err
+	})
 	out.prints = append(out.prints, st.prints...)
 	if err == nil && len(builtinErrs) > 0 {
 		err = builtinError(builtinErrs)
 	}
-	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%s: namespace %s: evaluating %s took longer than the time limit of %s: %w", nc.pos, nc.name, j.label, e.timeout, ErrTimeout)
-	}
-	if err != nil {
+	if err != nil || stopped {
 		return err
 	}
-	want := len(nc.rules) + 1 // the rules and the exceptions
-	if nc.metadata {
-		want++
-	}
+	want := 2 * len(nc.queried()) // each rule's marker and value
 	if len(rs) != 1 || len(rs[0].Expressions) != want {
 		return fmt.Errorf("unexpected query result %v", rs)
 	}
-	values := make([]any, len(rs[0].Expressions))
-	for i, x := range rs[0].Expressions {
-		values[i] = x.Value
+	values := make([]any, want/2)
+	for i := range values {
+		values[i] = rs[0].Expressions[2*i+1].Value
 	}
 	return tally(j, nc, values, out)
 }

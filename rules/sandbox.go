@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -40,6 +41,8 @@ func capabilities(base *ast.Capabilities, withClock bool) *ast.Capabilities {
 	for _, b := range builtins {
 		caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: b.decl.Name, Decl: b.decl.Decl})
 	}
+	// The queries' rule marker: a policy calling it only mislabels a stop.
+	caps.Builtins = append(caps.Builtins, &ast.Builtin{Name: ruleMarker, Decl: ruleMarkerDecl.Decl})
 	return caps
 }
 
@@ -79,6 +82,9 @@ type evalState struct {
 	debug    *syncWriter
 	// readablePaths are the absolute paths parse_config_file may read.
 	readablePaths []string
+	// rule is the index, among the namespace's queried rules, of the rule
+	// being evaluated (-1 before the first); read by a budget's stop.
+	rule atomic.Int32
 }
 
 type stateKey struct{}

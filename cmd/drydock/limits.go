@@ -27,9 +27,14 @@ const (
 type limitFlags struct {
 	evalTimeout time.Duration
 	memory      string
+	// guard is shared by every run of the command (--watch re-runs
+	// included, copies of the flags too): no evaluation starts while one
+	// a limit stopped still runs.
+	guard *pipeline.Guard
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
+	l.guard = &pipeline.Guard{}
 	fs.DurationVar(&l.evalTimeout, "eval-timeout", defaultEvalTimeout, "time limit of each CUE evaluation (a definition template, an expression, an addon); 0: none")
 	fs.StringVar(&l.memory, "memory-limit", defaultMemory, "memory limit of the process while it evaluates (e.g. 512MiB, 8GiB); 0: none")
 }
@@ -45,13 +50,13 @@ func (l *limitFlags) limits() (pipeline.Limits, error) {
 	if mem > 0 {
 		debug.SetMemoryLimit(int64(mem))
 	}
-	return pipeline.Limits{EvalTimeout: l.evalTimeout, Memory: mem}, nil
+	return pipeline.Limits{EvalTimeout: l.evalTimeout, Memory: mem, Guard: l.guard}, nil
 }
 
 // limitHint says how to raise the limit that stopped a run.
 func limitHint(err error) string {
 	var le *pipeline.LimitError
-	if !errors.As(err, &le) {
+	if errors.Is(err, pipeline.ErrNotRun) || !errors.As(err, &le) {
 		return ""
 	}
 	if strings.Contains(le.Reason, "memory") {

@@ -87,7 +87,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.rules.combine, "combine", false, "give each rule a whole cluster's objects at once (conftest --combine)")
 	fs.StringVar(&o.rules.regoVersion, "rego-version", "", "Rego syntax of the policies: v1 (default) or v0")
 	o.lim.register(fs)
-	fs.DurationVar(&o.ruleTimeout, "rule-timeout", defaultRuleTimeout, "time limit of each policy namespace's evaluation on one object; 0: none")
+	fs.DurationVar(&o.ruleTimeout, "rule-timeout", defaultRuleTimeout, "time limit of each policy namespace's (and Gatekeeper Rego template's) evaluation on one object; one that takes longer is not evaluated again in the run; 0: none")
 	fs.BoolVar(&o.watch, "watch", false, "run again on every change under the config's directory; Ctrl-C ends")
 }
 

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gatekeeper"
+	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -22,7 +24,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Run, "run", "", "only tests whose name matches this regular expression")
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
 	fs.BoolVar(&o.Trace, "trace", false, "print the evaluation of every test that fails or errs, step by step")
-	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test")
+	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test, and of each Gatekeeper template's evaluation on one case (a template that takes longer is not evaluated again)")
+	memory := fs.String("memory-limit", defaultMemory, "memory limit of the process while Gatekeeper templates evaluate (e.g. 512MiB); 0: none")
 	gk := fs.StringArray("gatekeeper", nil, "file or directory of Gatekeeper suites (kind: Suite, test.gatekeeper.sh) to run as gator verify does (repeatable); without --policy, only these run")
 	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
@@ -30,7 +33,13 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
-	code := verify(o, *regoVersion, *gk, fs.Changed("policy"), stdout, stderr)
+	mem, err := check.ParseSize(*memory)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock verify: --memory-limit %q: %v\n", *memory, err)
+		return exitUsage
+	}
+	budget := &regosandbox.Budget{Timeout: o.Timeout, Memory: mem}
+	code := verify(o, *regoVersion, *gk, budget, fs.Changed("policy"), stdout, stderr)
 	if *conftest && code == exitUsage {
 		return exitCheck
 	}
@@ -39,7 +48,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 
 // verify runs the tests runVerify parsed the flags of; without
 // policyGiven, Gatekeeper suites run alone.
-func verify(o rules.VerifyOptions, regoVersion string, gk []string, policyGiven bool, stdout, stderr io.Writer) int {
+func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *regosandbox.Budget, policyGiven bool, stdout, stderr io.Writer) int {
 	switch regoVersion {
 	case "v1":
 	case "v0":
@@ -54,7 +63,7 @@ func verify(o rules.VerifyOptions, regoVersion string, gk []string, policyGiven 
 	}
 	gkPassed, gkFailed := 0, 0
 	if len(gk) > 0 {
-		cases, err := gatekeeper.Verify(context.Background(), gk)
+		cases, err := gatekeeper.Verify(context.Background(), gk, budget)
 		if err != nil {
 			fmt.Fprintf(stderr, "drydock: %v\n", err)
 			return exitUsage

@@ -1,0 +1,6 @@
+package other
+
+deny contains msg if {
+	not input.metadata.labels.team
+	msg := "no team label"
+}
