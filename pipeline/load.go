@@ -31,6 +31,8 @@ type loaded struct {
 	read map[string]bool
 	// walking is set while the files of a directory are read.
 	walking bool
+	// notes tell what the walks left out (git submodules).
+	notes []string
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -72,7 +74,7 @@ func (f files) readPaths(paths []string, stdin io.Reader, into *loaded) error {
 }
 
 func (f files) readPath(root string, into *loaded) error {
-	list, err := f.walk(root)
+	list, err := f.walk(root, func(note string) { into.notes = append(into.notes, note) })
 	if err != nil {
 		return inputError(err)
 	}
@@ -96,14 +98,19 @@ var walkOptions = manifest.WalkOptions{
 	SkipDir: func(name string) bool { return strings.HasPrefix(name, ".") || name == "__snapshot__" },
 }
 
-// walk lists the input files under root.
-func (f files) walk(root string) ([]string, error) {
+// walk lists the input files under root; skipped (if not nil) hears of
+// the submodules left out, named as the user knows them.
+func (f files) walk(root string, skipped func(note string)) ([]string, error) {
 	var list []string
 	var err error
+	opts := walkOptions
+	if skipped != nil {
+		opts.Skipped = func(note string) { skipped(f.name + note) }
+	}
 	if f.fsys == nil {
-		list, err = manifest.WalkFiles(root, walkOptions)
+		list, err = manifest.WalkFiles(root, opts)
 	} else {
-		list, err = manifest.WalkFS(f.fsys, root, walkOptions)
+		list, err = manifest.WalkFS(f.fsys, root, opts)
 		err = f.named(err)
 	}
 	if len(f.exclude) > 0 && !(len(list) == 1 && list[0] == root) { // a file named is read
@@ -303,7 +310,7 @@ func InputFiles(paths, exclude []string) ([]string, error) {
 	f := files{exclude: exclude}
 	var out []string
 	for _, p := range paths {
-		list, err := f.walk(p)
+		list, err := f.walk(p, nil)
 		if err != nil {
 			return nil, err
 		}
