@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -113,6 +114,9 @@ type FS struct {
 	repo *git.Repository
 	tree *object.Tree
 	when time.Time
+	// targets memoises the targets of the links read, by blob.
+	mu      sync.Mutex
+	targets map[plumbing.Hash]string
 }
 
 var (
@@ -197,7 +201,11 @@ func (r *resolution) resolve(follow bool) (*entry, error) {
 		}
 		todo = append(components(target, link, target), todo...)
 	}
-	return dirs[len(dirs)-1], nil
+	last := dirs[len(dirs)-1]
+	if err := r.f.size(last); err != nil {
+		return nil, r.fail(err)
+	}
+	return last, nil
 }
 
 // components splits p into the names to resolve.
@@ -225,7 +233,7 @@ func (r *resolution) child(dir *entry, name string) (*entry, error) {
 	}
 	for _, te := range dir.tree.Entries {
 		if te.Name == name {
-			out, err := child(dir.tree, te)
+			out, err := r.f.child(te, false)
 			if err != nil {
 				return nil, r.fail(err)
 			}
@@ -241,20 +249,17 @@ func (r *resolution) follow(link string, e *entry) (string, error) {
 	if r.links > manifest.MaxLinks {
 		return "", r.fail(manifest.ErrLinkLoop)
 	}
-	if e.size > maxTarget {
-		return "", r.fail(fmt.Errorf("symlink %s: target longer than %d bytes", link, maxTarget))
-	}
-	target, err := r.f.readBlob(e.hash)
+	target, err := r.f.target(e.hash)
 	if err != nil {
-		return "", r.fail(err)
+		return "", r.fail(fmt.Errorf("symlink %s: %w", link, err))
 	}
-	if path.IsAbs(string(target)) {
-		return "", r.outside(component{link: link, target: string(target)})
+	if path.IsAbs(target) {
+		return "", r.outside(component{link: link, target: target})
 	}
-	if len(target) == 0 {
+	if target == "" {
 		return "", r.fail(fs.ErrNotExist)
 	}
-	return string(target), nil
+	return target, nil
 }
 
 // outside is the refusal of the link c comes from, which leads out of
@@ -267,18 +272,31 @@ func (r *resolution) outside(c component) error {
 	return r.fail(out)
 }
 
-// child is the entry te of tree t.
-func child(t *object.Tree, te object.TreeEntry) (*entry, error) {
+// child is the tree entry te; sized, a blob's size is read from its
+// object header (a resolution needs only the last one's).
+func (f *FS) child(te object.TreeEntry, sized bool) (*entry, error) {
 	out := &entry{name: te.Name, mode: te.Mode, hash: te.Hash}
 	var err error
 	switch te.Mode {
 	case filemode.Dir:
-		out.tree, err = t.Tree(te.Name)
+		out.tree, err = object.GetTree(f.repo.Storer, te.Hash)
 	case filemode.Submodule:
 	default:
-		out.size, err = t.Size(te.Name)
+		if sized {
+			err = f.size(out)
+		}
 	}
 	return out, err
+}
+
+// size sets the size of the blob e from its object header.
+func (f *FS) size(e *entry) error {
+	if e.mode == filemode.Dir || e.mode == filemode.Submodule {
+		return nil
+	}
+	var err error
+	e.size, err = f.repo.Storer.EncodedObjectSize(e.hash)
+	return err
 }
 
 // find is lookup following a final symbolic link, to something drydock
@@ -315,17 +333,41 @@ func (f *FS) blob(op, name string, e *entry) (io.ReadCloser, error) {
 	return rd, nil
 }
 
-func (f *FS) readBlob(h plumbing.Hash) ([]byte, error) {
+// target is the target of the link whose blob is h, memoised: a link
+// met again, in this path or another, is not read again.
+func (f *FS) target(h plumbing.Hash) (string, error) {
+	f.mu.Lock()
+	t, ok := f.targets[h]
+	f.mu.Unlock()
+	if ok {
+		return t, nil
+	}
 	blob, err := f.repo.BlobObject(h)
 	if err != nil {
-		return nil, err
+		return "", err
+	}
+	if blob.Size > maxTarget {
+		return "", fmt.Errorf("target longer than %d bytes", maxTarget)
 	}
 	rd, err := blob.Reader()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer rd.Close()
-	return io.ReadAll(io.LimitReader(rd, maxTarget+1))
+	data, err := io.ReadAll(io.LimitReader(rd, maxTarget+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > maxTarget {
+		return "", fmt.Errorf("target longer than %d bytes", maxTarget)
+	}
+	f.mu.Lock()
+	if f.targets == nil {
+		f.targets = map[plumbing.Hash]string{}
+	}
+	f.targets[h] = string(data)
+	f.mu.Unlock()
+	return string(data), nil
 }
 
 // Open opens name for reading.
@@ -393,14 +435,11 @@ func (f *FS) ReadLink(name string) (string, error) {
 	if e.mode != filemode.Symlink {
 		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
 	}
-	if e.size > maxTarget {
-		return "", &fs.PathError{Op: "readlink", Path: name, Err: fmt.Errorf("target longer than %d bytes", maxTarget)}
-	}
-	target, err := f.readBlob(e.hash)
+	target, err := f.target(e.hash)
 	if err != nil {
 		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
 	}
-	return string(target), nil
+	return target, nil
 }
 
 // ReadDir lists the directory name, sorted by file name.
@@ -418,7 +457,7 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 func (f *FS) entries(name string, e *entry) ([]fs.DirEntry, error) {
 	out := make([]fs.DirEntry, 0, len(e.tree.Entries))
 	for _, te := range e.tree.Entries {
-		c, err := child(e.tree, te)
+		c, err := f.child(te, true)
 		if err != nil {
 			return nil, &fs.PathError{Op: "readdir", Path: path.Join(name, te.Name), Err: err}
 		}

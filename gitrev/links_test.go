@@ -94,6 +94,20 @@ func BenchmarkResolve40Links(b *testing.B) {
 	}
 }
 
+// BenchmarkResolve40LinksCold is BenchmarkResolve40Links on a new FS
+// each time: no link target memoised yet.
+func BenchmarkResolve40LinksCold(b *testing.B) {
+	files := map[string]string{}
+	chain(files, "c40", 40)
+	fsys := linkRepo(b, files)
+	for b.Loop() {
+		cold := &FS{repo: fsys.repo, tree: fsys.tree, when: fsys.when}
+		if _, err := fs.Stat(cold, "c40/l1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkResolveFanOut opens a file through links that fan out
 // (a{k} -> a{k-1}/a{k-1}/a{k-1}/a{k-1}, 4 levels: 341 links followed
 // without a shared count).

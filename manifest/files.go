@@ -83,7 +83,8 @@ func ReadFile(name string) ([]byte, error) {
 }
 
 // ReadFS is ReadFile for a file of fsys (a slash path): a regular file of
-// at most MaxInputBytes. Errors start with name.
+// at most MaxInputBytes, refused from the size Stat reports before it is
+// opened. Errors start with name.
 func ReadFS(fsys fs.FS, name string) ([]byte, error) {
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
@@ -91,6 +92,11 @@ func ReadFS(fsys fs.FS, name string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(name, fi.Mode())
+	}
+	// The size the tree reports (a git blob's header) is checked before
+	// anything is read; the bytes read are checked too.
+	if fi.Size() > MaxInputBytes {
+		return nil, tooLarge(name)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
