@@ -7,8 +7,13 @@
 // work tree (Repo.Rel maps a work-tree path to one). Symbolic links are
 // reported as such by Lstat and ReadLink (fs.ReadLinkFS); Open, Stat and
 // ReadFile follow a link when its target stays inside the revision, as
-// drydock follows links inside a repository, and refuse it otherwise.
-// Submodules are not read: opening one is an error.
+// drydock follows links inside a repository, and refuse it otherwise
+// (a *manifest.LinkOutsideError). One path's resolution follows at most
+// manifest.MaxLinks links, counted across the links in links' targets
+// (more is manifest.ErrLinkLoop). A blob larger than
+// manifest.MaxInputBytes is refused from its object header, unread.
+// Submodules are not read: opening one is manifest.ErrSubmodule; Stat
+// describes one with Sys() a manifest.Submodule.
 package gitrev
 
 import (
@@ -20,6 +25,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -108,6 +114,9 @@ type FS struct {
 	repo *git.Repository
 	tree *object.Tree
 	when time.Time
+	// targets memoises the targets of the links read, by blob.
+	mu      sync.Mutex
+	targets map[plumbing.Hash]string
 }
 
 var (
@@ -117,8 +126,10 @@ var (
 	_ fs.ReadLinkFS = (*FS)(nil)
 )
 
-// maxLinks bounds the symbolic links followed to open one path.
-const maxLinks = 40
+// maxTarget bounds the target of a symbolic link (PATH_MAX). With
+// manifest.MaxLinks it bounds the work of resolving one path: at most 40
+// links of at most maxTarget bytes each, however the links fan out.
+const maxTarget = 4096
 
 // entry is a tree entry found at a path ("." has no TreeEntry).
 type entry struct {
@@ -126,119 +137,237 @@ type entry struct {
 	mode filemode.FileMode
 	hash plumbing.Hash
 	tree *object.Tree // for directories
-	size int64
+	size int64        // from the object's header: the blob is not read
 }
 
-// lookup finds name's entry without following a final symbolic link;
-// links met on the way are followed.
-func (f *FS) lookup(op, name string) (*entry, error) {
+// component is one name still to resolve, and the link whose target it
+// comes from ("" for the path asked for).
+type component struct {
+	name, link, target string
+}
+
+// resolution resolves one path, iteratively as the kernel does: the
+// components left are a queue onto which a link's target is pushed, and
+// every link followed counts against maxLinks.
+type resolution struct {
+	f        *FS
+	op, path string
+	links    int
+}
+
+// lookup finds name's entry. A final symbolic link is followed when
+// follow is set; links met on the way always are.
+func (f *FS) lookup(op, name string, follow bool) (*entry, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	return f.walk(op, name, name, 0)
+	r := &resolution{f: f, op: op, path: name}
+	return r.resolve(follow)
 }
 
-func (f *FS) walk(op, orig, name string, links int) (*entry, error) {
-	if name == "." {
-		return &entry{name: ".", mode: filemode.Dir, tree: f.tree}, nil
-	}
-	dir, base := path.Split(name)
-	parent := &entry{name: ".", mode: filemode.Dir, tree: f.tree}
-	if dir != "" {
-		var err error
-		if parent, err = f.walk(op, orig, strings.TrimSuffix(dir, "/"), links); err != nil {
+func (r *resolution) fail(err error) error {
+	return &fs.PathError{Op: r.op, Path: r.path, Err: err}
+}
+
+func (r *resolution) resolve(follow bool) (*entry, error) {
+	// dirs is the directory stack from the root: ".." pops it.
+	dirs := []*entry{{name: ".", mode: filemode.Dir, tree: r.f.tree}}
+	todo := components(r.path, "", "")
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c.name {
+		case "", ".":
+			continue
+		case "..":
+			if len(dirs) == 1 {
+				return nil, r.outside(c)
+			}
+			dirs = dirs[:len(dirs)-1]
+			continue
+		}
+		e, err := r.child(dirs[len(dirs)-1], c.name)
+		if err != nil {
 			return nil, err
 		}
-		if parent.mode == filemode.Symlink {
-			target, err := f.resolve(op, orig, strings.TrimSuffix(dir, "/"), parent, links+1)
-			if err != nil {
-				return nil, err
-			}
-			parent = target
+		if e.mode != filemode.Symlink || (len(todo) == 0 && !follow) {
+			dirs = append(dirs, e)
+			continue
 		}
-		if parent.mode != filemode.Dir {
-			return nil, &fs.PathError{Op: op, Path: orig, Err: fs.ErrNotExist}
+		link := dirPath(dirs, e.name)
+		target, err := r.follow(link, e)
+		if err != nil {
+			return nil, err
 		}
+		todo = append(components(target, link, target), todo...)
 	}
-	for _, te := range parent.tree.Entries {
-		if te.Name == base {
-			out, err := child(parent.tree, te)
+	last := dirs[len(dirs)-1]
+	if err := r.f.size(last); err != nil {
+		return nil, r.fail(err)
+	}
+	return last, nil
+}
+
+// components splits p into the names to resolve.
+func components(p, link, target string) []component {
+	var out []component
+	for name := range strings.SplitSeq(p, "/") {
+		out = append(out, component{name: name, link: link, target: target})
+	}
+	return out
+}
+
+// dirPath is the slash path of name in the directory dirs ends with.
+func dirPath(dirs []*entry, name string) string {
+	parts := make([]string, 0, len(dirs))
+	for _, d := range dirs[1:] {
+		parts = append(parts, d.name)
+	}
+	return path.Join(append(parts, name)...)
+}
+
+// child is the entry name of the directory dir.
+func (r *resolution) child(dir *entry, name string) (*entry, error) {
+	if dir.mode != filemode.Dir {
+		return nil, r.fail(fs.ErrNotExist)
+	}
+	for _, te := range dir.tree.Entries {
+		if te.Name == name {
+			out, err := r.f.child(te, false)
 			if err != nil {
-				return nil, &fs.PathError{Op: op, Path: orig, Err: err}
+				return nil, r.fail(err)
 			}
 			return out, nil
 		}
 	}
-	return nil, &fs.PathError{Op: op, Path: orig, Err: fs.ErrNotExist}
+	return nil, r.fail(fs.ErrNotExist)
 }
 
-// child is the entry te of tree t.
-func child(t *object.Tree, te object.TreeEntry) (*entry, error) {
+// follow counts the link e at link and returns its target.
+func (r *resolution) follow(link string, e *entry) (string, error) {
+	r.links++
+	if r.links > manifest.MaxLinks {
+		return "", r.fail(manifest.ErrLinkLoop)
+	}
+	target, err := r.f.target(e.hash)
+	if err != nil {
+		return "", r.fail(fmt.Errorf("symlink %s: %w", link, err))
+	}
+	if path.IsAbs(target) {
+		return "", r.outside(component{link: link, target: target})
+	}
+	if target == "" {
+		return "", r.fail(fs.ErrNotExist)
+	}
+	return target, nil
+}
+
+// outside is the refusal of the link c comes from, which leads out of
+// the revision's tree.
+func (r *resolution) outside(c component) error {
+	out := &manifest.LinkOutsideError{Where: "the repository", Target: c.target}
+	if c.link != r.path {
+		out.Link = c.link
+	}
+	return r.fail(out)
+}
+
+// child is the tree entry te; sized, a blob's size is read from its
+// object header (a resolution needs only the last one's).
+func (f *FS) child(te object.TreeEntry, sized bool) (*entry, error) {
 	out := &entry{name: te.Name, mode: te.Mode, hash: te.Hash}
 	var err error
 	switch te.Mode {
 	case filemode.Dir:
-		out.tree, err = t.Tree(te.Name)
+		out.tree, err = object.GetTree(f.repo.Storer, te.Hash)
 	case filemode.Submodule:
 	default:
-		out.size, err = t.Size(te.Name)
+		if sized {
+			err = f.size(out)
+		}
 	}
 	return out, err
 }
 
-// resolve follows the symbolic link e found at name to what it names.
-func (f *FS) resolve(op, orig, name string, e *entry, links int) (*entry, error) {
-	for e.mode == filemode.Symlink {
-		if links > maxLinks {
-			return nil, &fs.PathError{Op: op, Path: orig, Err: errors.New("too many levels of symbolic links")}
-		}
-		target, err := f.readBlob(e.hash)
-		if err != nil {
-			return nil, &fs.PathError{Op: op, Path: orig, Err: err}
-		}
-		next := path.Join(path.Dir(name), string(target))
-		if path.IsAbs(string(target)) || !fs.ValidPath(next) {
-			return nil, &fs.PathError{Op: op, Path: orig, Err: fmt.Errorf("symbolic link to %s leaves the repository", target)}
-		}
-		if e, err = f.walk(op, orig, next, links); err != nil {
-			return nil, err
-		}
-		name = next
-		links++
+// size sets the size of the blob e from its object header.
+func (f *FS) size(e *entry) error {
+	if e.mode == filemode.Dir || e.mode == filemode.Submodule {
+		return nil
 	}
-	return e, nil
+	var err error
+	e.size, err = f.repo.Storer.EncodedObjectSize(e.hash)
+	return err
 }
 
-// find is lookup following a final symbolic link.
+// find is lookup following a final symbolic link, to something drydock
+// reads: a submodule is refused.
 func (f *FS) find(op, name string) (*entry, error) {
-	e, err := f.lookup(op, name)
+	e, err := f.lookup(op, name, true)
 	if err != nil {
 		return nil, err
-	}
-	if e.mode == filemode.Symlink {
-		target, err := f.resolve(op, name, name, e, 1)
-		if err != nil {
-			return nil, err
-		}
-		e = &entry{name: path.Base(name), mode: target.mode, hash: target.hash, tree: target.tree, size: target.size}
 	}
 	if e.mode == filemode.Submodule {
-		return nil, &fs.PathError{Op: op, Path: name, Err: errors.New("a git submodule is not read")}
+		return nil, &fs.PathError{Op: op, Path: name, Err: manifest.ErrSubmodule}
 	}
+	e.name = path.Base(name)
 	return e, nil
 }
 
-func (f *FS) readBlob(h plumbing.Hash) ([]byte, error) {
-	blob, err := f.repo.BlobObject(h)
+// blob opens the blob of the file e at name, refused when its header
+// says it is larger than manifest.MaxInputBytes: nothing is read then.
+func (f *FS) blob(op, name string, e *entry) (io.ReadCloser, error) {
+	if e.mode == filemode.Dir {
+		return nil, &fs.PathError{Op: op, Path: name, Err: errors.New("is a directory")}
+	}
+	if e.size > manifest.MaxInputBytes {
+		return nil, manifest.TooLarge(name)
+	}
+	blob, err := f.repo.BlobObject(e.hash)
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	rd, err := blob.Reader()
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
+	}
+	return rd, nil
+}
+
+// target is the target of the link whose blob is h, memoised: a link
+// met again, in this path or another, is not read again.
+func (f *FS) target(h plumbing.Hash) (string, error) {
+	f.mu.Lock()
+	t, ok := f.targets[h]
+	f.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	blob, err := f.repo.BlobObject(h)
+	if err != nil {
+		return "", err
+	}
+	if blob.Size > maxTarget {
+		return "", fmt.Errorf("target longer than %d bytes", maxTarget)
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return "", err
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	data, err := io.ReadAll(io.LimitReader(rd, maxTarget+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > maxTarget {
+		return "", fmt.Errorf("target longer than %d bytes", maxTarget)
+	}
+	f.mu.Lock()
+	if f.targets == nil {
+		f.targets = map[plumbing.Hash]string{}
+	}
+	f.targets[h] = string(data)
+	f.mu.Unlock()
+	return string(data), nil
 }
 
 // Open opens name for reading.
@@ -250,11 +379,11 @@ func (f *FS) Open(name string) (fs.File, error) {
 	if e.mode == filemode.Dir {
 		return &dir{fsys: f, path: name, e: e}, nil
 	}
-	data, err := f.readBlob(e.hash)
+	rd, err := f.blob("open", name, e)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, err
 	}
-	return &file{info: f.info(e), data: data}, nil
+	return &file{info: f.info(e), rd: rd}, nil
 }
 
 // ReadFile reads the whole file name.
@@ -263,28 +392,34 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.mode == filemode.Dir {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+	rd, err := f.blob("read", name, e)
+	if err != nil {
+		return nil, err
 	}
-	data, err := f.readBlob(e.hash)
+	defer rd.Close()
+	data, err := io.ReadAll(io.LimitReader(rd, manifest.MaxInputBytes+1))
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	if len(data) > manifest.MaxInputBytes {
+		return nil, manifest.TooLarge(name)
 	}
 	return data, nil
 }
 
 // Stat describes name, following a final symbolic link.
 func (f *FS) Stat(name string) (fs.FileInfo, error) {
-	e, err := f.find("stat", name)
+	e, err := f.lookup("stat", name, true)
 	if err != nil {
 		return nil, err
 	}
+	e.name = path.Base(name)
 	return f.info(e), nil
 }
 
 // Lstat describes name without following a final symbolic link.
 func (f *FS) Lstat(name string) (fs.FileInfo, error) {
-	e, err := f.lookup("lstat", name)
+	e, err := f.lookup("lstat", name, false)
 	if err != nil {
 		return nil, err
 	}
@@ -293,23 +428,23 @@ func (f *FS) Lstat(name string) (fs.FileInfo, error) {
 
 // ReadLink returns the target of the symbolic link name.
 func (f *FS) ReadLink(name string) (string, error) {
-	e, err := f.lookup("readlink", name)
+	e, err := f.lookup("readlink", name, false)
 	if err != nil {
 		return "", err
 	}
 	if e.mode != filemode.Symlink {
 		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
 	}
-	target, err := f.readBlob(e.hash)
+	target, err := f.target(e.hash)
 	if err != nil {
 		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
 	}
-	return string(target), nil
+	return target, nil
 }
 
 // ReadDir lists the directory name, sorted by file name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	e, err := f.find("readdir", name)
+	e, err := f.lookup("readdir", name, true)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +457,7 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 func (f *FS) entries(name string, e *entry) ([]fs.DirEntry, error) {
 	out := make([]fs.DirEntry, 0, len(e.tree.Entries))
 	for _, te := range e.tree.Entries {
-		c, err := child(e.tree, te)
+		c, err := f.child(te, true)
 		if err != nil {
 			return nil, &fs.PathError{Op: "readdir", Path: path.Join(name, te.Name), Err: err}
 		}
@@ -342,7 +477,7 @@ func (f *FS) info(e *entry) fs.FileInfo {
 	case filemode.Executable:
 		i.mode = 0o555
 	case filemode.Submodule:
-		i.mode = fs.ModeIrregular
+		i.mode, i.sys = fs.ModeIrregular, manifest.Submodule{}
 	default:
 		i.mode = 0o444
 	}
@@ -357,6 +492,7 @@ type info struct {
 	size int64
 	mode fs.FileMode
 	when time.Time
+	sys  any
 }
 
 func (i *info) Name() string       { return i.name }
@@ -364,26 +500,17 @@ func (i *info) Size() int64        { return i.size }
 func (i *info) Mode() fs.FileMode  { return i.mode }
 func (i *info) ModTime() time.Time { return i.when }
 func (i *info) IsDir() bool        { return i.mode.IsDir() }
-func (i *info) Sys() any           { return nil }
+func (i *info) Sys() any           { return i.sys }
 
-// file is an open regular file (its blob read whole: drydock's inputs
-// are read whole anyway).
+// file is an open regular file, read from its blob as it is read.
 type file struct {
 	info fs.FileInfo
-	data []byte
-	off  int
+	rd   io.ReadCloser
 }
 
 func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
-func (f *file) Close() error               { return nil }
-func (f *file) Read(p []byte) (int, error) {
-	if f.off >= len(f.data) {
-		return 0, io.EOF
-	}
-	n := copy(p, f.data[f.off:])
-	f.off += n
-	return n, nil
-}
+func (f *file) Close() error               { return f.rd.Close() }
+func (f *file) Read(p []byte) (int, error) { return f.rd.Read(p) }
 
 // dir is an open directory.
 type dir struct {

@@ -6,11 +6,53 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"syscall"
 )
+
+// MaxLinks is how many symbolic links one path's resolution may follow,
+// the links in links' targets included: the kernel's MAXSYMLINKS.
+const MaxLinks = 40
+
+// ErrLinkLoop is the refusal of a path whose resolution follows more than
+// MaxLinks symbolic links: a loop, such as a link to itself or to an
+// ancestor followed again and again, or too long a chain. It wraps
+// syscall.ELOOP.
+var ErrLinkLoop = fmt.Errorf("%w (a symbolic link loop, or more than %d links to follow)", syscall.ELOOP, MaxLinks)
+
+// ErrSubmodule is the note for a git submodule met while walking a
+// directory, in the work tree (a directory holding a .git) as in a git
+// revision (a gitlink): it is skipped, on both sides alike, and named
+// explicitly it is refused in a revision.
+var ErrSubmodule = errors.New("a git submodule, not read: its files are another repository's")
+
+// Submodule is what FileInfo.Sys returns for a git submodule of a tree
+// that holds one as a gitlink (a git revision's, which has only its
+// commit): WalkFS skips it as WalkFiles skips a submodule's directory.
+type Submodule struct{}
+
+// LinkOutsideError is the refusal of a symbolic link whose target leads
+// out of the tree it is confined to (a repository, a base directory).
+type LinkOutsideError struct {
+	// Link is the link, when it is not the path being resolved.
+	Link string
+	// Where names the tree: "the repository /src/repo".
+	Where string
+	// Target is where the link leads.
+	Target string
+	// Dir is set when the target is known to be a directory.
+	Dir bool
+}
+
+func (e *LinkOutsideError) Error() string {
+	if e.Link != "" {
+		return fmt.Sprintf("symlink %s leads outside %s (to %s)", e.Link, e.Where, e.Target)
+	}
+	return fmt.Sprintf("symlink leads outside %s (to %s)", e.Where, e.Target)
+}
 
 // ReadFile reads the file name for decoding: it must be a regular file (a
 // device, FIFO or socket is refused before it is opened, so none can block
@@ -41,7 +83,8 @@ func ReadFile(name string) ([]byte, error) {
 }
 
 // ReadFS is ReadFile for a file of fsys (a slash path): a regular file of
-// at most MaxInputBytes. Errors start with name.
+// at most MaxInputBytes, refused from the size Stat reports before it is
+// opened. Errors start with name.
 func ReadFS(fsys fs.FS, name string) ([]byte, error) {
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
@@ -49,6 +92,11 @@ func ReadFS(fsys fs.FS, name string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(name, fi.Mode())
+	}
+	// The size the tree reports (a git blob's header) is checked before
+	// anything is read; the bytes read are checked too.
+	if fi.Size() > MaxInputBytes {
+		return nil, tooLarge(name)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -90,6 +138,11 @@ var ErrTooLarge = errors.New("larger than MaxInputBytes")
 
 func tooLarge(name string) error { return tooLargeError{name} }
 
+// TooLarge is the refusal of the file name, larger than MaxInputBytes
+// (it wraps ErrTooLarge): for a reader that knows the size before
+// reading, such as a git revision's.
+func TooLarge(name string) error { return tooLargeError{name} }
+
 type tooLargeError struct{ name string }
 
 func (e tooLargeError) Error() string {
@@ -104,6 +157,9 @@ func (e tooLargeError) Is(target error) bool { return target == ErrTooLarge }
 func fileError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, syscall.ELOOP) {
+			return fmt.Errorf("%s: %w", pe.Path, ErrLinkLoop)
+		}
 		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
 	return err
@@ -171,11 +227,22 @@ type WalkOptions struct {
 	// SkipPath skips a directory below the root by its path as the walk
 	// reached it: root joined with the names below it (nil: none).
 	SkipPath func(path string) bool
+	// Skipped hears of what a walk leaves out that the user should know
+	// of (nil: nothing told): a git submodule (ErrSubmodule), with one
+	// note, path first, in the work tree and in a revision.
+	Skipped func(note string)
 }
 
 // skip reports whether opts leave out the directory d at path p.
 func (opts WalkOptions) skip(p string, d fs.DirEntry) bool {
 	return (opts.SkipDir != nil && opts.SkipDir(d.Name())) || (opts.SkipPath != nil && opts.SkipPath(p))
+}
+
+// skipSubmodule tells opts.Skipped that the submodule p is left out.
+func (opts WalkOptions) skipSubmodule(p string) {
+	if opts.Skipped != nil {
+		opts.Skipped(fmt.Sprintf("%s: %v", p, ErrSubmodule))
+	}
 }
 
 // WalkFiles lists the files under root (a file or a directory given
@@ -185,8 +252,11 @@ func (opts WalkOptions) skip(p string, d fs.DirEntry) bool {
 // a symlink found there whose target resolves outside is an error naming
 // the link and the target; one inside is read if it is a file and not
 // followed if it is a directory (the repository's own directory is walked
-// where it stands). A selected entry that is not a regular file (a FIFO,
-// a device, a socket) is an error, never skipped silently.
+// where it stands). Links are compared as real absolute paths, however
+// root is given. A directory holding a .git (a submodule, a nested
+// repository) is another repository's: skipped, told to opts.Skipped. A
+// selected entry that is not a regular file (a FIFO, a device, a socket)
+// is an error, never skipped silently.
 func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
@@ -211,7 +281,14 @@ func WalkFiles(root string, opts WalkOptions) ([]string, error) {
 		case err != nil:
 			return fileError(err)
 		case d.IsDir():
-			if path != walkRoot && opts.skip(path, d) {
+			if path == walkRoot {
+				return nil
+			}
+			if opts.skip(path, d) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Lstat(filepath.Join(path, ".git")); err == nil {
+				opts.skipSubmodule(path)
 				return filepath.SkipDir
 			}
 			return nil
@@ -247,37 +324,43 @@ func ListFiles(paths []string, keep func(name string) bool) ([]string, error) {
 
 // WalkFS is WalkFiles over fsys (slash paths, such as a git revision's
 // tree): the files under root that opts.Keep selects, sorted. The tree
-// decides where a symbolic link may lead (its Stat refuses one that
-// leaves it); a link to a selected file is listed, one to a directory is
-// not followed. Errors start with the path they are about.
+// decides where a symbolic link may lead: its Stat refuses one that
+// leaves it with a *LinkOutsideError, an error here as in WalkFiles (a
+// link to a selected file or to a directory); a link to a selected file
+// is listed, one to a directory is not followed. A git submodule (a
+// directory holding a .git, or an entry whose FileInfo.Sys is a
+// Submodule) is skipped and told to opts.Skipped. Errors start with the
+// path they are about.
 func WalkFS(fsys fs.FS, root string, opts WalkOptions) ([]string, error) {
 	info, err := fs.Stat(fsys, root)
 	if err != nil {
 		return nil, fileError(err)
+	}
+	if _, ok := info.Sys().(Submodule); ok {
+		return nil, fmt.Errorf("%s: %w", root, ErrSubmodule)
 	}
 	if !info.IsDir() {
 		return []string{root}, nil
 	}
 	var files []string
 	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
+		if err != nil {
 			return fileError(err)
+		}
+		if submodule(fsys, p, d) && p != root {
+			opts.skipSubmodule(p)
+			return skipEntry(d)
+		}
+		switch {
 		case d.IsDir():
 			if p != root && opts.skip(p, d) {
 				return fs.SkipDir
 			}
 			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			return walkFSLink(fsys, p, opts, &files)
 		case !opts.Keep(d.Name()):
 			return nil
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := fs.Stat(fsys, p)
-			if err != nil {
-				return fileError(err)
-			}
-			if target.IsDir() {
-				return nil
-			}
 		}
 		files = append(files, p)
 		return nil
@@ -286,13 +369,58 @@ func WalkFS(fsys fs.FS, root string, opts WalkOptions) ([]string, error) {
 	return files, err
 }
 
+// submodule reports whether the entry d at p of fsys is a git submodule.
+func submodule(fsys fs.FS, p string, d fs.DirEntry) bool {
+	if d.IsDir() {
+		_, err := fs.Lstat(fsys, path.Join(p, ".git"))
+		return err == nil
+	}
+	if d.Type()&fs.ModeIrregular == 0 {
+		return false
+	}
+	info, err := d.Info()
+	if err != nil {
+		return false
+	}
+	_, ok := info.Sys().(Submodule)
+	return ok
+}
+
+// skipEntry leaves the entry d out of a walk.
+func skipEntry(d fs.DirEntry) error {
+	if d.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
+}
+
+// walkFSLink is walkLink for a link of fsys.
+func walkFSLink(fsys fs.FS, p string, opts WalkOptions, files *[]string) error {
+	keep := opts.Keep(path.Base(p))
+	target, err := fs.Stat(fsys, p)
+	var out *LinkOutsideError
+	switch {
+	case errors.As(err, &out) && (keep || out.Dir), errors.Is(err, syscall.ELOOP):
+		return fileError(err)
+	case err != nil && keep && !errors.As(err, &out):
+		return fileError(err)
+	case err != nil || target.IsDir() || !keep:
+		return nil
+	}
+	*files = append(*files, p)
+	return nil
+}
+
 // walkLink handles a symlink met while walking the repository repo: a
 // link to a directory, or to a file Keep selects, must stay inside.
-func walkLink(path, repo string, opts WalkOptions, files *[]string) error {
-	target, err := filepath.EvalSymlinks(path)
+func walkLink(p, repo string, opts WalkOptions, files *[]string) error {
+	target, err := realPath(p)
 	if err != nil {
-		if opts.Keep(filepath.Base(path)) {
-			return fmt.Errorf("%s: broken symlink: %w", path, fileError(err))
+		if errors.Is(err, ErrLinkLoop) {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if opts.Keep(filepath.Base(p)) {
+			return fmt.Errorf("%s: broken symlink: %w", p, err)
 		}
 		return nil
 	}
@@ -300,18 +428,38 @@ func walkLink(path, repo string, opts WalkOptions, files *[]string) error {
 	if err != nil {
 		return fileError(err)
 	}
-	if !fi.IsDir() && !opts.Keep(filepath.Base(path)) {
+	if !fi.IsDir() && !opts.Keep(filepath.Base(p)) {
 		return nil
 	}
 	if !Within(repo, target) {
-		return fmt.Errorf("%s: symlink leads outside the repository %s (to %s); give that path on the command line if you mean it", path, repo, target)
+		return fmt.Errorf("%s: %w; give that path on the command line if you mean it",
+			p, &LinkOutsideError{Where: "the repository " + repo, Target: target, Dir: fi.IsDir()})
 	}
 	if fi.IsDir() {
 		return nil
 	}
 	if !fi.Mode().IsRegular() {
-		return notRegular(path, fi.Mode())
+		return notRegular(p, fi.Mode())
 	}
-	*files = append(*files, path)
+	*files = append(*files, p)
 	return nil
+}
+
+// realPath is the real absolute path p leads to, all its symbolic links
+// followed (a relative p from the working directory's real path); a
+// loop is ErrLinkLoop.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	// EvalSymlinks says "too many links" without ELOOP: ask the kernel.
+	if _, serr := os.Stat(abs); errors.Is(serr, syscall.ELOOP) {
+		return "", ErrLinkLoop
+	}
+	return "", fileError(err)
 }

@@ -32,6 +32,8 @@ type loaded struct {
 	read map[string]bool
 	// walking is set while the files of a directory are read.
 	walking bool
+	// notes tell what the walks left out (git submodules).
+	notes []string
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -75,7 +77,7 @@ func (f files) readPaths(paths []string, stdin io.Reader, into *loaded) error {
 }
 
 func (f files) readPath(root string, into *loaded) error {
-	list, err := f.walk(root)
+	list, err := f.walk(root, func(note string) { into.notes = append(into.notes, note) })
 	if err != nil {
 		return inputError(err)
 	}
@@ -100,11 +102,15 @@ var walkOptions = manifest.WalkOptions{
 }
 
 // walk lists the input files under root: none under a directory drydock
-// wrote (it holds golden.OwnershipFile) or one of f.skip.
-func (f files) walk(root string) ([]string, error) {
-	opts := walkOptions
+// wrote (it holds golden.OwnershipFile) or one of f.skip; skipped (if not
+// nil) hears of the submodules left out, named as the user knows them.
+func (f files) walk(root string, skipped func(note string)) ([]string, error) {
 	var list []string
 	var err error
+	opts := walkOptions
+	if skipped != nil {
+		opts.Skipped = func(note string) { skipped(f.name + note) }
+	}
 	if f.fsys == nil {
 		skip := skipUnder(root, f.skip)
 		opts.SkipPath = func(p string) bool { return skip[filepath.Clean(p)] || drydockWrote(p) }
@@ -351,7 +357,7 @@ func InputFiles(paths, exclude, skip []string) ([]string, error) {
 	f := files{exclude: exclude, skip: skip}
 	var out []string
 	for _, p := range paths {
-		list, err := f.walk(p)
+		list, err := f.walk(p, nil)
 		if err != nil {
 			return nil, err
 		}

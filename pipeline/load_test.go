@@ -143,7 +143,7 @@ func TestInputWalkFSSkipsOwnedTree(t *testing.T) {
 		"apps/golden/local/y.yaml":            {Data: []byte("kind: ConfigMap")},
 		"apps/golden/" + golden.OwnershipFile: {Data: []byte("local/y.yaml\n")},
 	}
-	got, err := files{fsys: fsys}.walk("apps")
+	got, err := files{fsys: fsys}.walk("apps", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

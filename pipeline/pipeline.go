@@ -368,6 +368,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		}
 		res.Warnings = append(res.Warnings, warnings...)
 	}
+	res.Warnings = slices.Concat(res.Warnings, l.notes, inventoried.notes, observed.notes)
 	if len(apps) == 0 && len(templates) == 0 {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}

@@ -123,7 +123,12 @@ func baseInputs(head pipeline.Inputs, rev, dir string) (in pipeline.Inputs, name
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			return in, "", fmt.Errorf("--base-dir %s: not a directory", dir)
 		}
-		fsys, name = os.DirFS(dir), dir
+		// Its links may not lead out of it, as the work tree's may not
+		// lead out of the repository.
+		if fsys, err = manifest.DirFS(dir); err != nil {
+			return in, "", fmt.Errorf("--base-dir %w", err)
+		}
+		name = dir
 		in.FromName = filepath.ToSlash(filepath.Clean(dir)) + "/"
 		at = func(p string) (string, error) {
 			if !filepath.IsLocal(p) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -59,7 +60,10 @@ func checkOutputDir(outDir string, inputs []string) error {
 func pathReason(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return manifest.ErrLinkLoop // named as a loop, as in a walk
 	}
 	return err
 }
