@@ -46,7 +46,8 @@ FUZZ_TARGETS = \
 	FuzzRenderAddon:./render/addon/ \
 	FuzzLoadConfig:./check/ \
 	FuzzDiff:./golden/ \
-	FuzzEncode:./golden/
+	FuzzEncode:./golden/ \
+	FuzzJournal:./golden/
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

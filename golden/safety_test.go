@@ -455,3 +455,28 @@ func wholeTree(t *testing.T, dir, what string) string {
 	t.Fatalf("%s: a kill left a mixed tree: %v", what, got)
 	return ""
 }
+
+// FuzzJournal: any bytes at the journal's place (a repository may commit
+// one) parse without a panic into entries whose operands are clean
+// relative paths, or an error.
+func FuzzJournal(f *testing.F) {
+	f.Add([]byte(journalHeader + "mkdir \"c1\"\nstage \"c1/.drydock-a-1.tmp\" \"c1/x.yaml\"\ndelete \"old.yaml\"\nown \".drydock-a-2.tmp\"\ncommit\n"))
+	f.Add([]byte(journalHeader + "stage \"../x\" \"/etc/passwd\"\n"))
+	f.Add([]byte(journalHeader[:4]))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, _, err := parseJournal(data)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if len(e.args) != arity[e.op] {
+				t.Fatalf("entry %v: %d operands", e, len(e.args))
+			}
+			for _, a := range e.args {
+				if validPath(a, false) != nil {
+					t.Fatalf("entry %v: operand %q is not a clean relative path", e, a)
+				}
+			}
+		}
+	})
+}
