@@ -41,6 +41,9 @@ type ownedDir struct {
 	seq    int
 	j      *journal          // nil until the first change is staged
 	staged map[string]string // tree path → its staged temporary file
+	// subs are the checked directories opened, so that a file's
+	// operations cost one system call each, not one per path element.
+	subs map[string]*os.Root
 	ownTmp string            // the new OwnershipFile, staged at commit
 	dirs   map[string]bool   // directories checked (or made) on the way
 }
@@ -82,7 +85,7 @@ func openRoot(target string) (*ownedDir, error) {
 		return nil, err
 	}
 	d := &ownedDir{target: target, root: root, dev: deviceOf(fi), runID: randomSuffix(),
-		staged: map[string]string{}, dirs: map[string]bool{".": true}}
+		staged: map[string]string{}, dirs: map[string]bool{".": true}, subs: map[string]*os.Root{}}
 	return d, nil
 }
 
@@ -92,7 +95,42 @@ func (d *ownedDir) close() {
 		d.unlock()
 		d.unlock = nil
 	}
+	for dir, r := range d.subs {
+		r.Close()
+		delete(d.subs, dir)
+	}
 	d.root.Close()
+}
+
+// at is the tree path p as the directory holding it (opened once, when it
+// was checked) and its name there; p itself where its directory is not
+// checked.
+func (d *ownedDir) at(p string) (*os.Root, string) {
+	dir := path.Dir(p)
+	if dir == "." {
+		return d.root, p
+	}
+	if !d.dirs[dir] {
+		return d.root, p
+	}
+	r, ok := d.subs[dir]
+	if !ok {
+		var err error
+		if r, err = d.root.OpenRoot(dir); err != nil {
+			return d.root, p // its error comes with the operation
+		}
+		d.subs[dir] = r
+	}
+	return r, path.Base(p)
+}
+
+// forget drops the removed directory dir.
+func (d *ownedDir) forget(dir string) {
+	delete(d.dirs, dir)
+	if r, ok := d.subs[dir]; ok {
+		r.Close()
+		delete(d.subs, dir)
+	}
 }
 
 // recover completes what a killed update left: its journal rolled forward
@@ -244,7 +282,8 @@ func (d *ownedDir) lookup(p string) (existing, error) {
 	if !d.dirs[path.Dir(p)] {
 		return existing{}, nil // a parent is missing
 	}
-	fi, err := d.root.Lstat(p)
+	r, name := d.at(p)
+	fi, err := r.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return existing{}, nil
 	}
@@ -326,7 +365,8 @@ func (d *ownedDir) writeNew(name string, data []byte, old existing) error {
 		perm = old.info.Mode().Perm()
 	}
 	step()
-	f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	r, base := d.at(name)
+	f, err := r.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
@@ -387,7 +427,8 @@ func (d *ownedDir) commit(ownership []byte, deletes []string) (kept []string, er
 func (d *ownedDir) apply(deletes []string) (kept []string, err error) {
 	for _, p := range sortedPaths(d.staged) {
 		step()
-		if err := d.root.Rename(d.staged[p], p); err != nil {
+		r, name := d.at(p)
+		if err := r.Rename(path.Base(d.staged[p]), name); err != nil {
 			return nil, err
 		}
 	}
@@ -417,7 +458,8 @@ func (d *ownedDir) apply(deletes []string) (kept []string, err error) {
 // unless p lies on another file system than the directory (then ok is
 // false and nothing is deleted). A p already gone is done.
 func (d *ownedDir) prune(p string) (ok bool, err error) {
-	fi, err := d.root.Lstat(p)
+	r, name := d.at(p)
+	fi, err := r.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil
 	}
@@ -431,7 +473,7 @@ func (d *ownedDir) prune(p string) (ok bool, err error) {
 		return false, nil
 	}
 	step()
-	if err := d.root.Remove(p); err != nil {
+	if err := r.Remove(name); err != nil {
 		return false, err
 	}
 	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
@@ -439,7 +481,7 @@ func (d *ownedDir) prune(p string) (ok bool, err error) {
 		if err != nil || !fi.IsDir() || deviceOf(fi) != d.dev || d.root.Remove(dir) != nil {
 			break // not empty, a mount point, or gone: stop climbing
 		}
-		delete(d.dirs, dir)
+		d.forget(dir)
 	}
 	return true, nil
 }
