@@ -43,9 +43,9 @@ type ownedDir struct {
 	staged map[string]string // tree path → its staged temporary file
 	// subs are the checked directories opened, so that a file's
 	// operations cost one system call each, not one per path element.
-	subs map[string]*os.Root
-	ownTmp string            // the new OwnershipFile, staged at commit
-	dirs   map[string]bool   // directories checked (or made) on the way
+	subs   map[string]*os.Root
+	ownTmp string          // the new OwnershipFile, staged at commit
+	dirs   map[string]bool // directories checked (or made) on the way
 }
 
 // openOwned opens dir for an update: created if missing, locked, and an
