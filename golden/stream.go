@@ -114,7 +114,7 @@ func completeInterrupted(dir string) ([]string, error) {
 	if jerr != nil && lerr != nil {
 		return nil, nil // no update under way or killed (or unreadable: listing the directory says why)
 	}
-	d, err := openOwned(target)
+	d, err := openOwned(target, false)
 	if err != nil {
 		return nil, err
 	}

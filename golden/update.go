@@ -74,7 +74,7 @@ func (u *Updater) open() error {
 	if u.d != nil {
 		return nil
 	}
-	d, err := openOwned(u.target)
+	d, err := openOwned(u.target, u.opts.Adopt)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (u *Updater) Put(p string, data []byte) error {
 	if err := u.mayWrite(p, old.found); err != nil {
 		return err
 	}
-	return u.d.stage(p, data, old)
+	return u.d.stage(p, data, old, u.adopted[p])
 }
 
 // mayWrite checks that drydock may write the rendered path p, where a
