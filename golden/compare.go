@@ -219,14 +219,27 @@ func validate(t Tree, yamlOnly bool) error {
 	return nil
 }
 
-// validPath checks one tree path: clean, relative, slash-separated and,
-// with yamlOnly, ending in .yaml.
+// validPath checks one tree path: clean, relative, slash-separated, not
+// the name of drydock's control files (see controlName) and, with
+// yamlOnly, ending in .yaml.
 func validPath(p string, yamlOnly bool) error {
-	if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
-		return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
+	if err := cleanPath(p); err != nil {
+		return err
+	}
+	if controlName(p) {
+		return fmt.Errorf("path %q: %w: the name of drydock's own control or temporary files", p, ErrInvalidPath)
 	}
 	if yamlOnly && !strings.HasSuffix(p, ".yaml") {
 		return fmt.Errorf("path %q: %w: not a .yaml file", p, ErrInvalidPath)
+	}
+	return nil
+}
+
+// cleanPath checks that p is a clean, relative, slash-separated path
+// inside its directory.
+func cleanPath(p string) error {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
 	}
 	return nil
 }

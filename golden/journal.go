@@ -131,7 +131,7 @@ func parseEntry(line string) (journalEntry, error) {
 			return journalEntry{}, fmt.Errorf("operation %s: %w", op, err)
 		}
 		a, _ := strconv.Unquote(q)
-		if err := validPath(a, false); err != nil {
+		if err := cleanPath(a); err != nil {
 			return journalEntry{}, err
 		}
 		e.args = append(e.args, a)
