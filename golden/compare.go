@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // ErrInvalidPath is wrapped by every error about a path that golden will
@@ -228,6 +229,9 @@ func validPath(p string, yamlOnly bool) error {
 	}
 	if controlName(p) {
 		return fmt.Errorf("path %q: %w: the name of drydock's own control or temporary files", p, ErrInvalidPath)
+	}
+	if strings.ContainsFunc(p, unicode.IsControl) || strings.TrimSpace(p) != p || strings.HasPrefix(p, "#") {
+		return fmt.Errorf("path %q: %w: a control character, white space at either end or a leading \"#\" (the ownership file could not list it as itself)", p, ErrInvalidPath)
 	}
 	if yamlOnly && !strings.HasSuffix(p, ".yaml") {
 		return fmt.Errorf("path %q: %w: not a .yaml file", p, ErrInvalidPath)

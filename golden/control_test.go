@@ -30,3 +30,21 @@ func TestControlNames(t *testing.T) {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 }
+
+// TestOwnershipLines: the OwnershipFile lists one path a line, trimmed,
+// "#" starting a comment, so a path it could not list as itself (a line
+// break, another control character, white space at either end, a leading
+// "#") is refused: written as is, "x\nhand.yaml" would make drydock own
+// the user's hand.yaml, and rewrite or prune it later.
+func TestOwnershipLines(t *testing.T) {
+	for _, p := range []string{"x\nhand.yaml", "x\rhand.yaml", " hand.yaml", "hand.yaml ", "#hand.yaml", "a/\x1b[31m.yaml", "a\u0085.yaml"} {
+		dir := t.TempDir()
+		writeDir(t, dir, map[string]string{"hand.yaml": "the user's\n"})
+		if err := Write(dir, Tree{p: []byte("x\n")}); !errors.Is(err, ErrInvalidPath) {
+			t.Errorf("write %q: error %v, want one wrapping ErrInvalidPath", p, err)
+		}
+		if diff := cmp.Diff(map[string]string{"hand.yaml": "the user's\n"}, readAll(t, dir)); diff != "" {
+			t.Errorf("write %q: files (-want +got):\n%s", p, diff)
+		}
+	}
+}
