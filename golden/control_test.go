@@ -48,3 +48,23 @@ func TestOwnershipLines(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnershipNoGit: an ownership file may list files other than .yaml
+// ones (NOTES.txt), but never one inside a .git directory (an output
+// directory is often a checkout): one that lists .git/HEAD is refused, and
+// render's pruning deletes nothing.
+func TestOwnershipNoGit(t *testing.T) {
+	for _, listed := range []string{".git/HEAD", "sub/.GIT/config"} {
+		dir := t.TempDir()
+		start := owning(map[string]string{listed: "ref: refs/heads/main\n", "a.yaml": "a: 1\n"}, listed, "a.yaml")
+		writeDir(t, dir, start)
+		before := readAll(t, dir)
+		_, err := Update(dir, tree(map[string]string{"a.yaml": "a: 1\n"}), UpdateOptions{Prune: true})
+		if !errors.Is(err, ErrInvalidPath) {
+			t.Errorf("%s: error %v, want one wrapping ErrInvalidPath", listed, err)
+		}
+		if diff := cmp.Diff(before, readAll(t, dir)); diff != "" {
+			t.Errorf("%s: files (-before +after):\n%s", listed, diff)
+		}
+	}
+}
