@@ -43,6 +43,9 @@ type ownedDir struct {
 	staged map[string]string // tree path → its staged temporary file
 	ownTmp string            // the new OwnershipFile, staged at commit
 	dirs   map[string]bool   // directories checked (or made) on the way
+	// committed is set once the journal's commit line is synced: from
+	// then on the update is only ever rolled forward.
+	committed bool
 }
 
 // openOwned opens dir for an update: created if missing, locked, and an
@@ -349,7 +352,12 @@ func (d *ownedDir) commit(ownership []byte, deletes []string) (kept []string, er
 	if err := d.j.commit(); err != nil {
 		return nil, err
 	}
-	return d.apply(deletes)
+	d.committed = true
+	kept, err = d.apply(deletes)
+	if err != nil {
+		return nil, fmt.Errorf("%w; the update is committed: the next drydock run on the directory completes it", err)
+	}
+	return kept, nil
 }
 
 // apply makes the committed changes (as replay would after a kill).
@@ -414,12 +422,17 @@ func (d *ownedDir) prune(p string) (ok bool, err error) {
 }
 
 // abort discards what was staged: staged files and made directories.
+// A committed update is never rolled back: its journal stays for the next
+// run to complete.
 func (d *ownedDir) abort() {
 	if d.j == nil {
 		return
 	}
 	d.j.f.Close()
 	d.j = nil
+	if d.committed {
+		return
+	}
 	data, err := readIn(d.root, JournalFile)
 	if err != nil {
 		return

@@ -131,3 +131,48 @@ func TestJournalAdopt(t *testing.T) {
 		t.Errorf("Update --adopt: files (-want +got):\n%s", diff)
 	}
 }
+
+// TestCommitFailsMidway: a change that fails after the journal's commit
+// line (here a rename onto a path someone made a directory meanwhile)
+// leaves the journal committed, never rolls back the rest: the next run
+// completes the update once the obstacle is gone, so the owned files end
+// up wholly new, never half new and half old.
+func TestCommitFailsMidway(t *testing.T) {
+	const a, b = "c1/a.yaml", "c1/b.yaml"
+	dir := t.TempDir()
+	writeDir(t, dir, owning(map[string]string{a: "old\n", b: "old\n"}, a, b))
+	u, err := NewUpdater(dir, UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{a, b} {
+		if err := u.Put(p, []byte("new\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full := filepath.Join(dir, filepath.FromSlash(b))
+	if err := os.Remove(full); err != nil {
+		t.Fatal(err)
+	}
+	writeDir(t, dir, map[string]string{b + "/x": "in the way\n"})
+	if _, err := u.Commit(); err == nil {
+		t.Fatal("Commit: no error with a directory in the way")
+	}
+	if _, err := os.Lstat(filepath.Join(dir, JournalFile)); err != nil {
+		t.Errorf("journal after a failed committed update: %v, want it kept for the next run", err)
+	}
+	if err := os.RemoveAll(full); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Compare(dir, tree(map[string]string{a: "new\n", b: "new\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() {
+		t.Errorf("after the next run: %s", rep)
+	}
+	want := owning(map[string]string{"c1/": "", a: "new\n", b: "new\n"}, a, b)
+	if diff := cmp.Diff(want, readAll(t, dir)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
