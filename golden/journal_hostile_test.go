@@ -176,3 +176,43 @@ func TestCommitFailsMidway(t *testing.T) {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 }
+
+// TestComparerReadsInside: a directory of the golden tree swapped for a
+// symbolic link after the listing (a race with another process) does not
+// lead the comparison's reads out of the directory: the file outside is
+// neither read nor shown in a diff.
+func TestComparerReadsInside(t *testing.T) {
+	base := t.TempDir()
+	dir, outside := filepath.Join(base, "golden"), filepath.Join(base, "outside")
+	writeDir(t, dir, owning(map[string]string{cmPath: cmBlue}, cmPath))
+	writeDir(t, outside, map[string]string{"configmap_app.yaml": "secret: outside\n"})
+	for _, mk := range []func() (interface{ Put(string, []byte) error }, error){
+		func() (interface{ Put(string, []byte) error }, error) { return NewComparer(dir) },
+		func() (interface{ Put(string, []byte) error }, error) { return NewUpdater(dir, UpdateOptions{}) },
+	} {
+		c, err := mk()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns := filepath.Join(dir, "c1", "ns")
+		if err := os.Rename(ns, ns+".away"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, ns); err != nil {
+			t.Fatal(err)
+		}
+		err = c.Put(cmPath, []byte(cmGreen))
+		if err == nil {
+			t.Errorf("%T: Put through a link out: no error", c)
+		}
+		if u, ok := c.(*Updater); ok {
+			u.Abort()
+		}
+		if err := os.Remove(ns); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(ns+".away", ns); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
