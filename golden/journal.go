@@ -260,7 +260,7 @@ func (d *ownedDir) checkReplay(entries []journalEntry, adopt bool) (replayPlan, 
 		return plan, err
 	}
 	for _, e := range entries {
-		if err := d.checkStep(e, cur, next, adopt && adopted[e.args[len(e.args)-1]]); err != nil {
+		if err := d.checkStep(e, cur, next, adopted[e.args[len(e.args)-1]], adopt); err != nil {
 			return plan, err
 		}
 	}
@@ -268,9 +268,9 @@ func (d *ownedDir) checkReplay(entries []journalEntry, adopt bool) (replayPlan, 
 }
 
 // checkStep checks one step of a committed journal whose new ownership is
-// next, the current one cur; adopt says the step's target may be taken
-// over.
-func (d *ownedDir) checkStep(e journalEntry, cur, next ownership, adopt bool) error {
+// next, the current one cur; adopted says the journal adopted the step's
+// target, adopt that the recovering run may complete that.
+func (d *ownedDir) checkStep(e journalEntry, cur, next ownership, adopted, adopt bool) error {
 	switch e.op {
 	case opStage:
 		tmp, p := e.args[0], e.args[1]
@@ -287,8 +287,11 @@ func (d *ownedDir) checkStep(e journalEntry, cur, next ownership, adopt bool) er
 		if staged, err := d.isStaged(tmp); err != nil || !staged {
 			return err
 		}
+		if old.found && !cur.owns(p) && !adopted {
+			return refuse(e, "it would replace a file drydock does not own")
+		}
 		if old.found && !cur.owns(p) && !adopt {
-			return refuse(e, "it would replace a file drydock does not own (an adopted file is taken over only with --adopt)")
+			return fmt.Errorf("%q: %w: an interrupted update was taking over this file drydock did not write; run again with --adopt to complete it, or remove %s to leave it", p, ErrNotOwned, JournalFile)
 		}
 	case opDelete:
 		p := e.args[0]

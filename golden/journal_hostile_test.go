@@ -117,8 +117,8 @@ func TestJournalAdopt(t *testing.T) {
 	writeDir(t, dir, start)
 	writeDir(t, dir, files)
 	before := readAll(t, dir)
-	if _, err := Compare(dir, Tree{}); !errors.Is(err, ErrInvalidPath) {
-		t.Errorf("Compare: error %v, want one wrapping ErrInvalidPath", err)
+	if _, err := Compare(dir, Tree{}); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("Compare: error %v, want one wrapping ErrNotOwned", err)
 	}
 	if diff := cmp.Diff(before, readAll(t, dir)); diff != "" {
 		t.Errorf("Compare: files (-before +after):\n%s", diff)
