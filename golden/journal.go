@@ -240,7 +240,7 @@ func (d *ownedDir) checkReplay(entries []journalEntry, adopt bool) (replayPlan, 
 		}
 	}
 	if plan.ownTmp == "" {
-		return plan, fmt.Errorf("%s: %w: a committed journal without its ownership file; drydock did not write it: remove it after checking the directory", JournalFile, ErrInvalidPath)
+		return plan, fmt.Errorf("%s: %w: a committed journal without its ownership file; drydock did not write this journal: remove it after checking the directory", JournalFile, ErrInvalidPath)
 	}
 	staged, err := d.isStaged(plan.ownTmp)
 	if err != nil || !staged {
