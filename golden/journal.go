@@ -23,7 +23,13 @@ import (
 // are done again where still needed), an uncommitted one is rolled back
 // (its staged files and the empty directories it made are removed).
 // Either way the files drydock owns are then wholly the old tree or
-// wholly the new one.
+// wholly the new one. A journal is trusted no more than the directory it
+// lies in: one asking for anything an update could not have journaled
+// (renaming or removing a file that is not drydock's temporary file,
+// replacing or deleting a file drydock does not own, a control file, a
+// path through a symbolic link) is refused before any of it is done,
+// with an error wrapping ErrInvalidPath; one that was adopting a file is
+// completed only by a run that adopts (else ErrNotOwned).
 const JournalFile = ".drydock-golden.journal"
 
 // LockFile is the name of the lock of a directory's updates, beside the
