@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
@@ -38,7 +39,7 @@ var errSnapshotPath = errors.New("not a snapshot drydock may read or write")
 func snapshotPlace(file, name string) (testDir, dir, snap string) {
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".yaml"), ".yml")
 	safe := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == ' ' {
+		if r == '/' || r == '\\' || r == ':' || unicode.IsSpace(r) || unicode.IsControl(r) {
 			return '_'
 		}
 		return r

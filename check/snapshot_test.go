@@ -310,3 +310,21 @@ func TestReadInsideLimit(t *testing.T) {
 		t.Errorf("readInside(big): %v, want a refusal of a file too large", err)
 	}
 }
+
+// TestSnapshotPlaceNames: a test's name becomes one file name in its
+// snapshot directory, one the ownership file can list as itself: path
+// separators, white space and control characters (a line break would
+// make drydock own another file, "x\nhand" owning hand.yaml) become "_".
+func TestSnapshotPlaceNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"greeter":         "greeter.yaml",
+		"x\nhand":         "x_hand.yaml",
+		" mine":           "_mine.yaml",
+		"a/b\\c:d e\r\tf": "a_b_c_d_e__f.yaml",
+		"esc\x1b[31m":     "esc_[31m.yaml",
+	} {
+		if _, _, got := snapshotPlace("tests/t_test.yaml", name); got != want {
+			t.Errorf("snapshot of %q: %q, want %q", name, got, want)
+		}
+	}
+}

@@ -9,13 +9,18 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // ErrInvalidPath is wrapped by every error about a path that golden will
 // not read or write: a tree path that is not a clean relative
 // slash-separated path (absolute, "..", "." or empty elements, a
-// backslash), a tree path of Compare or Update that does not end in
-// ".yaml", a path that is both a file and a directory, and a symlink in
+// backslash), one naming drydock's control or temporary files, one inside
+// a .git directory, one the OwnershipFile could not list as itself (a
+// control character, white space at either end, a leading "#"), a tree
+// path of Compare or Update that does not end in ".yaml", a path that is
+// both a file and a directory, a journal step drydock would not have
+// journaled (see JournalFile), and a symlink in
 // the way (a symlinked directory or .yaml file inside the golden
 // directory, or a parent directory that resolves outside it).
 var ErrInvalidPath = errors.New("invalid path")
@@ -219,14 +224,36 @@ func validate(t Tree, yamlOnly bool) error {
 	return nil
 }
 
-// validPath checks one tree path: clean, relative, slash-separated and,
-// with yamlOnly, ending in .yaml.
+// validPath checks one tree path: clean, relative, slash-separated, not
+// the name of drydock's control files (see controlName) nor inside a .git
+// directory, listable as itself in the OwnershipFile and, with yamlOnly,
+// ending in .yaml.
 func validPath(p string, yamlOnly bool) error {
-	if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
-		return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
+	if err := cleanPath(p); err != nil {
+		return err
+	}
+	if controlName(p) {
+		return fmt.Errorf("path %q: %w: the name of drydock's own control or temporary files", p, ErrInvalidPath)
+	}
+	for _, elem := range strings.Split(p, "/") {
+		if strings.EqualFold(elem, ".git") {
+			return fmt.Errorf("path %q: %w: inside a .git directory, which drydock never writes", p, ErrInvalidPath)
+		}
+	}
+	if strings.ContainsFunc(p, unicode.IsControl) || strings.TrimSpace(p) != p || strings.HasPrefix(p, "#") {
+		return fmt.Errorf("path %q: %w: a control character, white space at either end or a leading \"#\" (the ownership file could not list it as itself)", p, ErrInvalidPath)
 	}
 	if yamlOnly && !strings.HasSuffix(p, ".yaml") {
 		return fmt.Errorf("path %q: %w: not a .yaml file", p, ErrInvalidPath)
+	}
+	return nil
+}
+
+// cleanPath checks that p is a clean, relative, slash-separated path
+// inside its directory.
+func cleanPath(p string) error {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		return fmt.Errorf("path %q: %w: want a relative slash-separated path without \".\" or \"..\" elements", p, ErrInvalidPath)
 	}
 	return nil
 }

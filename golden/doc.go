@@ -57,7 +57,9 @@
 // file is written beside its target and renamed over it at commit, under
 // a journal (JournalFile) that the next run rolls forward or back, so
 // after a kill and the next run the owned files are wholly the old tree
-// or wholly the new one. Pruning never deletes on another file system.
+// or wholly the new one. The journal is checked whole before it is
+// replayed: it may only rename drydock's own temporary files over files
+// drydock owns (or over nothing), and delete owned files. Pruning never deletes on another file system.
 // Updates of one directory take turns through a lock (LockFile) inside
 // it, removed when done.
 //

@@ -46,11 +46,15 @@ type ownedDir struct {
 	subs   map[string]*os.Root
 	ownTmp string          // the new OwnershipFile, staged at commit
 	dirs   map[string]bool // directories checked (or made) on the way
+	// committed is set once the journal's commit line is synced: from
+	// then on the update is only ever rolled forward.
+	committed bool
 }
 
 // openOwned opens dir for an update: created if missing, locked, and an
 // interrupted update's journal completed.
-func openOwned(dir string) (*ownedDir, error) {
+// adopt says the run may take over files an interrupted update adopted.
+func openOwned(dir string, adopt bool) (*ownedDir, error) {
 	target, err := manifest.RealPath(dir)
 	if err != nil {
 		return nil, err
@@ -66,7 +70,7 @@ func openOwned(dir string) (*ownedDir, error) {
 		d.root.Close()
 		return nil, err
 	}
-	if d.recovered, err = d.recover(); err != nil {
+	if d.recovered, err = d.recover(adopt); err != nil {
 		d.close()
 		return nil, fmt.Errorf("directory %s: complete an interrupted update: %w", target, err)
 	}
@@ -134,8 +138,9 @@ func (d *ownedDir) forget(dir string) {
 }
 
 // recover completes what a killed update left: its journal rolled forward
-// when committed, back when not. It says what it did.
-func (d *ownedDir) recover() ([]string, error) {
+// when committed, back when not, once the whole journal is checked (see
+// checkReplay). It says what it did.
+func (d *ownedDir) recover(adopt bool) ([]string, error) {
 	data, err := readIn(d.root, JournalFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -149,10 +154,15 @@ func (d *ownedDir) recover() ([]string, error) {
 	}
 	var did string
 	if committed {
-		err = d.replay(entries)
+		var plan replayPlan
+		if plan, err = d.checkReplay(entries, adopt); err == nil {
+			err = d.replay(entries, plan)
+		}
 		did = fmt.Sprintf("completed an interrupted update (%d staged files)", count(entries, opStage))
 	} else {
-		err = d.rollback(entries)
+		if err = d.checkRollback(entries); err == nil {
+			err = d.rollback(entries)
+		}
 		did = fmt.Sprintf("rolled back an interrupted update (%d staged files discarded)", count(entries, opStage))
 	}
 	if err != nil {
@@ -172,49 +182,6 @@ func count(entries []journalEntry, op string) int {
 		}
 	}
 	return n
-}
-
-// replay does a committed journal's changes, skipping those already done:
-// staged files renamed over their targets, pruned files deleted, the new
-// OwnershipFile put in place.
-func (d *ownedDir) replay(entries []journalEntry) error {
-	for _, op := range []string{opStage, opDelete, opOwn} {
-		for _, e := range entries {
-			if e.op != op {
-				continue
-			}
-			var err error
-			switch op {
-			case opStage:
-				err = d.renameStaged(e.args[0], e.args[1])
-			case opDelete:
-				_, err = d.prune(e.args[0])
-			case opOwn:
-				err = d.renameStaged(e.args[0], OwnershipFile)
-			}
-			if err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// rollback undoes an uncommitted journal: its staged files are removed,
-// then the directories it made, if they are empty.
-func (d *ownedDir) rollback(entries []journalEntry) error {
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		switch e.op {
-		case opStage, opOwn:
-			if err := d.removeStaged(e.args[0]); err != nil {
-				return err
-			}
-		case opMkdir:
-			_ = d.root.Remove(e.args[0]) // only if empty: another process may use it
-		}
-	}
-	return nil
 }
 
 // renameStaged renames the staged file tmp over p; a tmp that is gone was
@@ -337,8 +304,8 @@ func (d *ownedDir) checkDirs(dir string, make bool) error {
 
 // stage writes data beside the tree path p under a temporary name, to be
 // renamed over p at commit; old is what p holds now (its mode and owner
-// are kept).
-func (d *ownedDir) stage(p string, data []byte, old existing) error {
+// are kept); adopt says drydock did not write it.
+func (d *ownedDir) stage(p string, data []byte, old existing, adopt bool) error {
 	if err := d.checkDirs(path.Dir(p), true); err != nil {
 		return err
 	}
@@ -352,6 +319,11 @@ func (d *ownedDir) stage(p string, data []byte, old existing) error {
 	tmp := path.Join(path.Dir(p), ".drydock-"+d.runID+"-"+strconv.Itoa(d.seq)+".tmp")
 	if err := d.j.add(opStage, tmp, p); err != nil {
 		return err
+	}
+	if old.found && adopt {
+		if err := d.j.add(opAdopt, p); err != nil {
+			return err
+		}
 	}
 	d.staged[p] = tmp
 	return d.writeNew(tmp, data, old)
@@ -420,7 +392,12 @@ func (d *ownedDir) commit(ownership []byte, deletes []string) (kept []string, er
 	if err := d.j.commit(); err != nil {
 		return nil, err
 	}
-	return d.apply(deletes)
+	d.committed = true
+	kept, err = d.apply(deletes)
+	if err != nil {
+		return nil, fmt.Errorf("%w; the update is committed: the next drydock run on the directory completes it", err)
+	}
+	return kept, nil
 }
 
 // apply makes the committed changes (as replay would after a kill).
@@ -487,12 +464,17 @@ func (d *ownedDir) prune(p string) (ok bool, err error) {
 }
 
 // abort discards what was staged: staged files and made directories.
+// A committed update is never rolled back: its journal stays for the next
+// run to complete.
 func (d *ownedDir) abort() {
 	if d.j == nil {
 		return
 	}
 	d.j.f.Close()
 	d.j = nil
+	if d.committed {
+		return
+	}
 	data, err := readIn(d.root, JournalFile)
 	if err != nil {
 		return

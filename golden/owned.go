@@ -63,7 +63,7 @@ func parseOwnership(data []byte) (ownership, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if err := validPath(line, true); err != nil {
+		if err := validPath(line, false); err != nil {
 			return ownership{}, fmt.Errorf("%s: %w", OwnershipFile, err)
 		}
 		o.listed[line] = true

@@ -168,7 +168,7 @@ func TestUpdateKeepsDirectoryMode(t *testing.T) {
 // TestRecoverJournal: the next run rolls a committed journal forward and
 // an uncommitted one back, and says which.
 func TestRecoverJournal(t *testing.T) {
-	const tmp1, tmp2, own = "c1/ns/.drydock-r-1.tmp", "c1/new/.drydock-r-2.tmp", ".drydock-r-3.tmp"
+	const tmp1, tmp2, own = "c1/ns/.drydock-00000000000000aa-1.tmp", "c1/new/.drydock-00000000000000aa-2.tmp", ".drydock-00000000000000aa-3.tmp"
 	start := owning(map[string]string{cmPath: cmBlue, "c1/ns/secret_gone.yaml": "gone\n"}, cmPath, "c1/ns/secret_gone.yaml")
 	staged := map[string]string{tmp1: cmGreen, tmp2: ns, own: string(encodeOwnership([]string{cmPath, "c1/new/x.yaml"}))}
 	lines := journalHeader + "mkdir \"c1/new\"\nstage \"" + tmp1 + "\" \"" + cmPath + "\"\nstage \"" + tmp2 + "\" \"c1/new/x.yaml\"\n" +

@@ -114,7 +114,7 @@ func completeInterrupted(dir string) ([]string, error) {
 	if jerr != nil && lerr != nil {
 		return nil, nil // no update under way or killed (or unreadable: listing the directory says why)
 	}
-	d, err := openOwned(target)
+	d, err := openOwned(target, false)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (c *Comparer) put(p string, data []byte) (fileState, error) {
 	}
 	st := fileState{kind: added}
 	if c.g != nil && c.g.files[p] {
-		old, err := manifest.ReadFile(filepath.Join(c.g.root, filepath.FromSlash(p)))
+		old, err := readTreeFile(c.g.root, p)
 		if err != nil {
 			return fileState{}, fmt.Errorf("golden directory %s: %w", c.dir, err)
 		}
@@ -207,4 +207,27 @@ func Compare(dir string, got Tree) (*Report, error) {
 		}
 	}
 	return c.Report(), nil
+}
+
+// readTreeFile reads the regular file at the tree path p under the
+// directory root (resolved) as the listing saw it: every directory on the
+// way a real directory, no symbolic link followed (one made since the
+// listing is refused), through an os.Root so nothing outside root is
+// opened; at most manifest.MaxInputBytes are read.
+func readTreeFile(root, p string) ([]byte, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
+		fi, err := r.Lstat(dir)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("path %q: %w: not a directory (%s); drydock does not follow links inside the tree", dir, ErrInvalidPath, fi.Mode().Type())
+		}
+	}
+	return readIn(r, p)
 }

@@ -74,7 +74,7 @@ func (u *Updater) open() error {
 	if u.d != nil {
 		return nil
 	}
-	d, err := openOwned(u.target)
+	d, err := openOwned(u.target, u.opts.Adopt)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,10 @@ func (u *Updater) Put(p string, data []byte) error {
 	if err := u.mayWrite(p, old.found); err != nil {
 		return err
 	}
-	return u.d.stage(p, data, old)
+	if err := u.d.stage(p, data, old, u.adopted[p]); err != nil {
+		return fmt.Errorf("directory %s: %w; its files are left as they were", u.target, err)
+	}
+	return nil
 }
 
 // mayWrite checks that drydock may write the rendered path p, where a
@@ -164,6 +167,9 @@ func (u *Updater) Commit() (*Report, error) {
 	}
 	if _, err := u.d.commit(ownedData, deletes); err != nil {
 		u.abort()
+		if !u.d.committed {
+			err = fmt.Errorf("%w; its files are left as they were", err)
+		}
 		return nil, fmt.Errorf("directory %s: %w", u.target, err)
 	}
 	rep.Pruned = len(deletes) > 0
