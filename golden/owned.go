@@ -29,7 +29,7 @@ import (
 // them as Adopted.
 const OwnershipFile = ".drydock-golden"
 
-const ownershipHeader = "# Files drydock wrote in this directory; drydock rewrites and deletes only these.\n"
+const ownershipHeader = "# Files drydock wrote in this golden directory; --prune deletes only these.\n"
 
 // ownership is the set of paths of a directory's files drydock owns.
 type ownership struct {
