@@ -11,6 +11,7 @@ import (
 	"path"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -43,12 +44,18 @@ type ownedDir struct {
 	staged map[string]string // tree path → its staged temporary file
 	// subs are the checked directories opened, so that a file's
 	// operations cost one system call each, not one per path element.
-	subs   map[string]*os.Root
-	ownTmp string          // the new OwnershipFile, staged at commit
-	dirs   map[string]bool // directories checked (or made) on the way
+	subs     map[string]*os.Root
+	dirFiles map[string]*os.File // the same, as files (for renameNoReplace)
+	ownTmp   string              // the new OwnershipFile, staged at commit
+	dirs     map[string]bool     // directories checked (or made) on the way
 	// committed is set once the journal's commit line is synced: from
 	// then on the update is only ever rolled forward.
 	committed bool
+	// fresh are the staged paths that held no file: put in place only
+	// if no other process created one meanwhile (renameNoReplace).
+	fresh map[string]bool
+	// ownData is the new OwnershipFile's content, staged at commit.
+	ownData []byte
 }
 
 // openOwned opens dir for an update: created if missing, locked, and an
@@ -89,7 +96,7 @@ func openRoot(target string) (*ownedDir, error) {
 		return nil, err
 	}
 	d := &ownedDir{target: target, root: root, dev: deviceOf(fi), runID: randomSuffix(),
-		staged: map[string]string{}, dirs: map[string]bool{".": true}, subs: map[string]*os.Root{}}
+		staged: map[string]string{}, dirs: map[string]bool{".": true}, subs: map[string]*os.Root{}, dirFiles: map[string]*os.File{}, fresh: map[string]bool{}}
 	return d, nil
 }
 
@@ -99,9 +106,11 @@ func (d *ownedDir) close() {
 		d.unlock()
 		d.unlock = nil
 	}
-	for dir, r := range d.subs {
-		r.Close()
-		delete(d.subs, dir)
+	for dir := range d.subs {
+		d.forget(dir)
+	}
+	for dir := range d.dirFiles {
+		d.forget(dir)
 	}
 	d.root.Close()
 }
@@ -128,12 +137,30 @@ func (d *ownedDir) at(p string) (*os.Root, string) {
 	return r, path.Base(p)
 }
 
+// dirFile is the directory holding p (r, from at) opened as a file, once.
+func (d *ownedDir) dirFile(p string, r *os.Root) (*os.File, error) {
+	dir := path.Dir(p)
+	if f, ok := d.dirFiles[dir]; ok {
+		return f, nil
+	}
+	f, err := r.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	d.dirFiles[dir] = f
+	return f, nil
+}
+
 // forget drops the removed directory dir.
 func (d *ownedDir) forget(dir string) {
 	delete(d.dirs, dir)
 	if r, ok := d.subs[dir]; ok {
 		r.Close()
 		delete(d.subs, dir)
+	}
+	if f, ok := d.dirFiles[dir]; ok {
+		f.Close()
+		delete(d.dirFiles, dir)
 	}
 }
 
@@ -326,6 +353,11 @@ func (d *ownedDir) stage(p string, data []byte, old existing, adopt bool) error 
 		}
 	}
 	d.staged[p] = tmp
+	if old.found {
+		delete(d.fresh, p)
+	} else {
+		d.fresh[p] = true
+	}
 	return d.writeNew(tmp, data, old)
 }
 
@@ -389,6 +421,7 @@ func (d *ownedDir) commit(ownership []byte, deletes []string) (kept []string, er
 	if err := d.writeNew(tmp, ownership, old); err != nil {
 		return nil, err
 	}
+	d.ownData = ownership
 	if err := d.j.commit(); err != nil {
 		return nil, err
 	}
@@ -400,13 +433,20 @@ func (d *ownedDir) commit(ownership []byte, deletes []string) (kept []string, er
 	return kept, nil
 }
 
-// apply makes the committed changes (as replay would after a kill).
+// apply makes the committed changes (as replay would after a kill). A
+// file another process created at a staged path that held none is kept:
+// drydock's is discarded, the path left out of the OwnershipFile, and the
+// error names it once the rest is done.
 func (d *ownedDir) apply(deletes []string) (kept []string, err error) {
+	var taken []string
 	for _, p := range sortedPaths(d.staged) {
 		step()
-		r, name := d.at(p)
-		if err := r.Rename(path.Base(d.staged[p]), name); err != nil {
+		ok, err := d.put(p)
+		if err != nil {
 			return nil, err
+		}
+		if !ok {
+			taken = append(taken, p)
 		}
 	}
 	d.staged = map[string]string{}
@@ -422,13 +462,66 @@ func (d *ownedDir) apply(deletes []string) (kept []string, err error) {
 	if err := d.j.f.Close(); err != nil {
 		return nil, err
 	}
+	if len(taken) > 0 {
+		if err := d.disown(taken); err != nil {
+			return nil, err
+		}
+	}
 	step()
 	if err := d.root.Rename(d.ownTmp, OwnershipFile); err != nil {
 		return nil, err
 	}
 	d.j = nil
 	step()
-	return kept, d.root.Remove(JournalFile)
+	if err := d.root.Remove(JournalFile); err != nil {
+		return nil, err
+	}
+	if len(taken) > 0 {
+		return kept, fmt.Errorf("%w: another process created %s during the update: kept as it is, not drydock's", ErrNotOwned, strings.Join(taken, ", "))
+	}
+	return kept, nil
+}
+
+// put renames p's staged file over it. A fresh p (no file when staged)
+// is not replaced if a file appeared there since: ok is false and the
+// staged file is removed.
+func (d *ownedDir) put(p string) (ok bool, err error) {
+	r, name := d.at(p)
+	tmp := path.Base(d.staged[p])
+	if !d.fresh[p] {
+		return true, r.Rename(tmp, name)
+	}
+	dir, err := d.dirFile(p, r)
+	if err != nil {
+		return false, err
+	}
+	err = renameNoReplace(dir, tmp, name)
+	if errors.Is(err, errors.ErrUnsupported) {
+		if _, lerr := r.Lstat(name); lerr == nil {
+			err = fs.ErrExist
+		} else {
+			err = r.Rename(tmp, name)
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return false, r.Remove(tmp)
+	}
+	return err == nil, err
+}
+
+// disown rewrites the staged OwnershipFile without the paths taken.
+func (d *ownedDir) disown(taken []string) error {
+	o, err := parseOwnership(d.ownData)
+	if err != nil {
+		return err
+	}
+	for _, p := range taken {
+		delete(o.listed, p)
+	}
+	if err := d.root.Remove(d.ownTmp); err != nil {
+		return err
+	}
+	return d.writeNew(d.ownTmp, encodeOwnership(sortedKeys(o.listed)), existing{})
 }
 
 // prune deletes the owned file p and the directories that leaves empty,

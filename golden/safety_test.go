@@ -481,3 +481,32 @@ func FuzzJournal(f *testing.F) {
 		}
 	})
 }
+
+// TestForeignFileAtNewPath: a file another process creates, during an
+// update, at a rendered path that held none is kept: drydock's copy is
+// discarded, the path is not owned, the rest of the update is done, and
+// the error says so.
+func TestForeignFileAtNewPath(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewUpdater(dir, UpdateOptions{Prune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range map[string]string{nsPath: ns + "# changed\n", cmPath: cmBlue} {
+		if err := u.Put(p, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeDir(t, dir, map[string]string{cmPath: "another process's\n"}) // between staging and commit
+	_, err = u.Commit()
+	if !errors.Is(err, ErrNotOwned) || !strings.Contains(err.Error(), "another process created "+cmPath) {
+		t.Fatalf("Commit error %v, want ErrNotOwned naming %s", err, cmPath)
+	}
+	want := owning(map[string]string{"c1/": "", "c1/ns/": "", "c1/_cluster/": "", nsPath: ns + "# changed\n", cmPath: "another process's\n"}, nsPath)
+	if diff := cmp.Diff(want, readAll(t, dir)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
