@@ -61,6 +61,8 @@ type Comparer struct {
 	g   *goldenDir
 	// recovered says what was done of an interrupted update.
 	recovered []string
+	// files reads the golden files (nil until the first).
+	files *treeReader
 	// paths are the rendered paths, state their comparison.
 	paths *treePaths
 	state map[string]fileState
@@ -136,7 +138,10 @@ func (c *Comparer) put(p string, data []byte) (fileState, error) {
 	}
 	st := fileState{kind: added}
 	if c.g != nil && c.g.files[p] {
-		old, err := readTreeFile(c.g.root, p)
+		if c.files == nil {
+			c.files = &treeReader{root: c.g.root}
+		}
+		old, err := c.files.read(p)
 		if err != nil {
 			return fileState{}, fmt.Errorf("golden directory %s: %w", c.dir, err)
 		}
@@ -153,12 +158,20 @@ func (c *Comparer) put(p string, data []byte) (fileState, error) {
 	return st, nil
 }
 
+// close closes the golden files' directories.
+func (c *Comparer) close() {
+	if c.files != nil {
+		c.files.close()
+	}
+}
+
 // Report is the comparison of every file Put with the golden directory:
 // golden files that were not Put count as Removed if drydock owns them.
 // Leftovers name what an interrupted Update left beside the directory.
 func (c *Comparer) Report() *Report {
 	r := c.report()
 	r.Leftovers = c.recovered
+	c.close()
 	return r
 }
 
@@ -209,25 +222,63 @@ func Compare(dir string, got Tree) (*Report, error) {
 	return c.Report(), nil
 }
 
-// readTreeFile reads the regular file at the tree path p under the
-// directory root (resolved) as the listing saw it: every directory on the
-// way a real directory, no symbolic link followed (one made since the
-// listing is refused), through an os.Root so nothing outside root is
-// opened; at most manifest.MaxInputBytes are read.
-func readTreeFile(root, p string) ([]byte, error) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
-		fi, err := r.Lstat(dir)
+// treeReader reads the regular files of a tree (root, resolved) as the
+// listing saw it: every directory on the way a real directory, no
+// symbolic link followed (one made since the listing is refused), through
+// an os.Root so nothing outside root is opened; at most
+// manifest.MaxInputBytes are read. Each directory is checked and opened
+// once.
+type treeReader struct {
+	root string
+	r    *os.Root
+	subs map[string]*os.Root
+}
+
+// read reads the file at the tree path p.
+func (t *treeReader) read(p string) ([]byte, error) {
+	if t.r == nil {
+		r, err := os.OpenRoot(t.root)
 		if err != nil {
 			return nil, err
 		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("path %q: %w: not a directory (%s); drydock does not follow links inside the tree", dir, ErrInvalidPath, fi.Mode().Type())
-		}
+		t.r, t.subs = r, map[string]*os.Root{".": r}
 	}
-	return readIn(r, p)
+	sub, err := t.dir(path.Dir(p))
+	if err != nil {
+		return nil, err
+	}
+	return readIn(sub, path.Base(p))
+}
+
+// dir is the directory d (a tree path) opened, checked with its parents.
+func (t *treeReader) dir(d string) (*os.Root, error) {
+	if sub, ok := t.subs[d]; ok {
+		return sub, nil
+	}
+	parent, err := t.dir(path.Dir(d))
+	if err != nil {
+		return nil, err
+	}
+	fi, err := parent.Lstat(path.Base(d))
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("path %q: %w: not a directory (%s); drydock does not follow links inside the tree", d, ErrInvalidPath, fi.Mode().Type())
+	}
+	sub, err := parent.OpenRoot(path.Base(d))
+	if err != nil {
+		return nil, err
+	}
+	t.subs[d] = sub
+	return sub, nil
+}
+
+// close closes what read opened.
+func (t *treeReader) close() {
+	for d, sub := range t.subs {
+		sub.Close()
+		delete(t.subs, d)
+	}
+	t.r = nil
 }

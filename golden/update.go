@@ -83,6 +83,9 @@ func (u *Updater) open() error {
 }
 
 func (u *Updater) close() {
+	if u.cmp != nil {
+		u.cmp.close()
+	}
 	if u.d != nil {
 		u.d.close()
 	}
