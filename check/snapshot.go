@@ -166,7 +166,7 @@ func writeSnapshots(ws []snapshotWrite, prune bool) error {
 		return err
 	}
 	full := filepath.Join(testDir, filepath.FromSlash(dir))
-	u, err := golden.NewUpdater(full, golden.UpdateOptions{Prune: prune})
+	u, err := golden.NewUpdater(full, golden.UpdateOptions{Prune: prune, Base: testDir})
 	if err != nil {
 		return fmt.Errorf("snapshots %s: %w", full, err)
 	}

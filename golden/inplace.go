@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,17 +60,15 @@ type ownedDir struct {
 }
 
 // openOwned opens dir for an update: created if missing, locked, and an
-// interrupted update's journal completed.
-// adopt says the run may take over files an interrupted update adopted.
-func openOwned(dir string, adopt bool) (*ownedDir, error) {
-	target, err := manifest.RealPath(dir)
+// interrupted update's journal completed. With base set, dir lies below
+// it and is reached from it component by component (see
+// UpdateOptions.Base).
+func openOwned(dir, base string, adopt bool) (*ownedDir, error) {
+	target, root, err := openTarget(dir, base)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(target, 0o755); err != nil {
-		return nil, err
-	}
-	d, err := openRoot(target)
+	d, err := openRoot(target, root)
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +83,58 @@ func openOwned(dir string, adopt bool) (*ownedDir, error) {
 	return d, nil
 }
 
-// openRoot opens the existing directory target (resolved).
-func openRoot(target string) (*ownedDir, error) {
-	root, err := os.OpenRoot(target)
-	if err != nil {
-		return nil, err
+// openTarget resolves dir, creates it if missing and opens it. Without
+// base, dir's symbolic links are followed (it may be one). With base, dir
+// is a path below base that is walked from an os.Root at base: every
+// component must be a real directory (missing ones are made), and
+// whatever changes meanwhile nothing outside base is opened.
+func openTarget(dir, base string) (string, *os.Root, error) {
+	if base == "" {
+		target, err := manifest.RealPath(dir)
+		if err != nil {
+			return "", nil, err
+		}
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			return "", nil, err
+		}
+		root, err := os.OpenRoot(target)
+		return target, root, err
 	}
+	realBase, err := manifest.RealPath(base)
+	if err != nil {
+		return "", nil, err
+	}
+	rel, err := filepath.Rel(filepath.Clean(base), filepath.Clean(dir))
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", nil, fmt.Errorf("directory %s: %w: not below %s", dir, ErrInvalidPath, base)
+	}
+	br, err := os.OpenRoot(realBase)
+	if err != nil {
+		return "", nil, err
+	}
+	defer br.Close()
+	rel = filepath.ToSlash(rel)
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		fi, err := br.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := br.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return "", nil, err
+			}
+		case err != nil:
+			return "", nil, err
+		case !fi.IsDir():
+			return "", nil, fmt.Errorf("%s: %w: not a directory (%s); drydock does not follow links here", filepath.Join(base, filepath.FromSlash(p)), ErrInvalidPath, fi.Mode().Type())
+		}
+	}
+	root, err := br.OpenRoot(rel)
+	return filepath.Join(realBase, filepath.FromSlash(rel)), root, err
+}
+
+// openRoot makes the ownedDir of the directory target, opened as root.
+func openRoot(target string, root *os.Root) (*ownedDir, error) {
 	fi, err := root.Stat(".")
 	if err != nil {
 		root.Close()

@@ -175,3 +175,37 @@ func TestMountInside(t *testing.T) {
 		t.Errorf("rewritten file on the mount: %q", data)
 	}
 }
+
+// TestUpdateBase: with UpdateOptions.Base the directory is reached from
+// Base without following a link, so a link swapped in on the way (here:
+// already there) is refused and nothing outside Base is written; missing
+// directories below Base are made.
+func TestUpdateBase(t *testing.T) {
+	base, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(base, "__snapshot__")); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "__snapshot__", "app")
+	_, err := Update(dir, tree(map[string]string{"x.yaml": "x\n"}), UpdateOptions{Base: base})
+	if !errors.Is(err, ErrInvalidPath) {
+		t.Fatalf("Update through a linked directory below Base: %v, want ErrInvalidPath", err)
+	}
+	if got := readAll(t, outside); len(got) != 0 {
+		t.Errorf("written outside Base: %v", got)
+	}
+	if err := os.Remove(filepath.Join(base, "__snapshot__")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(dir, tree(map[string]string{"x.yaml": "x\n"}), UpdateOptions{Base: base}); err != nil {
+		t.Fatal(err)
+	}
+	want := owning(map[string]string{"__snapshot__/": "", "__snapshot__/app/": "", "__snapshot__/app/x.yaml": "x\n"})
+	delete(want, OwnershipFile)
+	want["__snapshot__/app/"+OwnershipFile] = string(encodeOwnership([]string{"x.yaml"}))
+	if diff := cmp.Diff(want, readAll(t, base)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if _, err := Update(filepath.Join(outside, "x"), Tree{}, UpdateOptions{Base: base}); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf("a directory not below Base: %v, want ErrInvalidPath", err)
+	}
+}

@@ -116,7 +116,7 @@ func completeInterrupted(dir string) ([]string, error) {
 	if jerr != nil && lerr != nil {
 		return nil, nil // no update under way or killed (or unreadable: listing the directory says why)
 	}
-	d, err := openOwned(target, false)
+	d, err := openOwned(target, "", false)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -21,6 +22,13 @@ type UpdateOptions struct {
 	// as owned from now on, and reported as Adopted. Without it such a
 	// file is an error: drydock never rewrites what it did not write.
 	Adopt bool
+	// Base, when set, is a directory holding dir (given below it): dir is
+	// reached from Base component by component, through an os.Root opened
+	// at Base, so no symbolic link is followed on the way (one is an
+	// error wrapping ErrInvalidPath) and, whatever another process swaps
+	// in meanwhile, nothing outside Base is written. Missing directories
+	// are made.
+	Base string
 }
 
 // ErrNotOwned is wrapped by the refusal to rewrite a file drydock did not
@@ -51,6 +59,11 @@ func NewUpdater(dir string, opts UpdateOptions) (*Updater, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Base != "" {
+		if rel, err := filepath.Rel(filepath.Clean(opts.Base), filepath.Clean(dir)); err != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Errorf("directory %s: %w: not below %s", dir, ErrInvalidPath, opts.Base)
+		}
+	}
 	u := &Updater{opts: opts, dir: dir, target: target, adopted: map[string]bool{}}
 	if _, err := os.Stat(target); err == nil {
 		if err := u.open(); err != nil {
@@ -59,7 +72,7 @@ func NewUpdater(dir string, opts UpdateOptions) (*Updater, error) {
 	}
 	var done []string
 	if u.d != nil {
-		done = u.d.recovered
+		done, target = u.d.recovered, u.d.target // as opened
 	}
 	if u.cmp, err = newComparer(target, done); err != nil {
 		u.close()
@@ -74,7 +87,7 @@ func (u *Updater) open() error {
 	if u.d != nil {
 		return nil
 	}
-	d, err := openOwned(u.target, u.opts.Adopt)
+	d, err := openOwned(u.dir, u.opts.Base, u.opts.Adopt)
 	if err != nil {
 		return err
 	}
