@@ -108,3 +108,24 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
 	}
 }
+
+// TestScriptsStateExitCodes: exit codes are a contract, so a script
+// expecting drydock to fail states which code (`exits N drydock ...`),
+// never just non-zero (`! exec drydock`).
+func TestScriptsStateExitCodes(t *testing.T) {
+	files, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "! exec drydock") {
+				t.Errorf("%s:%d: %q: state the exit code (exits N drydock ...)", f, i+1, line)
+			}
+		}
+	}
+}
