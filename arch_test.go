@@ -1,6 +1,7 @@
 package drydock_test
 
 import (
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -80,6 +81,38 @@ func TestDirectImports(t *testing.T) {
 			if found && !slices.Contains(ok, rel) {
 				t.Errorf("%s imports %s directly, which the layout does not allow", pkg, rel)
 			}
+		}
+	}
+}
+
+// TestREADMEListsPackages: the README's package table names every
+// package of the module, and the layout above knows each of them.
+func TestREADMEListsPackages(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+			table.WriteString(first + " ")
+		}
+	}
+	out, err := exec.Command("go", "list", "./...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		rel, ok := strings.CutPrefix(pkg, module+"/")
+		if !ok {
+			continue // the module's root: the tests
+		}
+		if !strings.Contains(table.String(), "`"+rel+"`") {
+			t.Errorf("package %s is missing from the README's package table", rel)
+		}
+		if _, ok := allowed[rel]; !ok {
+			t.Errorf("package %s is missing from the layout (allowed)", rel)
 		}
 	}
 }
