@@ -17,7 +17,7 @@ var allowed = map[string][]string{
 	"golden":              {"manifest"},
 	"gitrev":              {"manifest"},
 	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "golden"},
-	"regosandbox":         {},
+	"regosandbox":         {"manifest"},
 	"rules":               {"manifest", "regosandbox"},
 	"gatekeeper":          {"manifest", "regosandbox"},
 	"karmada":             {"manifest", "cluster"},

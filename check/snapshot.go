@@ -3,13 +3,11 @@ package check
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unicode"
 
 	"github.com/drydock-dev/drydock/golden"
@@ -77,7 +75,7 @@ func checkInside(root *os.Root, dir, rel string, file bool) (fs.FileInfo, error)
 				return nil, fmt.Errorf("%s: %w: not a directory", full, errSnapshotPath)
 			}
 		case !fi.Mode().IsRegular():
-			return nil, fmt.Errorf("%s: %w: not a regular file (%s)", full, errSnapshotPath, fileKind(fi.Mode()))
+			return nil, fmt.Errorf("%s: %w: not a regular file (%s)", full, errSnapshotPath, manifest.FileType(fi.Mode()))
 		}
 	}
 	return fi, nil
@@ -104,22 +102,11 @@ func readInside(dir, rel string) ([]byte, error) {
 	if checked.Size() > manifest.MaxInputBytes {
 		return nil, fmt.Errorf("%s: %w", full, manifest.ErrTooLarge)
 	}
-	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	data, err := manifest.ReadIn(root, rel)
+	if errors.Is(err, manifest.ErrNotRegular) {
+		return nil, fmt.Errorf("%w: %w", errSnapshotPath, err)
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || !os.SameFile(fi, checked) {
-		return nil, fmt.Errorf("%s: %w: it changed while drydock opened it", full, errSnapshotPath)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, manifest.MaxInputBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > manifest.MaxInputBytes {
-		return nil, fmt.Errorf("%s: %w", full, manifest.ErrTooLarge)
-	}
-	return data, nil
+	return data, err
 }
 
 // snapshotOwned is the set of snapshots of the snapshot directory dir
@@ -133,11 +120,9 @@ func snapshotOwned(testDir, dir string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	owned := map[string]bool{}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			owned[line] = true
-		}
+	owned, err := golden.ParseOwnership(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(testDir, filepath.FromSlash(dir)), err)
 	}
 	return owned, nil
 }
@@ -182,16 +167,3 @@ func writeSnapshots(ws []snapshotWrite, prune bool) error {
 	return nil
 }
 
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
-}

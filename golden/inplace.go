@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -13,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -631,33 +629,15 @@ func sortedPaths(m map[string]string) []string {
 	return out
 }
 
-// readIn reads the regular file name under root: a symbolic link, FIFO or
-// device is refused before it is opened, and at most
-// manifest.MaxInputBytes are read.
+// readIn reads the regular file name under root (manifest.ReadIn): a
+// symbolic link, FIFO or device is refused (ErrInvalidPath) before it is
+// opened, and at most manifest.MaxInputBytes are read.
 func readIn(root *os.Root, name string) ([]byte, error) {
-	fi, err := root.Lstat(name)
-	if err != nil {
-		return nil, err
+	data, err := manifest.ReadIn(root, name)
+	if errors.Is(err, manifest.ErrNotRegular) {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPath, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", name, ErrInvalidPath, fi.Mode().Type())
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
-		return nil, fmt.Errorf("%s: %w: replaced while it was opened", name, ErrInvalidPath)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, manifest.MaxInputBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > manifest.MaxInputBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, manifest.MaxInputBytes)
-	}
-	return data, nil
+	return data, err
 }
 
 // randomSuffix is 16 random hex digits: names that cannot collide across

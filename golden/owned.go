@@ -54,6 +54,14 @@ func readOwnership(root string) (ownership, []byte, error) {
 	return o, data, err
 }
 
+// ParseOwnership reads the content of an OwnershipFile: the set of paths
+// it lists (each a valid tree path, else an error wrapping
+// ErrInvalidPath). For callers that read the file themselves.
+func ParseOwnership(data []byte) (map[string]bool, error) {
+	o, err := parseOwnership(data)
+	return o.listed, err
+}
+
 // parseOwnership reads the OwnershipFile content data.
 func parseOwnership(data []byte) (ownership, error) {
 	o := ownership{listed: map[string]bool{}}

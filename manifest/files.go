@@ -129,7 +129,44 @@ func regular(name string) error {
 }
 
 func notRegular(name string, m fs.FileMode) error {
-	return fmt.Errorf("%s: not a regular file (%s): devices, FIFOs and sockets cannot be inputs", name, fileType(m))
+	return fmt.Errorf("%s: %w (%s): devices, FIFOs and sockets cannot be inputs", name, ErrNotRegular, FileType(m))
+}
+
+// ErrNotRegular is wrapped by the refusal of a path that is not a regular
+// file (a directory, link, FIFO, socket or device).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadIn reads the regular file name (a slash path) under root without
+// following a symbolic link at name: anything but a regular file is
+// refused before it is opened (ErrNotRegular), the file opened must be the
+// one checked (O_NONBLOCK and a same-file check close the race with a
+// swap), and at most MaxInputBytes are read. Errors start with the path
+// below root.Name().
+func ReadIn(root *os.Root, name string) ([]byte, error) {
+	full := filepath.Join(root.Name(), filepath.FromSlash(name))
+	fi, err := root.Lstat(name)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(full, fi.Mode())
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		return nil, fmt.Errorf("%s: %w: replaced while it was opened", full, ErrNotRegular)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
+	if err != nil {
+		return nil, fileError(err)
+	}
+	if len(data) > MaxInputBytes {
+		return nil, tooLarge(full)
+	}
+	return data, nil
 }
 
 // ErrTooLarge is wrapped by the refusal of a file larger than
@@ -165,7 +202,9 @@ func fileError(err error) error {
 	return err
 }
 
-func fileType(m fs.FileMode) string {
+// FileType names the kind of a file that is not a regular one, for
+// messages: "a directory", "a FIFO", "a socket", "a device".
+func FileType(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -462,4 +501,19 @@ func realPath(p string) (string, error) {
 		return "", ErrLinkLoop
 	}
 	return "", fileError(err)
+}
+
+// FormatBytes writes n in binary units (512MiB, 4GiB, 1.5GiB): sizes and
+// limits in messages.
+func FormatBytes(n uint64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	f, i := float64(n), 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	if f == float64(int64(f)) {
+		return fmt.Sprintf("%d%s", int64(f), units[i])
+	}
+	return fmt.Sprintf("%.1f%s", f, units[i])
 }

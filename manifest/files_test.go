@@ -228,3 +228,11 @@ func TestListFiles(t *testing.T) {
 		t.Error("ListFiles of a missing path succeeded")
 	}
 }
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[uint64]string{512: "512B", 4 << 30: "4GiB", 1536 << 20: "1.5GiB", 64 << 20: "64MiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

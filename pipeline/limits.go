@@ -204,7 +204,7 @@ func (w *watchdog) check(sample []metrics.Sample) error {
 	}
 	metrics.Read(sample)
 	if heap := sample[0].Value.Uint64(); heap > w.limits.Memory {
-		reason := fmt.Sprintf("the heap grew to %s, past the memory limit of %s", FormatBytes(heap), FormatBytes(w.limits.Memory))
+		reason := fmt.Sprintf("the heap grew to %s, past the memory limit of %s", manifest.FormatBytes(heap), manifest.FormatBytes(w.limits.Memory))
 		if a := w.limits.Guard.Abandoned(); a != nil {
 			reason += fmt.Sprintf(" while an evaluation stopped earlier still ran (%v)", a)
 		}
@@ -287,18 +287,4 @@ func bounded[T any](ctx context.Context, limits Limits, run func(context.Context
 		abandon(limits.Guard, le, done)
 		return zero, inputError(cause)
 	}
-}
-
-// FormatBytes writes n in binary units (512MiB, 4GiB, 1.5GiB).
-func FormatBytes(n uint64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	f, i := float64(n), 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	if f == float64(int64(f)) {
-		return fmt.Sprintf("%d%s", int64(f), units[i])
-	}
-	return fmt.Sprintf("%.1f%s", f, units[i])
 }

@@ -59,14 +59,6 @@ func TestEvalTimeout(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[uint64]string{512: "512B", 4 << 30: "4GiB", 1536 << 20: "1.5GiB", 64 << 20: "64MiB"} {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // ErrStopped is wrapped by the error of an evaluation a Budget stopped or
@@ -215,7 +217,7 @@ func (b *Budget) watch() {
 // cancelAll stops every running evaluation for the memory limit (b.mu
 // held).
 func (b *Budget) cancelAll(heap uint64) {
-	reason := fmt.Sprintf("made the heap grow to %s, past the memory limit of %s", formatBytes(heap), formatBytes(b.Memory))
+	reason := fmt.Sprintf("made the heap grow to %s, past the memory limit of %s", manifest.FormatBytes(heap), manifest.FormatBytes(b.Memory))
 	for r := range b.active {
 		pos, what := r.what()
 		s := &Stop{Pos: pos, What: what, Input: r.input, Reason: reason, Memory: true}
@@ -226,18 +228,4 @@ func (b *Budget) cancelAll(heap uint64) {
 		r.cancel(&StopError{Stop: s})
 		delete(b.active, r)
 	}
-}
-
-// formatBytes writes n in binary units (512MiB, 1.5GiB).
-func formatBytes(n uint64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	f, i := float64(n), 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	if f == float64(int64(f)) {
-		return fmt.Sprintf("%d%s", int64(f), units[i])
-	}
-	return fmt.Sprintf("%.1f%s", f, units[i])
 }
