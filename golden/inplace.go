@@ -37,16 +37,13 @@ type ownedDir struct {
 	// with it (empty when there was none).
 	recovered []string
 
-	runID  string
-	seq    int
-	j      *journal          // nil until the first change is staged
-	staged map[string]string // tree path → its staged temporary file
-	// subs are the checked directories opened, so that a file's
-	// operations cost one system call each, not one per path element.
-	subs     map[string]*os.Root
+	runID    string
+	seq      int
+	j        *journal            // nil until the first change is staged
+	staged   map[string]string   // tree path → its staged temporary file
+	dirs     *realDirs           // the checked directories, opened once
 	dirFiles map[string]*os.File // the same, as files (for renameNoReplace)
 	ownTmp   string              // the new OwnershipFile, staged at commit
-	dirs     map[string]bool     // directories checked (or made) on the way
 	// committed is set once the journal's commit line is synced: from
 	// then on the update is only ever rolled forward.
 	committed bool
@@ -110,25 +107,19 @@ func openTarget(dir, base string) (string, *os.Root, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	defer br.Close()
-	rel = filepath.ToSlash(rel)
-	parts := strings.Split(rel, "/")
-	for i := range parts {
-		p := strings.Join(parts[:i+1], "/")
-		fi, err := br.Lstat(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := br.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return "", nil, err
-			}
-		case err != nil:
-			return "", nil, err
-		case !fi.IsDir():
-			return "", nil, fmt.Errorf("%s: %w: not a directory (%s); drydock does not follow links here", filepath.Join(base, filepath.FromSlash(p)), ErrInvalidPath, fi.Mode().Type())
+	walk := newRealDirs(br)
+	defer func() { walk.close(); br.Close() }()
+	made, err := walk.get(filepath.ToSlash(rel), func(parent *os.Root, name, _ string) error {
+		if err := parent.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
 		}
+		return nil
+	})
+	if err != nil {
+		return "", nil, fmt.Errorf("directory %s: %w", dir, err)
 	}
-	root, err := br.OpenRoot(rel)
-	return filepath.Join(realBase, filepath.FromSlash(rel)), root, err
+	root, err := made.OpenRoot(".") // a handle of its own: walk's are closed
+	return filepath.Join(realBase, rel), root, err
 }
 
 // openRoot makes the ownedDir of the directory target, opened as root.
@@ -139,7 +130,7 @@ func openRoot(target string, root *os.Root) (*ownedDir, error) {
 		return nil, err
 	}
 	d := &ownedDir{target: target, root: root, dev: deviceOf(fi), runID: randomSuffix(),
-		staged: map[string]string{}, dirs: map[string]bool{".": true}, subs: map[string]*os.Root{}, dirFiles: map[string]*os.File{}, fresh: map[string]bool{}}
+		staged: map[string]string{}, dirs: newRealDirs(root), dirFiles: map[string]*os.File{}, fresh: map[string]bool{}}
 	return d, nil
 }
 
@@ -149,36 +140,15 @@ func (d *ownedDir) close() {
 		d.unlock()
 		d.unlock = nil
 	}
-	for dir := range d.subs {
-		d.forget(dir)
-	}
 	for dir := range d.dirFiles {
 		d.forget(dir)
 	}
+	d.dirs.close()
 	d.root.Close()
 }
 
-// at is the tree path p as the directory holding it (opened once, when it
-// was checked) and its name there; p itself where its directory is not
-// checked.
-func (d *ownedDir) at(p string) (*os.Root, string) {
-	dir := path.Dir(p)
-	if dir == "." {
-		return d.root, p
-	}
-	if !d.dirs[dir] {
-		return d.root, p
-	}
-	r, ok := d.subs[dir]
-	if !ok {
-		var err error
-		if r, err = d.root.OpenRoot(dir); err != nil {
-			return d.root, p // its error comes with the operation
-		}
-		d.subs[dir] = r
-	}
-	return r, path.Base(p)
-}
+// at is the tree path p as its checked directory and its name there.
+func (d *ownedDir) at(p string) (*os.Root, string) { return d.dirs.at(p) }
 
 // dirFile is the directory holding p (r, from at) opened as a file, once.
 func (d *ownedDir) dirFile(p string, r *os.Root) (*os.File, error) {
@@ -196,11 +166,7 @@ func (d *ownedDir) dirFile(p string, r *os.Root) (*os.File, error) {
 
 // forget drops the removed directory dir.
 func (d *ownedDir) forget(dir string) {
-	delete(d.dirs, dir)
-	if r, ok := d.subs[dir]; ok {
-		r.Close()
-		delete(d.subs, dir)
-	}
+	d.dirs.forget(dir)
 	if f, ok := d.dirFiles[dir]; ok {
 		f.Close()
 		delete(d.dirFiles, dir)
@@ -313,14 +279,11 @@ type existing struct {
 // links) and returns what is at p: nothing, or a regular file; anything
 // else is refused.
 func (d *ownedDir) lookup(p string) (existing, error) {
-	if err := d.checkDirs(path.Dir(p), false); err != nil {
-		return existing{}, err
+	r, err := d.dirs.get(path.Dir(p), nil)
+	if r == nil || err != nil {
+		return existing{}, err // nil, nil: a parent is missing
 	}
-	if !d.dirs[path.Dir(p)] {
-		return existing{}, nil // a parent is missing
-	}
-	r, name := d.at(p)
-	fi, err := r.Lstat(name)
+	fi, err := r.Lstat(path.Base(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return existing{}, nil
 	}
@@ -333,43 +296,25 @@ func (d *ownedDir) lookup(p string) (existing, error) {
 	return existing{found: true, info: fi}, nil
 }
 
-// checkDirs checks dir and its parents, each once: an existing one must be
-// a directory (not a symbolic link); a missing one is made when make is
-// set (and journaled), else dir is left unknown.
+// checkDirs checks dir and its parents, each once (see realDirs): a
+// missing one is made when make is set (and journaled), else left
+// unknown.
 func (d *ownedDir) checkDirs(dir string, make bool) error {
-	if d.dirs[dir] {
-		return nil
+	var mkdir func(parent *os.Root, name, made string) error
+	if make {
+		mkdir = func(parent *os.Root, name, made string) error {
+			if err := d.begin(); err != nil {
+				return err
+			}
+			if err := d.j.add(opMkdir, made); err != nil {
+				return err
+			}
+			step()
+			return parent.Mkdir(name, 0o755)
+		}
 	}
-	if err := d.checkDirs(path.Dir(dir), make); err != nil {
-		return err
-	}
-	if !d.dirs[path.Dir(dir)] {
-		return nil
-	}
-	fi, err := d.root.Lstat(dir)
-	switch {
-	case err == nil && !fi.IsDir():
-		return fmt.Errorf("path %q: %w: not a directory (%s); drydock does not follow links inside the tree", dir, ErrInvalidPath, fi.Mode().Type())
-	case err == nil:
-		d.dirs[dir] = true
-		return nil
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("path %q: %w", dir, err)
-	case !make:
-		return nil
-	}
-	if err := d.begin(); err != nil {
-		return err
-	}
-	if err := d.j.add(opMkdir, dir); err != nil {
-		return err
-	}
-	step()
-	if err := d.root.Mkdir(dir, 0o755); err != nil {
-		return fmt.Errorf("path %q: %w", dir, err)
-	}
-	d.dirs[dir] = true
-	return nil
+	_, err := d.dirs.get(dir, mkdir)
+	return err
 }
 
 // stage writes data beside the tree path p under a temporary name, to be

@@ -3,6 +3,7 @@ package golden
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -223,62 +224,39 @@ func Compare(dir string, got Tree) (*Report, error) {
 }
 
 // treeReader reads the regular files of a tree (root, resolved) as the
-// listing saw it: every directory on the way a real directory, no
-// symbolic link followed (one made since the listing is refused), through
-// an os.Root so nothing outside root is opened; at most
-// manifest.MaxInputBytes are read. Each directory is checked and opened
-// once.
+// listing saw it, through realDirs: every directory on the way a real
+// directory, no symbolic link followed (one made since the listing is
+// refused), nothing outside root opened, at most manifest.MaxInputBytes
+// read.
 type treeReader struct {
 	root string
-	r    *os.Root
-	subs map[string]*os.Root
+	dirs *realDirs
 }
 
 // read reads the file at the tree path p.
 func (t *treeReader) read(p string) ([]byte, error) {
-	if t.r == nil {
+	if t.dirs == nil {
 		r, err := os.OpenRoot(t.root)
 		if err != nil {
 			return nil, err
 		}
-		t.r, t.subs = r, map[string]*os.Root{".": r}
+		t.dirs = newRealDirs(r)
 	}
-	sub, err := t.dir(path.Dir(p))
+	dir, err := t.dirs.get(path.Dir(p), nil)
 	if err != nil {
 		return nil, err
 	}
-	return readIn(sub, path.Base(p))
-}
-
-// dir is the directory d (a tree path) opened, checked with its parents.
-func (t *treeReader) dir(d string) (*os.Root, error) {
-	if sub, ok := t.subs[d]; ok {
-		return sub, nil
+	if dir == nil {
+		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 	}
-	parent, err := t.dir(path.Dir(d))
-	if err != nil {
-		return nil, err
-	}
-	fi, err := parent.Lstat(path.Base(d))
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("path %q: %w: not a directory (%s); drydock does not follow links inside the tree", d, ErrInvalidPath, fi.Mode().Type())
-	}
-	sub, err := parent.OpenRoot(path.Base(d))
-	if err != nil {
-		return nil, err
-	}
-	t.subs[d] = sub
-	return sub, nil
+	return readIn(dir, path.Base(p))
 }
 
 // close closes what read opened.
 func (t *treeReader) close() {
-	for d, sub := range t.subs {
-		sub.Close()
-		delete(t.subs, d)
+	if t.dirs != nil {
+		t.dirs.close()
+		t.dirs.root.Close()
+		t.dirs = nil
 	}
-	t.r = nil
 }
