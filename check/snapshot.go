@@ -166,4 +166,3 @@ func writeSnapshots(ws []snapshotWrite, prune bool) error {
 	}
 	return nil
 }
-
