@@ -35,6 +35,7 @@ bench:
 # Long fuzzing, one target at a time (go test -fuzz takes one package and one
 # target): every parser of user bytes, then the mutation test over the corpora.
 FUZZ_TARGETS = \
+	FuzzParse:./fieldpath/ \
 	FuzzDecode:./manifest/ \
 	FuzzInventory:./cluster/ \
 	FuzzParseSchedule:./karmada/propagation/ \

@@ -11,7 +11,8 @@ import (
 // allowed lists, per package, the drydock packages it may import (the
 // layout in DESIGN.md). Dependencies point one way, toward manifest.
 var allowed = map[string][]string{
-	"manifest":            {},
+	"fieldpath":           {},
+	"manifest":            {"fieldpath"},
 	"schemas":             {"manifest"},
 	"cluster":             {"manifest"},
 	"golden":              {"manifest"},
