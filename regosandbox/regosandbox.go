@@ -36,14 +36,15 @@ var Clock = map[string]string{
 	"io.jwt.decode_verify": "it reads the clock",
 }
 
-// Capabilities returns base (OPA's own when nil) without the removed
-// built-ins, and without the clock ones unless withClock; no network
-// access is allowed.
+// Capabilities returns a copy of base (OPA's own when nil) without the
+// removed built-ins, and without the clock ones unless withClock; no
+// network access is allowed. base itself is not changed.
 func Capabilities(base *ast.Capabilities, withClock bool) *ast.Capabilities {
-	caps := base
-	if caps == nil {
-		caps = ast.CapabilitiesForThisVersion()
+	if base == nil {
+		base = ast.CapabilitiesForThisVersion()
 	}
+	copied := *base // the caller's capabilities stay as they are
+	caps := &copied
 	caps.Builtins = slices.DeleteFunc(slices.Clone(caps.Builtins), func(b *ast.Builtin) bool {
 		_, gone := Removed[b.Name]
 		_, timed := Clock[b.Name]
