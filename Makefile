@@ -39,8 +39,8 @@ FUZZ_TARGETS = \
 	FuzzDecode:./manifest/ \
 	FuzzInventory:./cluster/ \
 	FuzzParseSchedule:./karmada/propagation/ \
-	FuzzParseApply:./karmada/override/ \
-	FuzzNativePatch:./karmada/override/ \
+	FuzzParseApply:./overrides/karmada/ \
+	FuzzNativePatch:./overrides/karmada/ \
 	FuzzParseCUEDefinitions:./render/ \
 	FuzzParseApplication:./render/ \
 	FuzzParseSet:./render/addon/ \

@@ -5,6 +5,7 @@
 // pkg/util matches them.
 //
 // It is not where policies are parsed or applied: propagation
-// (PropagationPolicy, ClusterPropagationPolicy) and override
-// (OverridePolicy, ClusterOverridePolicy) are its sub-packages.
+// (PropagationPolicy, ClusterPropagationPolicy) is its sub-package, and
+// override policies (OverridePolicy, ClusterOverridePolicy) are
+// overrides/karmada's.
 package karmada

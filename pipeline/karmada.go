@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/karmada/override"
 	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
+	override "github.com/drydock-dev/drydock/overrides/karmada"
 	"github.com/drydock-dev/drydock/schemas"
 )
 

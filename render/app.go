@@ -9,8 +9,8 @@
 // input, with the one formatting of CUE errors.
 //
 // It does not evaluate templates (render/cueval), run the workflow
-// (render/workflow), apply policies (render/policy) or patch objects
-// (render/patch); those import it.
+// (render/workflow), apply policies (render/policy, overrides/kubevela) or
+// patch objects (render/patch); those import it.
 package render
 
 import (

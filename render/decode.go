@@ -16,8 +16,8 @@ import (
 // KubeVela decodes the properties of its built-in policies, of deploy
 // steps and of ref-objects components into Go structs with encoding/json,
 // some strictly (unknown fields refused), and reports the decoder's error.
-// drydock's mirrors of those structs (in render/policy and
-// render/workflow) have their shapes, field names and JSON tags; decoding
+// drydock's mirrors of those structs (in render/policy, render/workflow
+// and overrides/kubevela) have their shapes, field names and JSON tags; decoding
 // the same JSON with DecodeStrict or DecodeLoose fails at the same place
 // with the same words once kvError has put KubeVela's type names back.
 
@@ -28,13 +28,22 @@ var kvPackages = map[string]string{
 	"ClusterSelector":        "common",
 }
 
-// renderPkg is this package's import path: mirrors live in it and in the
-// packages under it.
+// renderPkg is this package's import path: mirrors live in it, in the
+// packages under it and in overridesPkg (KubeVela's override policies).
 var renderPkg = reflect.TypeFor[Application]().PkgPath()
+
+// overridesPkg is overrides/kubevela's import path, which render cannot
+// import (it imports render).
+var overridesPkg = strings.TrimSuffix(renderPkg, "render") + "overrides/kubevela"
+
+// isMirrorPkg reports whether pkg holds mirrors of KubeVela's types.
+func isMirrorPkg(pkg string) bool {
+	return pkg == renderPkg || strings.HasPrefix(pkg, renderPkg+"/") || pkg == overridesPkg
+}
 
 // KubeVelaTypeName is how reflect prints t in KubeVela: a mirror of one of
 // KubeVela's structs under KubeVela's name and package. A mirror is a
-// named type of a render package that has its KubeVela type's name, or
+// named type of a mirror package that has its KubeVela type's name, or
 // that name behind a "kv" prefix when it is unexported
 // (kvDeployWorkflowStepSpec mirrors step.DeployWorkflowStepSpec).
 func KubeVelaTypeName(t reflect.Type) string {
@@ -46,7 +55,7 @@ func KubeVelaTypeName(t reflect.Type) string {
 	case reflect.Pointer:
 		return "*" + KubeVelaTypeName(t.Elem())
 	}
-	if pkg := t.PkgPath(); pkg != renderPkg && !strings.HasPrefix(pkg, renderPkg+"/") {
+	if !isMirrorPkg(t.PkgPath()) {
 		return t.String()
 	}
 	name := strings.TrimPrefix(t.Name(), "kv")

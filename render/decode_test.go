@@ -61,6 +61,23 @@ func TestKubeVelaTypeName(t *testing.T) {
 	}
 }
 
+// TestIsMirrorPkg: mirrors live in render, the packages under it and
+// overrides/kubevela (whose own tests decode its mirrors); no other
+// package's types are renamed.
+func TestIsMirrorPkg(t *testing.T) {
+	const module = "github.com/drydock-dev/drydock/"
+	tests := map[string]bool{
+		module + "render": true, module + "render/policy": true, module + "render/workflow": true,
+		module + "overrides/kubevela": true, module + "overrides/karmada": false, module + "overrides": false,
+		module + "renderer": false, module + "manifest": false, "encoding/json": false, "": false,
+	}
+	for pkg, want := range tests {
+		if got := isMirrorPkg(pkg); got != want {
+			t.Errorf("isMirrorPkg(%q) = %v, want %v", pkg, got, want)
+		}
+	}
+}
+
 // TestDecode: KubeVela decodes properties with encoding/json, strictly
 // (utils.StrictUnmarshal: DisallowUnknownFields) or not (json.Unmarshal),
 // and reports the decoder's error: the same words, with KubeVela's type

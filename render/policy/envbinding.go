@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/drydock-dev/drydock/overrides/kubevela"
+
 // The env-binding policy, which topology and override policies replaced:
 // KubeVela still generates a deploy2env step per env (render/workflow),
 // which drydock does not emulate.
@@ -40,7 +42,8 @@ type EnvSelector struct {
 	Components []string `json:"components,omitempty"`
 }
 
-// EnvPatch is KubeVela's v1alpha1.EnvPatch.
+// EnvPatch is KubeVela's v1alpha1.EnvPatch: an override policy's
+// component patches (overrides/kubevela), per env.
 type EnvPatch struct {
-	Components []EnvComponentPatch `json:"components,omitempty"`
+	Components []kubevela.EnvComponentPatch `json:"components,omitempty"`
 }

@@ -1,13 +1,14 @@
 // Package policy owns KubeVela's built-in policies: their specs, typed as
 // KubeVela's structs and decoded as KubeVela decodes them (failing in its
 // words), and what a deploy step does with them: the placements of
-// topology policies, the component patches of override policies, the
-// copies of replication policies; and the resource keeper's check of the
-// resource policies (apply-once, garbage-collect, ...), which change no
-// manifest.
+// topology policies, the copies of replication policies; and the resource
+// keeper's check of the resource policies (apply-once, garbage-collect,
+// ...), which change no manifest.
 //
 // It is not the rendering of policies a PolicyDefinition defines
-// (render/cueval) nor the deploy step that applies these (render/workflow).
+// (render/cueval), the deploy step that applies these (render/workflow),
+// nor override policies, whose spec and component patches (which
+// env-binding policies reuse) are overrides/kubevela's.
 package policy
 
 import (
@@ -32,8 +33,8 @@ func Builtin(typ string) bool { return builtin[typ] }
 func BuiltinTypes() []string { return manifest.SortedKeys(builtin) }
 
 // AppliedByDeploy reports whether typ is one of the policy types a deploy
-// step applies (topology, override, replication), which this package
-// implements; such a policy renders nothing of its own.
+// step applies (topology, override, replication), which this package and
+// overrides/kubevela implement; such a policy renders nothing of its own.
 func AppliedByDeploy(typ string) bool {
 	switch typ {
 	case "topology", "override", "replication":

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drydock-dev/drydock/overrides/kubevela"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -67,9 +68,9 @@ func TestEnvBindingSpec(t *testing.T) {
 		Placement: EnvPlacement{ClusterSelector: &ClusterSelector{Name: "cluster-a", Labels: map[string]string{"env": "staging"}},
 			NamespaceSelector: &NamespaceSelector{Name: "ns"}},
 		Selector: &EnvSelector{Components: []string{"web"}},
-		Patch:    EnvPatch{Components: []EnvComponentPatch{{Name: "web", Type: "webservice", Traits: []EnvTraitPatch{{Type: "scaler", Disable: true}}}}},
+		Patch:    EnvPatch{Components: []kubevela.EnvComponentPatch{{Name: "web", Type: "webservice", Traits: []kubevela.EnvTraitPatch{{Type: "scaler", Disable: true}}}}},
 	}, {Name: "prod"}}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(EnvComponentPatch{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(kubevela.EnvComponentPatch{})); diff != "" {
 		t.Errorf("spec (-want +got):\n%s", diff)
 	}
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/overrides/kubevela"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/policy"
 )
@@ -197,7 +198,7 @@ func (w *workflowRun) admitPolicies() error {
 // names has a definition, whether or not it patches anything.
 func (w *workflowRun) admitOverride(p *render.Policy) error {
 	subject := fmt.Sprintf("policy %q", p.Name)
-	var spec policy.OverridePolicySpec
+	var spec kubevela.OverridePolicySpec
 	if err := render.DecodeLoose(p.Properties, &spec); err != nil {
 		return w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), subject,
 			"failed to parsePolicies: invalid override policy spec: %v", err)

@@ -10,6 +10,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/overrides/kubevela"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/policy"
@@ -43,7 +44,7 @@ func (w *workflowRun) deploy(s *render.WorkflowStep) error {
 	if err != nil {
 		return err
 	}
-	comps, warnings, err := policy.Override(w.app, s.Name, pols)
+	comps, warnings, err := kubevela.Override(w.app, s.Name, pols)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,8 @@
 //
 // It owns the order and the data flow, not what a component renders into
 // (render/cueval) nor what a policy does to placements and components
-// (render/policy). It never reaches a cluster: what already exists is
-// read from Options.Observed.
+// (render/policy; override policies: overrides/kubevela). It never
+// reaches a cluster: what already exists is read from Options.Observed.
 package workflow
 
 import (

@@ -1,4 +1,4 @@
-package override
+package karmada
 
 import (
 	_ "crypto/sha256" // digest algorithms reference.Parse accepts, as Karmada registers them

@@ -1,13 +1,20 @@
-// Package override owns Karmada's OverridePolicy and ClusterOverridePolicy:
+// Package karmada owns Karmada's OverridePolicy and ClusterOverridePolicy:
 // parsing and validating them as Karmada's CRD schema and admission webhook
 // do, choosing the policies that apply to an object, ordering them, and
-// applying their overriders for one member cluster exactly as Karmada's
-// override manager (pkg/util/overridemanager) does.
+// applying their overriders (image, command, args, labels, annotations,
+// field and plaintext JSON patches) for one member cluster. The real
+// behaviour lives upstream in Karmada's override manager
+// (pkg/util/overridemanager) and its webhook (pkg/webhook/overridepolicy);
+// this package reproduces them exactly.
 //
 // It is a pure library. It does not decide which clusters an object reaches
-// (that is propagation), does not add or strip Karmada's bookkeeping labels and
-// annotations, and never mutates its inputs.
-package override
+// (that is karmada/propagation), does not add or strip Karmada's bookkeeping
+// labels and annotations, and never mutates its inputs. The selectors and
+// cluster affinities it matches with are the karmada package's (imported
+// here under its own name, karmada). KubeVela's override policies, which
+// patch an Application's components rather than rendered objects, are
+// overrides/kubevela's; the two share no code.
+package karmada
 
 import (
 	"encoding/json"
