@@ -31,17 +31,19 @@ var allowed = map[string][]string{
 	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
 	"render/addon":        {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
+	"deftest":             {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "deftest", "rules", "gatekeeper", "regosandbox"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "deftest", "rules", "gatekeeper", "regosandbox", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "deftest", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
 // reach through another package, the drydock packages they may import
 // themselves: report formats check's results and must not render.
 var direct = map[string][]string{
-	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules", "gatekeeper", "regosandbox"},
-	"report": {"manifest", "check"},
+	"deftest": {"manifest", "cluster", "golden", "pipeline"},
+	"check":   {"manifest", "cluster", "schemas", "golden", "pipeline", "deftest", "rules", "gatekeeper", "regosandbox"},
+	"report":  {"manifest", "check"},
 }
 
 const module = "github.com/drydock-dev/drydock"
