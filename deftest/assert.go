@@ -116,7 +116,7 @@ func (a Assert) check(got rendered, renderErr error) string {
 	return ""
 }
 
-// KubeVela's labels on what a component renders (render.Label*: check
+// KubeVela's labels on what a component renders (render.Label*: deftest
 // reaches render only through pipeline).
 const (
 	labelComponent    = "app.oam.dev/component"
