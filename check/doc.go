@@ -12,5 +12,6 @@
 // report formats a Result (text, JSON, JUnit, SARIF, GitHub); cmd/drydock
 // owns the flags, the environment (CI, GITHUB_STEP_SUMMARY) and the exit.
 // It does not render, compare or evaluate by itself: those stay in
-// pipeline, golden and rules, which check only calls and reads.
+// pipeline, golden and rules, and the definition tests' rendering and
+// assertions in deftest, which check only calls and reads.
 package check

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/deftest"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -198,9 +199,4 @@ func (r *Result) Exit(failOnWarn, conftest bool) int {
 
 // BranchCoverage is one `if` of a tested definition's template and
 // whether the definition tests made its condition true and false.
-type BranchCoverage struct {
-	Definition  string
-	Pos         manifest.Pos
-	Condition   string
-	True, False bool
-}
+type BranchCoverage = deftest.BranchCoverage

@@ -210,7 +210,7 @@ func (w *watchdog) check(sample []metrics.Sample) error {
 		}
 		if len(running) == 0 {
 			if w.last.What != "" {
-				reason += fmt.Sprintf(" (no evaluation was running; the last one seen was %s: %s)", w.last.Pos, w.last.What)
+				reason += fmt.Sprintf(" (no evaluation was running; the last one seen was %s)", activity(w.last))
 			}
 			return &LimitError{Reason: reason}
 		}
@@ -229,7 +229,16 @@ func (e *LimitError) Error() string {
 	if e.Activity.What == "" {
 		return e.Reason
 	}
-	return fmt.Sprintf("%s: %s: %s", e.Activity.Pos, e.Activity.What, e.Reason)
+	return fmt.Sprintf("%s: %s", activity(e.Activity), e.Reason)
+}
+
+// activity names an evaluation: "pos: what", or what alone for one of
+// an input without a position (built in memory).
+func activity(a cueval.Activity) string {
+	if !a.Pos.IsValid() {
+		return a.What
+	}
+	return fmt.Sprintf("%s: %s", a.Pos, a.What)
 }
 
 func (e *LimitError) Unwrap() error { return ErrLimit }

@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render/cueval"
 )
 
 // slowDef is a component whose template takes about a second for size
@@ -136,4 +139,22 @@ func cpuTime(t *testing.T) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestLimitErrorText checks how a limit error names its evaluation: with
+// its position, or without one for an input built in memory (no empty
+// position before the colon).
+func TestLimitErrorText(t *testing.T) {
+	for _, tt := range []struct {
+		err  *LimitError
+		want string
+	}{
+		{&LimitError{Reason: "stopped"}, "stopped"},
+		{&LimitError{Activity: cueval.Activity{Pos: manifest.Pos{File: "a.yaml", Line: 3, Col: 5}, What: `step "s" if`}, Reason: "stopped"}, `a.yaml:3:5: step "s" if: stopped`},
+		{&LimitError{Activity: cueval.Activity{What: `step "s" if`}, Reason: "stopped"}, `step "s" if: stopped`},
+	} {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
 }

@@ -43,6 +43,9 @@ type Inputs struct {
 	// Paths are files or directories (recursive) of inputs; "-" is Stdin.
 	Paths []string
 	Stdin io.Reader
+	// Objects are inputs already in memory, read after Paths as their
+	// documents are (they need no position).
+	Objects []*manifest.Object
 	// DefinitionPaths supply definitions (-d); they replace built-ins of
 	// the same kind and name.
 	DefinitionPaths []string
@@ -237,6 +240,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	var l loaded
 	if err := in.files().readPaths(in.Paths, in.Stdin, &l); err != nil {
 		return nil, err
+	}
+	for _, o := range in.Objects {
+		if err := l.add(o); err != nil {
+			return nil, err
+		}
 	}
 	given := in.Definitions
 	if given == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -307,5 +308,40 @@ func TestBuiltinsParse(t *testing.T) {
 	}
 	if d, err := Builtin("../pipeline"); d != nil || err != nil {
 		t.Errorf("Builtin(../pipeline) = %v, %v", d, err)
+	}
+}
+
+// TestRunObjects renders inputs handed over in memory (Inputs.Objects)
+// as their YAML would render, and reports bad ones without a position.
+func TestRunObjects(t *testing.T) {
+	app := func(comp map[string]any) *manifest.Object {
+		return manifest.New(map[string]any{"apiVersion": "core.oam.dev/v1beta1", "kind": "Application",
+			"metadata": map[string]any{"name": "shop", "namespace": "default"},
+			"spec":     map[string]any{"components": []any{comp}}})
+	}
+	res, err := Run(context.Background(), Inputs{Objects: []*manifest.Object{
+		app(map[string]any{"name": "web", "type": "webservice", "properties": map[string]any{"image": "nginx"}}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Clusters.List(cluster.Local) {
+		got = append(got, e.Object.Kind()+"/"+e.Object.Name())
+	}
+	if diff := cmp.Diff([]string{"Deployment/web"}, got); diff != "" {
+		t.Errorf("objects (-want +got):\n%s", diff)
+	}
+	_, err = Run(context.Background(), Inputs{Objects: []*manifest.Object{app(map[string]any{"name": "web", "type": "nosuch"})}})
+	var me *manifest.Error
+	if !errors.As(err, &me) || !errors.Is(err, ErrInput) || me.Pos.IsValid() {
+		t.Fatalf("Run(unknown type) = %v, want a manifest.Error without a position", err)
+	}
+	want := []manifest.Subject{{Kind: "application", Name: "shop"}, {Kind: "component", Name: "web"}}
+	if diff := cmp.Diff(want, me.Subjects); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+	if _, err := Run(context.Background(), Inputs{Objects: []*manifest.Object{manifest.New(map[string]any{"apiVersion": "v1"})}}); err == nil || err.Error() != "document has no kind" {
+		t.Errorf("Run(no kind) = %v, want %q", err, "document has no kind")
 	}
 }

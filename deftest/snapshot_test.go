@@ -1,10 +1,11 @@
 //go:build unix
 
-package check
+package deftest
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/pipeline"
 )
 
 const (
@@ -36,17 +38,14 @@ template: {
 	stale       = "stale: snapshot\n"
 )
 
-// snapshotRepo makes, in the current directory, a repository repo/ with a
-// suite of the greeter definition (in defs/) and its snapshot test
-// (tests/greeter_test.yaml, listed as a file: no walk of tests/ meets the
-// snapshots before the test reads them), and an outside/
+// snapshotRepo makes, in the current directory, a repository repo/ with
+// the greeter definition (in defs/) and its snapshot test
+// (tests/greeter_test.yaml), and an outside/
 // directory beside it holding outside/greeter.yaml and
 // outside/greeter_test/greeter.yaml (both stale).
 func snapshotRepo(t *testing.T) {
 	t.Helper()
 	files := map[string]string{
-		"repo/drydock.yaml":                 "suites: [{name: defs, inputs: [app.yaml], definitions: [defs], tests: [tests/greeter_test.yaml], validate: false}]\n",
-		"repo/app.yaml":                     app,
 		"repo/defs/greeter.cue":             greeterDef,
 		"repo/tests/greeter_test.yaml":      greeterTest,
 		"outside/greeter.yaml":              stale,
@@ -80,24 +79,37 @@ func symlink(t *testing.T, target, name string) {
 	}
 }
 
-// runSnapshots runs the repository's suite (definition tests only) from
-// inside it, and fails the test if it takes more than ten seconds (a
-// FIFO opened for reading blocks until a writer comes).
-func runSnapshots(t *testing.T, opts Options) *Result {
+// runSnapshots runs the repository's snapshot test from inside it and
+// writes what it asks for, as check does once every test of a file has
+// run; it fails the test if that takes more than ten seconds (a FIFO
+// opened for reading blocks until a writer comes).
+func runSnapshots(t *testing.T, opts Options, prune bool) (Outcome, error) {
 	t.Helper()
-	cfg, err := LoadConfig("repo/drydock.yaml")
+	defs, err := pipeline.LoadDefinitions([]string{"repo/defs"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.DefinitionsOnly = true
-	done := make(chan *Result, 1)
-	go func() { done <- Run(context.Background(), cfg, opts) }()
+	test := prepared(t, Test{Name: "greeter", Definition: "greeter",
+		Asserts: []Assert{{Snapshot: &snapshotSpec{Ignore: []string{"metadata.labels"}}}}})[0]
+	type result struct {
+		out Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		const file = "repo/tests/greeter_test.yaml"
+		out, err := Run(context.Background(), defs, file, manifest.Pos{}, test, opts)
+		if err == nil {
+			err = WriteSnapshots([]string{file}, []Outcome{out}, opts.Update, prune)
+		}
+		done <- result{out, err}
+	}()
 	select {
-	case res := <-done:
-		return res
+	case r := <-done:
+		return r.out, r.err
 	case <-time.After(10 * time.Second):
-		t.Fatal("drydock test blocked for ten seconds")
-		return nil
+		t.Fatal("the snapshot test blocked for ten seconds")
+		return Outcome{}, nil
 	}
 }
 
@@ -110,6 +122,7 @@ func TestSnapshotPaths(t *testing.T) {
 		name  string
 		setup func(t *testing.T)
 		opts  Options
+		prune bool
 		// err is a substring of the suite's error ("" for none), files the
 		// content of files after the run ("" for missing).
 		err      string
@@ -176,7 +189,7 @@ func TestSnapshotPaths(t *testing.T) {
 			name:  "a hand-written snapshot differs and is not rewritten",
 			setup: func(t *testing.T) { writeFile(t, snapFile, stale) },
 			opts:  Options{Update: true},
-			findings: []string{`repo/tests/greeter_test.yaml:4:15 error [tests/greeter] : test "greeter": differs from ` + snapFile +
+			findings: []string{`0: differs from ` + snapFile +
 				`, which drydock did not write (` + snapDir + `/.drydock-golden does not list it), so --update leaves it: delete it, or add the line "greeter.yaml" to ` +
 				snapDir + `/.drydock-golden, to let drydock rewrite it`},
 			files: map[string]string{snapFile: stale, snapDir + "/" + golden.OwnershipFile: ""},
@@ -203,7 +216,8 @@ func TestSnapshotPaths(t *testing.T) {
 				writeFile(t, snapDir+"/mine.yaml", stale)
 				writeFile(t, snapDir+"/"+golden.OwnershipFile, "gone.yaml\n")
 			},
-			opts:  Options{Update: true, Prune: true},
+			opts:  Options{Update: true},
+			prune: true,
 			files: map[string]string{snapFile: greeterSnap, snapDir + "/gone.yaml": "", snapDir + "/mine.yaml": stale, snapDir + "/" + golden.OwnershipFile: "greeter.yaml"},
 		},
 		{
@@ -221,23 +235,22 @@ func TestSnapshotPaths(t *testing.T) {
 			t.Chdir(t.TempDir())
 			snapshotRepo(t)
 			tt.setup(t)
-			res := runSnapshots(t, tt.opts)
-			s := res.Suites[0]
+			out, err := runSnapshots(t, tt.opts, tt.prune)
 			switch {
-			case tt.err == "" && s.Err != nil:
-				t.Errorf("error %v, want none", s.Err)
-			case tt.err != "" && (s.Err == nil || !strings.Contains(s.Err.Error(), tt.err)):
-				t.Errorf("error %v, want one containing %q", s.Err, tt.err)
-			case tt.err != "" && !errors.Is(s.Err, errSnapshotPath):
-				t.Errorf("error %v does not wrap errSnapshotPath", s.Err)
+			case tt.err == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("error %v, want one containing %q", err, tt.err)
+			case tt.err != "" && !errors.Is(err, errSnapshotPath):
+				t.Errorf("error %v does not wrap errSnapshotPath", err)
 			}
 			if tt.err == "" {
 				var got []string
-				for _, f := range s.Findings {
-					got = append(got, f.Pos.String()+" "+string(f.Level)+" ["+f.Check+"] "+f.Object+": "+f.Message)
+				for _, f := range out.Failures {
+					got = append(got, fmt.Sprintf("%d: %s", f.Assert, f.Message))
 				}
 				if diff := cmp.Diff(tt.findings, got); diff != "" {
-					t.Errorf("findings (-want +got):\n%s", diff)
+					t.Errorf("failures (-want +got):\n%s", diff)
 				}
 			}
 			for name, want := range tt.files {
