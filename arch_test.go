@@ -14,11 +14,12 @@ var allowed = map[string][]string{
 	"manifest":            {},
 	"schemas":             {"manifest"},
 	"cluster":             {"manifest"},
-	"golden":              {"manifest"},
+	"tree":                {"manifest"},
+	"golden":              {"manifest", "tree"},
 	"gitrev":              {"manifest"},
-	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "golden"},
+	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "tree", "golden"},
 	"regosandbox":         {"manifest"},
-	"rules":               {"manifest", "regosandbox"},
+	"rules":               {"manifest", "regosandbox", "tree"},
 	"gatekeeper":          {"manifest", "regosandbox"},
 	"karmada":             {"manifest", "cluster"},
 	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
@@ -30,17 +31,17 @@ var allowed = map[string][]string{
 	"render/policy":       {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
 	"render/addon":        {"manifest", "cluster", "schemas", "render", "render/patch"},
-	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
+	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "tree", "karmada", "karmada/propagation", "karmada/override"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "tree", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "tree", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "tree", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
 // reach through another package, the drydock packages they may import
 // themselves: report formats check's results and must not render.
 var direct = map[string][]string{
-	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules", "gatekeeper", "regosandbox"},
+	"check":  {"manifest", "cluster", "schemas", "tree", "golden", "pipeline", "rules", "gatekeeper", "regosandbox"},
 	"report": {"manifest", "check"},
 }
 
