@@ -47,8 +47,8 @@ FUZZ_TARGETS = \
 	FuzzRenderAddon:./render/addon/ \
 	FuzzLoadConfig:./check/ \
 	FuzzDiff:./golden/ \
-	FuzzEncode:./golden/ \
-	FuzzJournal:./golden/
+	FuzzEncode:./tree/ \
+	FuzzJournal:./tree/
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -12,12 +12,13 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // compared adds the findings of a comparison with the golden directory
 // dir to res; origins locate the rendered files.
 func (r *runner) compared(res *SuiteResult, dir string, rep *golden.Report, origins map[string]cluster.Origin) {
-	leftoverFindings(res, dir, rep)
+	leftoverFindings(res, dir, &rep.Report)
 	hint := "run drydock test --update to accept it"
 	if r.opts.CI {
 		hint = "the golden tree is stale: run drydock test --update locally and commit it"
@@ -48,7 +49,7 @@ func (r *runner) compared(res *SuiteResult, dir string, rep *golden.Report, orig
 
 // updated adds what an update of the golden directory dir wrote and
 // kept to res.
-func (r *runner) updated(res *SuiteResult, dir string, rep *golden.Report) {
+func (r *runner) updated(res *SuiteResult, dir string, rep *tree.Report) {
 	res.Updated = append(append(res.Updated, rep.Added...), rep.Changed...)
 	if rep.Pruned {
 		res.Updated = append(res.Updated, rep.Removed...)
@@ -75,8 +76,8 @@ func goldenFile(dir, p string) manifest.Pos {
 // leftoverFindings says what was done of an update of the golden
 // directory dir that was killed (its journal completed or rolled back),
 // and warns when the directory has no ownership file.
-func leftoverFindings(res *SuiteResult, dir string, rep *golden.Report) {
-	journal := manifest.Pos{File: filepath.Join(dir, golden.JournalFile), Line: 1, Col: 1}
+func leftoverFindings(res *SuiteResult, dir string, rep *tree.Report) {
+	journal := manifest.Pos{File: filepath.Join(dir, tree.JournalFile), Line: 1, Col: 1}
 	for _, l := range rep.Leftovers {
 		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning,
 			Pos: journal, Message: fmt.Sprintf("the golden tree %s: %s", dir, l)})
@@ -84,7 +85,7 @@ func leftoverFindings(res *SuiteResult, dir string, rep *golden.Report) {
 	if rep.Unowned {
 		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelWarning,
 			Pos:     manifest.Pos{File: dir, Line: 1, Col: 1},
-			Message: fmt.Sprintf("the golden tree %s has no %s: drydock wrote none of its files, so stale ones are not reported; take the tree over once with drydock test --update --adopt", dir, golden.OwnershipFile)})
+			Message: fmt.Sprintf("the golden tree %s has no %s: drydock wrote none of its files, so stale ones are not reported; take the tree over once with drydock test --update --adopt", dir, tree.OwnershipFile)})
 	}
 }
 
@@ -121,7 +122,7 @@ func goldenMask(s Suite) func(p string, data []byte) []byte {
 		if !masked {
 			return data
 		}
-		out, err := golden.Encode(o)
+		out, err := tree.Encode(o)
 		if err != nil {
 			return data
 		}

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // locateCauses points the golden drift and validation findings of res at
@@ -32,7 +32,7 @@ func (r *runner) locateCauses(ctx context.Context, s Suite, in pipeline.Inputs, 
 	objs := map[string]*manifest.Object{}
 	for _, c := range out.Clusters.Clusters() {
 		for _, e := range out.Clusters.List(c) {
-			objs[golden.ObjectPath(c, e.Object)] = e.Object
+			objs[tree.Path(c, e.Object)] = e.Object
 		}
 	}
 	for i := range res.Findings {
@@ -62,7 +62,7 @@ func (r *runner) driftField(s Suite, p string, o *manifest.Object) string {
 	if err != nil {
 		return ""
 	}
-	got, err := golden.Encode(o)
+	got, err := tree.Encode(o)
 	if err != nil {
 		return ""
 	}

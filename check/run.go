@@ -31,7 +31,7 @@ type Options struct {
 	// that no longer render (else they are kept, with a warning).
 	Update, Prune bool
 	// Adopt, with Update, takes over the golden files at rendered paths
-	// that drydock did not write (see golden.UpdateOptions.Adopt).
+	// that drydock did not write (see tree.UpdateOptions.Adopt).
 	Adopt bool
 	// CI words a stale golden tree's findings for CI: update locally and
 	// commit. It does not stop Update; the caller refuses that pairing.

@@ -9,6 +9,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // suiteSink checks a suite's render as it streams: each object is
@@ -79,7 +80,7 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*sunk{}
 		k.objs[c] = m
 	}
-	s := &sunk{path: golden.ObjectPath(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object}
+	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object}
 	m[e.Object.Key()] = s
 	if k.golden != nil {
 		k.golden.put(s.path, e)
@@ -156,7 +157,7 @@ func (e *stageError) Unwrap() error { return e.err }
 type goldenSink struct {
 	dir string
 	cmp *golden.Comparer
-	upd *golden.Updater
+	upd *tree.Updater
 	err error
 }
 
@@ -164,7 +165,7 @@ type goldenSink struct {
 func (r *runner) openGolden(s Suite) *goldenSink {
 	g := &goldenSink{dir: r.paths([]string{s.Golden})[0]}
 	if r.opts.Update {
-		g.upd, g.err = golden.NewUpdater(g.dir, golden.UpdateOptions{Prune: r.opts.Prune, Adopt: r.opts.Adopt})
+		g.upd, g.err = tree.NewUpdater(g.dir, tree.UpdateOptions{Prune: r.opts.Prune, Adopt: r.opts.Adopt})
 	} else {
 		g.cmp, g.err = golden.NewComparer(g.dir)
 		if g.cmp != nil {
@@ -178,7 +179,7 @@ func (g *goldenSink) put(path string, e cluster.Entry) {
 	if g.err != nil {
 		return
 	}
-	data, err := golden.Encode(e.Object)
+	data, err := tree.Encode(e.Object)
 	switch {
 	case err != nil:
 		g.err = err

@@ -13,6 +13,7 @@ import (
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // Options steer a test's Run.
@@ -142,7 +143,7 @@ func (o Options) snapshot(file, name string, spec *snapshotSpec, objs []*manifes
 	case string(want) == string(got):
 		return "", "", nil, nil
 	}
-	own := filepath.Join(filepath.Dir(p), golden.OwnershipFile)
+	own := filepath.Join(filepath.Dir(p), tree.OwnershipFile)
 	return fmt.Sprintf("differs from %s, which drydock did not write (%s does not list it), so --update leaves it: delete it, or add the line %q to %s, to let drydock rewrite it", p, own, snap, own),
 		golden.Unified("snapshot/"+snap, "rendered/"+snap, want, got), nil, nil
 }
@@ -158,7 +159,7 @@ func snapshotBytes(spec *snapshotSpec, objs []*manifest.Object) ([]byte, error) 
 		for _, p := range spec.Ignore {
 			manifest.DeleteFieldPath(masked.Data, p)
 		}
-		data, err := golden.Encode(masked)
+		data, err := tree.Encode(masked)
 		if err != nil {
 			return nil, err
 		}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // Definition-test snapshots live under __snapshot__/<base>/<name>.yaml
@@ -19,8 +19,8 @@ import (
 // as regular files in real directories: no symbolic link on the way down
 // from the test file's directory is followed, a FIFO or device is refused
 // before it is opened, and reads stop at manifest.MaxInputBytes. Each
-// snapshot directory is written through golden.Updater, whose ownership
-// file (golden.OwnershipFile) lists the snapshots drydock wrote: only those
+// snapshot directory is written through tree.Updater, whose ownership
+// file (tree.OwnershipFile) lists the snapshots drydock wrote: only those
 // are ever rewritten or pruned.
 
 // snapshotRoot is the directory under a test file's directory holding
@@ -110,17 +110,17 @@ func readInside(dir, rel string) ([]byte, error) {
 }
 
 // snapshotOwned is the set of snapshots of the snapshot directory dir
-// (below testDir) that drydock wrote: those its golden.OwnershipFile
+// (below testDir) that drydock wrote: those its tree.OwnershipFile
 // lists. A directory without one owns nothing.
 func snapshotOwned(testDir, dir string) (map[string]bool, error) {
-	data, err := readInside(testDir, dir+"/"+golden.OwnershipFile)
+	data, err := readInside(testDir, dir+"/"+tree.OwnershipFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]bool{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	owned, err := golden.ParseOwnership(data)
+	owned, err := tree.ParseOwnership(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(testDir, filepath.FromSlash(dir)), err)
 	}
@@ -135,7 +135,7 @@ type snapshotWrite struct {
 }
 
 // writeSnapshots writes the snapshots of one snapshot directory (all of
-// ws share testDir and dir) through golden.Updater: new ones are
+// ws share testDir and dir) through tree.Updater: new ones are
 // created, owned ones rewritten; with prune the owned snapshots not in ws
 // are deleted. The directories on the way are checked first: none may be
 // a symbolic link.
@@ -151,7 +151,7 @@ func writeSnapshots(ws []snapshotWrite, prune bool) error {
 		return err
 	}
 	full := filepath.Join(testDir, filepath.FromSlash(dir))
-	u, err := golden.NewUpdater(full, golden.UpdateOptions{Prune: prune, Base: testDir})
+	u, err := tree.NewUpdater(full, tree.UpdateOptions{Prune: prune, Base: testDir})
 	if err != nil {
 		return fmt.Errorf("snapshots %s: %w", full, err)
 	}

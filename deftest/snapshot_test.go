@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 const (
@@ -132,14 +132,14 @@ func TestSnapshotPaths(t *testing.T) {
 		{
 			name:  "a missing snapshot is written and owned",
 			setup: func(t *testing.T) {},
-			files: map[string]string{snapFile: greeterSnap, snapDir + "/" + golden.OwnershipFile: "greeter.yaml"},
+			files: map[string]string{snapFile: greeterSnap, snapDir + "/" + tree.OwnershipFile: "greeter.yaml"},
 		},
 		{
 			name:  "__snapshot__ linked out of the repository",
 			setup: func(t *testing.T) { symlink(t, "../../outside", "repo/tests/__snapshot__") },
 			opts:  Options{Update: true},
 			err:   "repo/tests/__snapshot__: not a snapshot drydock may read or write: it is a symbolic link",
-			files: map[string]string{"outside/greeter_test/greeter.yaml": stale, "outside/greeter_test/" + golden.OwnershipFile: ""},
+			files: map[string]string{"outside/greeter_test/greeter.yaml": stale, "outside/greeter_test/" + tree.OwnershipFile: ""},
 		},
 		{
 			name: "the snapshot directory linked inside the repository",
@@ -149,7 +149,7 @@ func TestSnapshotPaths(t *testing.T) {
 			},
 			opts:  Options{Update: true},
 			err:   snapDir + ": not a snapshot drydock may read or write: it is a symbolic link",
-			files: map[string]string{"repo/elsewhere/greeter.yaml": stale, "repo/elsewhere/" + golden.OwnershipFile: ""},
+			files: map[string]string{"repo/elsewhere/greeter.yaml": stale, "repo/elsewhere/" + tree.OwnershipFile: ""},
 		},
 		{
 			name:  "the snapshot linked out of the repository",
@@ -192,42 +192,42 @@ func TestSnapshotPaths(t *testing.T) {
 			findings: []string{`0: differs from ` + snapFile +
 				`, which drydock did not write (` + snapDir + `/.drydock-golden does not list it), so --update leaves it: delete it, or add the line "greeter.yaml" to ` +
 				snapDir + `/.drydock-golden, to let drydock rewrite it`},
-			files: map[string]string{snapFile: stale, snapDir + "/" + golden.OwnershipFile: ""},
+			files: map[string]string{snapFile: stale, snapDir + "/" + tree.OwnershipFile: ""},
 		},
 		{
 			name:  "a hand-written snapshot that matches is left unowned",
 			setup: func(t *testing.T) { writeFile(t, snapFile, greeterSnap) },
 			opts:  Options{Update: true},
-			files: map[string]string{snapFile: greeterSnap, snapDir + "/" + golden.OwnershipFile: ""},
+			files: map[string]string{snapFile: greeterSnap, snapDir + "/" + tree.OwnershipFile: ""},
 		},
 		{
 			name: "an owned snapshot is rewritten",
 			setup: func(t *testing.T) {
 				writeFile(t, snapFile, stale)
-				writeFile(t, snapDir+"/"+golden.OwnershipFile, "greeter.yaml\n")
+				writeFile(t, snapDir+"/"+tree.OwnershipFile, "greeter.yaml\n")
 			},
 			opts:  Options{Update: true},
-			files: map[string]string{snapFile: greeterSnap, snapDir + "/" + golden.OwnershipFile: "greeter.yaml"},
+			files: map[string]string{snapFile: greeterSnap, snapDir + "/" + tree.OwnershipFile: "greeter.yaml"},
 		},
 		{
 			name: "prune deletes an owned snapshot no test renders, never a hand-written one",
 			setup: func(t *testing.T) {
 				writeFile(t, snapDir+"/gone.yaml", stale)
 				writeFile(t, snapDir+"/mine.yaml", stale)
-				writeFile(t, snapDir+"/"+golden.OwnershipFile, "gone.yaml\n")
+				writeFile(t, snapDir+"/"+tree.OwnershipFile, "gone.yaml\n")
 			},
 			opts:  Options{Update: true},
 			prune: true,
-			files: map[string]string{snapFile: greeterSnap, snapDir + "/gone.yaml": "", snapDir + "/mine.yaml": stale, snapDir + "/" + golden.OwnershipFile: "greeter.yaml"},
+			files: map[string]string{snapFile: greeterSnap, snapDir + "/gone.yaml": "", snapDir + "/mine.yaml": stale, snapDir + "/" + tree.OwnershipFile: "greeter.yaml"},
 		},
 		{
 			name: "without prune an owned snapshot no test renders stays owned",
 			setup: func(t *testing.T) {
 				writeFile(t, snapDir+"/gone.yaml", stale)
-				writeFile(t, snapDir+"/"+golden.OwnershipFile, "gone.yaml\n")
+				writeFile(t, snapDir+"/"+tree.OwnershipFile, "gone.yaml\n")
 			},
 			opts:  Options{Update: true},
-			files: map[string]string{snapFile: greeterSnap, snapDir + "/gone.yaml": stale, snapDir + "/" + golden.OwnershipFile: "gone.yaml greeter.yaml"},
+			files: map[string]string{snapFile: greeterSnap, snapDir + "/gone.yaml": stale, snapDir + "/" + tree.OwnershipFile: "gone.yaml greeter.yaml"},
 		},
 	}
 	for _, tt := range tests {
@@ -273,7 +273,7 @@ func readOr(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(name) != golden.OwnershipFile {
+	if filepath.Base(name) != tree.OwnershipFile {
 		return string(data)
 	}
 	var names []string

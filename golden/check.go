@@ -4,6 +4,8 @@ import (
 	"flag"
 	"strconv"
 	"sync"
+
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // TB is the part of testing.TB that Check uses; *testing.T and
@@ -44,20 +46,21 @@ func isTrue(v flag.Value) bool {
 // Check compares got with the golden directory dir for a Go test. On drift
 // it calls t.Errorf with the Report (counts, then diffs); on an error
 // (unreadable directory, invalid path) t.Fatalf. When the -update flag is
-// set it calls Update with Prune instead, and t.Logf with what changed.
-// Update rewrites only files drydock wrote (OwnershipFile): to take over a
-// golden directory written before ownership files existed, call Update
-// once with UpdateOptions{Adopt: true}.
+// set it calls tree.Update with Prune instead, and t.Logf with what
+// changed. tree.Update rewrites only files drydock wrote
+// (tree.OwnershipFile): to take over a golden directory written before
+// ownership files existed, call tree.Update once with
+// tree.UpdateOptions{Adopt: true}.
 //
 // Check looks the flag up by name on flag.CommandLine at its first call
 // and defines it (as a bool) only if it is absent, so it shares a user's
 // own -update flag. For `go test -update` to parse, the flag must exist
 // before the test binary parses its arguments: the test package defines
 // it, e.g. `var _ = flag.Bool("update", false, "rewrite golden files")`.
-func Check(t TB, dir string, got Tree) {
+func Check(t TB, dir string, got tree.Tree) {
 	t.Helper()
 	if updating() {
-		rep, err := Update(dir, got, UpdateOptions{Prune: true})
+		rep, err := update(dir, got)
 		if err != nil {
 			t.Fatalf("golden: update %s: %v", dir, err)
 			return
@@ -75,4 +78,17 @@ func Check(t TB, dir string, got Tree) {
 	if !rep.OK() {
 		t.Errorf("golden: %s differs from the rendered tree (run the test with -update to accept it)\n%s", dir, rep)
 	}
+}
+
+// update is tree.Update with Prune, reported with the diff of each
+// changed file as Compare reports it.
+func update(dir string, got tree.Tree) (*Report, error) {
+	diffs := map[string]string{}
+	rep, err := tree.Update(dir, got, tree.UpdateOptions{Prune: true, Changed: func(p string, old, rendered []byte) {
+		diffs[p] = Unified("golden/"+p, "rendered/"+p, old, rendered)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Report: *rep, Diffs: diffs}, nil
 }

@@ -122,7 +122,7 @@ func TestCheck(t *testing.T) {
 			dir := t.TempDir()
 			writeDir(t, dir, tt.golden)
 			tb := &fakeTB{}
-			Check(tb, dir, tree(tt.got))
+			Check(tb, dir, treeOf(tt.got))
 			if !tb.helper {
 				t.Error("Check did not call Helper")
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // The test binary must know -update before it parses its arguments; Check
@@ -43,17 +44,17 @@ func configMap(color string) *manifest.Object {
 //	}
 func ExampleCheck() {
 	t := &exampleT{}
-	tree := golden.Tree{}
-	if err := tree.Add("local", configMap("blue")); err != nil {
+	rendered := tree.Tree{}
+	if err := rendered.Add("local", configMap("blue")); err != nil {
 		t.Fatalf("%v", err)
 	}
-	golden.Check(t, "testdata/example", tree)
+	golden.Check(t, "testdata/example", rendered)
 	fmt.Println("failed:", t.failed)
 	// Output: failed: false
 }
 
 // A CI check compares and fails unless the report is OK; accepting the
-// render is an Update.
+// render is a tree.Update.
 func ExampleCompare() {
 	dir, err := os.MkdirTemp("", "golden-example")
 	if err != nil {
@@ -61,14 +62,14 @@ func ExampleCompare() {
 	}
 	defer os.RemoveAll(dir)
 
-	before := golden.Tree{}
+	before := tree.Tree{}
 	_ = before.Add("local", configMap("blue"))
 	_ = before.Add("staging", configMap("blue"))
-	if _, err := golden.Update(dir, before, golden.UpdateOptions{}); err != nil {
+	if _, err := tree.Update(dir, before, tree.UpdateOptions{}); err != nil {
 		panic(err)
 	}
 
-	after := golden.Tree{}
+	after := tree.Tree{}
 	_ = after.Add("local", configMap("green"))
 	_ = after.Add("prod", configMap("green"))
 	rep, err := golden.Compare(dir, after)
@@ -78,11 +79,11 @@ func ExampleCompare() {
 	fmt.Print(rep)
 	fmt.Println("ok:", rep.OK())
 
-	rep, err = golden.Update(dir, after, golden.UpdateOptions{Prune: true})
+	upd, err := tree.Update(dir, after, tree.UpdateOptions{Prune: true})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("updated: %d written, %d deleted\n", len(rep.Added)+len(rep.Changed), len(rep.Removed))
+	fmt.Printf("updated: %d written, %d deleted\n", len(upd.Added)+len(upd.Changed), len(upd.Removed))
 	rep, _ = golden.Compare(dir, after)
 	fmt.Print(rep)
 	// Output:

@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // loaded is everything read from the inputs, by kind.
@@ -102,7 +102,7 @@ var walkOptions = manifest.WalkOptions{
 }
 
 // walk lists the input files under root: none under a directory drydock
-// wrote (it holds golden.OwnershipFile) or one of f.skip; skipped (if not
+// wrote (it holds tree.OwnershipFile) or one of f.skip; skipped (if not
 // nil) hears of the submodules left out, named as the user knows them.
 func (f files) walk(root string, skipped func(note string)) ([]string, error) {
 	var list []string
@@ -120,7 +120,7 @@ func (f files) walk(root string, skipped func(note string)) ([]string, error) {
 		}
 	} else {
 		opts.SkipPath = func(p string) bool {
-			_, err := fs.Stat(f.fsys, path.Join(p, golden.OwnershipFile))
+			_, err := fs.Stat(f.fsys, path.Join(p, tree.OwnershipFile))
 			return err == nil
 		}
 		list, err = manifest.WalkFS(f.fsys, root, opts)
@@ -135,7 +135,7 @@ func (f files) walk(root string, skipped func(note string)) ([]string, error) {
 // drydockWrote reports whether the directory dir holds drydock's
 // ownership file: a rendered or golden tree, never an input.
 func drydockWrote(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, golden.OwnershipFile))
+	_, err := os.Lstat(filepath.Join(dir, tree.OwnershipFile))
 	return err == nil
 }
 
@@ -377,7 +377,7 @@ func (in *Inputs) Reads(p string) bool { return in.reaches(p, false) }
 // Enters reports whether a render of in reads files below the directory
 // at p, which need not exist: p is, or is below, one of ReadPaths, and
 // no directory from there down to p is a dot directory, __snapshot__,
-// one of Skip or a directory drydock wrote (golden.OwnershipFile).
+// one of Skip or a directory drydock wrote (tree.OwnershipFile).
 func (in *Inputs) Enters(p string) bool { return in.reaches(p, true) }
 
 // reaches is Reads (dir false) and Enters (dir true).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/drydock-dev/drydock/golden"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // writeFiles writes files (slash paths under dir to their content).
@@ -40,12 +40,12 @@ spec:
 func TestInputFilesSkip(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"apps/app.yaml":                       configMapApp,
-		"apps/out/local/x.yaml":               "kind: ConfigMap",
-		"apps/out.yaml":                       "kind: ConfigMap",
-		"apps/golden/local/y.yaml":            "kind: ConfigMap",
-		"apps/golden/" + golden.OwnershipFile: "local/y.yaml\n",
-		"apps/sub/golden/z.yaml":              "kind: ConfigMap",
+		"apps/app.yaml":                     configMapApp,
+		"apps/out/local/x.yaml":             "kind: ConfigMap",
+		"apps/out.yaml":                     "kind: ConfigMap",
+		"apps/golden/local/y.yaml":          "kind: ConfigMap",
+		"apps/golden/" + tree.OwnershipFile: "local/y.yaml\n",
+		"apps/sub/golden/z.yaml":            "kind: ConfigMap",
 	})
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(filepath.Join(dir, "apps"), link); err != nil {
@@ -95,7 +95,7 @@ func TestRenderSkipsOutputInInputs(t *testing.T) {
 	// render is the tree and the warnings (a ConfigMap read back would be
 	// a template on the control plane that no policy propagates).
 	type rendered struct {
-		Tree     golden.Tree
+		Tree     tree.Tree
 		Warnings []string
 	}
 	render := func(in Inputs) rendered {
@@ -104,11 +104,11 @@ func TestRenderSkipsOutputInInputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tree, err := Tree(res.Clusters)
+		got, err := Tree(res.Clusters)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return rendered{tree, res.SortedWarnings()}
+		return rendered{got, res.SortedWarnings()}
 	}
 	second := strings.ReplaceAll(configMapApp, "name: a", "name: b")
 	for _, skip := range []bool{true, false} {
@@ -120,7 +120,7 @@ func TestRenderSkipsOutputInInputs(t *testing.T) {
 			in.Skip = []string{out}
 		}
 		first := render(in)
-		if _, err := golden.Update(out, first.Tree, golden.UpdateOptions{Prune: true}); err != nil {
+		if _, err := tree.Update(out, first.Tree, tree.UpdateOptions{Prune: true}); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(first, render(in)); diff != "" {
@@ -139,9 +139,9 @@ func TestRenderSkipsOutputInInputs(t *testing.T) {
 // inside an input directory: it holds the ownership file.
 func TestInputWalkFSSkipsOwnedTree(t *testing.T) {
 	fsys := fstest.MapFS{
-		"apps/app.yaml":                       {Data: []byte(configMapApp)},
-		"apps/golden/local/y.yaml":            {Data: []byte("kind: ConfigMap")},
-		"apps/golden/" + golden.OwnershipFile: {Data: []byte("local/y.yaml\n")},
+		"apps/app.yaml":                     {Data: []byte(configMapApp)},
+		"apps/golden/local/y.yaml":          {Data: []byte("kind: ConfigMap")},
+		"apps/golden/" + tree.OwnershipFile: {Data: []byte("local/y.yaml\n")},
 	}
 	got, err := files{fsys: fsys}.walk("apps", nil)
 	if err != nil {
@@ -157,11 +157,11 @@ func TestInputWalkFSSkipsOwnedTree(t *testing.T) {
 func TestInputsReads(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"apps/app.yaml":                       configMapApp,
-		"apps/golden/" + golden.OwnershipFile: "",
-		"defs/d.cue":                          "",
-		"addon/metadata.yaml":                 "name: a\n",
-		"clusters.yaml":                       "",
+		"apps/app.yaml":                     configMapApp,
+		"apps/golden/" + tree.OwnershipFile: "",
+		"defs/d.cue":                        "",
+		"addon/metadata.yaml":               "name: a\n",
+		"clusters.yaml":                     "",
 	})
 	j := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
 	in := Inputs{Paths: []string{j("apps")}, DefinitionPaths: []string{j("defs")}, ClusterPaths: []string{j("clusters.yaml")},

@@ -21,7 +21,6 @@ import (
 	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -29,6 +28,7 @@ import (
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/policy"
 	"github.com/drydock-dev/drydock/render/workflow"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // ErrInput is wrapped by every error about unreadable or invalid input.
@@ -97,7 +97,7 @@ type Inputs struct {
 	// directory's walk leaves out, compared by real path: drydock's own
 	// output (an --output-dir, golden trees, the file stdout goes to),
 	// which the next render must not read back as input. A directory
-	// holding golden.OwnershipFile (drydock wrote it) is left out too,
+	// holding tree.OwnershipFile (drydock wrote it) is left out too,
 	// also in From. A path named in the lists above is read all the same.
 	Skip []string
 	// From, when set, is the tree every path above is read from (slash
@@ -814,16 +814,16 @@ func (r *Result) SortedWarnings() []string {
 
 // Tree is the output tree of the objects in store: every cluster's
 // objects at their canonical paths.
-func Tree(store *cluster.Store) (golden.Tree, error) {
-	tree := golden.Tree{}
+func Tree(store *cluster.Store) (tree.Tree, error) {
+	t := tree.Tree{}
 	for _, c := range store.Clusters() {
 		for _, e := range store.List(c) {
-			if err := tree.Add(c, e.Object); err != nil {
+			if err := t.Add(c, e.Object); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return tree, nil
+	return t, nil
 }
 
 // LoadDefinitions returns the definitions a render with these -d paths

@@ -5,11 +5,11 @@ import (
 	"sort"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/schemas"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // Validation asks a render to check every object it writes as the API
@@ -155,7 +155,7 @@ func (v *validator) Put(c string, e cluster.Entry) error {
 func (v *validator) check(c string, e cluster.Entry) []Finding {
 	o := e.Object
 	found := func(f schemas.Finding) Finding {
-		return Finding{Cluster: c, Key: o.Key(), Path: golden.ObjectPath(c, o), Field: f.Field, Message: f.Message, Warning: f.Warning, Pos: e.FieldPos(kubeFieldPath(f.Field)), Origin: e.Origin}
+		return Finding{Cluster: c, Key: o.Key(), Path: tree.Path(c, o), Field: f.Field, Message: f.Message, Warning: f.Warning, Pos: e.FieldPos(kubeFieldPath(f.Field)), Origin: e.Origin}
 	}
 	fs, checked, err := schemas.Check(v.version(c), v.crds, o)
 	var out []Finding

@@ -31,6 +31,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // Side is one render: its objects as a Recorder received them and the
@@ -89,7 +90,7 @@ func NewRecorder() *Recorder { return &Recorder{objects: map[string]map[manifest
 
 // Put records e in cluster c.
 func (r *Recorder) Put(c string, e cluster.Entry) error {
-	data, err := golden.Encode(e.Object)
+	data, err := tree.Encode(e.Object)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", c, e.Object.Key(), err)
 	}
@@ -98,7 +99,7 @@ func (r *Recorder) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*record{}
 		r.objects[c] = m
 	}
-	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: golden.ObjectPath(c, e.Object), source: e.Source, owner: e.Owner,
+	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: tree.Path(c, e.Object), source: e.Source, owner: e.Owner,
 		propagated: e.Propagated, replicas: e.Replicas,
 		sharedBy: manifest.String(e.Object.Data, "metadata", "annotations", render.AnnotationAppSharedBy)}
 	rec.selector[0], rec.selector[1] = e.Object.Kind(), e.Object.Name()
@@ -282,7 +283,7 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 			return nil, fmt.Sprintf("application %s: apply-once path %q: %v: KubeVela's dispatch fails and leaves it as it is", app, path, err), nil
 		}
 	}
-	data, err = golden.Encode(desired)
+	data, err = tree.Encode(desired)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s %s: %w", c, k, err)
 	}
@@ -359,7 +360,7 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 				delete(manifest.Map(o.Data, "metadata"), field)
 			}
 		}
-		after, err := golden.Encode(o)
+		after, err := tree.Encode(o)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", c, k, err)
 		}

@@ -58,7 +58,8 @@
 //     ...] sorted by path, then o, where p is the authored file the object
 //     came from, as conftest names it (o when there is none), c its cluster
 //     and o its file in the output tree: <cluster>/<namespace or
-//     _cluster>/<kind>[.<group>]_<name>.yaml.
+//     _cluster>/<kind>[.<group>]_<name>.yaml (tree.Path: a file name over 255
+//     bytes is shortened, as the written file's is).
 //
 // # The render context
 //

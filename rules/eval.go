@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // Context is where a rendered object comes from. Rules read it with
@@ -225,18 +226,14 @@ func combine(group string, inputs []Input) []any {
 	return out
 }
 
-// objectPath is where obj lives in drydock's output tree under cluster;
-// "" for a document that is not an object.
+// objectPath is where obj lives in drydock's output tree under cluster
+// (tree.Path, long names shortened as the written file's are); "" for a
+// document that is not an object.
 func objectPath(cluster string, obj *manifest.Object) string {
 	if obj == nil {
 		return ""
 	}
-	ns := cmp.Or(obj.Namespace(), "_cluster")
-	kind := strings.ToLower(obj.Kind())
-	if g := manifest.Group(obj.APIVersion()); g != "" {
-		kind += "." + g
-	}
-	return cluster + "/" + ns + "/" + kind + "_" + obj.Name() + ".yaml"
+	return tree.Path(cluster, obj)
 }
 
 func inputLabel(in Input) string {

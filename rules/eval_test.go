@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // deployment builds a Deployment with one container.
@@ -291,6 +294,27 @@ func TestEvalCombined(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EvalCombined (-want +got):\n%s", diff)
+	}
+}
+
+// TestCombinedOutputLongName: the "output" of a combined input is the
+// file the object is written to, long names shortened as tree.Path
+// shortens them (a file name fits in 255 bytes); short names are
+// <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml.
+func TestCombinedOutputLongName(t *testing.T) {
+	long := strings.Repeat("n", 253)
+	inputs := []Input{
+		{Object: object("apps/v1", "Deployment", "shop", long)},
+		{Object: object("v1", "Namespace", "", "shop")},
+	}
+	got := combine("prod", inputs)
+	outputs := []string{got[0].(map[string]any)["output"].(string), got[1].(map[string]any)["output"].(string)}
+	want := []string{"prod/_cluster/namespace_shop.yaml", tree.Path("prod", inputs[0].Object)} // sorted
+	if diff := cmp.Diff(want, outputs); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	if base := path.Base(outputs[1]); len(base) > 255 || !strings.HasPrefix(base, "deployment.apps_nnn") {
+		t.Errorf("long name's file %q (%d bytes): want a shortened name of at most 255 bytes", base, len(base))
 	}
 }
 

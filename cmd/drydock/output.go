@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // output is where a render's objects go as the pipeline writes them: the
@@ -33,7 +33,7 @@ func (e *encodeError) Unwrap() error { return e.err }
 
 // encode is e's object as its file in the output tree holds it.
 func encode(e cluster.Entry) ([]byte, error) {
-	data, err := golden.Encode(e.Object)
+	data, err := tree.Encode(e.Object)
 	if err != nil {
 		return nil, &encodeError{fmt.Errorf("encode %s: %w", e.Object.Key(), err)}
 	}
@@ -59,23 +59,23 @@ func outputCode(err error) int {
 	return exitUsage
 }
 
-// newOutput returns the output of a render: the tree under tree.dir, else
+// newOutput returns the output of a render: the tree under to.dir, else
 // the stream on w; nothing with quiet.
-func newOutput(w io.Writer, tree treeOutput, quiet bool) output {
+func newOutput(w io.Writer, to treeOutput, quiet bool) output {
 	switch {
 	case quiet:
 		return discard{}
-	case tree.dir != "":
-		return &tree
+	case to.dir != "":
+		return &to
 	}
 	return &streamOutput{w: w, index: map[string]map[manifest.Key]spooled{}}
 }
 
 // newAddonOutput is newOutput for addon render, whose tree also holds the
 // addon's NOTES.txt.
-func newAddonOutput(w io.Writer, tree treeOutput) output {
-	tree.notes = true
-	return newOutput(w, tree, false)
+func newAddonOutput(w io.Writer, to treeOutput) output {
+	to.notes = true
+	return newOutput(w, to, false)
 }
 
 // newJSONOutput returns the stream of render --format json.
@@ -91,7 +91,7 @@ func (discard) finish(string) error             { return nil }
 func (discard) abort()                          {}
 
 // treeOutput writes the objects into the tree under dir as they come, in
-// place (golden.Updater): staged beside their files and put in place at
+// place (tree.Updater): staged beside their files and put in place at
 // the end under the directory's journal. Files drydock wrote there before
 // (listed in its ownership file) and no longer renders are removed; files
 // it did not write are never rewritten or removed (with adopt, those at
@@ -102,7 +102,7 @@ type treeOutput struct {
 	dir   string
 	adopt bool
 	log   io.Writer
-	u     *golden.Updater
+	u     *tree.Updater
 	// notes makes NOTES.txt the addon's: written with its notes, removed
 	// when it has none. A render's tree leaves a NOTES.txt alone.
 	notes bool
@@ -112,7 +112,7 @@ func (t *treeOutput) updater() error {
 	if t.u != nil {
 		return nil
 	}
-	u, err := golden.NewUpdater(t.dir, golden.UpdateOptions{Prune: true, Adopt: t.adopt})
+	u, err := tree.NewUpdater(t.dir, tree.UpdateOptions{Prune: true, Adopt: t.adopt})
 	t.u = u
 	return err
 }
@@ -125,7 +125,7 @@ func (t *treeOutput) Put(c string, e cluster.Entry) error {
 	if err := t.updater(); err != nil {
 		return err
 	}
-	return t.u.Put(golden.ObjectPath(c, e.Object), data)
+	return t.u.Put(tree.Path(c, e.Object), data)
 }
 
 func (t *treeOutput) finish(notes string) error {
@@ -147,7 +147,7 @@ func (t *treeOutput) finish(notes string) error {
 
 // report lists on log what the update took over or could not prune, and
 // what it completed of a killed update.
-func (t *treeOutput) report(rep *golden.Report) {
+func (t *treeOutput) report(rep *tree.Report) {
 	if t.log == nil {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // debounce is how long the watcher waits for a burst of saves to settle.
@@ -43,7 +44,7 @@ func watch(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stder
 		in.Skip = append(in.Skip, outDir)
 	}
 	in.Skip = append(in.Skip, stdoutInputs(in, stdout)...)
-	var last golden.Tree
+	var last tree.Tree
 	t := trigger{file: in.Reads, dir: in.Enters, stdout: regularFile(stdout)}
 	return watchPaths(ctx, in.ReadPaths(), t, stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
 }
@@ -220,8 +221,8 @@ func watchLoop(ctx context.Context, changes <-chan struct{}, settle func() <-cha
 // renderAndShow renders in, prints what changed since last (nil: the
 // first render), writes outDir when given, and returns the new tree (last
 // again when the render failed).
-func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer, last golden.Tree) golden.Tree {
-	tree, warnings, err := renderWatched(ctx, in)
+func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer, last tree.Tree) tree.Tree {
+	rendered, warnings, err := renderWatched(ctx, in)
 	stamp := time.Now().Format("15:04:05")
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %s: the render failed; waiting for the next save:\n", stamp)
@@ -232,32 +233,32 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
 	if outDir != "" { // as render -o writes it: what no longer renders goes
-		if _, err := golden.Update(outDir, tree, golden.UpdateOptions{Prune: true}); err != nil {
+		if _, err := tree.Update(outDir, rendered, tree.UpdateOptions{Prune: true}); err != nil {
 			fmt.Fprintf(stderr, "drydock: %v\n", err)
 		}
 	}
-	created, updated, deleted := printTreeChanges(stdout, last, tree)
+	created, updated, deleted := printTreeChanges(stdout, last, rendered)
 	if last == nil {
-		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects; watching for changes (Ctrl-C ends)\n", stamp, len(tree))
+		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects; watching for changes (Ctrl-C ends)\n", stamp, len(rendered))
 	} else {
-		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects: %d created, %d updated, %d deleted\n", stamp, len(tree), created, updated, deleted)
+		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects: %d created, %d updated, %d deleted\n", stamp, len(rendered), created, updated, deleted)
 	}
-	return tree
+	return rendered
 }
 
 // renderWatched renders in into a tree.
-func renderWatched(ctx context.Context, in pipeline.Inputs) (golden.Tree, []string, error) {
+func renderWatched(ctx context.Context, in pipeline.Inputs) (tree.Tree, []string, error) {
 	res, err := pipeline.Run(ctx, in)
 	if err != nil {
 		return nil, nil, err
 	}
-	tree, err := pipeline.Tree(res.Clusters)
-	return tree, res.SortedWarnings(), err
+	got, err := pipeline.Tree(res.Clusters)
+	return got, res.SortedWarnings(), err
 }
 
 // printTreeChanges prints how now differs from was (nil: the first
 // render, nothing printed) and counts the changes.
-func printTreeChanges(w io.Writer, was, now golden.Tree) (created, updated, deleted int) {
+func printTreeChanges(w io.Writer, was, now tree.Tree) (created, updated, deleted int) {
 	if was == nil {
 		return 0, 0, 0
 	}

@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"crypto/sha256"
@@ -26,13 +26,13 @@ func (t Tree) Paths() []string {
 // maxFileName is the longest file name most file systems accept, in bytes.
 const maxFileName = 255
 
-// ObjectPath is where obj lives in a tree under cluster:
+// Path is where obj lives in a tree under cluster:
 // <cluster>/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml, the kind
 // in lower case. Kubernetes names reach 253 characters, so a file name over
 // 255 bytes is shortened deterministically: the name is cut and followed
 // by "-" and 16 hex digits of its SHA-256, which keeps distinct names
 // apart. The object inside the file keeps its full name.
-func ObjectPath(cluster string, obj *manifest.Object) string {
+func Path(cluster string, obj *manifest.Object) string {
 	ns := obj.Namespace()
 	if ns == "" {
 		ns = "_cluster"
@@ -62,6 +62,6 @@ func (t Tree) Add(cluster string, obj *manifest.Object) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", obj.Key(), err)
 	}
-	t[ObjectPath(cluster, obj)] = data
+	t[Path(cluster, obj)] = data
 	return nil
 }

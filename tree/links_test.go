@@ -1,6 +1,6 @@
 //go:build unix
 
-package golden
+package tree
 
 import (
 	"errors"
@@ -86,12 +86,11 @@ func TestRefusesLinksAndSpecialFiles(t *testing.T) {
 				run  func() error
 			}{
 				{"Update", func() error {
-					_, err := Update(dir, tree(map[string]string{cmPath: cmGreen, nsPath: ns}), UpdateOptions{Prune: true, Adopt: true})
+					_, err := Update(dir, treeOf(map[string]string{cmPath: cmGreen, nsPath: ns}), UpdateOptions{Prune: true, Adopt: true})
 					return err
 				}},
 				{"Compare", func() error {
-					_, err := Compare(dir, tree(map[string]string{cmPath: cmGreen, nsPath: ns}))
-					return err
+					return readBack(dir, treeOf(map[string]string{cmPath: cmGreen, nsPath: ns}))
 				}},
 			} {
 				err := withDeadline(t, op.run)
@@ -146,15 +145,15 @@ func TestMountInside(t *testing.T) {
 	}
 	defer unix.Unmount(mnt, 0)
 	const onMount = "c1/mnt/configmap_app.yaml"
-	if _, err := Update(dir, tree(map[string]string{onMount: cmBlue, nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{onMount: cmBlue, nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true})
+	rep, err := Update(dir, treeOf(map[string]string{nsPath: ns}), UpdateOptions{Prune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{onMount}, rep.Kept); diff != "" || !strings.Contains(rep.String(), "on another file system") {
-		t.Errorf("Kept (-want +got):\n%s\n%s", diff, rep)
+	if diff := cmp.Diff([]string{onMount}, rep.Kept); diff != "" {
+		t.Errorf("Kept (-want +got):\n%s", diff)
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, onMount)); err != nil || string(data) != cmBlue {
 		t.Errorf("the file on the mount: %q, %v", data, err)
@@ -168,7 +167,7 @@ func TestMountInside(t *testing.T) {
 		t.Errorf("the mount is gone")
 	}
 	// Writing onto the mount still works (renames stay within it).
-	if _, err := Update(dir, tree(map[string]string{onMount: cmGreen, nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{onMount: cmGreen, nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, onMount)); string(data) != cmGreen {
@@ -186,7 +185,7 @@ func TestUpdateBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(base, "__snapshot__", "app")
-	_, err := Update(dir, tree(map[string]string{"x.yaml": "x\n"}), UpdateOptions{Base: base})
+	_, err := Update(dir, treeOf(map[string]string{"x.yaml": "x\n"}), UpdateOptions{Base: base})
 	if !errors.Is(err, ErrInvalidPath) {
 		t.Fatalf("Update through a linked directory below Base: %v, want ErrInvalidPath", err)
 	}
@@ -196,7 +195,7 @@ func TestUpdateBase(t *testing.T) {
 	if err := os.Remove(filepath.Join(base, "__snapshot__")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Update(dir, tree(map[string]string{"x.yaml": "x\n"}), UpdateOptions{Base: base}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{"x.yaml": "x\n"}), UpdateOptions{Base: base}); err != nil {
 		t.Fatal(err)
 	}
 	want := owning(map[string]string{"__snapshot__/": "", "__snapshot__/app/": "", "__snapshot__/app/x.yaml": "x\n"})

@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 // OwnershipFile is the name of the file, at the top of a directory drydock
 // writes (a golden directory, an --output-dir), that lists the files
 // drydock wrote there, one slash path a line, sorted. drydock rewrites and
-// deletes only the files it lists; Compare reports as Removed, and pruning
+// deletes only the files it lists; a comparison reports as Removed, and pruning
 // deletes, only those. A user's own foo.yaml in the directory is never
 // reported as stale, rewritten or deleted.
 //

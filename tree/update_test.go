@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"errors"
@@ -115,7 +115,6 @@ func TestUpdate(t *testing.T) {
 			wantReport: Report{
 				Added: []string{"c1/new/deep/x.yaml"}, Changed: []string{"c1/ns/configmap_app.yaml"},
 				Removed: []string{"c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml"}, Unchanged: 2,
-				Diffs: map[string]string{"c1/ns/configmap_app.yaml": cmDiff},
 			},
 			wantFiles: owning(map[string]string{
 				"README.md": "golden files\n",
@@ -136,7 +135,6 @@ func TestUpdate(t *testing.T) {
 			wantReport: Report{
 				Added: []string{"c1/new/deep/x.yaml"}, Changed: []string{"c1/ns/configmap_app.yaml"},
 				Removed: []string{"c1/gone/secret_s.yaml", "c1/keep/secret_s.yaml"}, Unchanged: 2,
-				Diffs:  map[string]string{"c1/ns/configmap_app.yaml": cmDiff},
 				Pruned: true,
 			},
 			wantFiles: owning(map[string]string{
@@ -160,12 +158,19 @@ func TestUpdate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Update(dir, tree(got), UpdateOptions{Prune: tt.prune})
+			changes := map[string][2]string{}
+			opts := UpdateOptions{Prune: tt.prune, Changed: func(p string, old, rendered []byte) {
+				changes[p] = [2]string{string(old), string(rendered)}
+			}}
+			rep, err := Update(dir, treeOf(got), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(&tt.wantReport, rep, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("report (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(map[string][2]string{"c1/ns/configmap_app.yaml": {cmBlue, cmGreen}}, changes); diff != "" {
+				t.Errorf("Changed calls (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.wantFiles, readAll(t, dir)); diff != "" {
 				t.Errorf("files (-want +got):\n%s", diff)
@@ -182,12 +187,12 @@ func TestUpdate(t *testing.T) {
 				t.Error("changed file was rewritten in place, not replaced atomically")
 			}
 			// A second update has nothing to do.
-			again, err := Update(dir, tree(got), UpdateOptions{Prune: tt.prune})
+			again, err := Update(dir, treeOf(got), UpdateOptions{Prune: tt.prune})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if wantOK := tt.prune; again.OK() != wantOK {
-				t.Errorf("second Update OK() = %v, want %v:\n%s", again.OK(), wantOK, again)
+				t.Errorf("second Update OK() = %v, want %v: %+v", again.OK(), wantOK, again)
 			}
 		})
 	}
@@ -199,7 +204,7 @@ func TestUpdateKeepsPermissions(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "a.yaml"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Update(dir, tree(map[string]string{"a.yaml": "2\n", "b.yaml": "2\n"}), UpdateOptions{}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{"a.yaml": "2\n", "b.yaml": "2\n"}), UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]fs.FileMode{"a.yaml": 0o600, "b.yaml": 0o644 &^ umask(t)} {
@@ -229,7 +234,7 @@ func umask(t *testing.T) fs.FileMode {
 
 func TestUpdateCreatesDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "testdata", "golden")
-	rep, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true})
+	rep, err := Update(dir, treeOf(map[string]string{nsPath: ns}), UpdateOptions{Prune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,8 +360,8 @@ func TestWriteEscapes(t *testing.T) {
 	}
 }
 
-// TestStreamingReplace: a second Put of a path replaces the first in a
-// Comparer and an Updater; an Updater whose file goes back to
+// TestStreamingReplace: a second Put of a path replaces the first in an
+// Updater; an Updater whose file goes back to
 // the golden content leaves the golden file (and its time) alone.
 func TestStreamingReplace(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "golden")
@@ -379,18 +384,6 @@ func TestStreamingReplace(t *testing.T) {
 		t.Errorf("after a first Updater: %v", got)
 	}
 
-	c, err := NewComparer(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = c.Put("a/x.yaml", []byte("changed\n"))
-	_ = c.Put("a/x.yaml", []byte("three\n"))
-	_ = c.Put("a/z.yaml", []byte("z\n"))
-	rep := c.Report()
-	if len(rep.Changed) != 0 || rep.Unchanged != 1 || !cmp.Equal(rep.Added, []string{"a/z.yaml"}) {
-		t.Errorf("Comparer report %+v", rep)
-	}
-
 	before, err := os.Stat(filepath.Join(dir, "a/x.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -402,7 +395,7 @@ func TestStreamingReplace(t *testing.T) {
 	_ = u.Put("a/x.yaml", []byte("changed\n"))
 	_ = u.Put("a/x.yaml", []byte("three\n"))
 	_ = u.Put("a/y.yaml", []byte("new y\n"))
-	rep, err = u.Commit()
+	rep, err := u.Commit()
 	if err != nil {
 		t.Fatal(err)
 	}

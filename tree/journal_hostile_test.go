@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"errors"
@@ -84,12 +84,12 @@ func TestHostileJournal(t *testing.T) {
 				}
 			}
 			before := readAll(t, dir)
-			for _, run := range []string{"compare", "update"} {
+			for _, run := range []string{"list", "update"} {
 				var err error
-				if run == "compare" {
-					_, err = Compare(dir, Tree{})
+				if run == "list" {
+					err = nextRun(dir)
 				} else {
-					_, err = Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{Prune: true, Adopt: true})
+					_, err = Update(dir, treeOf(map[string]string{cmPath: cmBlue}), UpdateOptions{Prune: true, Adopt: true})
 				}
 				if !errors.Is(err, ErrInvalidPath) {
 					t.Errorf("%s: error %v, want one wrapping ErrInvalidPath", run, err)
@@ -117,13 +117,13 @@ func TestJournalAdopt(t *testing.T) {
 	writeDir(t, dir, start)
 	writeDir(t, dir, files)
 	before := readAll(t, dir)
-	if _, err := Compare(dir, Tree{}); !errors.Is(err, ErrNotOwned) {
-		t.Errorf("Compare: error %v, want one wrapping ErrNotOwned", err)
+	if err := nextRun(dir); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("List: error %v, want one wrapping ErrNotOwned", err)
 	}
 	if diff := cmp.Diff(before, readAll(t, dir)); diff != "" {
-		t.Errorf("Compare: files (-before +after):\n%s", diff)
+		t.Errorf("List: files (-before +after):\n%s", diff)
 	}
-	if _, err := Update(dir, tree(map[string]string{"mine.yaml": "rendered\n"}), UpdateOptions{Adopt: true}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{"mine.yaml": "rendered\n"}), UpdateOptions{Adopt: true}); err != nil {
 		t.Fatal(err)
 	}
 	want := owning(map[string]string{"mine.yaml": "rendered\n"}, "mine.yaml")
@@ -164,12 +164,8 @@ func TestCommitFailsMidway(t *testing.T) {
 	if err := os.RemoveAll(full); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Compare(dir, tree(map[string]string{a: "new\n", b: "new\n"}))
-	if err != nil {
+	if err := nextRun(dir); err != nil {
 		t.Fatal(err)
-	}
-	if !rep.OK() {
-		t.Errorf("after the next run: %s", rep)
 	}
 	want := owning(map[string]string{"c1/": "", a: "new\n", b: "new\n"}, a, b)
 	if diff := cmp.Diff(want, readAll(t, dir)); diff != "" {
@@ -177,17 +173,25 @@ func TestCommitFailsMidway(t *testing.T) {
 	}
 }
 
-// TestComparerReadsInside: a directory of the golden tree swapped for a
+// listPut reads each file Put from the listing, as a comparison does.
+type listPut struct{ *Listing }
+
+func (l listPut) Put(p string, _ []byte) error {
+	_, _, err := l.Read(p)
+	return err
+}
+
+// TestListReadsInside: a directory of the golden tree swapped for a
 // symbolic link after the listing (a race with another process) does not
 // lead the comparison's reads out of the directory: the file outside is
 // neither read nor shown in a diff.
-func TestComparerReadsInside(t *testing.T) {
+func TestListReadsInside(t *testing.T) {
 	base := t.TempDir()
 	dir, outside := filepath.Join(base, "golden"), filepath.Join(base, "outside")
 	writeDir(t, dir, owning(map[string]string{cmPath: cmBlue}, cmPath))
 	writeDir(t, outside, map[string]string{"configmap_app.yaml": "secret: outside\n"})
 	for _, mk := range []func() (interface{ Put(string, []byte) error }, error){
-		func() (interface{ Put(string, []byte) error }, error) { return NewComparer(dir) },
+		func() (interface{ Put(string, []byte) error }, error) { l, err := List(dir); return listPut{l}, err },
 		func() (interface{ Put(string, []byte) error }, error) { return NewUpdater(dir, UpdateOptions{}) },
 	} {
 		c, err := mk()

@@ -1,6 +1,6 @@
 //go:build unix
 
-package golden
+package tree
 
 import (
 	"io/fs"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package golden
+package tree
 
 import (
 	"errors"

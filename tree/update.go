@@ -1,11 +1,11 @@
-package golden
+package tree
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -29,6 +29,11 @@ type UpdateOptions struct {
 	// in meanwhile, nothing outside Base is written. Missing directories
 	// are made.
 	Base string
+	// Changed, when set, is called by Put with each file that differs
+	// from the directory's file at its path, both normalised (see
+	// Normalize), before it is staged: what a caller needs to show the
+	// diff of what it updates.
+	Changed func(p string, old, rendered []byte)
 }
 
 // ErrNotOwned is wrapped by the refusal to rewrite a file drydock did not
@@ -37,11 +42,13 @@ var ErrNotOwned = errors.New("not written by drydock")
 
 // Updater updates a directory file by file, in place, for a tree too large
 // to hold in memory; Update is an Updater given a whole tree. It compares
-// each file as a Comparer does and stages the Added and Changed ones
-// beside their targets; Commit puts them in place (see Update). An
-// Updater is not safe for concurrent use.
+// each file with the directory's file at its path (see Normalize) and
+// stages the Added and Changed ones beside their targets; Commit puts
+// them in place (see Update). An Updater is not safe for concurrent use.
 type Updater struct {
-	cmp    *Comparer
+	list   *Listing
+	paths  *PathSet
+	state  map[string]fileState
 	opts   UpdateOptions
 	dir    string
 	d      *ownedDir // nil while dir does not exist
@@ -74,12 +81,64 @@ func NewUpdater(dir string, opts UpdateOptions) (*Updater, error) {
 	if u.d != nil {
 		done, target = u.d.recovered, u.d.target // as opened
 	}
-	if u.cmp, err = newComparer(target, done); err != nil {
+	if u.list, err = newListing(target, done); err != nil {
 		u.close()
 		return nil, err
 	}
-	u.cmp.paths.yamlOnly = false // an output tree may hold other files (an addon's NOTES.txt)
+	u.paths = NewPathSet(false) // an output tree may hold other files (an addon's NOTES.txt)
+	u.state = map[string]fileState{}
 	return u, nil
+}
+
+// fileState is how a rendered file compares with the directory's file.
+type fileState int8
+
+const (
+	added fileState = iota
+	changed
+	unchanged
+)
+
+// compare checks the rendered file at p and compares it with the
+// directory's file there.
+func (u *Updater) compare(p string, data []byte) (fileState, error) {
+	if err := u.paths.Add(p); err != nil {
+		return 0, err
+	}
+	old, listed, err := u.list.Read(p)
+	if err != nil {
+		return 0, err
+	}
+	st := added
+	if listed {
+		st = unchanged
+		if a, b := Normalize(old), Normalize(data); !bytes.Equal(a, b) {
+			st = changed
+			if u.opts.Changed != nil {
+				u.opts.Changed(p, a, b)
+			}
+		}
+	}
+	u.state[p] = st
+	return st, nil
+}
+
+// report is the comparison of every file Put with the directory.
+func (u *Updater) report() *Report {
+	r := &Report{}
+	for _, p := range u.paths.Paths() {
+		switch u.state[p] {
+		case added:
+			r.Added = append(r.Added, p)
+		case changed:
+			r.Changed = append(r.Changed, p)
+		default:
+			r.Unchanged++
+		}
+	}
+	r.Removed = u.list.Removed(u.paths.Has)
+	r.Unowned = u.list.Unowned()
+	return r
 }
 
 // open opens (and creates) the directory under its lock.
@@ -96,8 +155,8 @@ func (u *Updater) open() error {
 }
 
 func (u *Updater) close() {
-	if u.cmp != nil {
-		u.cmp.close()
+	if u.list != nil {
+		u.list.Close()
 	}
 	if u.d != nil {
 		u.d.close()
@@ -107,11 +166,11 @@ func (u *Updater) close() {
 // Put compares the rendered file at p with its golden file and, if it is
 // new or different, stages it; a second Put of p replaces the first.
 func (u *Updater) Put(p string, data []byte) error {
-	st, err := u.cmp.put(p, data)
+	st, err := u.compare(p, data)
 	if err != nil {
 		return err
 	}
-	if st.kind == unchanged {
+	if st == unchanged {
 		if err := u.mayWrite(p, true); err != nil {
 			return err
 		}
@@ -151,7 +210,7 @@ func (u *Updater) mayWrite(p string, exists bool) error {
 }
 
 func (u *Updater) owned(p string) bool {
-	return u.cmp.g != nil && u.cmp.g.owned.owns(p)
+	return u.list.owns(p)
 }
 
 // Commit finishes the update: it prunes (with UpdateOptions.Prune),
@@ -159,15 +218,15 @@ func (u *Updater) owned(p string) bool {
 // nothing changes; the lock is released. The report is the comparison.
 func (u *Updater) Commit() (*Report, error) {
 	defer u.close()
-	rep := u.cmp.report()
-	rep.Leftovers = u.cmp.recovered
+	rep := u.report()
+	rep.Leftovers = u.list.recovered
 	rep.Adopted = sortedKeys(u.adopted)
 	deletes, err := u.prunable(rep)
 	if err != nil {
 		u.abort()
 		return nil, err
 	}
-	owned := sortedKeys(u.cmp.paths.files)
+	owned := u.paths.Paths()
 	if !u.opts.Prune {
 		owned = append(owned, rep.Removed...)
 	} else {
@@ -216,11 +275,11 @@ func (u *Updater) prunable(rep *Report) ([]string, error) {
 // needed reports whether the directory must change: files to write or
 // prune, or an OwnershipFile that is missing or different.
 func (u *Updater) needed(rep *Report, deletes []string, owned []byte) bool {
-	g := u.cmp.g
+	g := u.list.g
 	switch {
 	case len(rep.Added) > 0 || len(rep.Changed) > 0 || len(deletes) > 0 || len(rep.Adopted) > 0:
 		return true
-	case len(u.cmp.paths.files) == 0 && g == nil:
+	case u.paths.Len() == 0 && g == nil:
 		return false
 	}
 	return g == nil || string(g.ownershipData) != string(owned)
@@ -241,13 +300,13 @@ func (u *Updater) Abort() {
 
 // Update makes the directory dir hold got, in place.
 //
-// It compares them as Compare does, then writes each Added and Changed
+// It compares them file by file (see Normalize), then writes each Added and Changed
 // file beside its target under a temporary name, appending each step to
 // the directory's journal (JournalFile); at commit it journals the
 // deletions (with Prune) and the new OwnershipFile, syncs the journal, and
 // only then renames the files over their targets and deletes. A run killed
 // at any moment leaves a journal that the next drydock run opening dir
-// (Update, Compare) rolls forward or back, so the files drydock owns are
+// (Update, List, golden.Compare) rolls forward or back, so the files drydock owns are
 // then wholly the old tree or wholly the new one. No directory is
 // renamed, replaced or recreated: dir keeps its inode, owner and mode,
 // and whatever other processes write into it meanwhile stays. A missing
@@ -275,7 +334,7 @@ func (u *Updater) Abort() {
 // With nothing to change, Update writes nothing (a missing dir stays
 // missing).
 func Update(dir string, got Tree, opts UpdateOptions) (*Report, error) {
-	if err := validate(got, true); err != nil {
+	if err := got.Validate(true); err != nil {
 		return nil, err
 	}
 	u, err := NewUpdater(dir, opts)
@@ -296,7 +355,7 @@ func Update(dir string, got Tree, opts UpdateOptions) (*Report, error) {
 // new), every other file stays, and the OwnershipFile lists what drydock
 // wrote. Unlike Update, t's paths need not end in .yaml.
 func Write(dir string, t Tree) error {
-	if err := validate(t, false); err != nil {
+	if err := t.Validate(false); err != nil {
 		return err
 	}
 	u, err := NewUpdater(dir, UpdateOptions{})
@@ -311,13 +370,4 @@ func Write(dir string, t Tree) error {
 	}
 	_, err = u.Commit()
 	return err
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

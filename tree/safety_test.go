@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"errors"
@@ -27,7 +27,7 @@ func TestUpdatePruneKeepsUnowned(t *testing.T) {
 		"c1/ns/secret_mine.yaml": "the user's\n",
 		"mine.yaml":              "the user's\n",
 	}, cmPath, "c1/ns/secret_old.yaml"))
-	rep, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), UpdateOptions{Prune: true})
+	rep, err := Update(dir, treeOf(map[string]string{cmPath: cmGreen}), UpdateOptions{Prune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,23 +53,24 @@ func TestUnownedDirectory(t *testing.T) {
 	writeDir(t, dir, hand)
 	before := readAll(t, dir)
 
-	rep, err := Compare(dir, tree(map[string]string{cmPath: cmGreen}))
+	l, err := List(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Removed) != 0 || !rep.Unowned || !strings.Contains(rep.String(), "has no "+OwnershipFile) {
-		t.Errorf("Compare of an unowned directory: Removed %v, Unowned %t\n%s", rep.Removed, rep.Unowned, rep)
+	if removed := l.Removed(func(p string) bool { return p == cmPath }); len(removed) != 0 || !l.Unowned() {
+		t.Errorf("List of an unowned directory: Removed %v, Unowned %t", removed, l.Unowned())
 	}
+	l.Close()
 	for _, opts := range []UpdateOptions{{}, {Prune: true}} {
-		if _, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), opts); !errors.Is(err, ErrNotOwned) {
+		if _, err := Update(dir, treeOf(map[string]string{cmPath: cmGreen}), opts); !errors.Is(err, ErrNotOwned) {
 			t.Fatalf("Update %+v: error %v, want ErrNotOwned", opts, err)
 		}
-		if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), opts); !errors.Is(err, ErrNotOwned) {
+		if _, err := Update(dir, treeOf(map[string]string{cmPath: cmBlue}), opts); !errors.Is(err, ErrNotOwned) {
 			t.Fatalf("Update %+v with equal content: error %v, want ErrNotOwned", opts, err)
 		}
 	}
 	// A path nobody wrote is created; pruning deletes nothing it does not own.
-	if _, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	want := owning(map[string]string{"c1/_cluster/": "", nsPath: ns}, nsPath)
@@ -80,12 +81,12 @@ func TestUnownedDirectory(t *testing.T) {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	// Adopting takes over exactly the rendered paths' files, and says so.
-	rep, err = Update(dir, tree(map[string]string{nsPath: ns, cmPath: cmGreen}), UpdateOptions{Prune: true, Adopt: true})
+	rep, err := Update(dir, treeOf(map[string]string{nsPath: ns, cmPath: cmGreen}), UpdateOptions{Prune: true, Adopt: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{cmPath}, rep.Adopted); diff != "" || !strings.Contains(rep.String(), "adopted  "+cmPath) {
-		t.Errorf("Adopted (-want +got):\n%s\n%s", diff, rep)
+	if diff := cmp.Diff([]string{cmPath}, rep.Adopted); diff != "" {
+		t.Errorf("Adopted (-want +got):\n%s", diff)
 	}
 	want = owning(map[string]string{"c1/": "", "c1/ns/": "", "c1/_cluster/": "", nsPath: ns, cmPath: cmGreen,
 		"c1/ns/secret_old.yaml": "hand-written\n"}, cmPath, nsPath)
@@ -125,7 +126,7 @@ func TestUpdateKeepsDirectories(t *testing.T) {
 	}
 	before := stat()
 	for _, got := range []map[string]string{{cmPath: cmGreen, nsPath: ns}, {cmPath: cmBlue}} {
-		if _, err := Update(dir, tree(got), UpdateOptions{Prune: true}); err != nil {
+		if _, err := Update(dir, treeOf(got), UpdateOptions{Prune: true}); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(before, stat()); diff != "" {
@@ -151,7 +152,7 @@ func TestUpdateKeepsDirectoryMode(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{}); err != nil {
+			if _, err := Update(dir, treeOf(map[string]string{cmPath: cmBlue}), UpdateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			fi, err := os.Stat(dir)
@@ -204,11 +205,12 @@ func TestRecoverJournal(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			rep, err := Compare(dir, Tree{})
+			l, err := List(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]string{tt.did}, rep.Leftovers); diff != "" {
+			l.Close()
+			if diff := cmp.Diff([]string{tt.did}, l.Leftovers()); diff != "" {
 				t.Errorf("Leftovers (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.want, readAll(t, dir)); diff != "" {
@@ -222,7 +224,7 @@ func TestRecoverJournal(t *testing.T) {
 // update ends; a second update waits for it, then fails naming it.
 func TestUpdateLock(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Update(dir, tree(map[string]string{cmPath: cmBlue}), UpdateOptions{}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{cmPath: cmBlue}), UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(dir, LockFile)); !errors.Is(err, fs.ErrNotExist) {
@@ -239,13 +241,13 @@ func TestUpdateLock(t *testing.T) {
 	}
 	// Another environment (TMPDIR) sees the same lock.
 	t.Setenv("TMPDIR", t.TempDir())
-	if _, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), UpdateOptions{}); err == nil || !strings.Contains(err.Error(), "another drydock is updating it") {
+	if _, err := Update(dir, treeOf(map[string]string{cmPath: cmGreen}), UpdateOptions{}); err == nil || !strings.Contains(err.Error(), "another drydock is updating it") {
 		t.Errorf("second update while locked: %v", err)
 	}
 	done := make(chan error)
 	LockWait = 10 * time.Second
 	go func() {
-		_, err := Update(dir, tree(map[string]string{cmPath: cmGreen}), UpdateOptions{})
+		_, err := Update(dir, treeOf(map[string]string{cmPath: cmGreen}), UpdateOptions{})
 		done <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -265,7 +267,7 @@ func TestUpdateLock(t *testing.T) {
 // survive.
 func TestConcurrentWriter(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Update(dir, tree(treeA), UpdateOptions{Prune: true}); err != nil {
+	if _, err := Update(dir, treeOf(treeA), UpdateOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -294,7 +296,7 @@ func TestConcurrentWriter(t *testing.T) {
 		if i%2 == 0 {
 			next = treeB
 		}
-		if _, err := Update(dir, tree(next), UpdateOptions{Prune: true}); err != nil {
+		if _, err := Update(dir, treeOf(next), UpdateOptions{Prune: true}); err != nil {
 			close(stop)
 			wg.Wait()
 			t.Fatal(err)
@@ -348,7 +350,7 @@ func TestKillChild(t *testing.T) {
 		if i%2 == 0 {
 			next = treeB
 		}
-		if _, err := Update(dir, tree(next), UpdateOptions{Prune: true}); err != nil {
+		if _, err := Update(dir, treeOf(next), UpdateOptions{Prune: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -364,7 +366,7 @@ func TestUpdateKilled(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	dir := filepath.Join(t.TempDir(), "golden")
-	if _, err := Update(dir, tree(treeA), UpdateOptions{Prune: true}); err != nil {
+	if _, err := Update(dir, treeOf(treeA), UpdateOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	writeDir(t, dir, foreign)
@@ -379,7 +381,7 @@ func TestUpdateKilled(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		kills++
-		if _, err := Compare(dir, Tree{}); err != nil { // the next run: completes the journal
+		if err := nextRun(dir); err != nil { // the next run: completes the journal
 			t.Fatalf("%s: the next run: %v", what, err)
 		}
 		seen[wholeTree(t, dir, what)]++
@@ -446,7 +448,7 @@ func wholeTree(t *testing.T, dir, what string) string {
 	delete(got, OwnershipFile)
 	for name, want := range map[string]map[string]string{"A": treeA, "B": treeB} {
 		if cmp.Diff(want, got, cmpopts.EquateEmpty()) == "" {
-			if own != string(encodeOwnership(tree(want).Paths())) {
+			if own != string(encodeOwnership(treeOf(want).Paths())) {
 				t.Fatalf("%s: tree %s with a stale ownership file:\n%s", what, name, own)
 			}
 			return name
@@ -488,7 +490,7 @@ func FuzzJournal(f *testing.F) {
 // the error says so.
 func TestForeignFileAtNewPath(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Update(dir, tree(map[string]string{nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
+	if _, err := Update(dir, treeOf(map[string]string{nsPath: ns}), UpdateOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	u, err := NewUpdater(dir, UpdateOptions{Prune: true})

@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"errors"
@@ -59,7 +59,7 @@ func TestOwnershipNoGit(t *testing.T) {
 		start := owning(map[string]string{listed: "ref: refs/heads/main\n", "a.yaml": "a: 1\n"}, listed, "a.yaml")
 		writeDir(t, dir, start)
 		before := readAll(t, dir)
-		_, err := Update(dir, tree(map[string]string{"a.yaml": "a: 1\n"}), UpdateOptions{Prune: true})
+		_, err := Update(dir, treeOf(map[string]string{"a.yaml": "a: 1\n"}), UpdateOptions{Prune: true})
 		if !errors.Is(err, ErrInvalidPath) {
 			t.Errorf("%s: error %v, want one wrapping ErrInvalidPath", listed, err)
 		}

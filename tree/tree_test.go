@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-func TestObjectPath(t *testing.T) {
+func TestPath(t *testing.T) {
 	tests := []struct {
 		obj  map[string]any
 		want string
@@ -19,22 +19,22 @@ func TestObjectPath(t *testing.T) {
 		{map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "prod"}}, "c1/_cluster/namespace_prod.yaml"},
 	}
 	for _, tt := range tests {
-		if got := ObjectPath("c1", manifest.New(tt.obj)); got != tt.want {
-			t.Errorf("ObjectPath = %s, want %s", got, tt.want)
+		if got := Path("c1", manifest.New(tt.obj)); got != tt.want {
+			t.Errorf("Path = %s, want %s", got, tt.want)
 		}
 	}
 }
 
-// TestObjectPathLongNames: 253-character names (the most Kubernetes
+// TestPathLongNames: 253-character names (the most Kubernetes
 // allows) give file names of at most 255 bytes, distinct for distinct
 // names, and written files keep the full name inside.
-func TestObjectPathLongNames(t *testing.T) {
+func TestPathLongNames(t *testing.T) {
 	long := strings.Repeat("a", 253)
 	other := strings.Repeat("a", 252) + "b"
 	dep := func(name string) *manifest.Object {
 		return manifest.New(map[string]any{"apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "metadata": map[string]any{"name": name, "namespace": "prod"}})
 	}
-	p1, p2 := ObjectPath("c1", dep(long)), ObjectPath("c1", dep(other))
+	p1, p2 := Path("c1", dep(long)), Path("c1", dep(other))
 	if p1 == p2 {
 		t.Fatalf("two names share the path %s", p1)
 	}
@@ -43,7 +43,7 @@ func TestObjectPathLongNames(t *testing.T) {
 			t.Errorf("file name %q (%d bytes)", base, len(base))
 		}
 	}
-	if p := ObjectPath("c1", dep(long)); p != p1 {
+	if p := Path("c1", dep(long)); p != p1 {
 		t.Errorf("not deterministic: %s then %s", p1, p)
 	}
 	dir := t.TempDir()

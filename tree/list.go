@@ -1,0 +1,252 @@
+package tree
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Listing is what a directory drydock writes (a golden directory, an
+// --output-dir) holds, as a comparison or an update sees it: its *.yaml
+// files and the other files it owns, which of them drydock owns (see
+// OwnershipFile), read on demand through realDirs. A Listing is not safe
+// for concurrent use.
+type Listing struct {
+	dir string
+	g   *listedDir // nil for a missing directory
+	// recovered says what was done of an interrupted update.
+	recovered []string
+	// files reads the listed files (nil until the first).
+	files *treeReader
+}
+
+// listedDir is what a directory holds.
+type listedDir struct {
+	// root is the directory, resolved.
+	root string
+	// files are the paths of its *.yaml files (owned or not) and of the
+	// other files it owns.
+	files map[string]bool
+	owned ownership
+	// ownershipData is the OwnershipFile's content (nil if absent).
+	ownershipData []byte
+}
+
+// List lists the directory dir (a missing dir lists nothing); dir must
+// not hold symlinked directories or symlinked .yaml files (errors wrap
+// ErrInvalidPath). An update of dir that was killed is completed first
+// (see JournalFile), so the listing sees whole trees; Leftovers says so.
+func List(dir string) (*Listing, error) {
+	done, err := completeInterrupted(dir)
+	if err != nil {
+		return nil, err
+	}
+	return newListing(dir, done)
+}
+
+// newListing lists dir, whose interrupted update was dealt with (done
+// says how).
+func newListing(dir string, done []string) (*Listing, error) {
+	g, err := listDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Listing{dir: dir, g: g, recovered: done}, nil
+}
+
+// Leftovers says what was found of an update of the directory that was
+// killed (its journal) and done with it: completed or rolled back before
+// the listing.
+func (l *Listing) Leftovers() []string { return l.recovered }
+
+// Unowned reports whether the directory holds .yaml files but no
+// OwnershipFile: drydock owns none of them.
+func (l *Listing) Unowned() bool {
+	return l.g != nil && l.g.owned.listed == nil && len(l.g.files) > 0
+}
+
+// Removed are the listed files drydock owns that rendered does not hold,
+// sorted.
+func (l *Listing) Removed(rendered func(p string) bool) []string {
+	if l.g == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range sortedKeys(l.g.files) {
+		if !rendered(p) && l.g.owned.owns(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Read reads the listed file at the tree path p; listed is false (and
+// data nil) when the listing has no file there. It reads through real
+// directories only (a symbolic link made since the listing is refused),
+// nothing outside the directory, at most manifest.MaxInputBytes.
+func (l *Listing) Read(p string) (data []byte, listed bool, err error) {
+	if l.g == nil || !l.g.files[p] {
+		return nil, false, nil
+	}
+	if l.files == nil {
+		l.files = &treeReader{root: l.g.root}
+	}
+	data, err = l.files.read(p)
+	if err != nil {
+		return nil, true, fmt.Errorf("golden directory %s: %w", l.dir, err)
+	}
+	return data, true, nil
+}
+
+// Close closes the directories Read opened.
+func (l *Listing) Close() {
+	if l.files != nil {
+		l.files.close()
+	}
+}
+
+// owns reports whether drydock owns the listed file at p.
+func (l *Listing) owns(p string) bool {
+	return l.g != nil && l.g.owned.owns(p)
+}
+
+// completeInterrupted completes or rolls back the update of dir a killed
+// run left (its journal), under the directory's lock, which it removes; a
+// running update is waited for. It says what it did.
+func completeInterrupted(dir string) ([]string, error) {
+	target, err := manifest.RealPath(dir)
+	if err != nil {
+		return nil, err
+	}
+	_, jerr := os.Lstat(filepath.Join(target, JournalFile))
+	_, lerr := os.Lstat(filepath.Join(target, LockFile))
+	if jerr != nil && lerr != nil {
+		return nil, nil // no update under way or killed (or unreadable: listing the directory says why)
+	}
+	d, err := openOwned(target, "", false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	return d.recovered, nil
+}
+
+// listDir lists every *.yaml file under dir and reads its
+// OwnershipFile. A missing dir is nil.
+func listDir(dir string) (*listedDir, error) {
+	root, err := resolveRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
+	g := &listedDir{root: root, files: map[string]bool{}}
+	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
+		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
+	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, full)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		isFile := strings.HasSuffix(d.Name(), ".yaml") || g.owned.owns(rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return checkSymlink(full, rel, isFile)
+		case d.IsDir() || !isFile:
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
+		}
+		g.files[rel] = true
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
+	return g, nil
+}
+
+// checkSymlink rejects a symlink in the directory that is a .yaml file or
+// leads to a directory: writing through it could leave the directory, and
+// two paths could name one file. Other symlinks (a README pointing
+// elsewhere) are ignored like any other non-YAML file.
+func checkSymlink(full, rel string, isYAML bool) error {
+	if isYAML {
+		return fmt.Errorf("%q: %w: a golden file must not be a symlink", rel, ErrInvalidPath)
+	}
+	if fi, err := os.Stat(full); err == nil && fi.IsDir() {
+		return fmt.Errorf("%q: %w: symlink to a directory", rel, ErrInvalidPath)
+	}
+	return nil
+}
+
+// resolveRoot is dir made absolute with its symlinks resolved; it must be
+// an existing directory.
+func resolveRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", root)
+	}
+	return root, nil
+}
+
+// treeReader reads the regular files of a tree (root, resolved) as the
+// listing saw it, through realDirs: every directory on the way a real
+// directory, no symbolic link followed (one made since the listing is
+// refused), nothing outside root opened, at most manifest.MaxInputBytes
+// read.
+type treeReader struct {
+	root string
+	dirs *realDirs
+}
+
+// read reads the file at the tree path p.
+func (t *treeReader) read(p string) ([]byte, error) {
+	if t.dirs == nil {
+		r, err := os.OpenRoot(t.root)
+		if err != nil {
+			return nil, err
+		}
+		t.dirs = newRealDirs(r)
+	}
+	dir, err := t.dirs.get(path.Dir(p), nil)
+	if err != nil {
+		return nil, err
+	}
+	if dir == nil {
+		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	return readIn(dir, path.Base(p))
+}
+
+// close closes what read opened.
+func (t *treeReader) close() {
+	if t.dirs != nil {
+		t.dirs.close()
+		t.dirs.root.Close()
+		t.dirs = nil
+	}
+}
