@@ -16,7 +16,7 @@ var allowed = map[string][]string{
 	"cluster":             {"manifest"},
 	"golden":              {"manifest"},
 	"gitrev":              {"manifest"},
-	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/policy", "golden"},
+	"reconcile":           {"manifest", "cluster", "schemas", "render", "render/patch", "render/resourcekeeper", "golden"},
 	"regosandbox":         {"manifest"},
 	"rules":               {"manifest", "regosandbox"},
 	"gatekeeper":          {"manifest", "regosandbox"},
@@ -28,12 +28,14 @@ var allowed = map[string][]string{
 	"render/patch":        {},
 	"render/cueval":       {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"render/policy":       {"manifest", "cluster", "schemas", "render", "render/patch"},
-	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
+	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/resourcekeeper"},
 	"render/addon":        {"manifest", "cluster", "schemas", "render", "render/patch"},
-	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
+	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/resourcekeeper", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/resourcekeeper", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/resourcekeeper", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/resourcekeeper", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
+
+	"render/resourcekeeper": {"manifest", "cluster", "schemas", "render", "render/patch"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they

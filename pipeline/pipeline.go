@@ -27,7 +27,7 @@ import (
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
 	"github.com/drydock-dev/drydock/render/cueval"
-	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
 	"github.com/drydock-dev/drydock/render/workflow"
 )
 
@@ -155,7 +155,7 @@ type Result struct {
 	// ...) of every Application rendered, by namespace/name: what decides
 	// which of its objects KubeVela deletes when it changes. It, and
 	// RevisionHashes and Suspended, are filled with Inputs.Applications.
-	Resources map[string]*policy.Resources
+	Resources map[string]*resourcekeeper.Resources
 	// RevisionHashes identify the Applications' revisions (their spec and
 	// the definitions of the types they name, which KubeVela's revision
 	// hash covers), by namespace/name: a later render's
@@ -621,7 +621,7 @@ type rendered struct {
 	failed    error
 	warnings  []string
 	traces    []Trace
-	resources map[string]*policy.Resources
+	resources map[string]*resourcekeeper.Resources
 	hashes    map[string]string
 	suspended map[string]bool
 	// props are the undeclared properties validation found.
@@ -695,7 +695,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		return o
 	}
-	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
+	r := &rendered{resources: map[string]*resourcekeeper.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
 	apply := newApplier(out, opts.Observed)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

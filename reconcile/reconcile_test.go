@@ -8,7 +8,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
 )
 
 // obj is an object of kind named name that application shop's component
@@ -35,7 +35,7 @@ type put struct {
 	owner   string
 }
 
-func side(t *testing.T, rp map[string]*policy.Resources, puts ...put) Side {
+func side(t *testing.T, rp map[string]*resourcekeeper.Resources, puts ...put) Side {
 	t.Helper()
 	r := NewRecorder()
 	for _, p := range puts {
@@ -54,12 +54,12 @@ func side(t *testing.T, rp map[string]*policy.Resources, puts ...put) Side {
 }
 
 // gc is an application's garbage-collect policy.
-func gc(spec policy.GarbageCollectPolicySpec) map[string]*policy.Resources {
-	return map[string]*policy.Resources{"default/shop": {GarbageCollect: &spec}}
+func gc(spec resourcekeeper.GarbageCollectPolicySpec) map[string]*resourcekeeper.Resources {
+	return map[string]*resourcekeeper.Resources{"default/shop": {GarbageCollect: &spec}}
 }
 
-func byComponent(strategy policy.GarbageCollectStrategy, comps ...string) policy.GarbageCollectPolicyRule {
-	return policy.GarbageCollectPolicyRule{Selector: policy.ResourcePolicyRuleSelector{CompNames: comps}, Strategy: strategy}
+func byComponent(strategy resourcekeeper.GarbageCollectStrategy, comps ...string) resourcekeeper.GarbageCollectPolicyRule {
+	return resourcekeeper.GarbageCollectPolicyRule{Selector: resourcekeeper.ResourcePolicyRuleSelector{CompNames: comps}, Strategy: strategy}
 }
 
 // summary is a plan in one line per change or kept object.
@@ -75,9 +75,9 @@ func summary(p *Plan) []string {
 }
 
 func TestCompute(t *testing.T) {
-	noPolicy := map[string]*policy.Resources{"default/shop": {}}
-	deleted := map[string]*policy.Resources{}
-	orphan := policy.GCOrphan
+	noPolicy := map[string]*resourcekeeper.Resources{"default/shop": {}}
+	deleted := map[string]*resourcekeeper.Resources{}
+	orphan := resourcekeeper.GCOrphan
 	tests := []struct {
 		name       string
 		base, head Side
@@ -106,7 +106,7 @@ func TestCompute(t *testing.T) {
 		},
 		{
 			name: "onAppDelete and never keep on update",
-			base: side(t, gc(policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCOnAppDelete, "db"), byComponent(policy.GCNever, "cache")}}),
+			base: side(t, gc(resourcekeeper.GarbageCollectPolicySpec{Rules: []resourcekeeper.GarbageCollectPolicyRule{byComponent(resourcekeeper.GCOnAppDelete, "db"), byComponent(resourcekeeper.GCNever, "cache")}}),
 				put{"local", obj("ConfigMap", "db", "db", "1"), ""}, put{"local", obj("ConfigMap", "cache", "cache", "1"), ""}, put{"local", obj("ConfigMap", "web", "web", "1"), ""}),
 			head: side(t, noPolicy),
 			want: []string{
@@ -117,7 +117,7 @@ func TestCompute(t *testing.T) {
 		},
 		{
 			name: "application deleted: never detaches, onAppDelete deletes",
-			base: side(t, gc(policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCOnAppDelete, "db"), byComponent(policy.GCNever, "cache")}}),
+			base: side(t, gc(resourcekeeper.GarbageCollectPolicySpec{Rules: []resourcekeeper.GarbageCollectPolicyRule{byComponent(resourcekeeper.GCOnAppDelete, "db"), byComponent(resourcekeeper.GCNever, "cache")}}),
 				put{"local", obj("ConfigMap", "db", "db", "1"), ""}, put{"local", obj("ConfigMap", "cache", "cache", "1"), ""}),
 			head: side(t, deleted),
 			want: []string{
@@ -128,18 +128,18 @@ func TestCompute(t *testing.T) {
 		{
 			name: "keepLegacyResource of the new revision",
 			base: side(t, noPolicy, put{"local", obj("ConfigMap", "old", "web", "1"), ""}),
-			head: side(t, gc(policy.GarbageCollectPolicySpec{KeepLegacyResource: true})),
+			head: side(t, gc(resourcekeeper.GarbageCollectPolicySpec{KeepLegacyResource: true})),
 			want: []string{"keep local old: application default/shop: garbage-collect keepLegacyResource keeps what earlier revisions rendered"},
 		},
 		{
 			name: "orphan propagation",
 			base: side(t, noPolicy, put{"local", obj("ConfigMap", "old", "web", "1"), ""}),
-			head: side(t, gc(policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{{Selector: policy.ResourcePolicyRuleSelector{ResourceTypes: []string{"ConfigMap"}}, Propagation: &orphan}}})),
+			head: side(t, gc(resourcekeeper.GarbageCollectPolicySpec{Rules: []resourcekeeper.GarbageCollectPolicyRule{{Selector: resourcekeeper.ResourcePolicyRuleSelector{ResourceTypes: []string{"ConfigMap"}}, Propagation: &orphan}}})),
 			want: []string{"update local old: application default/shop: no longer rendered; garbage-collect rule 0 (propagation orphan); KubeVela keeps it and removes its owner labels"},
 		},
 		{
 			name: "the last sharer's garbage collection decides",
-			base: side(t, map[string]*policy.Resources{"default/shop": {}, "default/cart": {GarbageCollect: &policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCNever, "web")}}}},
+			base: side(t, map[string]*resourcekeeper.Resources{"default/shop": {}, "default/cart": {GarbageCollect: &resourcekeeper.GarbageCollectPolicySpec{Rules: []resourcekeeper.GarbageCollectPolicyRule{byComponent(resourcekeeper.GCNever, "web")}}}},
 				put{"local", shared(obj("ConfigMap", "common", "web", "1"), "default/shop,default/cart"), ""}),
 			head: side(t, deleted),
 			want: []string{"update local common: application default/cart: deleted; garbage-collect rule 0 (strategy never); KubeVela keeps it and removes its owner labels (the last of its sharers: default/shop,default/cart)"},
@@ -186,9 +186,9 @@ func TestCompute(t *testing.T) {
 }
 
 func TestChangeDiff(t *testing.T) {
-	base := side(t, map[string]*policy.Resources{"default/shop": {GarbageCollect: &policy.GarbageCollectPolicySpec{Rules: []policy.GarbageCollectPolicyRule{byComponent(policy.GCNever, "web")}}}},
+	base := side(t, map[string]*resourcekeeper.Resources{"default/shop": {GarbageCollect: &resourcekeeper.GarbageCollectPolicySpec{Rules: []resourcekeeper.GarbageCollectPolicyRule{byComponent(resourcekeeper.GCNever, "web")}}}},
 		put{"local", obj("ConfigMap", "cm", "web", "1"), ""}, put{"local", obj("ConfigMap", "cm2", "web", "1"), ""})
-	head := side(t, map[string]*policy.Resources{}, put{"local", obj("ConfigMap", "cm2", "web", "2"), ""})
+	head := side(t, map[string]*resourcekeeper.Resources{}, put{"local", obj("ConfigMap", "cm2", "web", "2"), ""})
 	p, err := Compute(base, head)
 	if err != nil {
 		t.Fatal(err)

@@ -29,8 +29,6 @@ func TestDecodeWording(t *testing.T) {
 		{"list of structs", map[string]any{"components": "web"}, &OverridePolicySpec{}, false,
 			"json: cannot unmarshal string into Go struct field OverridePolicySpec.components of type []v1alpha1.EnvComponentPatch", "components"},
 		{"any properties", map[string]any{"components": []any{map[string]any{"properties": "x"}}}, &OverridePolicySpec{}, true, "", ""},
-		{"named string", map[string]any{"rules": []any{map[string]any{"strategy": int64(1)}}}, &GarbageCollectPolicySpec{}, false,
-			"json: cannot unmarshal number into Go struct field GarbageCollectPolicyRule.rules.strategy of type v1alpha1.GarbageCollectStrategy", "rules[0].strategy"},
 		{"common package", map[string]any{"envs": []any{map[string]any{"placement": map[string]any{"clusterSelector": "x"}}}}, &EnvBindingSpec{}, false,
 			"json: cannot unmarshal string into Go struct field EnvPlacement.envs.placement.clusterSelector of type common.ClusterSelector", "envs[0].placement.clusterSelector"},
 	}
