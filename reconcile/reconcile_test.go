@@ -210,3 +210,92 @@ func TestChangeDiff(t *testing.T) {
 		t.Errorf("create diff:\n%s", created)
 	}
 }
+
+// onceKeeping is an application's apply-once policy keeping paths of its
+// ConfigMaps on update.
+func onceKeeping(paths ...string) map[string]*resourcekeeper.Resources {
+	return map[string]*resourcekeeper.Resources{"default/shop": {ApplyOnce: &resourcekeeper.ApplyOncePolicySpec{Enable: true, Rules: []resourcekeeper.ApplyOncePolicyRule{
+		{Selector: resourcekeeper.ResourcePolicyRuleSelector{ResourceTypes: []string{"ConfigMap"}}, Strategy: &resourcekeeper.ApplyOnceStrategy{Path: paths}},
+	}}}}
+}
+
+// TestComputeApplyOnce: an apply-once rule keeps the live object's paths
+// on update, all of it for "*"; a path the live object lacks leaves it.
+func TestComputeApplyOnce(t *testing.T) {
+	base := func() Side { return side(t, nil, put{"local", obj("ConfigMap", "cm", "web", "1"), ""}) }
+	tests := []struct {
+		name      string
+		head      Side
+		want      []string
+		unchanged int
+	}{
+		{name: "the changed path is kept", head: side(t, onceKeeping("data.v"), put{"local", obj("ConfigMap", "cm", "web", "2"), ""}), unchanged: 1},
+		{name: "everything is kept", head: side(t, onceKeeping("*"), put{"local", obj("ConfigMap", "cm", "web", "2"), ""}), unchanged: 1},
+		{name: "another path is kept", head: side(t, onceKeeping("metadata.labels"), put{"local", obj("ConfigMap", "cm", "web", "2"), ""}),
+			want: []string{"update local cm: application shop, component web"}},
+		{name: "a path the object lacks", head: side(t, onceKeeping("data.w"), put{"local", obj("ConfigMap", "cm", "web", "2"), ""}),
+			want: []string{`keep local cm: application default/shop: apply-once path "data.w" is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is`}},
+		{name: "a path through a value", head: side(t, onceKeeping("data.v.x"), put{"local", obj("ConfigMap", "cm", "web", "2"), ""}),
+			want: []string{`keep local cm: application default/shop: apply-once path "data.v.x" is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Compute(base(), tt.head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, summary(p)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+			if p.Unchanged != tt.unchanged {
+				t.Errorf("unchanged = %d, want %d", p.Unchanged, tt.unchanged)
+			}
+		})
+	}
+}
+
+// TestComputeOwnersAndKarmada: the reasons of an update that changes the
+// owner or the replicas, and what Karmada does with what it no longer
+// propagates.
+func TestComputeOwnersAndKarmada(t *testing.T) {
+	record := func(entries map[string]cluster.Entry) *Recorder {
+		r := NewRecorder()
+		for name, e := range entries {
+			e.Object = obj("ConfigMap", name, "web", e.Source)
+			e.Source = "template t.yaml:1:1"
+			if err := r.Put("member1", e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	base := Side{Objects: record(map[string]cluster.Entry{
+		"frozen":    {Source: "1", Propagated: true},
+		"preserved": {Source: "1", Propagated: true},
+		"removed":   {Source: "1", Propagated: true},
+		"scaled":    {Source: "1", Propagated: true, Replicas: 2},
+		"other":     {Source: "1", Owner: "application default/cart"},
+	}), Preserved: map[string]map[manifest.Key]string{"member1": {obj("ConfigMap", "preserved", "", "").Key(): "its Work preserves resources on deletion"}}}
+	head := Side{Objects: record(map[string]cluster.Entry{
+		"scaled": {Source: "2", Propagated: true, Replicas: 3},
+		"other":  {Source: "2", Owner: "application default/shop"},
+	}), Frozen: map[string]map[manifest.Key]string{"member1": {obj("ConfigMap", "frozen", "", "").Key(): "its Work is suspended"}}}
+	p, err := Compute(base, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"update member1 other: template t.yaml:1:1; application default/cart owned it before",
+		"delete member1 removed: Karmada no longer propagates it to member1 (was: template t.yaml:1:1)",
+		"update member1 scaled: template t.yaml:1:1; Karmada moves replicas: 2 → 3 in member1",
+		"keep member1 frozen: its Work is suspended",
+		"keep member1 preserved: Karmada no longer propagates it to member1, but its Work preserves resources on deletion: it stays",
+	}
+	if diff := cmp.Diff(want, summary(p)); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+	counts := []int{p.Count(Create), p.Count(Update), p.Count(Delete)}
+	if diff := cmp.Diff([]int{0, 2, 1}, counts); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+}
