@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"karmada":             {"manifest", "cluster"},
 	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
 	"karmada/propagation": {"manifest", "cluster", "schemas", "karmada"},
-	"render/builtin":      {},
+	"render/builtin":      {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"render":              {"manifest", "cluster", "schemas", "render/patch"},
 	"render/patch":        {},
 	"render/cueval":       {"manifest", "cluster", "schemas", "render", "render/patch"},

@@ -18,7 +18,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
@@ -541,72 +540,6 @@ func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
 	return inv, nil
 }
 
-// definitions merges built-ins, -d definitions and input definitions, each
-// later set replacing same-named earlier ones.
-func definitions(noBuiltins bool, sets ...[]*render.Definition) *render.Definitions {
-	defs := render.NewDefinitions()
-	if !noBuiltins {
-		defs = Builtins().Clone()
-	}
-	for _, set := range sets {
-		for _, d := range set {
-			defs.Add(d)
-		}
-	}
-	return defs
-}
-
-// builtins are drydock's embedded definitions, each parsed at its first
-// use: a render parses only those it uses.
-var builtins = sync.OnceValue(func() *render.Definitions {
-	return render.NewLazyDefinitions(func(kind, name string) *render.Definition {
-		d, err := Builtin(name)
-		if err != nil {
-			panic(err) // TestBuiltinsParse keeps this from happening
-		}
-		if d == nil || d.Kind != kind {
-			return nil
-		}
-		return d
-	}, BuiltinNames)
-})
-
-// Builtins returns drydock's embedded definitions.
-func Builtins() *render.Definitions { return builtins() }
-
-// Builtin parses the embedded definition of a name (its file is
-// <name>.cue); nil when there is none.
-func Builtin(name string) (*render.Definition, error) {
-	file := name + ".cue"
-	data, err := fs.ReadFile(builtin.FS, file)
-	if errors.Is(err, fs.ErrNotExist) || !fs.ValidPath(file) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	ds, err := render.ParseCUEDefinitions("builtin/"+file, data)
-	if err != nil {
-		return nil, fmt.Errorf("built-in definition: %w", err)
-	}
-	if len(ds) != 1 || ds[0].Name != name {
-		return nil, fmt.Errorf("built-in definition file %s: want one definition named %q", file, name)
-	}
-	return ds[0], nil
-}
-
-// BuiltinNames lists the embedded definitions' names.
-func BuiltinNames() []string {
-	entries, _ := fs.ReadDir(builtin.FS, ".")
-	var names []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".cue"); ok {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 // renderWindow is how many applications (per worker) may be rendered
 // ahead of the one the final state waits for.
 const renderWindow = 8
@@ -834,7 +767,7 @@ func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions
 	if err := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
 		return nil, err
 	}
-	return definitions(noBuiltins, given.defs), nil
+	return builtin.Merge(noBuiltins, given.defs), nil
 }
 
 // authoredProvenance gives the objects taken as authored (resource
