@@ -12,7 +12,7 @@ import (
 // layout in DESIGN.md). Dependencies point one way, toward manifest.
 var allowed = map[string][]string{
 	"manifest":            {},
-	"schemas":             {"manifest"},
+	"schemas":             {"manifest", "cluster"},
 	"cluster":             {"manifest"},
 	"golden":              {"manifest"},
 	"gitrev":              {"manifest"},

@@ -28,6 +28,7 @@ import (
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
 	"github.com/drydock-dev/drydock/render/workflow"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // ErrInput is wrapped by every error about unreadable or invalid input.
@@ -302,7 +303,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	res := &Result{Applications: len(apps)}
 	var out *cluster.Store
 	var guard *guardedSink
-	var check *validator
+	var check *schemas.Stream
 	if in.Validate != nil {
 		crds, err := in.crds(&l, &observed, installed.hub)
 		if err != nil {
@@ -327,7 +328,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		}
 		var next cluster.Sink = guard
 		if check != nil {
-			check.next, next = guard, check
+			check.Next, next = guard, check
 		}
 		out = cluster.NewStreamingStore(next, func(c string) bool { return controlPlanes[c] })
 	}
@@ -372,8 +373,8 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	if check != nil {
-		res.Findings = append(r.props, check.result()...)
-		res.Warnings = append(res.Warnings, check.notes...)
+		res.Findings = append(r.props, check.Findings()...)
+		res.Warnings = append(res.Warnings, check.Notes()...)
 	}
 	return res, nil
 }
