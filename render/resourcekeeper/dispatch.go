@@ -47,7 +47,7 @@ func New(out *cluster.Store, before Live) *Keeper {
 
 // existing is what the keeper knows of the object already at a key.
 type existing struct {
-	// entry is the object, when the applier has it (shared or observed).
+	// entry is the object, when the keeper has it (shared or observed).
 	entry        *cluster.Entry
 	controlledBy string // "namespace/name" of the controlling application
 	sharedBy     string
@@ -67,18 +67,18 @@ func describe(e cluster.Entry) existing {
 }
 
 // existing returns what is at key in cluster c, and whether anything is.
-func (a *Keeper) existing(c string, key manifest.Key) (existing, bool) {
-	owner, named, ok := a.out.Owner(c, key)
+func (k *Keeper) existing(c string, key manifest.Key) (existing, bool) {
+	owner, named, ok := k.out.Owner(c, key)
 	if !ok {
 		return existing{}, false
 	}
 	ex := existing{}
-	if e, ok := a.shared[c][key]; ok {
+	if e, ok := k.shared[c][key]; ok {
 		ex = describe(e)
 	} else if app, ok := cluster.OwnerApplication(owner); ok {
 		// KubeVela labels everything an application dispatches as its own.
 		ex.controlledBy = app
-	} else if e, ok := a.before.Get(c, key); ok {
+	} else if e, ok := k.before.Get(c, key); ok {
 		ex = describe(e)
 	}
 	ex.named = named
@@ -89,32 +89,32 @@ func (a *Keeper) existing(c string, key manifest.Key) (existing, bool) {
 // with resource policies res, to cluster c as KubeVela's apply options
 // allow: written is false when nothing is written (a read-only object),
 // err says why KubeVela refuses it or why the store does.
-func (a *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources) (written bool, err error) {
-	write, err := a.dispatch(c, e, app, res)
+func (k *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources) (written bool, err error) {
+	write, err := k.dispatch(c, e, app, res)
 	if err != nil || write == nil {
 		return false, err
 	}
-	if err := a.out.Apply(c, *write); err != nil {
+	if err := k.out.Apply(c, *write); err != nil {
 		return false, err
 	}
 	key := write.Object.Key()
 	if sharedBy(write.Object) == "" {
-		delete(a.shared[c], key)
+		delete(k.shared[c], key)
 		return true, nil
 	}
-	if a.shared[c] == nil {
-		a.shared[c] = map[manifest.Key]cluster.Entry{}
+	if k.shared[c] == nil {
+		k.shared[c] = map[manifest.Key]cluster.Entry{}
 	}
-	a.shared[c][key] = *write
+	k.shared[c][key] = *write
 	return true, nil
 }
 
 // dispatch is KubeVela's apply options over e, desired by application
 // appKey: what to write (nil: nothing, for a read-only object), or why
 // KubeVela refuses it.
-func (a *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resources) (*cluster.Entry, error) {
+func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resources) (*cluster.Entry, error) {
 	o := e.Object
-	ex, found := a.existing(c, o.Key())
+	ex, found := k.existing(c, o.Key())
 	refuse := func(format string, args ...any) error {
 		return &manifest.Error{Pos: e.NamePos(), Subjects: []manifest.Subject{{Kind: e.Origin.Subject()}},
 			Err: fmt.Errorf("cluster %s: %s", c, fmt.Sprintf(format, args...))}
