@@ -12,6 +12,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/addon"
+	"github.com/drydock-dev/drydock/render/builtin"
 	"github.com/drydock-dev/drydock/render/cueval"
 )
 
@@ -95,7 +96,7 @@ func renderAddon(ctx context.Context, in AddonInputs, wd *watchdog) (*AddonResul
 // already (by an addon taken as installed): such a component is not
 // checked, and a warning says so.
 func checkApps(ctx context.Context, inst *installed, wd *watchdog) ([]string, error) {
-	defs := definitions(false, inst.defs)
+	defs := builtin.Merge(false, inst.defs)
 	sources, err := parseApps(inst.apps)
 	if err != nil {
 		return nil, err

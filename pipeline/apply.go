@@ -2,84 +2,21 @@ package pipeline
 
 import (
 	"errors"
-	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render"
-	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
 	"github.com/drydock-dev/drydock/render/workflow"
 )
 
-// applier writes applications' objects to the fake clusters as KubeVela's
-// resource keeper dispatches them (pkg/resourcekeeper dispatch, the
-// apply options of pkg/utils/apply), checking each against the object
-// already there:
-//
-//   - An object another application controls (its app.oam.dev/name and
-//     namespace labels) is refused, unless both share it: a
-//     shared-resource policy selects it in the writer and the owner wrote
-//     it shared. A sharer that is not the owner only adds itself to the
-//     owner's app.oam.dev/shared-by annotation; the owner's object stays.
-//   - An object no application controls that has a resourceVersion (one
-//     read from a cluster, given with --observed) is refused unless a
-//     take-over policy selects it.
-//   - An object a read-only policy selects is never written; it must
-//     exist.
+// applier hands applications' writes to KubeVela's resource keeper, which
+// decides what reaches the fake clusters.
 type applier struct {
-	out *cluster.Store
-	// before is the clusters' state before the render: observed objects
-	// and addons' hub objects.
-	before workflow.Observed
-	// shared holds the objects written with a shared-by annotation, by
-	// cluster and key: a later sharer patches the annotation.
-	shared map[string]map[manifest.Key]cluster.Entry
+	keeper *resourcekeeper.Keeper
 }
 
 func newApplier(out *cluster.Store, before workflow.Observed) *applier {
-	return &applier{out: out, before: before, shared: map[string]map[manifest.Key]cluster.Entry{}}
-}
-
-// existing is what the applier knows of the object already at a key.
-type existing struct {
-	// entry is the object, when the applier has it (shared or observed).
-	entry        *cluster.Entry
-	controlledBy string // "namespace/name" of the controlling application
-	sharedBy     string
-	versioned    bool // it has a resourceVersion
-	// named is where its writer named it.
-	named manifest.Pos
-}
-
-func describe(e cluster.Entry) existing {
-	labels := e.Object.Labels()
-	ex := existing{entry: &e, sharedBy: sharedBy(e.Object),
-		versioned: manifest.String(e.Object.Data, "metadata", "resourceVersion") != ""}
-	if name, ns := labels[render.LabelAppName], labels[render.LabelAppNamespace]; name != "" && ns != "" {
-		ex.controlledBy = ns + "/" + name
-	}
-	return ex
-}
-
-// existing returns what is at key in cluster c, and whether anything is.
-func (a *applier) existing(c string, key manifest.Key) (existing, bool) {
-	owner, named, ok := a.out.Owner(c, key)
-	if !ok {
-		return existing{}, false
-	}
-	ex := existing{}
-	if e, ok := a.shared[c][key]; ok {
-		ex = describe(e)
-	} else if app, ok := cluster.OwnerApplication(owner); ok {
-		// KubeVela labels everything an application dispatches as its own.
-		ex.controlledBy = app
-	} else if e, ok := a.before.Get(c, key); ok {
-		ex = describe(e)
-	}
-	ex.named = named
-	return ex, true
+	return &applier{keeper: resourcekeeper.New(out, before)}
 }
 
 // apply writes r's objects in workflow order; the application owns what
@@ -94,113 +31,10 @@ func (a *applier) apply(r *workflow.AppResult) error {
 		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
 			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
 		}
-		write, err := a.dispatch(w.Cluster, e, appKey, r.Resources)
-		if err != nil || write == nil {
+		written, err := a.keeper.Dispatch(w.Cluster, e, appKey, r.Resources)
+		if err != nil || !written {
 			return err
 		}
-		if err := a.out.Apply(w.Cluster, *write); err != nil {
-			return err
-		}
-		key := write.Object.Key()
-		if sharedBy(write.Object) == "" {
-			delete(a.shared[w.Cluster], key)
-			continue
-		}
-		if a.shared[w.Cluster] == nil {
-			a.shared[w.Cluster] = map[manifest.Key]cluster.Entry{}
-		}
-		a.shared[w.Cluster][key] = *write
 	}
 	return nil
-}
-
-// dispatch is KubeVela's apply options over e, desired by application
-// appKey: what to write (nil: nothing, for a read-only object), or why
-// KubeVela refuses it.
-func (a *applier) dispatch(c string, e cluster.Entry, appKey string, res *policy.Resources) (*cluster.Entry, error) {
-	o := e.Object
-	ex, found := a.existing(c, o.Key())
-	refuse := func(format string, args ...any) error {
-		return &manifest.Error{Pos: e.NamePos(), Subjects: []manifest.Subject{{Kind: e.Origin.Subject()}},
-			Err: fmt.Errorf("cluster %s: %s", c, fmt.Sprintf(format, args...))}
-	}
-	// conflict is a refusal because of the object already there, which it
-	// locates; hint says what would allow it.
-	conflict := func(hint, format string, args ...any) error {
-		err := refuse(format, args...).(*manifest.Error)
-		if ex.named.IsValid() {
-			err.Err = fmt.Errorf("%v (%s)", err.Err, ex.named)
-		}
-		err.Err = fmt.Errorf("%v: %w%s", err.Err, cluster.ErrConflict, hint)
-		return err
-	}
-	shared := res.SharedResource.Matches(o)
-	if shared {
-		// SharedByApp: the desired object lists its sharers.
-		e.Object = manifest.New(manifest.DeepCopy(o.Data).(map[string]any))
-		manifest.SetNested(e.Object.Data, addSharer(ex.sharedBy, appKey), "metadata", "annotations", render.AnnotationAppSharedBy)
-		e.Object.Provenance = sharerProvenance(o, e.Object, appKey)
-	}
-	readOnly := res.ReadOnly.Matches(o)
-	if !found {
-		if readOnly {
-			return nil, refuse("%s (%s) is marked as read-only but does not exist. You should check the existence of the resource or remove the read-only policy", o.Kind(), o.Name())
-		}
-		return &e, nil
-	}
-	nonOwnerSharer := false
-	if shared && ex.controlledBy != "" && ex.controlledBy != appKey {
-		if ex.sharedBy == "" {
-			return nil, conflict("; a shared-resource policy of its owner would share it", "%s: application is controlled by %s but is not sharable", o.Key(), ex.controlledBy)
-		}
-		nonOwnerSharer = true
-	}
-	if !nonOwnerSharer && !readOnly {
-		// MustBeControlledByApp.
-		switch {
-		case ex.controlledBy == "" && ex.versioned && !res.TakeOver.Matches(o):
-			return nil, conflict("; a take-over policy would let the application own it", "%s %s/%s exists but not managed by any application now", o.Kind(), o.Namespace(), o.Name())
-		case ex.controlledBy != "" && ex.controlledBy != appKey:
-			return nil, conflict("", "existing object %s %s/%s is managed by other application %s", o.Kind(), o.Namespace(), o.Name(), ex.controlledBy)
-		}
-	}
-	switch {
-	case readOnly:
-		return nil, nil
-	case nonOwnerSharer:
-		// Only the owner's shared-by annotation changes.
-		patched := *ex.entry
-		patched.Object = manifest.New(manifest.DeepCopy(patched.Object.Data).(map[string]any))
-		manifest.SetNested(patched.Object.Data, sharedBy(e.Object), "metadata", "annotations", render.AnnotationAppSharedBy)
-		patched.Object.Provenance = sharerProvenance(ex.entry.Object, patched.Object, appKey)
-		return &patched, nil
-	}
-	return &e, nil
-}
-
-// addSharer is KubeVela's AddSharer: app joins the comma-separated list
-// unless it is there already (empty entries dropped when it joins).
-func addSharer(sharedBy, app string) string {
-	sharers := strings.Split(sharedBy, ",")
-	if slices.Contains(sharers, app) {
-		return sharedBy
-	}
-	sharers = slices.DeleteFunc(sharers, func(s string) bool { return s == "" })
-	return strings.Join(append(sharers, app), ",")
-}
-
-// sharedBy is o's app.oam.dev/shared-by annotation.
-func sharedBy(o *manifest.Object) string {
-	return manifest.String(o.Data, "metadata", "annotations", render.AnnotationAppSharedBy)
-}
-
-// sharerProvenance is the provenance of shared, a copy of o whose
-// shared-by annotation application app's apply wrote.
-func sharerProvenance(o, shared *manifest.Object, app string) manifest.Provenance {
-	if o.Provenance == nil {
-		return nil
-	}
-	p := o.Provenance.Clone()
-	p.Record(o.Data, shared.Data, manifest.Origin{Stage: manifest.StageLabels, Name: "KubeVela", Detail: "shared-resource policy of application " + app, Pos: o.Pos})
-	return p
 }

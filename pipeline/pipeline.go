@@ -18,7 +18,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/karmada/propagation"
@@ -26,8 +25,9 @@ import (
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
 	"github.com/drydock-dev/drydock/render/cueval"
-	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
 	"github.com/drydock-dev/drydock/render/workflow"
+	"github.com/drydock-dev/drydock/schemas"
 	"github.com/drydock-dev/drydock/tree"
 )
 
@@ -158,7 +158,7 @@ type Result struct {
 	// ...) of every Application rendered, by namespace/name: what decides
 	// which of its objects KubeVela deletes when it changes. It, and
 	// RevisionHashes and Suspended, are filled with Inputs.Applications.
-	Resources map[string]*policy.Resources
+	Resources map[string]*resourcekeeper.Resources
 	// RevisionHashes identify the Applications' revisions (their spec and
 	// the definitions of the types they name, which KubeVela's revision
 	// hash covers), by namespace/name: a later render's
@@ -311,7 +311,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	res := &Result{Applications: len(apps)}
 	var out *cluster.Store
 	var guard *guardedSink
-	var check *validator
+	var check *schemas.Stream
 	if in.Validate != nil {
 		crds, err := in.crds(&l, &observed, installed.hub)
 		if err != nil {
@@ -336,7 +336,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		}
 		var next cluster.Sink = guard
 		if check != nil {
-			check.next, next = guard, check
+			check.Next, next = guard, check
 		}
 		out = cluster.NewStreamingStore(next, func(c string) bool { return controlPlanes[c] })
 	}
@@ -381,8 +381,8 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	if check != nil {
-		res.Findings = append(r.props, check.result()...)
-		res.Warnings = append(res.Warnings, check.notes...)
+		res.Findings = append(r.props, check.Findings()...)
+		res.Warnings = append(res.Warnings, check.Notes()...)
 	}
 	return res, nil
 }
@@ -549,72 +549,6 @@ func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
 	return inv, nil
 }
 
-// definitions merges built-ins, -d definitions and input definitions, each
-// later set replacing same-named earlier ones.
-func definitions(noBuiltins bool, sets ...[]*render.Definition) *render.Definitions {
-	defs := render.NewDefinitions()
-	if !noBuiltins {
-		defs = Builtins().Clone()
-	}
-	for _, set := range sets {
-		for _, d := range set {
-			defs.Add(d)
-		}
-	}
-	return defs
-}
-
-// builtins are drydock's embedded definitions, each parsed at its first
-// use: a render parses only those it uses.
-var builtins = sync.OnceValue(func() *render.Definitions {
-	return render.NewLazyDefinitions(func(kind, name string) *render.Definition {
-		d, err := Builtin(name)
-		if err != nil {
-			panic(err) // TestBuiltinsParse keeps this from happening
-		}
-		if d == nil || d.Kind != kind {
-			return nil
-		}
-		return d
-	}, BuiltinNames)
-})
-
-// Builtins returns drydock's embedded definitions.
-func Builtins() *render.Definitions { return builtins() }
-
-// Builtin parses the embedded definition of a name (its file is
-// <name>.cue); nil when there is none.
-func Builtin(name string) (*render.Definition, error) {
-	file := name + ".cue"
-	data, err := fs.ReadFile(builtin.FS, file)
-	if errors.Is(err, fs.ErrNotExist) || !fs.ValidPath(file) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	ds, err := render.ParseCUEDefinitions("builtin/"+file, data)
-	if err != nil {
-		return nil, fmt.Errorf("built-in definition: %w", err)
-	}
-	if len(ds) != 1 || ds[0].Name != name {
-		return nil, fmt.Errorf("built-in definition file %s: want one definition named %q", file, name)
-	}
-	return ds[0], nil
-}
-
-// BuiltinNames lists the embedded definitions' names.
-func BuiltinNames() []string {
-	entries, _ := fs.ReadDir(builtin.FS, ".")
-	var names []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".cue"); ok {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 // renderWindow is how many applications (per worker) may be rendered
 // ahead of the one the final state waits for.
 const renderWindow = 8
@@ -629,7 +563,7 @@ type rendered struct {
 	failed    error
 	warnings  []string
 	traces    []Trace
-	resources map[string]*policy.Resources
+	resources map[string]*resourcekeeper.Resources
 	hashes    map[string]string
 	suspended map[string]bool
 	// props are the undeclared properties validation found.
@@ -703,7 +637,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		return o
 	}
-	r := &rendered{resources: map[string]*policy.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
+	r := &rendered{resources: map[string]*resourcekeeper.Resources{}, hashes: map[string]string{}, suspended: map[string]bool{}}
 	apply := newApplier(out, opts.Observed)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -842,7 +776,7 @@ func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions
 	if err := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
 		return nil, err
 	}
-	return definitions(noBuiltins, given.defs), nil
+	return builtin.Merge(noBuiltins, given.defs), nil
 }
 
 // authoredProvenance gives the objects taken as authored (resource

@@ -12,7 +12,6 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render"
 )
 
 // TestRunDeterministic renders many applications with 1 and 4 workers and
@@ -283,31 +282,6 @@ func TestRunNamesListItems(t *testing.T) {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-// TestBuiltinsParse: every embedded definition parses, alone in its file
-// named after it, so that the lazy built-ins find each one by its name.
-func TestBuiltinsParse(t *testing.T) {
-	names := BuiltinNames()
-	if len(names) < 40 {
-		t.Fatalf("%d built-in definitions", len(names))
-	}
-	for _, name := range names {
-		d, err := Builtin(name)
-		if err != nil || d == nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if got := Builtins().Get(d.Kind, name); got == nil || got.Template != d.Template {
-			t.Errorf("%s: Builtins().Get(%s) = %v", name, d.Kind, got)
-		}
-	}
-	if d := Builtins().Get(render.KindTrait, "webservice"); d != nil {
-		t.Errorf("a component found as a trait: %v", d)
-	}
-	if d, err := Builtin("../pipeline"); d != nil || err != nil {
-		t.Errorf("Builtin(../pipeline) = %v, %v", d, err)
 	}
 }
 

@@ -4,18 +4,10 @@
 // and lists per cluster the objects created, updated and deleted, each
 // with its reason, garbage collection included.
 //
-// What KubeVela deletes follows its resource keeper
-// (docs/research/kubevela-gc.md): an object an Application no longer
-// renders is deleted, unless the Application's garbage-collect policy
-// recorded it in the root resource tracker (a rule with strategy
-// onAppDelete or never, chosen when the object was written, so by the
-// base's policy) or keeps legacy resources (keepLegacyResource, the new
-// policy's); an orphan propagation keeps the object and removes its owner
-// labels. An object a read-only policy selects is never written, so never
-// deleted. A shared object (shared-resource) goes to the first remaining
-// sharer, and the last sharer's garbage collection decides. A deleted
-// Application deletes what it owned except what a never rule or an orphan
-// propagation keeps (detached). Objects are
+// What KubeVela deletes is its resource keeper's decision
+// (render/resourcekeeper's Gone.Collect), made with the base's and the new
+// render's resource policies; an object KubeVela detaches is an update
+// that removes its owner labels. Objects are
 // identified by cluster, group, kind, namespace and name, as KubeVela's
 // resource trackers do (the version is ignored): an object moved to
 // another cluster is a delete there and a create here.
@@ -30,7 +22,7 @@ import (
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
-	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
 	"github.com/drydock-dev/drydock/tree"
 )
 
@@ -38,7 +30,7 @@ import (
 // resource policies of its Applications (pipeline.Result.Resources).
 type Side struct {
 	Objects   *Recorder
-	Resources map[string]*policy.Resources
+	Resources map[string]*resourcekeeper.Resources
 	// Suspended names the Applications whose workflow stopped at a
 	// suspend step (pipeline.Result.Suspended).
 	Suspended map[string]bool
@@ -260,7 +252,7 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 		return now.data, "", nil
 	}
 	strategy := res.ApplyOnce.FindStrategy(now.selected())
-	if !strategy.Affects(policy.ApplyOnceOnUpdate) {
+	if !strategy.Affects(resourcekeeper.ApplyOnceOnUpdate) {
 		return now.data, "", nil
 	}
 	live, err := decodeRecord(c, k, was)
@@ -271,17 +263,12 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 	if err != nil {
 		return nil, "", err
 	}
-	for _, path := range strategy.Path {
-		if path == "*" {
-			return was.data, "", nil
-		}
-		v, ok := manifest.GetFieldPath(live.Data, path)
-		if !ok {
-			return nil, fmt.Sprintf("application %s: apply-once path %q is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is", app, path), nil
-		}
-		if err := manifest.SetFieldPath(desired.Data, path, manifest.DeepCopy(v)); err != nil {
-			return nil, fmt.Sprintf("application %s: apply-once path %q: %v: KubeVela's dispatch fails and leaves it as it is", app, path, err), nil
-		}
+	out, why := strategy.OnUpdate(live, desired)
+	switch {
+	case why != "":
+		return nil, "application " + app + ": " + why, nil
+	case out == live:
+		return was.data, "", nil
 	}
 	data, err = tree.Encode(desired)
 	if err != nil {
@@ -301,9 +288,8 @@ func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error)
 
 // gone decides what becomes of an object the new render no longer writes.
 func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) error {
-	shared := "" // which sharer decided, for a shared object
 	change := func(a Action, reason string, after []byte) {
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason + shared, Base: was.data, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason, Base: was.data, Head: after})
 	}
 	app, ok := cluster.OwnerApplication(was.owner)
 	if was.propagated {
@@ -326,74 +312,24 @@ func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) erro
 		change(Delete, "no longer written (was: "+was.source+")", nil)
 		return nil
 	}
-	if sharers := strings.Split(was.sharedBy, ","); len(sharers) > 1 {
-		// Each sharer that stops rendering it hands it to the next; the
-		// last one's garbage collection decides.
-		app = sharers[len(sharers)-1]
-		shared = " (the last of its sharers: " + was.sharedBy + ")"
-	}
-	old := base.Resources[app]
-	if old == nil {
-		old = &policy.Resources{}
-	}
-	now, updated := head.Resources[app]
-	if updated && now == nil {
-		now = &policy.Resources{}
-	}
-	keep := func(why string) {
-		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: "application " + app + ": " + why + shared})
-	}
-	detach := func(why string) error {
+	d := resourcekeeper.Gone{Object: was.selected(), App: app, SharedBy: was.sharedBy}.Collect(base.Resources, head.Resources, head.Suspended)
+	switch d.Action {
+	case resourcekeeper.Keep:
+		p.Kept = append(p.Kept, Kept{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Reason: d.Reason})
+		return nil
+	case resourcekeeper.Detach:
 		o, err := decodeRecord(c, k, was)
 		if err != nil {
 			return err
 		}
-		// The last sharer drops the shared-by annotation too; the API
-		// server keeps no empty map.
-		for field, key := range map[string][]string{"labels": {render.LabelAppName, render.LabelAppNamespace}, "annotations": {render.AnnotationAppSharedBy}} {
-			m := manifest.Map(o.Data, "metadata", field)
-			n := len(m)
-			for _, k := range key {
-				delete(m, k)
-			}
-			if n > 0 && len(m) == 0 {
-				delete(manifest.Map(o.Data, "metadata"), field)
-			}
-		}
+		resourcekeeper.DetachObject(o)
 		after, err := tree.Encode(o)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", c, k, err)
 		}
-		change(Update, "application "+app+": "+why+"; KubeVela keeps it and removes its owner labels", after)
+		change(Update, d.Reason, after)
 		return nil
 	}
-	sel := was.selected()
-	strategy, rule := old.GarbageCollect.FindStrategy(sel)
-	if updated {
-		switch {
-		case head.Suspended[app]:
-			keep("its workflow is suspended, and KubeVela garbage-collects earlier revisions only once it succeeds")
-			return nil
-		case strategy == policy.GCOnAppDelete || strategy == policy.GCNever:
-			keep(fmt.Sprintf("garbage-collect rule %d (strategy %s) keeps it until the application is deleted", rule, strategy))
-			return nil
-		case now.GarbageCollect != nil && now.GarbageCollect.KeepLegacyResource:
-			keep("garbage-collect keepLegacyResource keeps what earlier revisions rendered")
-			return nil
-		}
-		if orphan, rule := now.GarbageCollect.Orphans(sel); orphan {
-			return detach(fmt.Sprintf("no longer rendered; garbage-collect rule %d (propagation orphan)", rule))
-		}
-		change(Delete, "application "+app+" no longer renders it (garbage-collected)", nil)
-		return nil
-	}
-	// The application is deleted: its own last policies decide.
-	if strategy == policy.GCNever {
-		return detach(fmt.Sprintf("deleted; garbage-collect rule %d (strategy never)", rule))
-	}
-	if orphan, rule := old.GarbageCollect.Orphans(sel); orphan {
-		return detach(fmt.Sprintf("deleted; garbage-collect rule %d (propagation orphan)", rule))
-	}
-	change(Delete, "application "+app+" is deleted", nil)
+	change(Delete, d.Reason, nil)
 	return nil
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/builtin"
 )
 
 // TestBuiltinsMatchKubeVela renders every applicable KubeVela case twice,
@@ -20,7 +20,7 @@ import (
 func TestBuiltinsMatchKubeVela(t *testing.T) {
 	root := filepath.Join(conformanceRoot, "kubevela")
 	defs, _ := filepath.Abs(filepath.Join(root, "definitions"))
-	builtins := pipeline.Builtins()
+	builtins := builtin.Definitions()
 	var notApplicable []string
 	var compared int
 	defer func() { t.Logf("built-ins vs KubeVela definitions: %d cases compared", compared) }()

@@ -3,7 +3,9 @@
 // files in the `vela def` format, written for drydock to render exactly what
 // KubeVela's built-in definitions of the same names render.
 //
-// The package only carries the files; render parses them.
+// The package carries the files and parses them with render: Definitions
+// is the set a render starts from (each parsed at its first use), Merge
+// adds a render's own definitions over it.
 package builtin
 
 import "embed"

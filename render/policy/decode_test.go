@@ -24,8 +24,6 @@ func TestDecodeWording(t *testing.T) {
 			"json: cannot unmarshal string into Go struct field TopologyPolicySpec.Placement.clusters of type []string", "clusters"},
 		{"map value", map[string]any{"clusterLabelSelector": map[string]any{"a": "x", "b": int64(5)}}, &TopologyPolicySpec{}, true,
 			"json: cannot unmarshal number into Go struct field TopologyPolicySpec.Placement.clusterLabelSelector of type string", "clusterLabelSelector.b"},
-		{"named string", map[string]any{"rules": []any{map[string]any{"strategy": int64(1)}}}, &GarbageCollectPolicySpec{}, false,
-			"json: cannot unmarshal number into Go struct field GarbageCollectPolicyRule.rules.strategy of type v1alpha1.GarbageCollectStrategy", "rules[0].strategy"},
 		{"common package", map[string]any{"envs": []any{map[string]any{"placement": map[string]any{"clusterSelector": "x"}}}}, &EnvBindingSpec{}, false,
 			"json: cannot unmarshal string into Go struct field EnvPlacement.envs.placement.clusterSelector of type common.ClusterSelector", "envs[0].placement.clusterSelector"},
 	}

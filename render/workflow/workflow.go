@@ -22,7 +22,7 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
-	"github.com/drydock-dev/drydock/render/policy"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
 )
 
 // ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
@@ -52,7 +52,7 @@ type AppResult struct {
 	// not expect (it drops components, for one).
 	Warnings []string
 	// Resources are the Application's resource policies, decoded.
-	Resources *policy.Resources
+	Resources *resourcekeeper.Resources
 	// Suspended is true when the workflow stopped at a suspend step
 	// (Options.StopAtSuspend): it has not succeeded, so KubeVela
 	// garbage-collects nothing of earlier revisions yet.
@@ -123,7 +123,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	if err != nil {
 		return nil, err
 	}
-	if run.res.Resources, err = policy.ResourcePolicies(app); err != nil {
+	if run.res.Resources, err = resourcekeeper.ResourcePolicies(app); err != nil {
 		return nil, err
 	}
 	if err := run.renderPolicies(); err != nil {

@@ -1,4 +1,4 @@
-package policy
+package resourcekeeper
 
 import (
 	"testing"
@@ -120,5 +120,19 @@ func TestMergePolicyProperties(t *testing.T) {
 	}
 	if _, err := ResourcePolicies(app); err != nil {
 		t.Errorf("ResourcePolicies: %v", err)
+	}
+}
+
+// TestDecodeWording: a named string type of a spec is worded with
+// KubeVela's type name, and the offending value located.
+func TestDecodeWording(t *testing.T) {
+	props := map[string]any{"rules": []any{map[string]any{"strategy": int64(1)}}}
+	err := render.DecodeLoose(props, &GarbageCollectPolicySpec{})
+	want := "json: cannot unmarshal number into Go struct field GarbageCollectPolicyRule.rules.strategy of type v1alpha1.GarbageCollectStrategy"
+	if diff := cmp.Diff(want, errText(err)); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+	if got := render.ErrorPath(props, err); got != "rules[0].strategy" {
+		t.Errorf("path = %q, want rules[0].strategy", got)
 	}
 }
