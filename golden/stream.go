@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -178,24 +179,29 @@ func (c *Comparer) Report() *Report {
 
 func (c *Comparer) report() *Report {
 	r := &Report{Diffs: map[string]string{}}
-	for _, p := range sortedKeys(c.paths.files) {
-		switch st := c.state[p]; st.kind {
-		case added:
-			r.Added = append(r.Added, p)
-		case changed:
-			r.Changed = append(r.Changed, p)
-			r.Diffs[p] = st.diff
-		default:
-			r.Unchanged++
-		}
-	}
+	// The golden side: the files Put compared with, and the owned ones
+	// no Put named (only those can be Removed).
+	was := map[string]fileState{}
 	if c.g != nil {
-		for _, p := range sortedKeys(c.g.files) {
-			if !c.paths.files[p] && c.g.owned.owns(p) {
-				r.Removed = append(r.Removed, p)
+		for p := range c.g.files {
+			if _, put := c.state[p]; put || c.g.owned.owns(p) {
+				was[p] = fileState{}
 			}
 		}
 		r.Unowned = c.g.owned.listed == nil && len(c.g.files) > 0
+	}
+	changes, same := manifest.Changes(was, c.state, strings.Compare, func(_, now fileState) bool { return now.kind == unchanged })
+	r.Unchanged = same
+	for _, ch := range changes {
+		switch ch.Action {
+		case manifest.Added:
+			r.Added = append(r.Added, ch.Key)
+		case manifest.Changed:
+			r.Changed = append(r.Changed, ch.Key)
+			r.Diffs[ch.Key] = ch.New.diff
+		case manifest.Removed:
+			r.Removed = append(r.Removed, ch.Key)
+		}
 	}
 	return r
 }
