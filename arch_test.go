@@ -32,16 +32,17 @@ var allowed = map[string][]string{
 	"render/addon":        {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
 	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "reconcile"},
 	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
 // reach through another package, the drydock packages they may import
-// themselves: report formats check's results and must not render.
+// themselves: report formats check's results and reconcile's plans and
+// must not render.
 var direct = map[string][]string{
 	"check":  {"manifest", "cluster", "schemas", "golden", "pipeline", "rules", "gatekeeper", "regosandbox"},
-	"report": {"manifest", "check"},
+	"report": {"manifest", "check", "reconcile"},
 }
 
 const module = "github.com/drydock-dev/drydock"
