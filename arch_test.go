@@ -34,6 +34,9 @@ var allowed = map[string][]string{
 	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
 	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "reconcile"},
 	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
+
+	// Test support, imported by tests only.
+	"internal/conformance": {},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
