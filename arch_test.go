@@ -14,7 +14,7 @@ import (
 // neighbours. Dependencies point one way, toward the leaves.
 var imports = map[string][]string{
 	"cmd/drydock":           {"check", "report", "pipeline", "reconcile", "gitrev", "render", "render/addon", "render/cueval", "render/policy", "karmada/propagation", "rules", "gatekeeper", "regosandbox", "golden", "tree", "schemas", "cluster", "manifest"},
-	"report":                {"check", "manifest"},
+	"report":                {"check", "manifest", "reconcile"},
 	"check":                 {"deftest", "pipeline", "rules", "gatekeeper", "regosandbox", "golden", "tree", "cluster", "manifest"},
 	"deftest":               {"pipeline", "golden", "tree", "cluster", "manifest"},
 	"reconcile":             {"render", "golden", "tree", "cluster", "manifest", "render/resourcekeeper"},
@@ -26,6 +26,7 @@ var imports = map[string][]string{
 	"overrides/kubevela":    {"render", "manifest"},
 	"render":                {"render/patch", "schemas", "cluster", "manifest"},
 	"render/resourcekeeper": {"render", "cluster", "manifest"},
+	"internal/conformance":  {},
 	"render/patch":          {},
 	"render/builtin":        {"render"},
 	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},

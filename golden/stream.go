@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/drydock-dev/drydock/tree"
 )
@@ -93,19 +94,31 @@ func (c *Comparer) Report() *Report {
 
 func (c *Comparer) report() *Report {
 	r := &Report{Diffs: map[string]string{}}
-	for _, p := range c.paths.Paths() {
-		switch st := c.state[p]; st.kind {
-		case added:
-			r.Added = append(r.Added, p)
-		case changed:
-			r.Changed = append(r.Changed, p)
-			r.Diffs[p] = st.diff
-		default:
-			r.Unchanged++
+	// The golden side: the listed files Put compared with, and the owned
+	// ones no Put named (only those can be Removed).
+	was := map[string]fileState{}
+	for p, st := range c.state {
+		if st.kind != added {
+			was[p] = fileState{}
 		}
 	}
-	r.Removed = c.list.Removed(c.paths.Has)
+	for _, p := range c.list.Removed(c.paths.Has) {
+		was[p] = fileState{}
+	}
 	r.Unowned = c.list.Unowned()
+	changes, same := tree.Changes(was, c.state, strings.Compare, func(_, now fileState) bool { return now.kind == unchanged })
+	r.Unchanged = same
+	for _, ch := range changes {
+		switch ch.Action {
+		case tree.Added:
+			r.Added = append(r.Added, ch.Key)
+		case tree.Changed:
+			r.Changed = append(r.Changed, ch.Key)
+			r.Diffs[ch.Key] = ch.New.diff
+		case tree.Removed:
+			r.Removed = append(r.Removed, ch.Key)
+		}
+	}
 	return r
 }
 

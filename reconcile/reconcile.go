@@ -47,7 +47,27 @@ type Side struct {
 // large render costs little memory and collector time. A later object of
 // the same cluster and key replaces an earlier one, as in the clusters.
 type Recorder struct {
-	objects map[string]map[manifest.Key]*record
+	objects map[place]*record
+}
+
+// place is where an object is: its cluster and key.
+type place struct {
+	cluster string
+	key     manifest.Key
+}
+
+// comparePlaces orders places by cluster, then by key (Key.Less): the
+// order of a Plan's changes.
+func comparePlaces(a, b place) int {
+	switch {
+	case a.cluster != b.cluster:
+		return strings.Compare(a.cluster, b.cluster)
+	case a.key == b.key:
+		return 0
+	case a.key.Less(b.key):
+		return -1
+	}
+	return 1
 }
 
 type record struct {
@@ -78,18 +98,13 @@ func (r *record) selected() *manifest.Object {
 }
 
 // NewRecorder returns an empty recorder.
-func NewRecorder() *Recorder { return &Recorder{objects: map[string]map[manifest.Key]*record{}} }
+func NewRecorder() *Recorder { return &Recorder{objects: map[place]*record{}} }
 
 // Put records e in cluster c.
 func (r *Recorder) Put(c string, e cluster.Entry) error {
 	data, err := tree.Encode(e.Object)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", c, e.Object.Key(), err)
-	}
-	m := r.objects[c]
-	if m == nil {
-		m = map[manifest.Key]*record{}
-		r.objects[c] = m
 	}
 	rec := &record{data: data, apiVersion: e.Object.APIVersion(), path: tree.Path(c, e.Object), source: e.Source, owner: e.Owner,
 		propagated: e.Propagated, replicas: e.Replicas,
@@ -99,7 +114,7 @@ func (r *Recorder) Put(c string, e cluster.Entry) error {
 	for i, l := range selectorLabels {
 		rec.selector[2+i] = labels[l]
 	}
-	m[e.Object.Key()] = rec
+	r.objects[place{c, e.Object.Key()}] = rec
 	return nil
 }
 
@@ -173,42 +188,29 @@ func (c *Change) Diff() string {
 	return golden.Unified(from, to, c.Base, c.Head)
 }
 
-// Compute reconciles base onto head.
+// Compute reconciles base onto head: the objects that differ between the
+// two renders (tree.Changes), each decided as the controllers would.
 func Compute(base, head Side) (*Plan, error) {
 	p := &Plan{}
-	var clusters []string
-	for _, r := range []*Recorder{base.Objects, head.Objects} {
-		for c := range r.objects {
-			if !slices.Contains(clusters, c) {
-				clusters = append(clusters, c)
-			}
-		}
-	}
-	slices.Sort(clusters)
-	for _, c := range clusters {
-		keys := map[manifest.Key]bool{}
-		for _, r := range []*Recorder{base.Objects, head.Objects} {
-			for k := range r.objects[c] {
-				keys[k] = true
-			}
-		}
-		for _, k := range manifest.SortedObjectKeys(keys) {
-			if err := p.add(c, k, base.Objects.objects[c][k], head.Objects.objects[c][k], base, head); err != nil {
-				return nil, err
-			}
+	changes, unchanged := tree.Changes(base.Objects.objects, head.Objects.objects, comparePlaces,
+		func(was, now *record) bool { return string(was.data) == string(now.data) })
+	p.Unchanged = unchanged
+	for _, c := range changes {
+		if err := p.add(c.Key.cluster, c.Key.key, c.Old, c.New, base, head); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
 }
 
+// add decides what the controllers do with an object that the new
+// render adds (was nil), no longer writes (now nil) or changes.
 func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) error {
 	switch {
 	case was == nil:
 		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Create, Reason: now.source, Head: now.data})
 	case now == nil:
 		return p.gone(c, k, was, base, head)
-	case string(was.data) == string(now.data):
-		p.Unchanged++
 	default:
 		data, why, err := applyOnce(c, k, was, now, head)
 		switch {

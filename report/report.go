@@ -1,9 +1,12 @@
 // Package report owns the formats in which `drydock test` reports a
 // check.Result: text for people, JSON for tools, JUnit XML for test
 // dashboards, SARIF 2.1.0 for code scanning, and GitHub Actions workflow
-// commands (annotations) plus a Markdown job summary.
+// commands (annotations) plus a Markdown job summary. It also writes what
+// `drydock diff` found (a reconcile.Plan) as text, Markdown, JSON or for
+// GitHub Actions (LookupDiff), one file per format.
 //
-// report only formats: it does not run checks (package check does), pick
+// report only formats: it does not run checks (package check does) or
+// reconcile renders (package reconcile does), pick
 // an exit code, read the environment or open files. A Format writes to the
 // io.Writer it is given; the caller decides where that is (standard
 // output, a -o file, $GITHUB_STEP_SUMMARY) and reports write errors.

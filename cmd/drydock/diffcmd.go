@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
@@ -34,7 +32,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
-	write, ok := diffFormats[*format]
+	write, ok := report.LookupDiff(*format)
 	if !ok {
 		return cmd.fail(stderr, fmt.Errorf("--format %q: want text, markdown, json or github", *format))
 	}
@@ -85,7 +83,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *format == "github" { // as drydock test --format github does
-		if err := appendStepSummary(func(f io.Writer) error { return diffMarkdown(f, plan, name) }); err != nil {
+		if err := appendStepSummary(func(f io.Writer) error { return report.DiffMarkdown(f, plan, name) }); err != nil {
 			fmt.Fprintf(stderr, "drydock diff: writing the job summary: %v\n", err)
 			return exitUsage
 		}
@@ -175,163 +173,4 @@ func baseInputs(head pipeline.Inputs, rev, dir string) (in pipeline.Inputs, name
 		}
 	}
 	return in, name, nil
-}
-
-// diffFormats print a plan; base names the base.
-var diffFormats = map[string]func(w io.Writer, p *reconcile.Plan, base string) error{
-	"text":     diffText,
-	"markdown": diffMarkdown,
-	"json":     diffJSON,
-	"github":   diffGitHub,
-}
-
-// diffGitHub is the text for a GitHub Actions log, inert (no line of an
-// object can run a workflow command), and a notice with the summary;
-// runDiff appends the markdown to the job summary.
-func diffGitHub(w io.Writer, p *reconcile.Plan, base string) error {
-	var text strings.Builder
-	if err := diffText(&text, p, base); err != nil {
-		return err
-	}
-	sw := &report.StickyWriter{W: w}
-	report.WriteInert(sw, text.String())
-	report.Notice(sw, "drydock diff", summaryLine(p, base))
-	return sw.Err
-}
-
-var actionMarks = map[reconcile.Action]string{reconcile.Create: "+", reconcile.Update: "~", reconcile.Delete: "-"}
-
-// objectName is how a change names its object: kind[.group] name (the
-// namespace is printed apart).
-func objectName(k manifest.Key) string {
-	k.Namespace = ""
-	return k.String()
-}
-
-// namespaceOf is how the output names an object's namespace.
-func namespaceOf(ns string) string {
-	if ns == "" {
-		return "(cluster-scoped)"
-	}
-	return ns
-}
-
-// diffText groups the changes by cluster and namespace, each update with
-// its diff, and ends with a summary line. It writes through a
-// report.PrintableWriter: names, reasons and diff lines from inputs keep
-// their controls visible.
-func diffText(w io.Writer, p *reconcile.Plan, base string) error {
-	sw := &report.StickyWriter{W: w}
-	pw := &report.PrintableWriter{W: sw}
-	lastCluster, lastNS := "", "\x00"
-	for _, c := range p.Changes {
-		if c.Cluster != lastCluster {
-			fmt.Fprintf(pw, "cluster %s\n", c.Cluster)
-			lastCluster, lastNS = c.Cluster, "\x00"
-		}
-		if c.Key.Namespace != lastNS {
-			fmt.Fprintf(pw, "  namespace %s\n", namespaceOf(c.Key.Namespace))
-			lastNS = c.Key.Namespace
-		}
-		fmt.Fprintf(pw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.Key), c.Reason)
-		if c.Action == reconcile.Update {
-			for line := range strings.Lines(c.Diff()) {
-				fmt.Fprintf(pw, "        %s", line)
-			}
-		}
-	}
-	for _, k := range p.Kept {
-		fmt.Fprintf(pw, "kept in cluster %s, namespace %s: %s: %s\n", k.Cluster, namespaceOf(k.Key.Namespace), objectName(k.Key), k.Reason)
-	}
-	fmt.Fprintf(pw, "%s\n", summaryLine(p, base))
-	return sw.Err
-}
-
-func summaryLine(p *reconcile.Plan, base string) string {
-	line := fmt.Sprintf("compared with %s: %d to create, %d to update, %d to delete, %d unchanged",
-		base, p.Count(reconcile.Create), p.Count(reconcile.Update), p.Count(reconcile.Delete), p.Unchanged)
-	if len(p.Kept) > 0 {
-		line += fmt.Sprintf(", %d kept as they are by the controllers", len(p.Kept))
-	}
-	return line
-}
-
-// diffMarkdown is a pull-request comment: a table per cluster, each
-// object's diff in a collapsed section. Every name, kind, namespace and
-// reason is report.MarkdownText or MarkdownCode and every diff a
-// MarkdownFence: nothing from an input becomes markup.
-func diffMarkdown(w io.Writer, p *reconcile.Plan, base string) error {
-	sw := &report.StickyWriter{W: w}
-	fmt.Fprintf(sw, "### drydock diff\n\n%s.\n", summaryLine(p, report.MarkdownCode(base)))
-	byCluster := map[string][]reconcile.Change{}
-	var clusters []string
-	for _, c := range p.Changes {
-		if byCluster[c.Cluster] == nil {
-			clusters = append(clusters, c.Cluster)
-		}
-		byCluster[c.Cluster] = append(byCluster[c.Cluster], c)
-	}
-	for _, cl := range clusters {
-		changes := byCluster[cl]
-		counts := map[reconcile.Action]int{}
-		for _, c := range changes {
-			counts[c.Action]++
-		}
-		fmt.Fprintf(sw, "\n#### cluster %s\n\n| create | update | delete |\n|---|---|---|\n| %d | %d | %d |\n\n",
-			report.MarkdownCode(cl), counts[reconcile.Create], counts[reconcile.Update], counts[reconcile.Delete])
-		for _, c := range changes {
-			fmt.Fprintf(sw, "<details><summary>%s %s %s in %s: %s</summary>\n\n%s\n</details>\n",
-				c.Action, report.MarkdownText(c.Key.Kind), report.MarkdownCode(c.Key.Name), report.MarkdownText(namespaceOf(c.Key.Namespace)),
-				report.MarkdownText(c.Reason), report.MarkdownFence("diff", c.Diff()))
-		}
-	}
-	if len(p.Kept) > 0 {
-		fmt.Fprintf(sw, "\n#### kept as they are by the controllers\n\n")
-		for _, k := range p.Kept {
-			fmt.Fprintf(sw, "- %s %s %s in %s: %s\n", report.MarkdownCode(k.Cluster), report.MarkdownText(k.Key.Kind), report.MarkdownCode(k.Key.Name),
-				report.MarkdownText(namespaceOf(k.Key.Namespace)), report.MarkdownText(k.Reason))
-		}
-	}
-	return sw.Err
-}
-
-// diffJSON is the plan for machines: a summary and every change (the
-// unchanged and kept objects are counted as unchanged; the kept ones
-// are also listed with their reasons).
-func diffJSON(w io.Writer, p *reconcile.Plan, _ string) error {
-	type change struct {
-		Cluster    string `json:"cluster"`
-		Namespace  string `json:"namespace"`
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-		Name       string `json:"name"`
-		Action     string `json:"action,omitempty"`
-		Reason     string `json:"reason"`
-		Diff       string `json:"diff,omitempty"`
-	}
-	type summary struct {
-		Create    int `json:"create"`
-		Update    int `json:"update"`
-		Delete    int `json:"delete"`
-		Unchanged int `json:"unchanged"`
-	}
-	out := struct {
-		Summary summary  `json:"summary"`
-		Changes []change `json:"changes"`
-		Kept    []change `json:"kept"`
-	}{
-		Summary: summary{p.Count(reconcile.Create), p.Count(reconcile.Update), p.Count(reconcile.Delete), p.Unchanged + len(p.Kept)},
-		Changes: []change{},
-		Kept:    []change{},
-	}
-	for _, c := range p.Changes {
-		out.Changes = append(out.Changes, change{Cluster: c.Cluster, Namespace: c.Key.Namespace, APIVersion: c.APIVersion, Kind: c.Key.Kind,
-			Name: c.Key.Name, Action: string(c.Action), Reason: c.Reason, Diff: c.Diff()})
-	}
-	for _, k := range p.Kept {
-		out.Kept = append(out.Kept, change{Cluster: k.Cluster, Namespace: k.Key.Namespace, APIVersion: k.APIVersion, Kind: k.Key.Kind, Name: k.Key.Name, Reason: k.Reason})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

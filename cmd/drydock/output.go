@@ -234,7 +234,7 @@ func (s *streamOutput) finish(notes string) error {
 		}
 		first = false
 		// The comment stays one comment line whatever the names say.
-		fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, namespaceOf(k.Namespace), report.PrintableLine(source))
+		fmt.Fprintf(s.w, "# Source: cluster %s, namespace %s, %s\n", c, report.NamespaceOf(k.Namespace), report.PrintableLine(source))
 		s.w.Write(data) // a failing stdout is the run's StickyWriter's to report
 		return nil
 	})

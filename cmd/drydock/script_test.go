@@ -14,11 +14,15 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/drydock-dev/drydock/internal/conformance"
 )
 
-// TestMain lets testscript run the CLI in-process as the `drydock` command.
+// TestMain lets testscript run the CLI in-process as the `drydock` command,
+// and says loudly when the conformance corpora are missing (failing with
+// DRYDOCK_REQUIRE_CONFORMANCE set).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(conformance.Guard(m, conformanceRoot), map[string]func(){
 		"drydock": func() {
 			code := process()
 			if reportUsage != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -257,29 +258,30 @@ func renderWatched(ctx context.Context, in pipeline.Inputs) (tree.Tree, []string
 }
 
 // printTreeChanges prints how now differs from was (nil: the first
-// render, nothing printed) and counts the changes.
+// render, nothing printed) and counts the changes: the creates and
+// updates in path order, then the deletes.
 func printTreeChanges(w io.Writer, was, now tree.Tree) (created, updated, deleted int) {
 	if was == nil {
 		return 0, 0, 0
 	}
-	for _, p := range now.Paths() {
-		old, ok := was[p]
-		switch {
-		case !ok:
+	changes, _ := tree.Changes(was, now, strings.Compare, bytes.Equal)
+	for _, c := range changes {
+		switch c.Action {
+		case tree.Added:
 			created++
-			fmt.Fprintf(w, "+ create %s\n", p)
-		case string(old) != string(now[p]):
+			fmt.Fprintf(w, "+ create %s\n", c.Key)
+		case tree.Changed:
 			updated++
-			fmt.Fprintf(w, "~ update %s\n", p)
-			for _, line := range strings.Split(strings.TrimRight(golden.Unified("before/"+p, "after/"+p, old, now[p]), "\n"), "\n") {
+			fmt.Fprintf(w, "~ update %s\n", c.Key)
+			for _, line := range strings.Split(strings.TrimRight(golden.Unified("before/"+c.Key, "after/"+c.Key, c.Old, c.New), "\n"), "\n") {
 				fmt.Fprintf(w, "    %s\n", line)
 			}
 		}
 	}
-	for _, p := range was.Paths() {
-		if _, ok := now[p]; !ok {
+	for _, c := range changes {
+		if c.Action == tree.Removed {
 			deleted++
-			fmt.Fprintf(w, "- delete %s\n", p)
+			fmt.Fprintf(w, "- delete %s\n", c.Key)
 		}
 	}
 	return created, updated, deleted

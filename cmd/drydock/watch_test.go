@@ -12,11 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // syncBuffer is a buffer the watcher writes while the test reads.
@@ -490,5 +492,28 @@ func TestRenderStdoutInsideInputs(t *testing.T) {
 	}
 	if n := strings.Count(string(data), "# Source: "); n != 2 {
 		t.Errorf("%d objects in all.yaml, want 2:\n%s", n, data)
+	}
+}
+
+// TestPrintTreeChanges pins the whole of what --watch prints between two
+// renders: creates and updates (with the diff) in path order, then the
+// deletes; nothing for the first render.
+func TestPrintTreeChanges(t *testing.T) {
+	was := tree.Tree{"a/gone.yaml": []byte("x: 1\n"), "b/same.yaml": []byte("y: 1\n"), "c/edit.yaml": []byte("z: 1\n")}
+	now := tree.Tree{"b/same.yaml": []byte("y: 1\n"), "c/edit.yaml": []byte("z: 2\n"), "d/new.yaml": []byte("n: 1\n")}
+	var out bytes.Buffer
+	if c, u, d := printTreeChanges(&out, nil, now); c+u+d != 0 || out.Len() != 0 {
+		t.Errorf("first render: %d %d %d, printed %q", c, u, d, out.String())
+	}
+	created, updated, deleted := printTreeChanges(&out, was, now)
+	want := "~ update c/edit.yaml\n" +
+		"    --- before/c/edit.yaml\n    +++ after/c/edit.yaml\n    @@ -1 +1 @@\n    -z: 1\n    +z: 2\n" +
+		"+ create d/new.yaml\n" +
+		"- delete a/gone.yaml\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	if created != 1 || updated != 1 || deleted != 1 {
+		t.Errorf("counts %d created, %d updated, %d deleted; want 1 each", created, updated, deleted)
 	}
 }
