@@ -306,7 +306,7 @@ func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j
 	var got rendered
 	status := statusOf{healthy: true}
 	if renderErr != nil {
-		renderErr = errors.New(stdinPlace.ReplaceAllString(renderErr.Error(), ""))
+		renderErr = errors.New(stdinPlace.ReplaceAllString(manifest.Format(renderErr, nil), ""))
 	} else {
 		entries := res.Clusters.List(t.Context.Cluster)
 		if policy != "" && t.Context.Cluster != cluster.Local { // a policy's output goes to the hub

@@ -199,12 +199,13 @@ func errorFindings(suite, check string, err error) []Finding {
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
 		pos, ok := manifest.PosOf(e)
-		if m := leadingPos.FindStringSubmatch(e.Error()); !ok && m != nil {
+		text := manifest.Format(e, nil)
+		if m := leadingPos.FindStringSubmatch(text); !ok && m != nil {
 			line, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3])
 			pos = manifest.Pos{File: m[1], Line: line, Col: col}
 		}
-		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
+		msg := strings.TrimPrefix(text, pos.String()+": ")
 		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos}
 	}
 	return out

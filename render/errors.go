@@ -103,8 +103,8 @@ func CUEMessage(err error) string {
 	return strings.Join(msgs, "; ")
 }
 
-// PositionedCUE formats a CUE error as "file:line:col: message": the
-// position of its first error that has one, and CUEMessage's message.
+// PositionedCUE is a CUE error located (a manifest.Error) at the position
+// of its first error that has one, with CUEMessage's message.
 func PositionedCUE(err error) error {
 	errs := cueerrors.Errors(err)
 	if len(errs) == 0 {
@@ -112,7 +112,7 @@ func PositionedCUE(err error) error {
 	}
 	for _, p := range cueerrors.Positions(errs[0]) {
 		if p.IsValid() {
-			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), CUEMessage(err))
+			return manifest.At(manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}, "%s", CUEMessage(err))
 		}
 	}
 	return fmt.Errorf("%s", CUEMessage(err))
