@@ -206,9 +206,37 @@ func errorFindings(suite, check string, err error) []Finding {
 			pos = manifest.Pos{File: m[1], Line: line, Col: col}
 		}
 		msg := strings.TrimPrefix(text, pos.String()+": ")
-		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos}
+		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos, Related: relatedOf(e)}
 	}
 	return out
+}
+
+// relatedOf is the related places of the first manifest.Error in err's
+// chain that has any (nil when none has).
+func relatedOf(err error) []manifest.Related {
+	for err != nil {
+		if me, ok := err.(*manifest.Error); ok {
+			var out []manifest.Related
+			for _, r := range me.Related {
+				if r.Pos.IsValid() {
+					out = append(out, r)
+				}
+			}
+			if out != nil {
+				return out
+			}
+		}
+		if list, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, inner := range list.Unwrap() {
+				if out := relatedOf(inner); out != nil {
+					return out
+				}
+			}
+			return nil
+		}
+		err = errors.Unwrap(err)
+	}
+	return nil
 }
 
 // strict reports whether suite s runs strict (Suite.Strict, Options.Strict).
