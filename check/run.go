@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -183,13 +181,9 @@ func (res *SuiteResult) fail(err error, check string) {
 	res.Findings = append(res.Findings, errorFindings(res.Name, check, err)...)
 }
 
-// leadingPos is the file:line:col an error's text starts with.
-var leadingPos = regexp.MustCompile(`^([^\s:]+):(\d+):(\d+): `)
-
 // errorFindings are the findings of a check that could not run: one per
-// error, at its place. An error that carries no position but starts with
-// one (OPA's, a rule time limit's, CUE's as render words them) is placed
-// there.
+// error, at its place (manifest.PosOf: the error's chain, never its text),
+// with the related places of its located error.
 func errorFindings(suite, check string, err error) []Finding {
 	errs := []error{err}
 	var list manifest.Errors
@@ -198,14 +192,8 @@ func errorFindings(suite, check string, err error) []Finding {
 	}
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
-		pos, ok := manifest.PosOf(e)
-		text := manifest.Format(e, nil)
-		if m := leadingPos.FindStringSubmatch(text); !ok && m != nil {
-			line, _ := strconv.Atoi(m[2])
-			col, _ := strconv.Atoi(m[3])
-			pos = manifest.Pos{File: m[1], Line: line, Col: col}
-		}
-		msg := strings.TrimPrefix(text, pos.String()+": ")
+		pos, _ := manifest.PosOf(e)
+		msg := strings.TrimPrefix(manifest.Format(e, nil), pos.String()+": ")
 		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos, Related: relatedOf(e)}
 	}
 	return out
