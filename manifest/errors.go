@@ -31,6 +31,21 @@ func (s Subject) String() string {
 	return fmt.Sprintf("%s %q", s.Kind, s.Name)
 }
 
+// KeySubject is the object k names as a subject: its kind (with the
+// group) and its namespace/name, unquoted as Kubernetes writes keys
+// ("Deployment.apps shop/web").
+func KeySubject(k Key) Subject {
+	kind := k.Kind
+	if k.Group != "" {
+		kind += "." + k.Group
+	}
+	name := k.Name
+	if k.Namespace != "" {
+		name = k.Namespace + "/" + k.Name
+	}
+	return Subject{Kind: kind, Name: name, Bare: true}
+}
+
 // Error is a problem with an authored input, located and named: the place
 // in the input, what it is about (Subjects, outermost first), the field
 // path inside the object, other places it relates to, and what is wrong.
