@@ -19,7 +19,7 @@ func configDocument(path string, data []byte) (*manifest.Object, error) {
 	case err != nil:
 		return nil, err
 	case len(docs) == 0:
-		return nil, fmt.Errorf("%s:1:1: no suites: the file is empty", path)
+		return nil, manifest.At(manifest.Pos{File: path, Line: 1, Col: 1}, "no suites: the file is empty")
 	case len(docs) > 1:
 		return nil, manifest.At(docs[1].Pos, "a second YAML document: %s holds one (suites and limits)", path)
 	}

@@ -26,7 +26,7 @@ func loadDefTests(file string) ([]deftest.Test, *manifest.Object, error) {
 		return nil, nil, err
 	}
 	if len(docs) != 1 {
-		return nil, nil, fmt.Errorf("%s:1:1: a definition test file holds one YAML document (tests: ...)", file)
+		return nil, nil, manifest.At(manifest.Pos{File: file, Line: 1, Col: 1}, "a definition test file holds one YAML document (tests: ...)")
 	}
 	doc := docs[0]
 	var f deftest.File

@@ -47,6 +47,9 @@ type Finding struct {
 	// that produced the object, the golden file, or the input error's
 	// place. It is not valid when the finding has no place of its own.
 	Pos manifest.Pos
+	// Related are other places the finding relates to (an input error's
+	// manifest.Error.Related that have a place: the template line).
+	Related []manifest.Related
 	// Object is the object's path in the output tree (for combined rules,
 	// the cluster), when the finding is about one.
 	Object string

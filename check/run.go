@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -183,13 +181,9 @@ func (res *SuiteResult) fail(err error, check string) {
 	res.Findings = append(res.Findings, errorFindings(res.Name, check, err)...)
 }
 
-// leadingPos is the file:line:col an error's text starts with.
-var leadingPos = regexp.MustCompile(`^([^\s:]+):(\d+):(\d+): `)
-
 // errorFindings are the findings of a check that could not run: one per
-// error, at its place. An error that carries no position but starts with
-// one (OPA's, a rule time limit's, CUE's as render words them) is placed
-// there.
+// error, at its place (manifest.PosOf: the error's chain, never its text),
+// with the related places of its located error.
 func errorFindings(suite, check string, err error) []Finding {
 	errs := []error{err}
 	var list manifest.Errors
@@ -198,16 +192,39 @@ func errorFindings(suite, check string, err error) []Finding {
 	}
 	out := make([]Finding, len(errs))
 	for i, e := range errs {
-		pos, ok := manifest.PosOf(e)
-		if m := leadingPos.FindStringSubmatch(e.Error()); !ok && m != nil {
-			line, _ := strconv.Atoi(m[2])
-			col, _ := strconv.Atoi(m[3])
-			pos = manifest.Pos{File: m[1], Line: line, Col: col}
-		}
-		msg := strings.TrimPrefix(e.Error(), pos.String()+": ")
-		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos}
+		pos, _ := manifest.PosOf(e)
+		msg := strings.TrimPrefix(manifest.Format(e, nil), pos.String()+": ")
+		out[i] = Finding{Suite: suite, Check: check, Level: LevelError, Message: msg, Pos: pos, Related: relatedOf(e)}
 	}
 	return out
+}
+
+// relatedOf is the related places of the first manifest.Error in err's
+// chain that has any (nil when none has).
+func relatedOf(err error) []manifest.Related {
+	for err != nil {
+		if me, ok := err.(*manifest.Error); ok {
+			var out []manifest.Related
+			for _, r := range me.Related {
+				if r.Pos.IsValid() {
+					out = append(out, r)
+				}
+			}
+			if out != nil {
+				return out
+			}
+		}
+		if list, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, inner := range list.Unwrap() {
+				if out := relatedOf(inner); out != nil {
+					return out
+				}
+			}
+			return nil
+		}
+		err = errors.Unwrap(err)
+	}
+	return nil
 }
 
 // strict reports whether suite s runs strict (Suite.Strict, Options.Strict).

@@ -21,16 +21,17 @@ func (a Assert) check(got rendered, renderErr error) string {
 		if renderErr == nil {
 			return "the render succeeded; want an error"
 		}
-		if a.Error != "" && !strings.Contains(renderErr.Error(), a.Error) {
-			return fmt.Sprintf("error %q does not contain %q", renderErr.Error(), a.Error)
+		msg := manifest.Format(renderErr, nil)
+		if a.Error != "" && !strings.Contains(msg, a.Error) {
+			return fmt.Sprintf("error %q does not contain %q", msg, a.Error)
 		}
 		if a.ErrorRegex != "" {
 			re, err := regexp.Compile(a.ErrorRegex)
 			if err != nil {
 				return fmt.Sprintf("errorRegex %q: %v", a.ErrorRegex, err)
 			}
-			if !re.MatchString(renderErr.Error()) {
-				return fmt.Sprintf("error %q does not match %q", renderErr.Error(), a.ErrorRegex)
+			if !re.MatchString(msg) {
+				return fmt.Sprintf("error %q does not match %q", msg, a.ErrorRegex)
 			}
 		}
 		return ""

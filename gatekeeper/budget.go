@@ -63,8 +63,14 @@ func (e *StopError) Error() string {
 	return fmt.Sprintf("%d evaluations skipped: earlier in the run, %s", e.Skipped, e.Stop)
 }
 
-// Unwrap returns ErrInvalid and regosandbox.ErrStopped.
-func (e *StopError) Unwrap() []error { return []error{ErrInvalid, regosandbox.ErrStopped} }
+// Unwrap returns ErrInvalid and regosandbox.ErrStopped, and the stop,
+// located at the template, when the error's text starts with it (Here).
+func (e *StopError) Unwrap() []error {
+	if e.Here {
+		return []error{ErrInvalid, regosandbox.ErrStopped, e.Stop.Located()}
+	}
+	return []error{ErrInvalid, regosandbox.ErrStopped}
+}
 
 // StopErrors returns one *StopError per stop (joined): the first object,
 // in order, whose evaluation was stopped here, counting the other entries
@@ -76,8 +82,8 @@ func (o *Outcome) StopErrors() error {
 // StopErrors is Outcome.StopErrors over the entries of several outcomes
 // (of one run's clusters, say), in order.
 func StopErrors(stopped []Stopped) error {
-	var order []string
-	byWhat := map[string]*StopError{}
+	var order []manifest.Pos
+	byWhat := map[manifest.Pos]*StopError{}
 	for _, s := range stopped {
 		key := s.Stop.Pos // the template's place
 		se := byWhat[key]
@@ -110,8 +116,8 @@ func (c *constraint) evalBudgeted(ctx context.Context, b *regosandbox.Budget, q 
 		return res, nil, err
 	}
 	var res []result
-	naming := func() (string, string) {
-		return c.tmpl.pos.String(), fmt.Sprintf("ConstraintTemplate %q (constraint %s)", c.tmpl.name, c.id)
+	naming := func() (manifest.Pos, string) {
+		return c.tmpl.pos, fmt.Sprintf("ConstraintTemplate %q (constraint %s)", c.tmpl.name, c.id)
 	}
 	err := b.Eval(ctx, c.tmpl, naming, label, func(ectx context.Context) error {
 		var err error

@@ -185,7 +185,7 @@ func review(ctx context.Context, b *regosandbox.Budget, constraints []*constrain
 			v := Violation{Object: i, Constraint: c.id, Pos: c.pos, EnforcementAction: c.action}
 			matched, err := c.matchAny(&t, namespaces)
 			if err != nil {
-				v.Message = fmt.Sprintf("unable to match constraints: %v", err)
+				v.Message = fmt.Sprintf("unable to match constraints: %s", manifest.Format(err, nil))
 				out = append(out, v)
 				continue
 			}

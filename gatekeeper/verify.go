@@ -294,7 +294,7 @@ func (v *verifier) runTest(ctx context.Context, file, dir string, t node, skipAl
 	c, err := v.readConstraint(filepath.Join(dir, consPath), t.get("constraint").pos(), tmpl)
 	if wantInvalid {
 		if !errors.Is(err, errSchema) {
-			res.Err = fmt.Sprintf("constraint should have failed schema validation: got error %v but want %v", err, errSchema)
+			res.Err = fmt.Sprintf("constraint should have failed schema validation: got error %s but want %v", manifest.Format(err, nil), errSchema)
 		}
 		return []CaseResult{res}, nil
 	}
@@ -454,7 +454,7 @@ func (v *verifier) runCase(ctx context.Context, file, dir, test string, c *const
 		if ctx.Err() != nil {
 			return res, err
 		}
-		res.Err = err.Error()
+		res.Err = manifest.Format(err, nil)
 		return res, nil
 	}
 	violations := out.Violations

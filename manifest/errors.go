@@ -31,19 +31,47 @@ func (s Subject) String() string {
 	return fmt.Sprintf("%s %q", s.Kind, s.Name)
 }
 
+// KeySubject is the object k names as a subject: its kind (with the
+// group) and its namespace/name, unquoted as Kubernetes writes keys
+// ("Deployment.apps shop/web").
+func KeySubject(k Key) Subject {
+	kind := k.Kind
+	if k.Group != "" {
+		kind += "." + k.Group
+	}
+	name := k.Name
+	if k.Namespace != "" {
+		name = k.Namespace + "/" + k.Name
+	}
+	return Subject{Kind: kind, Name: name, Bare: true}
+}
+
 // Error is a problem with an authored input, located and named: the place
 // in the input, what it is about (Subjects, outermost first), the field
-// path inside the object, and what is wrong. It is the one error type
-// drydock's packages return for bad input; callers read its parts with
-// errors.As instead of parsing its text.
+// path inside the object, other places it relates to, and what is wrong.
+// It is the one located error type of drydock's packages: callers read its
+// parts with errors.As instead of parsing its text, and Format writes it
+// with its positions.
 type Error struct {
 	Pos      Pos
 	Subjects []Subject
 	// Field is the path of the offending field in the object, as Path
 	// builds it ("" when the error is about the object as a whole).
 	Field string
+	// Related are other places (and notes) the error relates to: the
+	// definition template line it arose at, the deploy step that rendered
+	// it; written after the message, in order.
+	Related []Related
 	// Err is what is wrong; it wraps the sentinel a caller branches on.
 	Err error
+}
+
+// Related is a place an Error relates to, or a note about it: What names
+// it ("template", "first defined here"); Pos is the place (zero for a note
+// without one).
+type Related struct {
+	Pos  Pos
+	What string
 }
 
 // Errorf returns an Error at pos about subjects, with a message made by
@@ -53,17 +81,24 @@ func Errorf(pos Pos, subjects []Subject, format string, args ...any) *Error {
 }
 
 // At returns an Error at pos with a message made by fmt.Errorf (so %w
-// wraps); its text is "pos: message".
+// wraps); Format writes it "pos: message".
 func At(pos Pos, format string, args ...any) *Error {
 	return &Error{Pos: pos, Err: fmt.Errorf(format, args...)}
 }
 
-// Error formats the error as "file:line:col: kind "name" kind "name": message".
-func (e *Error) Error() string {
+// Error formats the error as Format writes it:
+// `file:line:col: kind "name" kind "name": message (what file:line:col)`.
+func (e *Error) Error() string { return e.text(Pos.String, nil) }
+
+// text writes the error; pos writes a position (nil: positions are left
+// out, and so are related entries that have one), inner the wrapped error.
+func (e *Error) text(pos func(Pos) string, inner func(error) string) string {
 	var b strings.Builder
-	if s := e.Pos.String(); s != "" {
-		b.WriteString(s)
-		b.WriteString(": ")
+	if pos != nil {
+		if s := pos(e.Pos); s != "" {
+			b.WriteString(s)
+			b.WriteString(": ")
+		}
 	}
 	for i, s := range e.Subjects {
 		if i > 0 {
@@ -75,7 +110,19 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Err != nil {
-		b.WriteString(e.Err.Error())
+		if inner != nil {
+			b.WriteString(inner(e.Err))
+		} else {
+			b.WriteString(e.Err.Error())
+		}
+	}
+	for _, r := range e.Related {
+		switch {
+		case !r.Pos.IsValid():
+			fmt.Fprintf(&b, " (%s)", r.What)
+		case pos != nil:
+			fmt.Fprintf(&b, " (%s %s)", r.What, pos(r.Pos))
+		}
 	}
 	return b.String()
 }
@@ -83,25 +130,14 @@ func (e *Error) Error() string {
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Positioned is an error that knows its place in the authored input
-// without being an Error (a package's richer error type).
-type Positioned interface {
-	error
-	Position() Pos
-}
-
-// PosOf returns the position of the first Error (or Positioned error) in
-// err's chain that has one.
+// PosOf returns the position of the first Error in err's chain that has
+// one.
 func PosOf(err error) (Pos, bool) {
 	for err != nil {
 		switch e := err.(type) {
 		case *Error:
 			if e.Pos.IsValid() {
 				return e.Pos, true
-			}
-		case Positioned:
-			if p := e.Position(); p.IsValid() {
-				return p, true
 			}
 		case interface{ Unwrap() []error }:
 			for _, inner := range e.Unwrap() {
@@ -133,7 +169,7 @@ func Join(errs ...error) error {
 			}
 			return
 		}
-		if msg := err.Error(); !seen[msg] {
+		if msg := Format(err, nil); !seen[msg] {
 			seen[msg] = true
 			out = append(out, err)
 		}

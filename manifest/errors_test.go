@@ -3,6 +3,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,5 +66,19 @@ func TestMark(t *testing.T) {
 	}
 	if Mark(kind, err) != err || Mark(kind, nil) != nil {
 		t.Error("Mark must leave an error of the kind, and nil, as they are")
+	}
+}
+
+// TestKeySubject: an object as a subject is its kind and its name, and
+// prints as its key.
+func TestKeySubject(t *testing.T) {
+	for _, k := range []Key{
+		{Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "web"},
+		{Kind: "Namespace", Name: "shop"},
+	} {
+		s := KeySubject(k)
+		if s.String() != k.String() || strings.Contains(s.Kind, " ") || s.Name == "" {
+			t.Errorf("KeySubject(%v) = %#v, printing %q", k, s, s)
+		}
 	}
 }

@@ -23,7 +23,7 @@ func TestPosOf(t *testing.T) {
 		{"wrapped Error", fmt.Errorf("load: %w", located), Pos{File: "app.yaml", Line: 3, Col: 5}},
 		{"Error without a place", fmt.Errorf("b.yaml:7:1: %w", Errorf(Pos{}, nil, "bad")), Pos{}},
 		{"inner Error with a place", Join(errors.New("x"), located), Pos{File: "app.yaml", Line: 3, Col: 5}},
-		{"a package's own positioned error", positioned{Pos{File: "ad/metadata.yaml", Line: 2}}, Pos{File: "ad/metadata.yaml", Line: 2}},
+		{"an Error a package's own error wraps", wrapping{located}, Pos{File: "app.yaml", Line: 3, Col: 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,8 +35,8 @@ func TestPosOf(t *testing.T) {
 	}
 }
 
-// positioned is a package's own error type that knows its place.
-type positioned struct{ pos Pos }
+// wrapping is a package's own error type that wraps a located Error.
+type wrapping struct{ err error }
 
-func (p positioned) Error() string { return "bad" }
-func (p positioned) Position() Pos { return p.pos }
+func (w wrapping) Error() string { return w.err.Error() }
+func (w wrapping) Unwrap() error { return w.err }

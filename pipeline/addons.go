@@ -131,7 +131,7 @@ func checkComponent(e *cueval.Engine, app *render.Application, comp *render.Comp
 	}
 	m, err := e.RenderComponent(app, comp, cueval.Placement{})
 	if errors.Is(err, render.ErrUnknownDefinition) {
-		return []string{fmt.Sprintf("%v: no built-in or addon definition; the component was not checked", err)}, nil
+		return []string{fmt.Sprintf("%s: no built-in or addon definition; the component was not checked", manifest.Format(err, nil))}, nil
 	}
 	var re *render.Error
 	if errors.As(err, &re) {

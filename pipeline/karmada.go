@@ -197,7 +197,7 @@ func (cp *controlPlane) place(i int) placed {
 		r.placement = explainPlacement(t, cp, p, d, err)
 	}
 	if errors.Is(err, propagation.ErrUnschedulable) {
-		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%v); it reaches no member cluster", t.Pos, t.Key(), p, err)
+		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%s); it reaches no member cluster", t.Pos, t.Key(), p, manifest.Format(err, nil))
 		if len(cp.members) == 0 {
 			r.warning += "; the inventory has no member cluster: give Cluster objects with --clusters"
 		}

@@ -226,6 +226,9 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
+	if located := e.located(); located != nil {
+		return located.Error()
+	}
 	if e.Activity.What == "" {
 		return e.Reason
 	}
@@ -241,11 +244,22 @@ func activity(a cueval.Activity) string {
 	return fmt.Sprintf("%s: %s", a.Pos, a.What)
 }
 
-func (e *LimitError) Unwrap() error { return ErrLimit }
+// Unwrap returns ErrLimit and, for an evaluation with a place, the error
+// located where it is defined (its text is the error's).
+func (e *LimitError) Unwrap() []error {
+	if located := e.located(); located != nil {
+		return []error{ErrLimit, located}
+	}
+	return []error{ErrLimit}
+}
 
-// Position is where the evaluation that hit the limit is defined
-// (manifest.Positioned).
-func (e *LimitError) Position() manifest.Pos { return e.Activity.Pos }
+// located is the error at the evaluation's place (nil without one).
+func (e *LimitError) located() *manifest.Error {
+	if e.Activity.What == "" || !e.Activity.Pos.IsValid() {
+		return nil
+	}
+	return manifest.At(e.Activity.Pos, "%s: %s", e.Activity.What, e.Reason)
+}
 
 // bounded runs run under a watchdog of limits: it returns run's result,
 // or the limit error as soon as a limit is hit, without waiting for the

@@ -42,8 +42,8 @@ type Budget struct {
 // outlived the time limit (then only that key is stopped), or during
 // which the heap passed the memory limit (then everything is).
 type Stop struct {
-	// Pos is where what is written (file:line:col), if known.
-	Pos string
+	// Pos is where what is written, if known.
+	Pos manifest.Pos
 	// What names the key: "rule main.deny (policy/main.rego:3:1)".
 	What string
 	// Input names the input the evaluation was given.
@@ -72,18 +72,19 @@ func (e *StopError) Error() string {
 func (e *StopError) Unwrap() error { return ErrStopped }
 
 // String is "<pos>: evaluating <what> on <input> <reason>".
-func (s *Stop) String() string {
-	msg := fmt.Sprintf("evaluating %s on %s %s", s.What, s.Input, s.Reason)
-	if s.Pos == "" {
-		return msg
-	}
-	return s.Pos + ": " + msg
+func (s *Stop) String() string { return s.Located().Error() }
+
+// Located is the stop as a located error: "evaluating <what> on <input>
+// <reason>" at Pos. A StopError that names the stop wraps it, so that
+// manifest.PosOf finds the place.
+func (s *Stop) Located() *manifest.Error {
+	return manifest.At(s.Pos, "evaluating %s on %s %s", s.What, s.Input, s.Reason)
 }
 
 // Naming gives the place and the name of what an evaluation evaluates
-// ("policy/main.rego:3:1", "rule main.deny"), when a stop needs them: it
+// (policy/main.rego:3:1, "rule main.deny"), when a stop needs them: it
 // may be called from another goroutine while the evaluation runs.
-type Naming func() (pos, what string)
+type Naming func() (pos manifest.Pos, what string)
 
 // running is one evaluation in progress, for the memory watcher.
 type running struct {

@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestBudget: an evaluation past the time limit is cancelled and stops its
 // key: later evaluations of that key are not started, others still run.
 func TestBudget(t *testing.T) {
 	b := &Budget{Timeout: 20 * time.Millisecond}
-	naming := func() (string, string) { return "p.rego:3:1", "rule main.deny" }
+	naming := func() (manifest.Pos, string) { return manifest.Pos{File: "p.rego", Line: 3, Col: 1}, "rule main.deny" }
 	loop := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
 	calls := 0
 	quick := func(context.Context) error { calls++; return nil }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestBudgetMemory: past the memory limit every running evaluation is
@@ -16,7 +18,7 @@ import (
 // whatever its key.
 func TestBudgetMemory(t *testing.T) {
 	b := &Budget{Memory: 1} // any heap is past it
-	naming := func() (string, string) { return "", "template k8srequiredlabels" }
+	naming := func() (manifest.Pos, string) { return manifest.Pos{}, "template k8srequiredlabels" }
 	var started sync.WaitGroup
 	started.Add(2)
 	errs := make([]error, 2)
@@ -58,7 +60,7 @@ func TestBudgetMemory(t *testing.T) {
 // watcher lets evaluations finish and exits when none runs.
 func TestBudgetMemoryWatcherStops(t *testing.T) {
 	b := &Budget{Memory: 1 << 50}
-	naming := func() (string, string) { return "p.rego:1:1", "rule main.deny" }
+	naming := func() (manifest.Pos, string) { return manifest.Pos{File: "p.rego", Line: 1, Col: 1}, "rule main.deny" }
 	for i := range 3 {
 		err := b.Eval(context.Background(), "k", naming, "obj", func(context.Context) error {
 			runtime.Gosched()

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,10 +14,10 @@ import (
 
 // Error is what went wrong rendering an Application: the component, trait
 // or policy being rendered, the cause, and where in a definition template
-// and in which deploy step it arose. Render's packages return it inside a
-// manifest.Error (see Locate), which carries the position in the authored
-// input and the subjects; callers that add context (the deploy step) find
-// it with errors.As.
+// it arose. Render's packages return it inside a manifest.Error (see
+// Locate), which carries the position in the authored input, the
+// subjects, and the template's place and the deploy step as Related
+// entries.
 type Error struct {
 	// Pos is where the error is located in the authored input (Locate
 	// moves it onto the manifest.Error).
@@ -27,21 +28,20 @@ type Error struct {
 	// Policy names the policy whose PolicyDefinition was rendered (then
 	// Component and Trait are empty).
 	Policy string
-	// Template is the position in a definition template, when known.
+	// Template is the position in a definition template, when known
+	// (Locate makes it a Related entry, "template").
 	Template manifest.Pos
-	// Step and Overrides name the deploy step and the override policies
-	// that shaped the component, when the error arose in a deploy.
-	Step      string
-	Overrides []string
-	Err       error
+	Err      error
 }
 
 // Locate returns e as the error render's packages return: a
 // manifest.Error at e.Pos about the application and the component and
-// trait (or the policy) e names. Its text is
+// trait (or the policy) e names, with the template's place as a Related
+// entry when it is another place. Its text is
 // `pos: application "a"[: policy "p"][ component "c"][ trait "t"]: message`
-// followed by ` (template pos)` and ` (deploy step "d", override policies
-// o1, o2)` when known; a CUE cause shows as CUEMessage shows it.
+// followed by ` (template pos)` when known (and ` (deploy step "d",
+// override policies o1, o2)` when DeployContext adds it); a CUE cause
+// shows as CUEMessage shows it.
 func Locate(e *Error) *manifest.Error {
 	subjects := []manifest.Subject{{Kind: "application", Name: e.App}}
 	if e.Component != "" {
@@ -50,27 +50,65 @@ func Locate(e *Error) *manifest.Error {
 	if e.Trait != "" {
 		subjects = append(subjects, manifest.Subject{Kind: "trait", Name: e.Trait})
 	}
-	return &manifest.Error{Pos: e.Pos, Subjects: subjects, Err: e}
+	located := &manifest.Error{Pos: e.Pos, Subjects: subjects, Err: e}
+	if e.Template.IsValid() && e.Template != e.Pos {
+		located.Related = []manifest.Related{{Pos: e.Template, What: "template"}}
+	}
+	return located
+}
+
+// DeployContext names, in the render error in err's chain, the deploy
+// step that rendered it and the override policies that shaped the
+// component (an override may be what made the properties invalid): a
+// Related note `deploy step "d", override policies o1, o2`. It reports
+// whether err holds a render error.
+func DeployContext(err error, step string, overrides []string) bool {
+	me := renderLocated(err)
+	if me == nil {
+		return false
+	}
+	note := fmt.Sprintf("deploy step %q", step)
+	if len(overrides) > 0 {
+		note += ", override policies " + strings.Join(overrides, ", ")
+	}
+	for i, r := range me.Related {
+		if !r.Pos.IsValid() && strings.HasPrefix(r.What, "deploy step ") {
+			me.Related[i].What = note // a later call names its step
+			return true
+		}
+	}
+	me.Related = append(me.Related, manifest.Related{What: note})
+	return true
+}
+
+// renderLocated is the first manifest.Error in err's chain (depth first,
+// as errors.As looks) that Locate made.
+func renderLocated(err error) *manifest.Error {
+	for err != nil {
+		if me, ok := err.(*manifest.Error); ok {
+			if _, ok := me.Err.(*Error); ok {
+				return me
+			}
+		}
+		if list, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, inner := range list.Unwrap() {
+				if me := renderLocated(inner); me != nil {
+					return me
+				}
+			}
+			return nil
+		}
+		err = errors.Unwrap(err)
+	}
+	return nil
 }
 
 // Error formats what Locate puts after the subjects.
 func (e *Error) Error() string {
-	var b strings.Builder
 	if e.Policy != "" {
-		fmt.Fprintf(&b, "policy %q: ", e.Policy)
+		return fmt.Sprintf("policy %q: %s", e.Policy, CUEMessage(e.Err))
 	}
-	b.WriteString(CUEMessage(e.Err))
-	if e.Template.IsValid() && e.Template != e.Pos {
-		fmt.Fprintf(&b, " (template %s)", e.Template)
-	}
-	if e.Step != "" {
-		fmt.Fprintf(&b, " (deploy step %q", e.Step)
-		if len(e.Overrides) > 0 {
-			fmt.Fprintf(&b, ", override policies %s", strings.Join(e.Overrides, ", "))
-		}
-		b.WriteString(")")
-	}
-	return b.String()
+	return CUEMessage(e.Err)
 }
 
 // Unwrap returns Err.
@@ -103,8 +141,8 @@ func CUEMessage(err error) string {
 	return strings.Join(msgs, "; ")
 }
 
-// PositionedCUE formats a CUE error as "file:line:col: message": the
-// position of its first error that has one, and CUEMessage's message.
+// PositionedCUE is a CUE error located (a manifest.Error) at the position
+// of its first error that has one, with CUEMessage's message.
 func PositionedCUE(err error) error {
 	errs := cueerrors.Errors(err)
 	if len(errs) == 0 {
@@ -112,7 +150,7 @@ func PositionedCUE(err error) error {
 	}
 	for _, p := range cueerrors.Positions(errs[0]) {
 		if p.IsValid() {
-			return fmt.Errorf("%s:%d:%d: %s", p.Filename(), p.Line(), p.Column(), CUEMessage(err))
+			return manifest.At(manifest.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}, "%s", CUEMessage(err))
 		}
 	}
 	return fmt.Errorf("%s", CUEMessage(err))

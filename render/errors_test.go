@@ -26,25 +26,38 @@ func TestErrorFormat(t *testing.T) {
 	tests := []struct {
 		name string
 		err  *Error
-		want string
+		// step and overrides are given to DeployContext ("": not called).
+		step      string
+		overrides []string
+		want      string
 	}{
-		{"application", &Error{Pos: at, App: "a", Err: errBoom}, `app.yaml:14:11: application "a": boom`},
-		{"no position", &Error{App: "a", Err: errBoom}, `application "a": boom`},
-		{"component and trait", &Error{Pos: at, App: "a", Component: "api", Trait: "scaler", Err: errBoom},
+		{"application", &Error{Pos: at, App: "a", Err: errBoom}, "", nil, `app.yaml:14:11: application "a": boom`},
+		{"no position", &Error{App: "a", Err: errBoom}, "", nil, `application "a": boom`},
+		{"component and trait", &Error{Pos: at, App: "a", Component: "api", Trait: "scaler", Err: errBoom}, "", nil,
 			`app.yaml:14:11: application "a" component "api" trait "scaler": boom`},
-		{"policy", &Error{Pos: at, App: "a", Policy: "p", Err: errBoom}, `app.yaml:14:11: application "a": policy "p": boom`},
-		{"template position", &Error{Pos: at, App: "a", Component: "api", Template: tmpl, Err: errBoom},
+		{"policy", &Error{Pos: at, App: "a", Policy: "p", Err: errBoom}, "", nil, `app.yaml:14:11: application "a": policy "p": boom`},
+		{"template position", &Error{Pos: at, App: "a", Component: "api", Template: tmpl, Err: errBoom}, "", nil,
 			`app.yaml:14:11: application "a" component "api": boom (template defs/scaler.cue:3:2)`},
-		{"template position equal to the position", &Error{Pos: tmpl, App: "a", Template: tmpl, Err: errBoom},
+		{"template position equal to the position", &Error{Pos: tmpl, App: "a", Template: tmpl, Err: errBoom}, "", nil,
 			`defs/scaler.cue:3:2: application "a": boom`},
-		{"deploy step", &Error{Pos: at, App: "a", Component: "api", Step: "deploy-eu", Err: errBoom},
+		{"deploy step", &Error{Pos: at, App: "a", Component: "api", Err: errBoom}, "deploy-eu", nil,
 			`app.yaml:14:11: application "a" component "api": boom (deploy step "deploy-eu")`},
-		{"deploy step and overrides", &Error{Pos: at, App: "a", Component: "api", Step: "deploy-eu", Overrides: []string{"o1", "o2"}, Err: errBoom},
+		{"deploy step and overrides", &Error{Pos: at, App: "a", Component: "api", Err: errBoom}, "deploy-eu", []string{"o1", "o2"},
 			`app.yaml:14:11: application "a" component "api": boom (deploy step "deploy-eu", override policies o1, o2)`},
+		{"template and deploy step", &Error{Pos: at, App: "a", Component: "api", Template: tmpl, Err: errBoom}, "deploy-eu", []string{"o1"},
+			`app.yaml:14:11: application "a" component "api": boom (template defs/scaler.cue:3:2) (deploy step "deploy-eu", override policies o1)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			located := Locate(tt.err)
+			if tt.step != "" {
+				if !DeployContext(fmt.Errorf("wrapped: %w", located), tt.step, tt.overrides) {
+					t.Fatal("DeployContext does not find the render error")
+				}
+				if !DeployContext(located, tt.step, tt.overrides) {
+					t.Fatal("DeployContext does not find the render error again")
+				}
+			}
 			if diff := cmp.Diff(tt.want, located.Error()); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
@@ -158,5 +171,18 @@ func TestCUEPositions(t *testing.T) {
 	}
 	if got := CUEPositions(cue.Value{}, cueerrors.Errors(cuecontext.New().CompileString("a: b: a").Validate())[0]); got != nil {
 		t.Errorf("CUEPositions(zero Value) = %v, want nil", got)
+	}
+}
+
+// TestDeployContextNone: an error that holds no render error is left as
+// it is.
+func TestDeployContextNone(t *testing.T) {
+	plain := manifest.At(manifest.Pos{File: "a.yaml", Line: 1}, "bad")
+	if DeployContext(errors.Join(errors.New("x"), plain), "s", nil) || len(plain.Related) != 0 {
+		t.Error("DeployContext changed an error render did not locate")
+	}
+	located := Locate(&Error{App: "a", Err: errBoom})
+	if !DeployContext(errors.Join(errors.New("x"), located), "s", nil) || located.Error() != `application "a": boom (deploy step "s")` {
+		t.Errorf("DeployContext in a joined error: %q", located.Error())
 	}
 }

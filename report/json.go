@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // JSON is the report for tools: one indented object,
@@ -49,7 +50,7 @@ func (JSON) Write(w io.Writer, r *check.Result) error {
 	for _, s := range r.Suites {
 		js := jsonSuite{Name: s.Name, Status: s.Status(), Objects: s.Objects, Checks: s.Checks, Findings: []jsonFinding{}, Updated: s.Updated, Adopted: s.Adopted}
 		if s.Err != nil {
-			js.Error = s.Err.Error()
+			js.Error = manifest.Format(s.Err, nil)
 		}
 		for _, f := range s.Findings {
 			js.Findings = append(js.Findings, jsonFinding{Suite: f.Suite, Check: f.Check, Level: f.Level, Message: f.Message,

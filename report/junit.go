@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // JUnit is the report for test dashboards: JUnit XML with one testsuite
@@ -145,5 +146,6 @@ func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junit
 
 // badInput is the error of a suite that could not be checked.
 func badInput(err error) *junitMessage {
-	return &junitMessage{Message: Printable(firstLine(err.Error())), Type: "bad-input", Text: Printable(err.Error())}
+	text := manifest.Format(err, nil)
+	return &junitMessage{Message: Printable(firstLine(text)), Type: "bad-input", Text: Printable(text)}
 }

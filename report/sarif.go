@@ -57,16 +57,23 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      check.Level     `json:"level"`
-	Message    sarifMessage    `json:"message"`
-	Locations  []sarifLocation `json:"locations"`
-	Properties map[string]any  `json:"properties,omitempty"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     check.Level     `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+	// RelatedLocations are the finding's related places (the template
+	// line of a render error).
+	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	Properties       map[string]any  `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
+	// ID numbers a related location (from 0), as SARIF asks.
+	ID               *int          `json:"id,omitempty"`
 	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	// Message says what a related location is ("template").
+	Message *sarifMessage `json:"message,omitempty"`
 }
 
 type sarifPhysical struct {
@@ -115,12 +122,24 @@ func (s SARIF) result(suite string, f check.Finding, index int, config string) s
 	if level == check.LevelException {
 		level = "note" // SARIF's level for what is reported but waived
 	}
-	return sarifResult{RuleID: f.Check, RuleIndex: index, Level: level, Properties: f.Metadata,
-		Message: sarifMessage{Text: fmt.Sprintf("suite %s: %s", suite, f.Message)},
-		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: s.artifactURI(pos.File)},
-			Region:           sarifRegion{StartLine: max(pos.Line, 1), StartColumn: pos.Col},
-		}}}}
+	res := sarifResult{RuleID: f.Check, RuleIndex: index, Level: level, Properties: f.Metadata,
+		Message:   sarifMessage{Text: fmt.Sprintf("suite %s: %s", suite, f.Message)},
+		Locations: []sarifLocation{{PhysicalLocation: s.physical(pos)}}}
+	for _, r := range f.Related {
+		if r.Pos.IsValid() {
+			id := len(res.RelatedLocations)
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: s.physical(r.Pos), Message: &sarifMessage{Text: r.What}})
+		}
+	}
+	return res
+}
+
+// physical is the SARIF physical location of pos.
+func (s SARIF) physical(pos manifest.Pos) sarifPhysical {
+	return sarifPhysical{
+		ArtifactLocation: sarifArtifact{URI: s.artifactURI(pos.File)},
+		Region:           sarifRegion{StartLine: max(pos.Line, 1), StartColumn: pos.Col},
+	}
 }
 
 func checkDescription(name string) string {

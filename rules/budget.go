@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -75,12 +74,10 @@ func (e *StopError) Error() string {
 	return fmt.Sprintf("namespace %s was not evaluated on %d inputs: earlier in the run, %s", e.Namespace, e.Skipped, e.Stop)
 }
 
-// Position is the stopped rule's file:line:col (manifest.Positioned).
-func (e *StopError) Position() manifest.Pos { return parsePos(e.Stop.Pos) }
-
-// Unwrap returns the sentinels the error stands for.
+// Unwrap returns the sentinels the error stands for and the stop, located
+// at the stopped rule (its text is part of the error's).
 func (e *StopError) Unwrap() []error {
-	errs := []error{ErrInvalid, regosandbox.ErrStopped}
+	errs := []error{ErrInvalid, regosandbox.ErrStopped, e.Stop.Located()}
 	if !e.Stop.Memory {
 		errs = append(errs, ErrTimeout)
 	}
@@ -116,21 +113,6 @@ func (r *Report) StopErrors() error {
 	return manifest.Join(errs...)
 }
 
-// parsePos reads "file:line:col" back ("" or "policy": no position).
-func parsePos(s string) manifest.Pos {
-	var p manifest.Pos
-	i := strings.LastIndexByte(s, ':')
-	j := strings.LastIndexByte(s[:max(i, 0)], ':')
-	if i < 0 || j < 0 {
-		return p
-	}
-	if _, err := fmt.Sscanf(s[j+1:], "%d:%d", &p.Line, &p.Col); err != nil {
-		return manifest.Pos{}
-	}
-	p.File = s[:j]
-	return p
-}
-
 // ruleMarker records, before each rule of a namespace's query, which one
 // runs: a budget's stop names it.
 const ruleMarker = "drydock.__rule"
@@ -150,14 +132,14 @@ func markRule(bctx rego.BuiltinContext, args []*ast.Term) (*ast.Term, error) {
 
 // naming names, for a stop, the rule of nc that st's evaluation runs.
 func naming(nc *namespaceChecks, st *evalState) regosandbox.Naming {
-	return func() (string, string) {
+	return func() (manifest.Pos, string) {
 		names := nc.queried()
 		i := int(st.rule.Load())
 		if i < 0 || i >= len(names) {
 			return nc.pos, "namespace " + nc.name
 		}
 		pos := nc.rulePos[names[i]]
-		if pos == "" {
+		if !pos.IsValid() {
 			pos = nc.pos
 		}
 		return pos, "rule " + nc.name + "." + names[i]

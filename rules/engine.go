@@ -17,6 +17,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 )
 
@@ -91,11 +92,11 @@ type Engine struct {
 type namespaceChecks struct {
 	name string
 	// pos is where the namespace's first module declares its package.
-	pos  string
+	pos  manifest.Pos
 	path ast.Ref
 	// rules are the checks, sorted; rulePos their first body's place.
 	rules   []string
-	rulePos map[string]string
+	rulePos map[string]manifest.Pos
 	bodies  int
 	// metadata tells that the package defines __rego_metadata__.
 	metadata bool
@@ -207,7 +208,7 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 		ns := strings.TrimPrefix(m.Package.Path.String(), "data.")
 		nc := found[ns]
 		if nc == nil {
-			nc = &namespaceChecks{name: ns, path: m.Package.Path.Copy(), pos: locString(m.Package.Location)}
+			nc = &namespaceChecks{name: ns, path: m.Package.Path.Copy(), pos: locPos(m.Package.Location)}
 			found[ns] = nc
 		}
 		for _, r := range m.Rules {
@@ -217,9 +218,9 @@ func (e *Engine) prepare(ctx context.Context, opts Options) error {
 				if !slices.Contains(nc.rules, rule) {
 					nc.rules = append(nc.rules, rule)
 					if nc.rulePos == nil {
-						nc.rulePos = map[string]string{}
+						nc.rulePos = map[string]manifest.Pos{}
 					}
-					nc.rulePos[rule] = locString(r.Location)
+					nc.rulePos[rule] = locPos(r.Location)
 				}
 			}
 		}
@@ -338,9 +339,10 @@ func exceptionName(rule string) string {
 // Options.QueryTimeout.
 var ErrTimeout = errors.New("rule evaluation time limit exceeded")
 
-func locString(l *ast.Location) string {
+// locPos is the place OPA's location names (none when it names none).
+func locPos(l *ast.Location) manifest.Pos {
 	if l == nil {
-		return "policy"
+		return manifest.Pos{}
 	}
-	return fmt.Sprintf("%s:%d:%d", l.File, l.Row, l.Col)
+	return manifest.Pos{File: l.File, Line: l.Row, Col: l.Col}
 }

@@ -90,22 +90,17 @@ func compileError(errs ast.Errors, withClock bool) error {
 	for i, e := range errs {
 		lines[i] = formatASTError(e)
 	}
-	err := positionedError{msg: strings.Join(lines, "\n")}
-	if len(errs) > 0 && errs[0].Location != nil {
+	if len(errs) > 0 && located(errs[0].Location) {
 		l := errs[0].Location
-		err.pos = manifest.Pos{File: l.File, Line: l.Row, Col: l.Col}
+		lines[0] = errs[0].Code + ": " + errs[0].Message
+		return invalid(manifest.At(locPos(l), "%s", strings.Join(lines, "\n")))
 	}
-	return invalid(err)
+	return invalid(errors.New(strings.Join(lines, "\n")))
 }
 
-// positionedError is an error whose text starts with its position.
-type positionedError struct {
-	msg string
-	pos manifest.Pos
-}
-
-func (e positionedError) Error() string          { return e.msg }
-func (e positionedError) Position() manifest.Pos { return e.pos }
+// located reports whether OPA's location l names a file, line and column
+// (then the error is located there, and its text starts with the place).
+func located(l *ast.Location) bool { return l != nil && l.File != "" && l.Row > 0 && l.Col > 0 }
 
 func formatASTError(e *ast.Error) string {
 	if e.Location == nil {

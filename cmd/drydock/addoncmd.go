@@ -39,17 +39,17 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	}
 	params, err := addon.ParseSet(*sets)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
 	limits, err := lim.limits()
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock addon render: %v\n", err)
+		fmt.Fprintf(stderr, "drydock addon render: %s\n", errText(err))
 		return exitUsage
 	}
 	if *outDir != "" {
 		if err := checkOutputDir(*outDir, append([]string{fs.Arg(0), *registry}, *clusters...)); err != nil {
-			fmt.Fprintf(stderr, "drydock addon render: %v\n", err)
+			fmt.Fprintf(stderr, "drydock addon render: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -62,7 +62,7 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
 	if err := emitStore(newAddonOutput(stdout, treeOutput{dir: *outDir, log: stderr}), res.Clusters, res.Notes); err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return outputCode(err)
 	}
 	return exitOK

@@ -53,7 +53,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	base, name, err := baseInputs(head, *rev, *baseDir)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
 	}
 	ctx := context.Background()
@@ -75,16 +75,16 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		reconcile.Side{Objects: baseObjects, Resources: was.Resources, Suspended: was.Suspended, Frozen: was.Works.Frozen, Preserved: was.Works.Preserved},
 		reconcile.Side{Objects: headObjects, Resources: now.Resources, Suspended: now.Suspended, Frozen: now.Works.Frozen, Preserved: now.Works.Preserved})
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitInternal
 	}
 	if err := write(stdout, plan, name); err != nil {
-		fmt.Fprintf(stderr, "drydock diff: %v\n", err)
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
 	}
 	if *format == "github" { // as drydock test --format github does
 		if err := appendStepSummary(func(f io.Writer) error { return report.DiffMarkdown(f, plan, name) }); err != nil {
-			fmt.Fprintf(stderr, "drydock diff: writing the job summary: %v\n", err)
+			fmt.Fprintf(stderr, "drydock diff: writing the job summary: %s\n", errText(err))
 			return exitUsage
 		}
 	}

@@ -53,7 +53,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	c, e, err := findObject(res.Clusters, target)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock explain: %v\n", err)
+		fmt.Fprintf(stderr, "drydock explain: %s\n", errText(err))
 		return exitUsage
 	}
 	x := newExplanation(c, e, res.Placements)
@@ -72,7 +72,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(x); err != nil {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return exitInternal
 		}
 		return exitOK

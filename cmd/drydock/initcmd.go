@@ -35,7 +35,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	}
 	found, err := survey(".")
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock init: %v\n", err)
+		fmt.Fprintf(stderr, "drydock init: %s\n", errText(err))
 		return exitUsage
 	}
 	wd, _ := os.Getwd()
@@ -45,7 +45,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	}
 	config, err := starterConfig(name, found)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock init: %v\n", err)
+		fmt.Fprintf(stderr, "drydock init: %s\n", errText(err))
 		return exitUsage
 	}
 	files := []starterFile{
@@ -54,7 +54,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		{filepath.Join(".github", "workflows", "drydock.yml"), starterWorkflow},
 	}
 	if err := writeStarters(files, stdout); err != nil {
-		fmt.Fprintf(stderr, "drydock init: %v\n", err)
+		fmt.Fprintf(stderr, "drydock init: %s\n", errText(err))
 		return exitUsage
 	}
 	if len(found.inputs) == 0 {

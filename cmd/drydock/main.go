@@ -10,6 +10,8 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"sync/atomic"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 func main() { os.Exit(process()) }
@@ -87,7 +89,7 @@ func profile(cpuFile, memFile string) (stop func()) {
 			err = pprof.StartCPUProfile(f)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "drydock: DRYDOCK_CPUPROFILE: %v\n", err)
+			fmt.Fprintf(os.Stderr, "drydock: DRYDOCK_CPUPROFILE: %s\n", errText(err))
 		}
 		cpu = f
 	}
@@ -106,7 +108,11 @@ func profile(cpuFile, memFile string) (stop func()) {
 			f.Close()
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "drydock: DRYDOCK_MEMPROFILE: %v\n", err)
+			fmt.Fprintf(os.Stderr, "drydock: DRYDOCK_MEMPROFILE: %s\n", errText(err))
 		}
 	}
 }
+
+// errText is err as drydock prints it: with the positions of the located
+// errors in it (manifest.Format), as the user named the files.
+func errText(err error) string { return manifest.Format(err, nil) }

@@ -237,7 +237,7 @@ type missingPath struct{ error }
 func (c *command) usageError(stderr io.Writer, err error) int {
 	var mp *missingPath
 	if errors.As(err, &mp) {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
 	return c.fail(stderr, err)
@@ -286,7 +286,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if outDir != "" {
 		if err := checkOutputDir(outDir, in.ReadPaths()); err != nil {
-			fmt.Fprintf(stderr, "drydock render: %v\n", err)
+			fmt.Fprintf(stderr, "drydock render: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -332,7 +332,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		out.abort()
 		if out.err != nil && errors.Is(err, out.err) {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return outputCode(err)
 		}
 		return reportError(stderr, err)
@@ -350,7 +350,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printStatuses(stderr, res.Statuses)
 	}
 	if err := out.finish(""); err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return outputCode(err)
 	}
 	if filter.output != nil {
@@ -407,7 +407,7 @@ func reportError(stderr io.Writer, err error) int {
 			fmt.Fprintf(stderr, "drydock: %v\n", e)
 		}
 	} else {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 	}
 	fmt.Fprint(stderr, limitHint(err))
 	return errorCode(err)
@@ -435,7 +435,7 @@ func printStatuses(w io.Writer, statuses []pipeline.ComponentStatus) {
 		}
 		for _, err := range []error{st.HealthErr, st.MessageErr} {
 			if err != nil {
-				fmt.Fprintf(w, " (%v)", err)
+				fmt.Fprintf(w, " (%s)", errText(err))
 			}
 		}
 		fmt.Fprintln(w)

@@ -141,7 +141,7 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	cfg, opts, format, err := o.setup(fs)
 	o.loaded.Store(cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, errText(err))
 		return exitUsage
 	}
 	if o.affected && len(cfg.Suites) == 0 {
@@ -155,20 +155,20 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	res := check.Run(ctx, cfg, opts)
 	bar.end()
 	if err := writeReport(stdout, res, o.out, format); err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
 	if o.sarif != "" {
 		wd, _ := os.Getwd()
 		sarif, _ := report.Lookup("sarif", report.Options{Version: version, Dir: wd})
 		if err := writeReport(stdout, res, o.sarif, sarif); err != nil {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return exitUsage
 		}
 	}
 	if o.format == "github" {
 		if err := writeStepSummary(res); err != nil {
-			fmt.Fprintf(stderr, "drydock: writing the job summary: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: writing the job summary: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -205,16 +205,16 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	}
 	var err error
 	if _, err = check.ParseNow(o.rules.now); err != nil {
-		return fail("drydock test: --now %q: %v", o.rules.now, err)
+		return fail("drydock test: --now %q: %w", o.rules.now, err)
 	}
 	var cfg *check.Config
 	if plain {
 		if err := checkFlagPaths(flagPaths{"argument", fs.Args()}); err != nil {
-			return fail("drydock: %v", err)
+			return fail("drydock: %w", err)
 		}
 		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: fs.Args(), Plain: true, ListItems: o.listItems}}}
 	} else if cfg, err = check.LoadConfig(o.config); err != nil {
-		return fail("drydock: %v", err)
+		return fail("drydock: %w", err)
 	}
 	// What drydock writes is never a suite's input, whichever suites run.
 	skip := slices.Concat(cfg.GoldenDirs(), nonEmpty(o.out), nonEmpty(o.sarif))
@@ -253,17 +253,17 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	}
 	opts, err := o.options(fs, cfg.Limits)
 	if err != nil {
-		return fail("drydock test: %v", err)
+		return fail("drydock test: %w", err)
 	}
 	opts.Skip = skip
 	if opts.Shard, err = check.ParseShard(o.shard); err != nil {
-		return fail("drydock test: --shard %v", err)
+		return fail("drydock test: --shard %w", err)
 	}
 	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
 		return fail("drydock test: --rego-version must be v0 or v1")
 	}
 	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}, flagPaths{"--gatekeeper", o.rules.gatekeeper}); err != nil {
-		return fail("drydock: %v", err)
+		return fail("drydock: %w", err)
 	}
 	for i := range cfg.Suites {
 		o.rules.apply(fs, cfg.Dir, &cfg.Suites[i])

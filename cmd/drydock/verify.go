@@ -35,7 +35,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	mem, err := check.ParseSize(*memory)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock verify: --memory-limit %q: %v\n", *memory, err)
+		fmt.Fprintf(stderr, "drydock verify: --memory-limit %q: %s\n", *memory, errText(err))
 		return exitUsage
 	}
 	budget := &regosandbox.Budget{Timeout: o.Timeout, Memory: mem}
@@ -58,14 +58,14 @@ func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *rego
 		return exitUsage
 	}
 	if err := checkFlagPaths(flagPaths{"--gatekeeper", gk}); err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
 	gkPassed, gkFailed := 0, 0
 	if len(gk) > 0 {
 		cases, err := gatekeeper.Verify(context.Background(), gk, budget)
 		if err != nil {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return exitUsage
 		}
 		for _, c := range cases {
@@ -93,12 +93,12 @@ func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *rego
 		}
 	}
 	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
 	rep, err := rules.Verify(context.Background(), o)
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
 	passed, failed := 0, 0

@@ -155,7 +155,7 @@ func stdoutInputs(in pipeline.Inputs, stdout io.Writer) []string {
 func watchPaths(ctx context.Context, paths []string, t trigger, stderr io.Writer, once func()) int {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock: --watch: %v\n", err)
+		fmt.Fprintf(stderr, "drydock: --watch: %s\n", errText(err))
 		return exitUsage
 	}
 	defer w.Close()
@@ -163,7 +163,7 @@ func watchPaths(ctx context.Context, paths []string, t trigger, stderr io.Writer
 	add := func(dir string) (bool, error) { return addWatches(w, dir, t, watched) }
 	for _, p := range paths {
 		if _, err := add(p); err != nil {
-			fmt.Fprintf(stderr, "drydock: --watch: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: --watch: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -235,7 +235,7 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 	}
 	if outDir != "" { // as render -o writes it: what no longer renders goes
 		if _, err := tree.Update(outDir, rendered, tree.UpdateOptions{Prune: true}); err != nil {
-			fmt.Fprintf(stderr, "drydock: %v\n", err)
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		}
 	}
 	created, updated, deleted := printTreeChanges(stdout, last, rendered)

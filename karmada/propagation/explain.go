@@ -81,7 +81,7 @@ func Explain(template *manifest.Object, policies []*Policy, members []*cluster.C
 // ExplainFailure explains why policy p placed template nowhere: err is
 // what Schedule returned.
 func ExplainFailure(p *Policy, members []*cluster.Cluster, err error) Explanation {
-	x := Explanation{Policy: p.String(), Why: []string{"Karmada's scheduler cannot place it: " + err.Error()}}
+	x := Explanation{Policy: p.String(), Why: []string{"Karmada's scheduler cannot place it: " + manifest.Format(err, nil)}}
 	for _, m := range members {
 		x.Clusters = append(x.Clusters, ClusterReason{Cluster: m.Name, Why: "not placed"})
 	}

@@ -161,7 +161,7 @@ func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, e
 // templateError is a refusal of a resource template about the field at
 // path, as the API server would refuse it.
 func templateError(t *manifest.Object, path, format string, args ...any) error {
-	return &manifest.Error{Pos: t.FieldPos(path), Subjects: []manifest.Subject{{Kind: t.Key().String(), Bare: true}},
+	return &manifest.Error{Pos: t.FieldPos(path), Subjects: []manifest.Subject{manifest.KeySubject(t.Key())},
 		Field: path, Err: fmt.Errorf(format, args...)}
 }
 

@@ -63,23 +63,41 @@ type Error struct {
 // Error formats the error as "file:line:col: addon NAME: message", with
 // "(needed by addon DEPENDENT)" after NAME for a dependency.
 func (e *Error) Error() string {
-	s := e.Msg
-	switch {
-	case e.Dependent != "" && e.Addon != "":
-		s = fmt.Sprintf("addon %s (needed by addon %s): %s", e.Addon, e.Dependent, s)
-	case e.Dependent != "":
-		s = fmt.Sprintf("dependency of addon %s: %s", e.Dependent, s)
-	case e.Addon != "":
-		s = fmt.Sprintf("addon %s: %s", e.Addon, s)
+	if located := e.located(); located != nil {
+		return located.Error()
 	}
-	if e.Pos.IsValid() {
-		s = e.Pos.String() + ": " + s
-	}
-	return s
+	return e.message()
 }
 
-// Position is where in the addon's files the error is (manifest.Positioned).
-func (e *Error) Position() manifest.Pos { return e.Pos }
+// message is the error's text without its place.
+func (e *Error) message() string {
+	switch {
+	case e.Dependent != "" && e.Addon != "":
+		return fmt.Sprintf("addon %s (needed by addon %s): %s", e.Addon, e.Dependent, e.Msg)
+	case e.Dependent != "":
+		return fmt.Sprintf("dependency of addon %s: %s", e.Dependent, e.Msg)
+	case e.Addon != "":
+		return fmt.Sprintf("addon %s: %s", e.Addon, e.Msg)
+	}
+	return e.Msg
+}
+
+// Unwrap returns the error located at Pos (nil without a place): its text
+// is the error's, and manifest.PosOf finds the place there.
+func (e *Error) Unwrap() error {
+	if located := e.located(); located != nil {
+		return located
+	}
+	return nil
+}
+
+// located is the error at Pos (nil without one).
+func (e *Error) located() *manifest.Error {
+	if !e.Pos.IsValid() {
+		return nil
+	}
+	return manifest.At(e.Pos, "%s", e.message())
+}
 
 // Is reports that an Error is an ErrInvalid.
 func (e *Error) Is(target error) bool { return target == ErrInvalid }

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -131,16 +130,13 @@ func (w *workflowRun) selectPolicies(s *render.WorkflowStep, names []string) ([]
 // withDeployContext names the deploy step and its override policies in a
 // render error: an override may be what made the properties invalid.
 func withDeployContext(err error, step string, pols []*render.Policy) error {
-	var re *render.Error
-	if !errors.As(err, &re) {
-		return err
-	}
-	re.Step = step
+	var overrides []string
 	for _, p := range pols {
 		if p.Type == "override" {
-			re.Overrides = append(re.Overrides, p.Name)
+			overrides = append(overrides, p.Name)
 		}
 	}
+	render.DeployContext(err, step, overrides)
 	return err
 }
 
