@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"karmada":             {"manifest", "cluster"},
 	"karmada/override":    {"manifest", "cluster", "schemas", "karmada"},
 	"karmada/propagation": {"manifest", "cluster", "schemas", "karmada"},
+	"karmada/controller":  {"manifest", "cluster", "schemas", "karmada", "karmada/propagation", "karmada/override"},
 	"render/builtin":      {},
 	"render":              {"manifest", "cluster", "schemas", "render/patch"},
 	"render/patch":        {},
@@ -30,10 +31,10 @@ var allowed = map[string][]string{
 	"render/policy":       {"manifest", "cluster", "schemas", "render", "render/patch"},
 	"render/workflow":     {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy"},
 	"render/addon":        {"manifest", "cluster", "schemas", "render", "render/patch"},
-	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override"},
-	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox"},
-	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check"},
-	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
+	"pipeline":            {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "karmada", "karmada/propagation", "karmada/override", "karmada/controller"},
+	"check":               {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "karmada/controller", "rules", "gatekeeper", "regosandbox"},
+	"report":              {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "karmada/controller", "rules", "gatekeeper", "regosandbox", "check"},
+	"cmd/drydock":         {"manifest", "cluster", "schemas", "render", "render/patch", "render/cueval", "render/policy", "render/workflow", "render/builtin", "render/addon", "golden", "pipeline", "karmada", "karmada/propagation", "karmada/override", "karmada/controller", "rules", "gatekeeper", "regosandbox", "check", "report", "gitrev", "reconcile"},
 }
 
 // direct narrows, for packages whose allowed list is mostly what they
