@@ -91,9 +91,10 @@ type Inputs struct {
 	From     fs.FS
 	FromName string
 	// BaseRevisions are the revision hashes of the Applications as last
-	// rendered (a base's Result.AppState.RevisionHashes), by namespace/name: an
-	// Application whose hash differs renders as KubeVela's next revision
-	// (<name>-v2), one that is the same as the first.
+	// rendered (a base's Result.AppState.RevisionHashes), by
+	// namespace/name: an Application whose hash differs renders as
+	// KubeVela's next revision (<name>-v2), one that is the same as the
+	// first.
 	BaseRevisions map[string]string
 }
 
