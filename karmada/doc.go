@@ -6,5 +6,6 @@
 //
 // It is not where policies are parsed or applied: propagation
 // (PropagationPolicy, ClusterPropagationPolicy) and override
-// (OverridePolicy, ClusterOverridePolicy) are its sub-packages.
+// (OverridePolicy, ClusterOverridePolicy) are its sub-packages, and
+// controller runs them for every template of a control plane.
 package karmada
