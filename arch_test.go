@@ -13,12 +13,12 @@ import (
 // reaches through them is allowed too, so each row names only its direct
 // neighbours. Dependencies point one way, toward the leaves.
 var imports = map[string][]string{
-	"cmd/drydock":           {"check", "report", "pipeline", "reconcile", "gitrev", "render", "render/addon", "render/cueval", "render/policy", "karmada/propagation", "rules", "gatekeeper", "regosandbox", "golden", "tree", "schemas", "cluster", "manifest"},
+	"cmd/drydock":           {"check", "report", "pipeline", "reconcile", "gitrev", "render", "render/addon", "render/cueval", "render/policy", "karmada/propagation", "rules", "gatekeeper", "regosandbox", "golden", "tree", "schemas", "cluster", "manifest", "karmada/controller"},
 	"report":                {"check", "manifest", "reconcile"},
 	"check":                 {"deftest", "pipeline", "rules", "gatekeeper", "regosandbox", "golden", "tree", "cluster", "manifest"},
 	"deftest":               {"pipeline", "golden", "tree", "cluster", "manifest"},
 	"reconcile":             {"render", "golden", "tree", "cluster", "manifest", "render/resourcekeeper"},
-	"pipeline":              {"render", "render/addon", "render/builtin", "render/cueval", "render/workflow", "overrides/karmada", "karmada/propagation", "tree", "schemas", "cluster", "manifest", "render/resourcekeeper"},
+	"pipeline":              {"render", "render/addon", "render/builtin", "render/cueval", "render/workflow", "tree", "schemas", "cluster", "manifest", "render/resourcekeeper", "karmada/controller"},
 	"render/workflow":       {"render", "render/cueval", "render/policy", "overrides/kubevela", "cluster", "manifest", "render/resourcekeeper"},
 	"render/policy":         {"render", "overrides/kubevela", "cluster", "manifest"},
 	"render/addon":          {"render", "manifest"},
@@ -27,6 +27,7 @@ var imports = map[string][]string{
 	"render":                {"render/patch", "schemas", "cluster", "manifest"},
 	"render/resourcekeeper": {"render", "cluster", "manifest"},
 	"internal/conformance":  {},
+	"karmada/controller":    {"overrides/karmada", "karmada/propagation", "schemas", "cluster", "manifest"},
 	"render/patch":          {},
 	"render/builtin":        {"render"},
 	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},

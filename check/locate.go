@@ -24,7 +24,7 @@ func (r *runner) locateCauses(ctx context.Context, s Suite, in pipeline.Inputs, 
 	if !need {
 		return
 	}
-	in.Provenance, in.Validate = true, nil
+	in.Record.Provenance, in.Record.Validate = true, nil
 	out, err := pipeline.Run(ctx, in)
 	if err != nil {
 		return // the first render succeeded; nothing more to say

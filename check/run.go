@@ -272,7 +272,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	}
 	strict := r.strict(s)
 	if s.Validate == nil || *s.Validate {
-		in.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: strict}
+		in.Record.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: strict}
 		res.Checks = append(res.Checks, "validate")
 	}
 	sink := r.newSuiteSink(ctx, s)
@@ -285,7 +285,11 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	for _, w := range out.SortedWarnings() {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
 	}
-	for _, f := range out.Findings {
+	var findings []pipeline.Finding
+	if out.Validation != nil {
+		findings = out.Validation.Findings
+	}
+	for _, f := range findings {
 		level := LevelError
 		if f.Warning {
 			level = LevelWarning

@@ -5,7 +5,8 @@
 // pkg/util matches them.
 //
 // It is not where policies are parsed or applied: propagation
-// (PropagationPolicy, ClusterPropagationPolicy) is its sub-package, and
+// (PropagationPolicy, ClusterPropagationPolicy) is its sub-package,
 // override policies (OverridePolicy, ClusterOverridePolicy) are
-// overrides/karmada's.
+// overrides/karmada's, and controller runs them for every template of a
+// control plane.
 package karmada

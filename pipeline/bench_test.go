@@ -101,7 +101,7 @@ spec:
 }
 
 // BenchmarkProvenance: 1,000 webservice+scaler applications rendered in
-// memory without and with provenance (Inputs.Provenance): its cost.
+// memory without and with provenance (Inputs.Record.Provenance): its cost.
 func BenchmarkProvenance(b *testing.B) {
 	var apps strings.Builder
 	for i := range 1000 {
@@ -128,7 +128,7 @@ spec:
 	for _, on := range []bool{false, true} {
 		b.Run(fmt.Sprintf("provenance=%v", on), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Run(context.Background(), Inputs{Paths: []string{path}, Provenance: on}); err != nil {
+				if _, err := Run(context.Background(), Inputs{Paths: []string{path}, Record: Record{Provenance: on}}); err != nil {
 					b.Fatal(err)
 				}
 			}

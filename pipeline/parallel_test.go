@@ -58,7 +58,7 @@ func TestOrderedStops(t *testing.T) {
 	}
 	defer func() {
 		p, ok := recover().(*WorkerPanic)
-		if !ok || p.Value != "boom" || !strings.Contains(string(p.StackTrace()), "TestOrderedStops") {
+		if !ok || p.Value != "boom" || p.Error() != "boom" || !strings.Contains(string(p.StackTrace()), "TestOrderedStops") {
 			t.Errorf("recovered %v, want the worker's panic with its stack", p)
 		}
 	}()

@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/karmada/propagation"
+	"github.com/drydock-dev/drydock/karmada/controller"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
@@ -71,21 +71,9 @@ type Inputs struct {
 	Addons []Addon
 	// Limits bound the CUE evaluations (zero: none).
 	Limits Limits
-	// Trace keeps each application's workflow, step by step (Result.Traces).
-	Trace bool
-	// Validate, when set, checks every object the render writes as the
-	// API server of its cluster would (Result.Findings).
-	Validate *Validation
-	// Status evaluates every component's health and status message as
-	// KubeVela's controller would (Result.Statuses), against the objects
-	// as --observed gives them.
-	Status bool
-	// Provenance records, for every leaf of every object written, the
-	// stages that set it (manifest.Object.Provenance): what drydock
-	// explain shows and findings point with. It costs time.
-	Provenance bool
-	// Placement explains where each object went (Result.Placements).
-	Placement bool
+	// Record chooses the optional records the render keeps (none by
+	// default).
+	Record Record
 	// Progress, when set, is called after each application is rendered
 	// with the number rendered and the total (from one goroutine).
 	Progress func(done, total int)
@@ -106,14 +94,38 @@ type Inputs struct {
 	From     fs.FS
 	FromName string
 	// BaseRevisions are the revision hashes of the Applications as last
-	// rendered (a base's Result.RevisionHashes), by namespace/name: an
-	// Application whose hash differs renders as KubeVela's next revision
-	// (<name>-v2), one that is the same as the first.
+	// rendered (a base's Result.AppState.RevisionHashes), by
+	// namespace/name: an Application whose hash differs renders as
+	// KubeVela's next revision (<name>-v2), one that is the same as the
+	// first.
 	BaseRevisions map[string]string
-	// Applications fills Result.Resources, RevisionHashes and Suspended
-	// (what drydock diff reconciles with), which a plain render does not
+}
+
+// Record chooses the optional records a render keeps beside the final
+// state: each costs time or memory, and a Result's record is nil unless
+// its switch here is set.
+type Record struct {
+	// Trace keeps each application's workflow, step by step
+	// (Result.Trace).
+	Trace bool
+	// Validate, when set, checks every object the render writes as the
+	// API server of its cluster would (Result.Validation).
+	Validate *Validation
+	// Status evaluates every component's health and status message as
+	// KubeVela's controller would (Result.Status), against the objects
+	// as --observed gives them.
+	Status bool
+	// Provenance records, for every leaf of every object written, the
+	// stages that set it (manifest.Object.Provenance): what drydock
+	// explain shows and findings point with. It costs time.
+	Provenance bool
+	// Placement explains where Karmada placed each object
+	// (Result.Placement).
+	Placement bool
+	// AppState keeps the Applications' state that drydock diff
+	// reconciles with (Result.AppState), which a plain render does not
 	// keep: memory that would grow with the number of applications.
-	Applications bool
+	AppState bool
 }
 
 // files is where in's paths are read from.
@@ -122,8 +134,8 @@ type Inputs struct {
 // addon directories.
 func (in *Inputs) ReadPaths() []string {
 	lists := [][]string{in.Paths, in.DefinitionPaths, in.ClusterPaths, in.ObservedPaths}
-	if in.Validate != nil {
-		lists = append(lists, in.Validate.CRDPaths)
+	if in.Record.Validate != nil {
+		lists = append(lists, in.Record.Validate.CRDPaths)
 	}
 	var out []string
 	for _, p := range slices.Concat(lists...) {
@@ -149,36 +161,65 @@ type Result struct {
 	Clusters *cluster.Store
 	// Applications counts the Applications rendered.
 	Applications int
-	// Traces are the applications' workflows step by step, in input order
-	// (with Inputs.Trace).
-	Traces []Trace
 	// Warnings are notes about inputs that produced nothing.
 	Warnings []string
+	// Works are what Karmada leaves in members without dispatching, and
+	// what it keeps when a Work goes.
+	Works controller.Works
+
+	// The optional records, each nil unless Inputs.Record asks for it.
+
+	// Trace is the applications' workflows (Record.Trace).
+	Trace *TraceRecord
+	// Validation is what validating the written objects found
+	// (Record.Validate).
+	Validation *ValidationRecord
+	// Status is the components' health and status (Record.Status).
+	Status *StatusRecord
+	// Placement explains where Karmada placed objects
+	// (Record.Placement).
+	Placement *controller.Placements
+	// AppState is the Applications' state that decides what a change
+	// deletes (Record.AppState).
+	AppState *AppState
+}
+
+// TraceRecord is the applications' workflows (Record.Trace).
+type TraceRecord struct {
+	// Applications are the applications' workflows step by step, in
+	// input order.
+	Applications []Trace
+}
+
+// ValidationRecord is what validating the written objects found
+// (Record.Validate).
+type ValidationRecord struct {
+	// Findings are in cluster and object order, after the properties no
+	// parameter declares (in input order).
+	Findings []Finding
+}
+
+// StatusRecord is the components' health and status (Record.Status).
+type StatusRecord struct {
+	// Components are in input order.
+	Components []ComponentStatus
+}
+
+// AppState is the Applications' state that KubeVela keeps beside their
+// objects (Record.AppState), by namespace/name: what drydock diff
+// reconciles with.
+type AppState struct {
 	// Resources are the resource policies (garbage-collect, read-only,
-	// ...) of every Application rendered, by namespace/name: what decides
-	// which of its objects KubeVela deletes when it changes. It, and
-	// RevisionHashes and Suspended, are filled with Inputs.Applications.
+	// ...) of every Application rendered: what decides which of its
+	// objects KubeVela deletes when it changes.
 	Resources map[string]*resourcekeeper.Resources
 	// RevisionHashes identify the Applications' revisions (their spec and
 	// the definitions of the types they name, which KubeVela's revision
-	// hash covers), by namespace/name: a later render's
-	// Inputs.BaseRevisions.
+	// hash covers): a later render's Inputs.BaseRevisions.
 	RevisionHashes map[string]string
-	// Suspended names (namespace/name) the Applications whose workflow
-	// stopped at a suspend step (Workflow.StopAtSuspend).
+	// Suspended names the Applications whose workflow stopped at a
+	// suspend step (Workflow.StopAtSuspend).
 	Suspended map[string]bool
-	// Works are what Karmada leaves in members without dispatching, and
-	// what it keeps when a Work goes.
-	Works Works
-	// Findings are what validating the written objects found
-	// (Inputs.Validate), in cluster and object order.
-	Findings []Finding
-	// Statuses are the components' health and status (Inputs.Status), in
-	// input order.
-	Statuses []ComponentStatus
-	// Placements explain where objects went (Inputs.Placement), by
-	// PlacementKey of the cluster and object that holds it.
-	Placements map[string]*propagation.Explanation
 }
 
 // Trace is one application's workflow, step by step.
@@ -277,9 +318,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	l.apps = append(installed.apps, l.apps...)
 	// Karmada policies are checked before anything renders.
-	templates, props, ovs, err := karmadaPolicies(l.resources, asAuthored)
+	authored, err := controller.Parse(l.resources)
 	if err != nil {
-		return nil, err
+		return nil, inputError(err)
 	}
 	apps, err := parseApps(l.apps)
 	if err != nil {
@@ -289,7 +330,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err := in.files().readPaths(in.ObservedPaths, nil, &observed); err != nil {
 		return nil, err
 	}
-	if in.Provenance {
+	if in.Record.Provenance {
 		authoredProvenance(l.resources, observed.resources, installed.hub)
 	}
 	// The actual state before the render: what renders read.
@@ -312,12 +353,12 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	var out *cluster.Store
 	var guard *guardedSink
 	var check *schemas.Stream
-	if in.Validate != nil {
+	if in.Record.Validate != nil {
 		crds, err := in.crds(&l, &observed, installed.hub)
 		if err != nil {
 			return nil, err
 		}
-		if check, err = newValidator(*in.Validate, inv, crds); err != nil {
+		if check, err = newValidator(*in.Record.Validate, inv, crds); err != nil {
 			return nil, err
 		}
 	}
@@ -351,37 +392,20 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err := r.err(ctx, guard); err != nil {
 		return nil, err
 	}
-	res.Warnings, res.Traces, res.Resources, res.RevisionHashes, res.Suspended = r.warnings, r.traces, r.resources, r.hashes, r.suspended
-	res.Statuses = r.statuses
-	if in.Placement {
-		res.Placements = map[string]*propagation.Explanation{}
+	res.Warnings = r.warnings
+	r.keep(in.Record, res)
+	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
+	if err := firstError(guard.failed(), err); err != nil {
+		return nil, karmadaError(err)
 	}
-	if len(templates) > 0 || len(props) > 0 || len(ovs) > 0 {
-		cp := &controlPlane{members: inv.Members(""), templates: templates, props: props, ovs: ovs, inContext: asAuthored, plainToHub: len(apps) == 0, placements: res.Placements}
-		for _, t := range templates {
-			cp.sources = append(cp.sources, "template "+t.Pos.String())
-			cp.origins = append(cp.origins, cluster.Origin{Pos: t.Pos})
-			cp.owners = append(cp.owners, "input "+t.Pos.String())
-		}
-		warnings, err := propagate(ctx, out, cp, in.Workers, &res.Works)
-		if err := firstError(guard.failed(), err); err != nil {
-			return nil, err
-		}
-		res.Warnings = append(res.Warnings, warnings...)
-	}
-	for _, name := range inv.ControlPlanes() {
-		warnings, err := propagateDispatched(ctx, out, inv, name, in.Workers, res)
-		if err := firstError(guard.failed(), err); err != nil {
-			return nil, err
-		}
-		res.Warnings = append(res.Warnings, warnings...)
-	}
+	res.Warnings = append(res.Warnings, karmada.Warnings...)
+	res.Works, res.Placement = karmada.Works, karmada.Placements
 	res.Warnings = slices.Concat(res.Warnings, l.notes, inventoried.notes, observed.notes)
-	if len(apps) == 0 && len(templates) == 0 {
+	if len(apps) == 0 && !authored.HasTemplates() {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	if check != nil {
-		res.Findings = append(r.props, check.Findings()...)
+		res.Validation = &ValidationRecord{Findings: append(r.props, check.Findings()...)}
 		res.Warnings = append(res.Warnings, check.Notes()...)
 	}
 	return res, nil
@@ -494,40 +518,25 @@ func parseApps(apps []appSource) ([]appSource, error) {
 	return apps, nil
 }
 
-// propagateDispatched runs Karmada on what the workflow left in a control
-// plane cluster: its policies and templates, for its members. Rendered
-// objects have no position of their own: errors about them point at what
-// produced them and name it.
-func propagateDispatched(ctx context.Context, store *cluster.Store, inv *cluster.Inventory, name string, workers int, res *Result) ([]string, error) {
-	entries := store.List(name)
-	objs := make([]*manifest.Object, 0, len(entries))
-	byObject := map[*manifest.Object]cluster.Entry{}
-	for _, e := range entries {
-		if !e.Object.Pos.IsValid() {
-			e.Object.Pos = e.Origin.Pos
-		}
-		e.Object.PlaceFields()
-		objs = append(objs, e.Object)
-		byObject[e.Object] = e
+// each runs Karmada's placements on workers goroutines, as renderAll
+// runs the applications (controller.Options.Each).
+func each(workers int) func(context.Context, int, func(int) func()) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	where := func(o *manifest.Object, err error) error {
-		e := byObject[o]
-		if e.Source == "" {
-			return err
-		}
-		return fmt.Errorf("%w (dispatched to Karmada control plane %q by %s)", err, name, e.Source)
+	return func(ctx context.Context, n int, place func(int) func()) {
+		ordered(ctx, n, workers, renderWindow*workers, func() struct{} { return struct{}{} }, func(_ struct{}, i int) func() {
+			return place(i)
+		}, func(_ int, commit func()) { commit() })
 	}
-	templates, props, ovs, err := karmadaPolicies(objs, where)
-	if err != nil {
-		return nil, err
+}
+
+// karmadaError marks the controller's errors about its input as bad input.
+func karmadaError(err error) error {
+	if errors.Is(err, controller.ErrInvalid) {
+		return inputError(err)
 	}
-	cp := &controlPlane{name: name, members: inv.Members(name), templates: templates, props: props, ovs: ovs, inContext: where, placements: res.Placements}
-	for _, t := range templates {
-		cp.sources = append(cp.sources, byObject[t].Source)
-		cp.origins = append(cp.origins, byObject[t].Origin)
-		cp.owners = append(cp.owners, byObject[t].Owner)
-	}
-	return propagate(ctx, store, cp, workers, &res.Works)
+	return err
 }
 
 // inventory builds the cluster inventory from Cluster objects and checks
@@ -568,8 +577,21 @@ type rendered struct {
 	suspended map[string]bool
 	// props are the undeclared properties validation found.
 	props []Finding
-	// statuses are the components' health (Inputs.Status).
+	// statuses are the components' health (Record.Status).
 	statuses []ComponentStatus
+}
+
+// keep fills the records of res that rec asks for.
+func (r *rendered) keep(rec Record, res *Result) {
+	if rec.Trace {
+		res.Trace = &TraceRecord{Applications: r.traces}
+	}
+	if rec.Status {
+		res.Status = &StatusRecord{Components: r.statuses}
+	}
+	if rec.AppState {
+		res.AppState = &AppState{Resources: r.resources, RevisionHashes: r.hashes, Suspended: r.suspended}
+	}
 }
 
 // err is the run's error, in the order the stages report them: a
@@ -596,20 +618,20 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 // soon as it is ready. After an error nothing more is written, but every
 // application is still rendered, so that all invalid ones are reported.
 func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store) *rendered {
-	workers, trace := in.Workers, in.Trace
+	workers, trace := in.Workers, in.Record.Trace
 	type outcome struct {
 		res *workflow.AppResult
 		err error
 		// props are the properties no parameter declares (validation).
 		props []Finding
-		// revision is the application's revision key (in.Applications).
+		// revision is the application's revision key (Record.AppState).
 		revision string
-		// statuses are its components' (in.Status).
+		// statuses are its components' (Record.Status).
 		statuses []ComponentStatus
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
-		e.RecordProvenance(in.Provenance)
+		e.RecordProvenance(in.Record.Provenance)
 		wd.watch(e)
 		return e
 	}
@@ -620,7 +642,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		var o outcome
 		base, changed := in.BaseRevisions[app.Namespace+"/"+app.Name]
-		if changed || in.Applications {
+		if changed || in.Record.AppState {
 			o.revision = revisionKey(app, defs)
 		}
 		if changed && base != o.revision {
@@ -629,10 +651,10 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if o.res, o.err = workflow.Run(e, app, inv, opts); o.err != nil {
 			return o
 		}
-		if in.Validate != nil {
-			o.props = undeclaredProperties(e, defs, app, in.Validate.Strict)
+		if in.Record.Validate != nil {
+			o.props = undeclaredProperties(e, defs, app, in.Record.Validate.Strict)
 		}
-		if in.Status {
+		if in.Record.Status {
 			o.statuses = statuses(defs, o.res, opts.Observed)
 		}
 		return o
@@ -663,7 +685,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		r.props = append(r.props, o.props...)
 		r.statuses = append(r.statuses, o.statuses...)
 		// The workflow refused policies that do not decode.
-		if in.Applications {
+		if in.Record.AppState {
 			key := o.res.App.Namespace + "/" + o.res.App.Name
 			r.resources[key] = o.res.Resources
 			r.hashes[key] = o.revision

@@ -23,7 +23,7 @@ func TestProvenanceBundledExamples(t *testing.T) {
 		{Paths: []string{"../examples/addon-app.yaml"}, Addons: []Addon{{Dir: "../examples/addons/team-policy"}}},
 	} {
 		t.Run(in.Paths[0], func(t *testing.T) {
-			in.Provenance = true
+			in.Record.Provenance = true
 			res, err := Run(context.Background(), in)
 			if err != nil {
 				t.Fatal(err)
@@ -115,7 +115,7 @@ spec:
 	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), Inputs{Paths: []string{path}, Provenance: true, Placement: true})
+	res, err := Run(context.Background(), Inputs{Paths: []string{path}, Record: Record{Provenance: true, Placement: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

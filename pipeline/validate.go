@@ -44,7 +44,7 @@ func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs) (
 // those of Validation.CRDPaths (which must hold nothing else).
 func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs, error) {
 	var given loaded
-	if err := in.files().readPaths(in.Validate.CRDPaths, nil, &given); err != nil {
+	if err := in.files().readPaths(in.Record.Validate.CRDPaths, nil, &given); err != nil {
 		return nil, err
 	}
 	objs := append([]*manifest.Object(nil), l.resources...)

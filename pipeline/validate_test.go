@@ -60,12 +60,12 @@ spec:
               properties:
                 size: {type: integer}
 `)
-	res, err := Run(context.Background(), Inputs{Paths: []string{app}, Validate: &Validation{CRDPaths: []string{crd}, KubeVersion: "1.2"}})
+	res, err := Run(context.Background(), Inputs{Paths: []string{app}, Record: Record{Validate: &Validation{CRDPaths: []string{crd}, KubeVersion: "1.2"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, f := range res.Findings {
+	for _, f := range res.Validation.Findings {
 		got = append(got, strings.ReplaceAll(f.String(), dir+string(filepath.Separator), ""))
 	}
 	want := []string{
@@ -86,7 +86,7 @@ spec:
 		{Validation{KubeVersion: "banana"}, "--kube-version: "},
 		{Validation{CRDPaths: []string{app}}, "is not an apiextensions.k8s.io/v1 CustomResourceDefinition"},
 	} {
-		if _, err := Run(context.Background(), Inputs{Paths: []string{app}, Validate: &tc.v}); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Run(context.Background(), Inputs{Paths: []string{app}, Record: Record{Validate: &tc.v}}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.v, err, tc.want)
 		}
 	}

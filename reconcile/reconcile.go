@@ -27,7 +27,7 @@ import (
 )
 
 // Side is one render: its objects as a Recorder received them and the
-// resource policies of its Applications (pipeline.Result.Resources).
+// resource policies of its Applications (pipeline.Result.AppState.Resources).
 type Side struct {
 	Objects   *Recorder
 	Resources map[string]*resourcekeeper.Resources

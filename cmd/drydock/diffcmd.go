@@ -57,7 +57,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	ctx := context.Background()
-	base.Applications, head.Applications = true, true
+	base.Record.AppState, head.Record.AppState = true, true
 	baseObjects, headObjects := reconcile.NewRecorder(), reconcile.NewRecorder()
 	was, err := pipeline.Stream(ctx, base, baseObjects)
 	if err != nil {
@@ -65,15 +65,15 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	// An Application that changed renders as KubeVela's next revision.
-	head.BaseRevisions = was.RevisionHashes
+	head.BaseRevisions = was.AppState.RevisionHashes
 	now, err := pipeline.Stream(ctx, head, headObjects)
 	if err != nil {
 		fmt.Fprintln(stderr, "drydock diff: the inputs as they are now do not render:")
 		return reportError(stderr, err)
 	}
 	plan, err := reconcile.Compute(
-		reconcile.Side{Objects: baseObjects, Resources: was.Resources, Suspended: was.Suspended, Frozen: was.Works.Frozen, Preserved: was.Works.Preserved},
-		reconcile.Side{Objects: headObjects, Resources: now.Resources, Suspended: now.Suspended, Frozen: now.Works.Frozen, Preserved: now.Works.Preserved})
+		reconcile.Side{Objects: baseObjects, Resources: was.AppState.Resources, Suspended: was.AppState.Suspended, Frozen: was.Works.Frozen, Preserved: was.Works.Preserved},
+		reconcile.Side{Objects: headObjects, Resources: now.AppState.Resources, Suspended: now.AppState.Suspended, Frozen: now.Works.Frozen, Preserved: now.Works.Preserved})
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitInternal

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/karmada/controller"
 	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
@@ -45,8 +46,8 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmd.usageError(stderr, err)
 	}
-	in.Provenance = true
-	in.Placement = true
+	in.Record.Provenance = true
+	in.Record.Placement = true
 	res, err := pipeline.Run(context.Background(), in)
 	if err != nil {
 		return reportError(stderr, err)
@@ -56,7 +57,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock explain: %s\n", errText(err))
 		return exitUsage
 	}
-	x := newExplanation(c, e, res.Placements)
+	x := newExplanation(c, e, res.Placement)
 	if field != "" {
 		if _, ok := e.Object.Provenance[field]; !ok {
 			var paths []string
@@ -171,9 +172,9 @@ type explainOrigin struct {
 	Value  any    `json:"value"`
 }
 
-func newExplanation(c string, e cluster.Entry, placements map[string]*propagation.Explanation) *explanation {
+func newExplanation(c string, e cluster.Entry, placements *controller.Placements) *explanation {
 	x := &explanation{Object: objectID(c, e.Object), Source: e.Source}
-	if p := placements[pipeline.PlacementKey(c, e.Object.Key())]; p != nil {
+	if p := placements.Of(c, e.Object.Key()); p != nil {
 		x.Placement = p
 	}
 	manifest.WalkLeaves(e.Object.Data, func(path string, v any) {

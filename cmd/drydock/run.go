@@ -273,13 +273,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.usageError(stderr, err)
 	}
 	in.Stdin = stdin
-	in.Trace = *trace
-	in.Status = *status
+	in.Record.Trace = *trace
+	in.Record.Status = *status
 	if *validate {
 		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
 			return cmd.usageError(stderr, &missingPath{err})
 		}
-		in.Validate = &val
+		in.Record.Validate = &val
 		heapBudget.Store(validateHeapBudget)
 	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
 		return cmd.usageError(stderr, errors.New("--kube-version, --crds and --strict need --validate"))
@@ -337,17 +337,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return reportError(stderr, err)
 	}
-	for _, t := range res.Traces {
-		fmt.Fprintf(stderr, "application %s:\n", t.Application)
-		for _, line := range t.Lines {
-			fmt.Fprintf(stderr, "  %s\n", line)
-		}
+	if res.Trace != nil {
+		printTraces(stderr, res.Trace.Applications)
 	}
 	for _, w := range res.SortedWarnings() {
 		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 	}
-	if in.Status {
-		printStatuses(stderr, res.Statuses)
+	if res.Status != nil {
+		printStatuses(stderr, res.Status.Components)
 	}
 	if err := out.finish(""); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
@@ -358,8 +355,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
 		}
 	}
-	if in.Validate != nil {
-		return reportFindings(stderr, res.Findings)
+	if res.Validation != nil {
+		return reportFindings(stderr, res.Validation.Findings)
 	}
 	return exitOK
 }
@@ -420,6 +417,16 @@ func errorCode(err error) int {
 		return exitUsage
 	}
 	return exitInternal
+}
+
+// printTraces writes the applications' workflows, step by step.
+func printTraces(w io.Writer, traces []pipeline.Trace) {
+	for _, t := range traces {
+		fmt.Fprintf(w, "application %s:\n", t.Application)
+		for _, line := range t.Lines {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
 }
 
 // printStatuses prints the components' health as vela status shows it.

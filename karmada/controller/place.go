@@ -1,10 +1,8 @@
-package pipeline
+package controller
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -42,41 +40,7 @@ type controlPlane struct {
 	plainToHub bool
 	// placements, when set, receive the explanation of every placement
 	// (Result.Placements).
-	placements map[string]*propagation.Explanation
-}
-
-// asAuthored leaves an error about an authored input as it is.
-func asAuthored(_ *manifest.Object, err error) error { return err }
-
-// karmadaPolicies parses the propagation and override policies among objs
-// and returns the rest (the templates). Invalid policies are bad input;
-// where gives the context an error about an object is reported in.
-func karmadaPolicies(objs []*manifest.Object, where func(*manifest.Object, error) error) (templates []*manifest.Object, props []*propagation.Policy, ovs []*override.Policy, err error) {
-	var errs []error
-	for _, o := range objs {
-		switch {
-		case propagation.IsPolicy(o):
-			p, err := propagation.Parse(o)
-			if err != nil {
-				errs = append(errs, where(o, err))
-				continue
-			}
-			props = append(props, p)
-		case override.IsPolicy(o):
-			p, err := override.Parse(o)
-			if err != nil {
-				errs = append(errs, where(o, err))
-				continue
-			}
-			ovs = append(ovs, p)
-		default:
-			templates = append(templates, o)
-		}
-	}
-	if err := manifest.Join(errs...); err != nil { // every invalid policy
-		return nil, nil, nil, inputError(err)
-	}
-	return templates, props, ovs, nil
+	placements *Placements
 }
 
 // placed is what one template becomes: a copy per member, or a warning.
@@ -95,77 +59,6 @@ type placed struct {
 	preserved string
 	// placement explains where the template went (controlPlane.placements).
 	placement *propagation.Explanation
-}
-
-// Works is what a diff needs of Karmada's Works beyond the objects they
-// carry, by member cluster and object key.
-type Works struct {
-	// Frozen are objects Karmada leaves in a member as they are, without
-	// dispatching the template: its policy suspends dispatching there, its
-	// scheduling fails (the binding keeps its clusters), or no policy
-	// selects it any more (the binding stays until the template goes).
-	Frozen map[string]map[manifest.Key]string
-	// Preserved are objects whose policy sets preserveResourcesOnDeletion:
-	// they stay in the member when their Work goes.
-	Preserved map[string]map[manifest.Key]string
-}
-
-// addWhy records why at cluster c and key k of *m, making the maps.
-func addWhy(m *map[string]map[manifest.Key]string, c string, k manifest.Key, why string) {
-	if *m == nil {
-		*m = map[string]map[manifest.Key]string{}
-	}
-	if (*m)[c] == nil {
-		(*m)[c] = map[manifest.Key]string{}
-	}
-	(*m)[c][k] = why
-}
-
-func (w *Works) record(r *placed) {
-	for _, c := range r.frozen {
-		addWhy(&w.Frozen, c, r.key, r.frozenWhy)
-	}
-	if r.preserved != "" {
-		for _, c := range r.targets {
-			addWhy(&w.Preserved, c, r.key, r.preserved)
-		}
-	}
-}
-
-// propagate places every template of cp and writes the overridden copies
-// into the members' fake clusters, template by template in order as
-// they are ready. Templates no policy matches are warnings; a failing
-// override is bad input (Karmada would fail the Work).
-func propagate(ctx context.Context, store *cluster.Store, cp *controlPlane, workers int, works *Works) ([]string, error) {
-	var warnings []string
-	var errs []error
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	ordered(ctx, len(cp.templates), workers, renderWindow*workers, func() struct{} { return struct{}{} }, func(_ struct{}, i int) placed {
-		return cp.place(i)
-	}, func(_ int, r placed) {
-		if r.warning != "" {
-			warnings = append(warnings, r.warning)
-		}
-		if r.err != nil {
-			errs = append(errs, r.err)
-		}
-		works.record(&r)
-		cp.explained(&r)
-		for j, e := range r.writes {
-			if err := store.Apply(r.targets[j], e); err != nil {
-				errs = append(errs, err)
-			}
-		}
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := manifest.Join(errs...); err != nil {
-		return nil, inputError(err)
-	}
-	return warnings, nil
 }
 
 // place schedules template i, claims it for each target and overrides it.
