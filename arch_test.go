@@ -8,41 +8,41 @@ import (
 	"testing"
 )
 
-// imports lists, per package, the drydock packages it may import itself:
+// imports lists, per package, the drydock packages it imports itself:
 // the layout that the README's package table describes. What a package
 // reaches through them is allowed too, so each row names only its direct
 // neighbours. Dependencies point one way, toward the leaves.
 var imports = map[string][]string{
-	"cmd/drydock":           {"check", "report", "pipeline", "reconcile", "gitrev", "render", "render/addon", "render/cueval", "render/policy", "karmada/propagation", "rules", "gatekeeper", "regosandbox", "golden", "tree", "schemas", "cluster", "manifest", "karmada/controller"},
-	"report":                {"check", "manifest", "reconcile"},
-	"check":                 {"deftest", "pipeline", "rules", "gatekeeper", "regosandbox", "golden", "tree", "cluster", "manifest"},
-	"deftest":               {"pipeline", "golden", "tree", "cluster", "manifest"},
-	"reconcile":             {"render", "golden", "tree", "cluster", "manifest", "render/resourcekeeper"},
-	"pipeline":              {"render", "render/addon", "render/builtin", "render/cueval", "render/workflow", "tree", "schemas", "cluster", "manifest", "render/resourcekeeper", "karmada/controller"},
-	"render/workflow":       {"render", "render/cueval", "render/policy", "overrides/kubevela", "cluster", "manifest", "render/resourcekeeper"},
-	"render/policy":         {"render", "overrides/kubevela", "cluster", "manifest"},
-	"render/addon":          {"render", "manifest"},
+	"fieldpath":             {},
+	"manifest":              {},
+	"tree":                  {"manifest"},
+	"cluster":               {"manifest"},
+	"schemas":               {"cluster", "manifest"},
+	"gitrev":                {"manifest"},
+	"render/patch":          {},
+	"render":                {"render/patch", "schemas", "cluster", "manifest"},
+	"render/builtin":        {"render"},
 	"render/cueval":         {"render", "render/patch", "manifest"},
 	"overrides/kubevela":    {"render", "manifest"},
-	"render":                {"render/patch", "schemas", "cluster", "manifest"},
+	"render/policy":         {"overrides/kubevela", "render", "cluster", "manifest"},
 	"render/resourcekeeper": {"render", "cluster", "manifest"},
-	"internal/conformance":  {},
-	"karmada/controller":    {"overrides/karmada", "karmada/propagation", "schemas", "cluster", "manifest"},
-	"render/patch":          {},
-	"render/builtin":        {"render"},
-	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},
-	"karmada/propagation":   {"karmada", "schemas", "cluster", "manifest"},
+	"render/workflow":       {"render/resourcekeeper", "render/policy", "overrides/kubevela", "render/cueval", "render", "cluster", "manifest"},
+	"render/addon":          {"render", "manifest"},
 	"karmada":               {"cluster", "manifest"},
+	"karmada/propagation":   {"karmada", "schemas", "cluster", "manifest"},
+	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},
+	"karmada/controller":    {"overrides/karmada", "karmada/propagation", "schemas", "cluster", "manifest"},
+	"pipeline":              {"karmada/controller", "render/addon", "render/workflow", "render/resourcekeeper", "render/cueval", "render/builtin", "render", "schemas", "cluster", "tree", "manifest"},
+	"golden":                {"tree"},
+	"reconcile":             {"golden", "render/resourcekeeper", "render", "cluster", "tree", "manifest"},
+	"regosandbox":           {"manifest"},
 	"rules":                 {"regosandbox", "tree", "manifest"},
 	"gatekeeper":            {"regosandbox", "manifest"},
-	"regosandbox":           {"manifest"},
-	"golden":                {"tree"},
-	"tree":                  {"manifest"},
-	"gitrev":                {"manifest"},
-	"schemas":               {"manifest", "cluster"},
-	"cluster":               {"manifest"},
-	"manifest":              {},
-	"fieldpath":             {},
+	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
+	"check":                 {"deftest", "gatekeeper", "rules", "regosandbox", "golden", "pipeline", "cluster", "tree", "manifest"},
+	"report":                {"check", "reconcile", "manifest"},
+	"cmd/drydock":           {"report", "check", "gatekeeper", "rules", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/addon", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"internal/conformance":  {},
 }
 
 // leaves are the packages every package may import: they import no other
@@ -106,34 +106,64 @@ func TestLayoutRows(t *testing.T) {
 	}
 }
 
-// TestREADMEListsPackages: the README's package table names every
-// package of the module, and the layout above knows each of them.
-func TestREADMEListsPackages(t *testing.T) {
+// readmePackages are the packages of the README's package table, in its
+// order (the rows after "| package | owns |").
+func readmePackages(t *testing.T) []string {
+	t.Helper()
 	data, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var table strings.Builder
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "| `") {
-			first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
-			table.WriteString(first + " ")
-		}
+	_, table, ok := strings.Cut(string(data), "| package | owns |\n|---|---|\n")
+	if !ok {
+		t.Fatal("README.md has no package table")
 	}
+	var pkgs []string
+	for _, line := range strings.Split(table, "\n") {
+		first, _, ok := strings.Cut(strings.TrimPrefix(line, "| `"), "` |")
+		if !strings.HasPrefix(line, "| `") || !ok {
+			break
+		}
+		pkgs = append(pkgs, first)
+	}
+	return pkgs
+}
+
+// TestREADMEListsPackages: the README's package table is the layout: one
+// row per package of the module, each after every package it may import,
+// and no row for a package that does not exist.
+func TestREADMEListsPackages(t *testing.T) {
 	out, err := exec.Command("go", "list", "./...").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
+	exists := map[string]bool{}
 	for _, pkg := range strings.Fields(string(out)) {
-		rel, ok := strings.CutPrefix(pkg, module+"/")
-		if !ok {
-			continue // the module's root: the tests
+		if rel, ok := strings.CutPrefix(pkg, module+"/"); ok {
+			exists[rel] = true
 		}
-		if !strings.Contains(table.String(), "`"+rel+"`") {
-			t.Errorf("package %s is missing from the README's package table", rel)
+	}
+	listed := map[string]bool{}
+	for _, pkg := range readmePackages(t) {
+		if !exists[pkg] {
+			t.Errorf("the README's package table lists %s, which is not a package", pkg)
 		}
-		if _, ok := imports[rel]; !ok {
-			t.Errorf("package %s is missing from the layout (imports)", rel)
+		if listed[pkg] {
+			t.Errorf("the README's package table lists %s twice", pkg)
+		}
+		for _, dep := range imports[pkg] {
+			if !listed[dep] {
+				t.Errorf("the README's package table lists %s before %s, which it imports", pkg, dep)
+			}
+		}
+		listed[pkg] = true
+	}
+	for pkg := range exists {
+		if !listed[pkg] {
+			t.Errorf("package %s is missing from the README's package table", pkg)
+		}
+		if _, ok := imports[pkg]; !ok {
+			t.Errorf("package %s is missing from the layout (imports)", pkg)
 		}
 	}
 }
