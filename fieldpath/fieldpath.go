@@ -251,3 +251,15 @@ func unquote(q string) (string, error) {
 	}
 	return strconv.Unquote(q)
 }
+
+// After returns the string form of a path whose string form is prefix,
+// followed by s: Key("b").After("a") is "a.b", Index(0).After("") is
+// "[0]". It builds paths' string forms as a walk descends without
+// building each Path.
+func (s Segment) After(prefix string) string {
+	var b strings.Builder
+	b.Grow(len(prefix) + len(s.key) + 4)
+	b.WriteString(prefix)
+	s.write(&b, prefix == "")
+	return b.String()
+}

@@ -37,6 +37,13 @@ func TestString(t *testing.T) {
 		if !back.Equal(tt.path) {
 			t.Errorf("Parse(%q) = %v, want %v", tt.want, back, tt.path)
 		}
+		var built string
+		for _, s := range tt.path {
+			built = s.After(built)
+		}
+		if built != tt.want {
+			t.Errorf("After built %q, want %q", built, tt.want)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // Subject is one level of what an error is about, outermost first: an
@@ -39,9 +41,9 @@ func (s Subject) String() string {
 type Error struct {
 	Pos      Pos
 	Subjects []Subject
-	// Field is the path of the offending field in the object, as Path
-	// builds it ("" when the error is about the object as a whole).
-	Field string
+	// Field is the path of the offending field in the object (empty when
+	// the error is about the object as a whole).
+	Field fieldpath.Path
 	// Err is what is wrong; it wraps the sentinel a caller branches on.
 	Err error
 }
