@@ -1,6 +1,7 @@
 package gatekeeper
 
 import (
+	"github.com/drydock-dev/drydock/fieldpath"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -69,7 +70,7 @@ func Load(paths []string) (*Set, error) {
 		t := s.templates[o.Kind()]
 		if t == nil {
 			if !failed[o.Kind()] {
-				errs = append(errs, errAt(o.FieldPos("kind"), "constraint %s/%s: no ConstraintTemplate defines kind %s%s", o.Kind(), o.Name(), o.Kind(),
+				errs = append(errs, errAt(o.FieldPos(fieldpath.New("kind")), "constraint %s/%s: no ConstraintTemplate defines kind %s%s", o.Kind(), o.Name(), o.Kind(),
 					manifest.DidYouMean(o.Kind(), slices.Sorted(maps.Keys(s.templates)))))
 			}
 			continue
