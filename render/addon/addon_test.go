@@ -2,6 +2,7 @@ package addon
 
 import (
 	"errors"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"os"
 	"path/filepath"
 	"strings"
@@ -363,7 +364,7 @@ func TestApplicationPositions(t *testing.T) {
 					got[path] = app.Pos.String()
 					continue
 				}
-				got[path] = app.FieldPos(path).String()
+				got[path] = app.FieldPos(fieldpath.MustParse(path)).String()
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("positions (-want +got):\n%s", diff)
