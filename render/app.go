@@ -427,3 +427,12 @@ func strs(v any) []string {
 	}
 	return out
 }
+
+// FieldPos is where ref is in the Application (the Application's own
+// position for a field of another object).
+func (a *Application) FieldPos(ref FieldRef) manifest.Pos { return appPos(a.Object, ref) }
+
+// HasField reports whether the Application's field at ref was authored.
+func (a *Application) HasField(ref FieldRef) bool {
+	return !ref.IsExternal() && a.Object.HasField(ref.Path)
+}

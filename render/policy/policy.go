@@ -12,6 +12,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/drydock-dev/drydock/fieldpath"
 
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -55,11 +56,8 @@ func RuntimeOnly(typ string) bool { return runtimeOnly[typ] }
 
 // policyErr is an error about policy p of app located at field (relative
 // to its properties; the policy itself when it has none).
-func policyErr(app *render.Application, p *render.Policy, field, format string, args ...any) error {
-	path := p.Path + ".properties"
-	if field != "" {
-		path += "." + field
-	}
+func policyErr(app *render.Application, p *render.Policy, field fieldpath.Path, format string, args ...any) error {
+	path := p.Path.Child("properties").Join(field)
 	if p.Properties == nil {
 		path = p.Path
 	}
@@ -69,11 +67,11 @@ func policyErr(app *render.Application, p *render.Policy, field, format string, 
 
 // policyFieldErr is a refusal of a policy's properties in KubeVela's
 // words, naming the field (rel, relative to the properties).
-func policyFieldErr(app *render.Application, p *render.Policy, rel, format string, args ...any) error {
-	path := render.JoinField(p.Path+".properties", rel)
+func policyFieldErr(app *render.Application, p *render.Policy, rel fieldpath.Path, format string, args ...any) error {
+	path := p.Path.Child("properties").Join(rel)
 	if p.Properties == nil {
 		path = p.Path
 	}
 	return render.Locate(&render.Error{Pos: p.FieldPos(app, path), App: app.Name,
-		Err: fmt.Errorf("policy %q: %s: %s", p.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))})
+		Err: fmt.Errorf("policy %q: %s: %s", p.Name, path, fmt.Sprintf(format, args...))})
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/drydock-dev/drydock/fieldpath"
 	"slices"
 
 	"github.com/drydock-dev/drydock/render"
@@ -60,7 +61,7 @@ func Replicate(app *render.Application, pols []*render.Policy, comps []render.Co
 			}
 		}
 		if !selected {
-			return nil, nil, policyErr(app, p, "selector", "no component selected to replicate")
+			return nil, nil, policyErr(app, p, fieldpath.New("selector"), "no component selected to replicate")
 		}
 	}
 	for _, c := range comps {
