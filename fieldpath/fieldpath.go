@@ -151,8 +151,17 @@ func (p Path) String() string {
 	return b.String()
 }
 
-// ErrSyntax is wrapped by every error Parse returns.
+// ErrSyntax is matched (errors.Is) by every error Parse returns.
 var ErrSyntax = errors.New("invalid field path")
+
+// syntaxError is Parse's error: what is wrong in which path, worded
+// `unterminated [ in "a[b"` as drydock's earlier parsers did.
+type syntaxError struct {
+	msg, path string
+}
+
+func (e *syntaxError) Error() string        { return fmt.Sprintf("%s in %q", e.msg, e.path) }
+func (e *syntaxError) Is(target error) bool { return target == ErrSyntax }
 
 // Parse reads a path in the string form String writes. It also accepts
 // what users write by hand in the same family: a leading dot, quoted keys
@@ -163,13 +172,13 @@ func Parse(s string) (Path, error) {
 		switch s[i] {
 		case '.':
 			if i+1 == len(s) || s[i+1] == '.' {
-				return nil, fmt.Errorf("%w %q: empty key at offset %d", ErrSyntax, s, i+1)
+				return nil, &syntaxError{msg: fmt.Sprintf("empty key at offset %d", i+1), path: s}
 			}
 			i++
 		case '[':
 			seg, n, err := bracket(s[i:])
 			if err != nil {
-				return nil, fmt.Errorf("%w %q: %v", ErrSyntax, s, err)
+				return nil, &syntaxError{msg: err.Error(), path: s}
 			}
 			p = append(p, seg)
 			i += n
@@ -179,7 +188,7 @@ func Parse(s string) (Path, error) {
 				j++
 			}
 			if strings.IndexByte(s[i:j], ']') >= 0 {
-				return nil, fmt.Errorf("%w %q: unexpected ]", ErrSyntax, s)
+				return nil, &syntaxError{msg: "unexpected ]", path: s}
 			}
 			p = append(p, Key(s[i:j]))
 			i = j

@@ -227,3 +227,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestSetErrors: Set words its errors as KubeVela's field path setter
+// does, naming the bare segment.
+func TestSetErrors(t *testing.T) {
+	obj := map[string]any{"spec": map[string]any{"list": []any{"a"}, "s": "x"}}
+	for _, tt := range []struct{ path, want string }{
+		{"spec.list[3]", "index 3 out of range"},
+		{"spec.list.k", "index k out of range"},
+		{"spec[0]", "index 0 into an object"},
+		{"spec.s.t", "t is not an object or list"},
+	} {
+		err := Set(obj, MustParse(tt.path), "v")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Set(%s) error = %v, want %q", tt.path, err, tt.want)
+		}
+	}
+	if err := Set(obj, nil, "v"); err == nil || err.Error() != "empty field path" {
+		t.Errorf("Set of the empty path: %v", err)
+	}
+}
+
+func TestParseErrorText(t *testing.T) {
+	_, err := Parse("spec[.test")
+	if err == nil || err.Error() != `unterminated [ in "spec[.test"` {
+		t.Errorf("Parse error = %v", err)
+	}
+}
