@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
@@ -177,14 +178,14 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 	doc := docs[0]
 	var f defTestFile
 	d := configDecoder{doc: doc}
-	if err := d.value("", doc.Data, reflect.ValueOf(&f).Elem()); err != nil {
+	if err := d.value(nil, doc.Data, reflect.ValueOf(&f).Elem()); err != nil {
 		return nil, nil, err
 	}
 	if len(f.Tests) == 0 {
 		return nil, nil, manifest.At(doc.Pos, "%s: no tests", file)
 	}
 	for i, t := range f.Tests {
-		at := manifest.Path("tests", i)
+		at := fieldpath.New("tests", i)
 		switch {
 		case t.Name == "":
 			return nil, nil, manifest.At(doc.FieldPos(at), "tests[%d]: a test needs a name", i)
@@ -195,7 +196,7 @@ func loadDefTests(file string) ([]DefTest, *manifest.Object, error) {
 		}
 		for j, a := range t.Asserts {
 			if n := a.kinds(); n != 1 {
-				return nil, nil, manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message, details)", t.Name, j, n)
+				return nil, nil, manifest.At(doc.FieldPos(at.Child("asserts").At(j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message, details)", t.Name, j, n)
 			}
 		}
 		c := &f.Tests[i].Context
@@ -294,7 +295,7 @@ type defOutcome struct {
 // assertions.
 func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j defJob) (defOutcome, error) {
 	t := j.test
-	stream, policy, err := testApplication(pipeline.DefinitionKind(defs, t.Definition), t, j.doc.FieldPos(manifest.Path("tests", j.index)))
+	stream, policy, err := testApplication(pipeline.DefinitionKind(defs, t.Definition), t, j.doc.FieldPos(fieldpath.New("tests", j.index)))
 	if err != nil {
 		return defOutcome{}, err
 	}
@@ -337,7 +338,7 @@ func (r *runner) runDefTest(ctx context.Context, defs *pipeline.DefinitionSet, j
 		}
 		if msg != "" {
 			out.findings = append(out.findings, Finding{Level: LevelError, Message: fmt.Sprintf("test %q: %s", t.Name, msg), Diff: diff,
-				Pos: j.doc.FieldPos(manifest.Path("tests", j.index, "asserts", i))})
+				Pos: j.doc.FieldPos(fieldpath.New("tests", j.index, "asserts", i))})
 		}
 	}
 	return out, nil
@@ -395,7 +396,9 @@ func snapshotBytes(spec *snapshotSpec, objs []*manifest.Object) ([]byte, error) 
 	for i, o := range sorted {
 		masked := &manifest.Object{Data: manifest.DeepCopy(o.Data).(map[string]any)}
 		for _, p := range spec.Ignore {
-			manifest.DeleteFieldPath(masked.Data, p)
+			if fp, err := fieldpath.Parse(p); err == nil {
+				fieldpath.Delete(masked.Data, fp)
+			}
 		}
 		data, err := golden.Encode(masked)
 		if err != nil {
@@ -604,7 +607,11 @@ func (got rendered) lookup(path string) (any, bool, error) {
 	if rest == "" {
 		return obj.Data, true, nil
 	}
-	v, ok := manifest.GetFieldPath(obj.Data, rest)
+	fp, err := fieldpath.Parse(rest)
+	if err != nil {
+		return nil, false, nil
+	}
+	v, ok := fieldpath.Get(obj.Data, fp)
 	return v, ok, nil
 }
 

@@ -11,11 +11,11 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"sort"
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

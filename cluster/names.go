@@ -2,8 +2,8 @@ package cluster
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -2,12 +2,12 @@ package cluster
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"sort"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

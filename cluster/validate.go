@@ -3,10 +3,10 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 	"strconv"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

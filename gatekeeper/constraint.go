@@ -2,7 +2,6 @@ package gatekeeper
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

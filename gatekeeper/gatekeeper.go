@@ -1,12 +1,12 @@
 package gatekeeper
 
 import (
-	"github.com/drydock-dev/drydock/fieldpath"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 )

@@ -2,11 +2,11 @@ package gatekeeper
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 	"reflect"
 	"slices"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -3,7 +3,6 @@ package gatekeeper
 import (
 	"cmp"
 	"errors"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"maps"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 )

@@ -2,11 +2,11 @@ package karmada
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"slices"
 	"strconv"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -3,12 +3,13 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 func TestDecodeValues(t *testing.T) {

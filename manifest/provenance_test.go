@@ -1,10 +1,11 @@
 package manifest
 
 import (
-	"github.com/drydock-dev/drydock/fieldpath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // TestWalkLeaves: leaves are named by their fieldpath string form, so a

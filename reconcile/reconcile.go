@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -274,11 +275,16 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 		if path == "*" {
 			return was.data, "", nil
 		}
-		v, ok := manifest.GetFieldPath(live.Data, path)
+		fp, err := fieldpath.Parse(path)
+		var v any
+		ok := err == nil && len(fp) > 0
+		if ok {
+			v, ok = fieldpath.Get(live.Data, fp)
+		}
 		if !ok {
 			return nil, fmt.Sprintf("application %s: apply-once path %q is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is", app, path), nil
 		}
-		if err := manifest.SetFieldPath(desired.Data, path, manifest.DeepCopy(v)); err != nil {
+		if err := fieldpath.Set(desired.Data, fp, manifest.DeepCopy(v)); err != nil {
 			return nil, fmt.Sprintf("application %s: apply-once path %q: %v: KubeVela's dispatch fails and leaves it as it is", app, path, err), nil
 		}
 	}

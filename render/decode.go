@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

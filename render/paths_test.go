@@ -3,8 +3,9 @@ package render
 import (
 	"testing"
 
-	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // TestFieldRefs: a FieldRef shows a path in the Application as the path,

@@ -4,13 +4,13 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

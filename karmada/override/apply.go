@@ -3,10 +3,10 @@ package override
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"sort"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )

@@ -2,13 +2,13 @@ package override
 
 import (
 	"errors"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )

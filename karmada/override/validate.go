@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )

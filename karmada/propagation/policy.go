@@ -16,9 +16,9 @@ package propagation
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"

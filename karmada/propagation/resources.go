@@ -2,7 +2,6 @@ package propagation
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -3,12 +3,12 @@ package propagation
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"hash/fnv"
 	"math"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -3,11 +3,11 @@ package propagation
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )

@@ -2,7 +2,6 @@ package addon
 
 import (
 	"errors"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 const testMeta = "name: demo\nversion: 1.0.0\n"

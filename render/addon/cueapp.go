@@ -1,13 +1,13 @@
 package addon
 
 import (
-	"github.com/drydock-dev/drydock/fieldpath"
 	"path"
 	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"path"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"cuelang.org/go/cue"
 	"sigs.k8s.io/yaml"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -2,7 +2,6 @@ package addon
 
 import (
 	"errors"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"io"
 	"io/fs"
 	"path"
@@ -12,6 +11,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

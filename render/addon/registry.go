@@ -3,7 +3,6 @@ package addon
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"io/fs"
 	"path"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -4,11 +4,11 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

@@ -2,9 +2,9 @@ package addon
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 

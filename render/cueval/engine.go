@@ -13,7 +13,6 @@ package cueval
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"math"
 	"strings"
 
@@ -22,6 +21,7 @@ import (
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )

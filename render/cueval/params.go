@@ -1,13 +1,14 @@
 package cueval
 
 import (
-	"github.com/drydock-dev/drydock/fieldpath"
 	"sort"
 	"strconv"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // filler builds the parameter value as CUE syntax whose struct fields

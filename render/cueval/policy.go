@@ -2,10 +2,10 @@ package cueval
 
 import (
 	"errors"
-	"github.com/drydock-dev/drydock/fieldpath"
 
 	"cuelang.org/go/cue"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )

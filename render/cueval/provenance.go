@@ -1,7 +1,6 @@
 package cueval
 
 import (
-	"github.com/drydock-dev/drydock/fieldpath"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -9,6 +8,7 @@ import (
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/patch"

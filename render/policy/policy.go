@@ -12,8 +12,8 @@ package policy
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )

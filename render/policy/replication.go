@@ -1,9 +1,9 @@
 package policy
 
 import (
-	"github.com/drydock-dev/drydock/fieldpath"
 	"slices"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/render"
 )
 

@@ -2,9 +2,9 @@ package workflow
 
 import (
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"

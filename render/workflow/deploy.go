@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"strings"
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/policy"

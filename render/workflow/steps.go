@@ -3,10 +3,10 @@ package workflow
 import (
 	"errors"
 	"fmt"
-	"github.com/drydock-dev/drydock/fieldpath"
 
 	"cuelang.org/go/cue"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/render"
 )
 
