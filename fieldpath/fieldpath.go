@@ -13,6 +13,7 @@ package fieldpath
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -149,6 +150,28 @@ func (p Path) String() string {
 		s.write(&b, i == 0)
 	}
 	return b.String()
+}
+
+// PrefixStrings yields the string forms of p and of each of its prefixes,
+// longest first, down to the empty Path's "": the places a lookup falls
+// back to, building one string for all of them.
+func (p Path) PrefixStrings() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		var b strings.Builder
+		var buf [16]int
+		ends := buf[:0]
+		for i, s := range p {
+			s.write(&b, i == 0)
+			ends = append(ends, b.Len())
+		}
+		full := b.String()
+		for n := len(p); n > 0; n-- {
+			if !yield(full[:ends[n-1]]) {
+				return
+			}
+		}
+		yield("")
+	}
 }
 
 // ErrSyntax is matched (errors.Is) by every error Parse returns.

@@ -254,3 +254,19 @@ func TestParseErrorText(t *testing.T) {
 		t.Errorf("Parse error = %v", err)
 	}
 }
+
+func TestPrefixStrings(t *testing.T) {
+	var got []string
+	for s := range New("a", 0, "b.c").PrefixStrings() {
+		got = append(got, s)
+	}
+	if diff := cmp.Diff([]string{"a[0][b.c]", "a[0]", "a", ""}, got); diff != "" {
+		t.Errorf("PrefixStrings (-want +got):\n%s", diff)
+	}
+	for s := range New("a", "b").PrefixStrings() {
+		if s != "a.b" {
+			t.Errorf("first prefix = %q", s)
+		}
+		break
+	}
+}

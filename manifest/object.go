@@ -78,8 +78,8 @@ func (o *Object) FieldPos(path fieldpath.Path) Pos {
 	if len(o.fields) == 0 {
 		return o.Pos
 	}
-	for n := len(path); n >= 0; n-- {
-		if p, ok := o.fields[path[:n].String()]; ok {
+	for s := range path.PrefixStrings() {
+		if p, ok := o.fields[s]; ok {
 			return p
 		}
 	}

@@ -222,9 +222,8 @@ func (o *Object) PlaceFields() {
 		if !ok || !last.Pos.IsValid() {
 			return
 		}
-		for n := len(path); n > 0; n-- {
-			p := path[:n].String()
-			if _, ok := o.fields[p]; ok {
+		for p := range path.PrefixStrings() {
+			if _, ok := o.fields[p]; ok || p == "" {
 				break
 			}
 			o.setFieldPos(p, last.Pos)
