@@ -2,7 +2,6 @@ package render
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/drydock-dev/drydock/fieldpath"
 )
@@ -68,16 +67,14 @@ func (r FieldRef) String() string {
 }
 
 // PropertyPath is the path of a parameter relative to its owner
-// (properties.a[1].b) from CUE's path elements: numeric ones are list
-// indexes, quoted ones ("app.kubernetes.io/name") keys.
+// (properties.a[1].b): CUE's list indexes (numeric path elements) become
+// indexes.
 func PropertyPath(param []string) fieldpath.Path {
 	p := make(fieldpath.Path, 0, len(param)+1)
 	p = append(p, fieldpath.Key("properties"))
 	for _, s := range param {
 		if i, err := strconv.Atoi(s); err == nil && i >= 0 {
 			p = append(p, fieldpath.Index(i))
-		} else if k, err := strconv.Unquote(s); err == nil && strings.HasPrefix(s, `"`) {
-			p = append(p, fieldpath.Key(k))
 		} else {
 			p = append(p, fieldpath.Key(s))
 		}

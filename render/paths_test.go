@@ -45,7 +45,6 @@ func TestFieldRefs(t *testing.T) {
 		{[]string{"env", "0", "name"}, "properties.env[0].name"},
 		{nil, "properties"},
 		{[]string{"a", "1", "b"}, "properties.a[1].b"},
-		{[]string{"labels", `"app.kubernetes.io/name"`}, "properties.labels[app.kubernetes.io/name]"},
 	}
 	for _, p := range props {
 		if diff := cmp.Diff(p.want, PropertyPath(p.param).String()); diff != "" {
