@@ -144,7 +144,7 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	cfg := Config{File: path, Dir: filepath.Dir(path)}
 	d := configDecoder{doc: doc}
-	if err := d.value("", doc.Data, reflect.ValueOf(&cfg).Elem()); err != nil {
+	if err := d.value(nil, doc.Data, reflect.ValueOf(&cfg).Elem()); err != nil {
 		return nil, err
 	}
 	if err := d.check(&cfg); err != nil {

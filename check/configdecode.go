@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -35,7 +36,7 @@ type configDecoder struct {
 }
 
 // value decodes v, found at path, into rv.
-func (d configDecoder) value(path string, v any, rv reflect.Value) error {
+func (d configDecoder) value(path fieldpath.Path, v any, rv reflect.Value) error {
 	if v == nil {
 		return nil
 	}
@@ -91,14 +92,14 @@ func (d configDecoder) value(path string, v any, rv reflect.Value) error {
 
 // list decodes a sequence; a null item is an error (a list of paths with
 // a hole in it is a mistake, not an empty path).
-func (d configDecoder) list(path string, v any, rv reflect.Value) error {
+func (d configDecoder) list(path fieldpath.Path, v any, rv reflect.Value) error {
 	items, ok := v.([]any)
 	if !ok {
 		return d.wrongType(path, v, rv.Type())
 	}
 	out := reflect.MakeSlice(rv.Type(), len(items), len(items))
 	for i, item := range items {
-		at := manifest.Path(path, i)
+		at := path.At(i)
 		if item == nil {
 			return d.wrongType(at, nil, rv.Type().Elem())
 		}
@@ -112,16 +113,16 @@ func (d configDecoder) list(path string, v any, rv reflect.Value) error {
 
 // mapping decodes a mapping into a struct, key by key in the order they
 // are written, so the first problem in the file is the one reported.
-func (d configDecoder) mapping(path string, m map[string]any, rv reflect.Value) error {
+func (d configDecoder) mapping(path fieldpath.Path, m map[string]any, rv reflect.Value) error {
 	fields := configFields(rv.Type())
 	keys := manifest.SortedKeys(m)
 	at := make(map[string]manifest.Pos, len(keys))
 	for _, k := range keys {
-		at[k] = d.doc.KeyPos(manifest.Path(path, k))
+		at[k] = d.doc.KeyPos(path.Child(k))
 	}
 	slices.SortStableFunc(keys, func(a, b string) int { return at[a].Compare(at[b]) })
 	for _, k := range keys {
-		at := manifest.Path(path, k)
+		at := path.Child(k)
 		i, ok := fields[k]
 		if !ok {
 			hint := ""
@@ -153,7 +154,7 @@ func configFields(t reflect.Type) map[string]int {
 }
 
 // wrongType is the error of a value v at path that is not of type t.
-func (d configDecoder) wrongType(path string, v any, t reflect.Type) error {
+func (d configDecoder) wrongType(path fieldpath.Path, v any, t reflect.Type) error {
 	msg := fmt.Sprintf("%s: %swant %s, found %s", d.doc.FieldPos(path), prefix(path), typeName(t), valueName(v))
 	if _, isBool := v.(bool); isBool && t.Kind() == reflect.String {
 		msg += " (YAML reads unquoted yes/no/on/off/true/false as booleans: quote it)"
@@ -162,22 +163,22 @@ func (d configDecoder) wrongType(path string, v any, t reflect.Type) error {
 }
 
 // prefix is "path: ", or "" at the top level.
-func prefix(path string) string {
-	if path == "" {
+func prefix(path fieldpath.Path) string {
+	if len(path) == 0 {
 		return ""
 	}
-	return path + ": "
+	return path.String() + ": "
 }
 
 // levelName names the mapping at path for the list of its valid keys.
-func levelName(path string) string {
+func levelName(path fieldpath.Path) string {
 	switch {
-	case path == "":
+	case len(path) == 0:
 		return " at the top level"
-	case strings.HasPrefix(path, "suites["):
+	case len(path) == 2 && path.HasPrefix(fieldpath.New("suites")) && path[1].IsIndex():
 		return " of a suite"
 	}
-	return " of " + path
+	return " of " + path.String()
 }
 
 // scalarString reads a string field: numbers are taken as written (a
@@ -238,25 +239,25 @@ func valueName(v any) string {
 // once, have inputs and a known Rego version; limits parse.
 func (d configDecoder) check(cfg *Config) error {
 	if len(cfg.Suites) == 0 {
-		return manifest.At(d.doc.FieldPos("suites"), "no suites (want suites: a list of {name, inputs, ...})")
+		return manifest.At(d.doc.FieldPos(fieldpath.New("suites")), "no suites (want suites: a list of {name, inputs, ...})")
 	}
-	names := map[string]string{}
+	names := map[string]fieldpath.Path{}
 	for i, s := range cfg.Suites {
-		at := manifest.Path("suites", i)
+		at := fieldpath.New("suites", i)
 		switch {
 		case s.Name == "":
 			return manifest.At(d.doc.FieldPos(at), "%s: name is required", at)
-		case names[s.Name] != "":
-			return manifest.At(d.doc.FieldPos(at+".name"), "%s: duplicate suite name %q (first at %s)", at, s.Name, d.doc.FieldPos(names[s.Name]))
+		case names[s.Name] != nil:
+			return manifest.At(d.doc.FieldPos(at.Child("name")), "%s: duplicate suite name %q (first at %s)", at, s.Name, d.doc.FieldPos(names[s.Name]))
 		case len(s.Inputs) == 0:
-			return manifest.At(d.doc.FieldPos(at+".inputs"), "suite %q: inputs are required", s.Name)
+			return manifest.At(d.doc.FieldPos(at.Child("inputs")), "suite %q: inputs are required", s.Name)
 		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
-			return manifest.At(d.doc.FieldPos(at+".regoVersion"), "suite %q: regoVersion %q: want v0 or v1", s.Name, s.RegoVersion)
+			return manifest.At(d.doc.FieldPos(at.Child("regoVersion")), "suite %q: regoVersion %q: want v0 or v1", s.Name, s.RegoVersion)
 		}
 		if _, err := ParseNow(s.Now); err != nil {
-			return manifest.At(d.doc.FieldPos(at+".now"), "suite %q: now %q: %w", s.Name, s.Now, err)
+			return manifest.At(d.doc.FieldPos(at.Child("now")), "suite %q: now %q: %w", s.Name, s.Now, err)
 		}
-		names[s.Name] = at + ".name"
+		names[s.Name] = at.Child("name")
 	}
 	return d.checkLimits(&cfg.Limits)
 }
@@ -269,12 +270,12 @@ func (d configDecoder) checkLimits(l *Limits) error {
 	}
 	for _, f := range durations {
 		if _, err := parseDuration(f.key, f.value, f.example); err != nil {
-			return manifest.At(d.doc.FieldPos("limits."+f.key), "%w", err)
+			return manifest.At(d.doc.FieldPos(fieldpath.New("limits", f.key)), "%w", err)
 		}
 	}
 	if l.Memory != "" {
 		if _, err := ParseSize(l.Memory); err != nil {
-			return manifest.At(d.doc.FieldPos("limits.memory"), "limits.memory %q: %w", l.Memory, err)
+			return manifest.At(d.doc.FieldPos(fieldpath.New("limits", "memory")), "limits.memory %q: %w", l.Memory, err)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/deftest"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 )
@@ -31,7 +32,7 @@ func loadDefTests(file string) ([]deftest.Test, *manifest.Object, error) {
 	doc := docs[0]
 	var f deftest.File
 	d := configDecoder{doc: doc}
-	if err := d.value("", doc.Data, reflect.ValueOf(&f).Elem()); err != nil {
+	if err := d.value(nil, doc.Data, reflect.ValueOf(&f).Elem()); err != nil {
 		return nil, nil, err
 	}
 	if err := deftest.Prepare(file, doc, &f); err != nil {
@@ -115,7 +116,7 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 	opts := deftest.Options{Limits: r.opts.Limits, CI: r.opts.CI, Update: r.opts.Update}
 	parallel(len(jobs), r.renderWorkers, func(i int) {
 		j := jobs[i]
-		outcomes[i], errs[i] = deftest.Run(ctx, defs, j.file, j.doc.FieldPos(manifest.Path("tests", j.index)), j.test, opts)
+		outcomes[i], errs[i] = deftest.Run(ctx, defs, j.file, j.doc.FieldPos(fieldpath.New("tests", j.index)), j.test, opts)
 	})
 	testFiles := make([]string, len(jobs))
 	for i, j := range jobs {
@@ -128,7 +129,7 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 		for _, f := range outcomes[i].Failures {
 			res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: check, Level: LevelError,
 				Message: fmt.Sprintf("test %q: %s", j.test.Name, f.Message), Diff: f.Diff,
-				Pos: j.doc.FieldPos(manifest.Path("tests", j.index, "asserts", f.Assert))})
+				Pos: j.doc.FieldPos(fieldpath.New("tests", j.index, "asserts", f.Assert))})
 		}
 	}
 	if err := deftest.WriteSnapshots(testFiles, outcomes, r.opts.Update, r.opts.Prune); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/tree"
@@ -47,7 +48,11 @@ func (r *runner) locateCauses(ctx context.Context, s Suite, in pipeline.Inputs, 
 		if f.Field == "" {
 			continue
 		}
-		if origin, ok := o.Provenance.Find(f.Field); ok && origin.Pos.IsValid() {
+		field, err := fieldpath.Parse(f.Field)
+		if err != nil {
+			continue
+		}
+		if origin, ok := o.Provenance.Find(field); ok && origin.Pos.IsValid() {
 			f.Pos = origin.Pos
 			f.Message += fmt.Sprintf("; %s was set by %s", f.Field, origin.Describe())
 		}
@@ -74,5 +79,6 @@ func (r *runner) driftField(s Suite, p string, o *manifest.Object) string {
 	if err1 != nil || err2 != nil || len(wo) != 1 || len(go1) != 1 {
 		return ""
 	}
-	return manifest.ChangedLeaf(wo[0].Data, go1[0].Data)
+	leaf, _ := manifest.ChangedLeaf(wo[0].Data, go1[0].Data)
+	return leaf.String()
 }

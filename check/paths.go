@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -25,7 +26,7 @@ type configPaths struct {
 	repo string
 	doc  *manifest.Object // the config with field positions
 	// golden maps each suite's resolved golden directory to its key.
-	golden map[string]string
+	golden map[string]fieldpath.Path
 }
 
 func checkConfigPaths(file string, doc *manifest.Object, cfg *Config) error {
@@ -37,7 +38,7 @@ func checkConfigPaths(file string, doc *manifest.Object, cfg *Config) error {
 	if err != nil {
 		return err
 	}
-	c := &configPaths{file: file, dir: dir, repo: manifest.RepoRoot(dir), doc: doc, golden: map[string]string{}}
+	c := &configPaths{file: file, dir: dir, repo: manifest.RepoRoot(dir), doc: doc, golden: map[string]fieldpath.Path{}}
 	for i := range cfg.Suites {
 		if err := c.suite(i, &cfg.Suites[i]); err != nil {
 			return err
@@ -50,9 +51,10 @@ func checkConfigPaths(file string, doc *manifest.Object, cfg *Config) error {
 func (c *configPaths) suite(i int, s *Suite) error {
 	others := s.pathFields()
 	resolved := map[string]string{}
+	fields := map[string]fieldpath.Path{}
 	for _, key := range manifest.SortedKeys(others) {
 		for j, p := range others[key] {
-			field := manifest.Path("suites", i, key, j)
+			field := fieldpath.New("suites", i, key, j)
 			r, err := c.resolve(field, p)
 			if err != nil {
 				return err
@@ -60,13 +62,13 @@ func (c *configPaths) suite(i int, s *Suite) error {
 			if _, err := os.Stat(r); err != nil {
 				return manifest.At(c.doc.FieldPos(field), "suite %q: %s: %s: %w", s.Name, key, p, pathReason(err))
 			}
-			resolved[field] = r
+			resolved[field.String()], fields[field.String()] = r, field
 		}
 	}
 	if s.Golden == "" {
 		return nil
 	}
-	field := manifest.Path("suites", i, "golden")
+	field := fieldpath.New("suites", i, "golden")
 	g, err := c.resolve(field, s.Golden)
 	if err != nil {
 		return err
@@ -82,7 +84,7 @@ func (c *configPaths) suite(i int, s *Suite) error {
 	}
 	for _, f := range manifest.SortedKeys(resolved) {
 		if manifest.Within(g, resolved[f]) {
-			return fail("holds %s (%s); give the golden tree its own directory", f, c.doc.FieldPos(f))
+			return fail("holds %s (%s); give the golden tree its own directory", f, c.doc.FieldPos(fields[f]))
 		}
 	}
 	for other, key := range c.golden {
@@ -96,7 +98,7 @@ func (c *configPaths) suite(i int, s *Suite) error {
 
 // resolve is path p of field, joined to the config's directory, with the
 // symlinks of its existing part resolved; it must stay in the repository.
-func (c *configPaths) resolve(field, p string) (string, error) {
+func (c *configPaths) resolve(field fieldpath.Path, p string) (string, error) {
 	pos := c.doc.FieldPos(field)
 	if filepath.IsAbs(p) {
 		return "", manifest.At(pos, "%s: %q: absolute paths are refused; give a path relative to %s", field, p, c.file)

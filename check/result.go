@@ -59,7 +59,7 @@ type Finding struct {
 	// Diff is the unified diff of a changed golden file.
 	Diff string
 	// Field is the object's field the finding is about (a
-	// manifest.FieldPath), when it is about one.
+	// fieldpath.Path's string form), when it is about one.
 	Field string
 	// Metadata is a rule finding's metadata: the result object's keys
 	// besides msg (details, id, severity...), the rule's query, and the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -72,7 +73,7 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 		return &manifest.Error{Pos: obj.Pos, Err: errors.New("Cluster without metadata.name")}
 	}
 	if msg := ValidateClusterName(name); msg != "" && name != Local {
-		return clusterError(obj, "metadata.name", "metadata.name: Invalid value: %q: %s", name, msg)
+		return clusterError(obj, fieldpath.New("metadata", "name"), "metadata.name: Invalid value: %q: %s", name, msg)
 	}
 	if prev, dup := inv.clusters[name]; dup && prev.Source.IsValid() {
 		return &manifest.Error{Pos: obj.Pos, Err: fmt.Errorf("Cluster %q is already in the inventory (%s)", name, prev.Source)}
@@ -83,7 +84,7 @@ func (inv *Inventory) Add(obj *manifest.Object) error {
 	}
 	if v := c.KubernetesVersion; v != "" {
 		if _, err := semver.NewVersion(v); err != nil {
-			return clusterError(obj, "status.kubernetesVersion", "status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", v)
+			return clusterError(obj, fieldpath.New("status", "kubernetesVersion"), "status.kubernetesVersion: Invalid value: %q: not a Kubernetes version such as v1.29.4", v)
 		}
 	}
 	if c.Capacity, err = decodeCapacity(obj); err != nil {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -24,8 +25,8 @@ type MetaError struct {
 	Kind string
 	// Name is the object's name when it is a string ("" otherwise).
 	Name string
-	// Field is "kind", "metadata", "metadata.name" or "metadata.namespace".
-	Field string
+	// Field is kind, metadata, metadata.name or metadata.namespace.
+	Field fieldpath.Path
 	// Value is the refused value (as decoded).
 	Value any
 	// Msg is Kubernetes' message, e.g. `Invalid value: "x": a lowercase ...`.
@@ -41,7 +42,7 @@ func (e *MetaError) Error() string {
 	if e.Name != "" {
 		subject = fmt.Sprintf("%s %q", e.Kind, e.Name)
 	}
-	return subject + ": " + e.Field + ": " + e.Msg
+	return subject + ": " + e.Field.String() + ": " + e.Msg
 }
 
 // ValidateMeta checks an object's kind, metadata.name and
@@ -57,19 +58,19 @@ func ValidateMeta(obj *manifest.Object) error {
 	if msg := manifest.KindName(obj.Kind()); msg != "" {
 		name, _ := manifest.Lookup(obj.Data, "metadata", "name")
 		s, _ := name.(string)
-		return &MetaError{Kind: obj.Kind(), Name: s, Field: "kind", Value: obj.Data["kind"], Msg: msg}
+		return &MetaError{Kind: obj.Kind(), Name: s, Field: fieldpath.New("kind"), Value: obj.Data["kind"], Msg: msg}
 	}
 	meta, ok := obj.Data["metadata"].(map[string]any)
 	if v, present := obj.Data["metadata"]; present && v != nil && !ok {
-		return &MetaError{Kind: obj.Kind(), Field: "metadata", Value: v,
+		return &MetaError{Kind: obj.Kind(), Field: fieldpath.New("metadata"), Value: v,
 			Msg: fmt.Sprintf("Invalid value: %q: must be of type object", manifest.TypeName(v))}
 	}
 	name, ok := meta["name"].(string)
 	if !ok {
-		return &MetaError{Kind: obj.Kind(), Field: "metadata.name", Value: meta["name"], Msg: notAString(meta["name"])}
+		return &MetaError{Kind: obj.Kind(), Field: fieldpath.New("metadata", "name"), Value: meta["name"], Msg: notAString(meta["name"])}
 	}
 	if msg := nameRule(obj.Kind())(name); msg != "" {
-		return &MetaError{Kind: obj.Kind(), Name: name, Field: "metadata.name", Value: name, Msg: fmt.Sprintf("Invalid value: %q: %s", name, msg)}
+		return &MetaError{Kind: obj.Kind(), Name: name, Field: fieldpath.New("metadata", "name"), Value: name, Msg: fmt.Sprintf("Invalid value: %q: %s", name, msg)}
 	}
 	ns, present := meta["namespace"]
 	if !present || ns == nil {
@@ -77,10 +78,10 @@ func ValidateMeta(obj *manifest.Object) error {
 	}
 	s, ok := ns.(string)
 	if !ok {
-		return &MetaError{Kind: obj.Kind(), Name: name, Field: "metadata.namespace", Value: ns, Msg: notAString(ns)}
+		return &MetaError{Kind: obj.Kind(), Name: name, Field: fieldpath.New("metadata", "namespace"), Value: ns, Msg: notAString(ns)}
 	}
 	if msg := manifest.DNS1123Label(s); s != "" && msg != "" {
-		return &MetaError{Kind: obj.Kind(), Name: name, Field: "metadata.namespace", Value: s, Msg: fmt.Sprintf("Invalid value: %q: %s", s, msg)}
+		return &MetaError{Kind: obj.Kind(), Name: name, Field: fieldpath.New("metadata", "namespace"), Value: s, Msg: fmt.Sprintf("Invalid value: %q: %s", s, msg)}
 	}
 	return nil
 }

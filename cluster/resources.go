@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -69,7 +70,7 @@ func decodeCapacity(obj *manifest.Object) (*Capacity, error) {
 	if !ok || summary == nil {
 		return nil, nil
 	}
-	m, err := object(obj, "status.resourceSummary", summary)
+	m, err := object(obj, fieldpath.New("status", "resourceSummary"), summary)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func decodeCapacity(obj *manifest.Object) (*Capacity, error) {
 		key string
 		dst *ResourceList
 	}{{"allocatable", &c.Allocatable}, {"allocated", &c.Allocated}, {"allocating", &c.Allocating}} {
-		if *f.dst, err = decodeResourceList(obj, "status.resourceSummary."+f.key, m[f.key]); err != nil {
+		if *f.dst, err = decodeResourceList(obj, fieldpath.New("status", "resourceSummary", f.key), m[f.key]); err != nil {
 			return nil, err
 		}
 	}
@@ -88,7 +89,7 @@ func decodeCapacity(obj *manifest.Object) (*Capacity, error) {
 	return c, nil
 }
 
-func decodeResourceList(obj *manifest.Object, path string, v any) (ResourceList, error) {
+func decodeResourceList(obj *manifest.Object, path fieldpath.Path, v any) (ResourceList, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -100,7 +101,7 @@ func decodeResourceList(obj *manifest.Object, path string, v any) (ResourceList,
 	for _, name := range manifest.SortedKeys(m) {
 		q, err := ParseQuantity(m[name])
 		if err != nil {
-			return nil, invalid(obj, path+"."+name, m[name], err.Error())
+			return nil, invalid(obj, path.Child(name), m[name], err.Error())
 		}
 		out[name] = q
 	}
@@ -129,7 +130,7 @@ func ParseQuantity(v any) (resource.Quantity, error) {
 }
 
 // integer reads a required whole number.
-func integer(obj *manifest.Object, path string, v any) (int64, error) {
+func integer(obj *manifest.Object, path fieldpath.Path, v any) (int64, error) {
 	if v == nil {
 		return 0, clusterError(obj, path, "%s: Required value", path)
 	}
@@ -141,25 +142,25 @@ func integer(obj *manifest.Object, path string, v any) (int64, error) {
 }
 
 func decodeModelings(obj *manifest.Object) ([]Modeling, error) {
-	l, err := list(obj, "status.resourceSummary.allocatableModelings")
+	l, err := list(obj, fieldpath.New("status", "resourceSummary", "allocatableModelings"))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Modeling, 0, len(l))
 	for i, raw := range l {
-		path := manifest.Path("status", "resourceSummary", "allocatableModelings", i)
+		path := fieldpath.New("status", "resourceSummary", "allocatableModelings", i)
 		m, err := object(obj, path, raw)
 		if err != nil {
 			return nil, err
 		}
 		var md Modeling
-		if md.Grade, err = integer(obj, path+".grade", m["grade"]); err != nil {
+		if md.Grade, err = integer(obj, path.Child("grade"), m["grade"]); err != nil {
 			return nil, err
 		}
 		if md.Grade < 0 {
-			return nil, invalid(obj, path+".grade", md.Grade, "must be greater than or equal to 0")
+			return nil, invalid(obj, path.Child("grade"), md.Grade, "must be greater than or equal to 0")
 		}
-		if md.Count, err = integer(obj, path+".count", m["count"]); err != nil {
+		if md.Count, err = integer(obj, path.Child("count"), m["count"]); err != nil {
 			return nil, err
 		}
 		out = append(out, md)
@@ -179,13 +180,13 @@ type model struct {
 // the last grade's maximums MaxInt64, then checked (ValidateClusterResourceModels);
 // the default models when there are none.
 func decodeModels(obj *manifest.Object) ([]ResourceModel, error) {
-	l, err := list(obj, "spec.resourceModels")
+	l, err := list(obj, fieldpath.New("spec", "resourceModels"))
 	if err != nil || len(l) == 0 {
 		return defaultModels(), err
 	}
 	models := make([]model, 0, len(l))
 	for i, item := range l {
-		m, err := decodeModel(obj, manifest.Path("spec", "resourceModels", i), item)
+		m, err := decodeModel(obj, fieldpath.New("spec", "resourceModels", i), item)
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +201,7 @@ func decodeModels(obj *manifest.Object) ([]ResourceModel, error) {
 		last.max[j] = *resource.NewQuantity(maxInt64, resource.DecimalSI)
 	}
 	if msg := checkModels(models); msg != "" {
-		return nil, invalid(obj, "spec.resourceModels", l, msg)
+		return nil, invalid(obj, fieldpath.New("spec", "resourceModels"), l, msg)
 	}
 	out := make([]ResourceModel, len(models))
 	for i, m := range models {
@@ -209,21 +210,21 @@ func decodeModels(obj *manifest.Object) ([]ResourceModel, error) {
 	return out, nil
 }
 
-func decodeModel(obj *manifest.Object, path string, item any) (model, error) {
+func decodeModel(obj *manifest.Object, path fieldpath.Path, item any) (model, error) {
 	m, err := object(obj, path, item)
 	if err != nil {
 		return model{}, err
 	}
 	md := model{ResourceModel: ResourceModel{Min: ResourceList{}}}
-	if md.Grade, err = integer(obj, path+".grade", m["grade"]); err != nil {
+	if md.Grade, err = integer(obj, path.Child("grade"), m["grade"]); err != nil {
 		return model{}, err
 	}
-	ranges, err := listValue(obj, path+".ranges", m["ranges"])
+	ranges, err := listValue(obj, path.Child("ranges"), m["ranges"])
 	if err != nil {
 		return model{}, err
 	}
 	for j, r := range ranges {
-		rpath := manifest.Path(path+".ranges", j)
+		rpath := path.Child("ranges").At(j)
 		rm, err := object(obj, rpath, r)
 		if err != nil {
 			return model{}, err
@@ -238,7 +239,7 @@ func decodeModel(obj *manifest.Object, path string, item any) (model, error) {
 			dst *resource.Quantity
 		}{{"min", &lo}, {"max", &hi}} {
 			if *b.dst, err = ParseQuantity(rm[b.key]); err != nil {
-				return model{}, invalid(obj, rpath+"."+b.key, rm[b.key], err.Error())
+				return model{}, invalid(obj, rpath.Child(b.key), rm[b.key], err.Error())
 			}
 		}
 		md.Min[name] = lo
@@ -298,14 +299,14 @@ func defaultModels() []ResourceModel {
 // them: a valid label name as key, a label value as value, a known effect,
 // unique by key and effect.
 func decodeTaints(obj *manifest.Object) ([]Taint, error) {
-	l, err := list(obj, "spec.taints")
+	l, err := list(obj, fieldpath.New("spec", "taints"))
 	if err != nil {
 		return nil, err
 	}
 	var out []Taint
 	seen := map[[2]string]bool{}
 	for i, item := range l {
-		path := manifest.Path("spec", "taints", i)
+		path := fieldpath.New("spec", "taints", i)
 		tm, err := object(obj, path, item)
 		if err != nil {
 			return nil, err
@@ -315,7 +316,7 @@ func decodeTaints(obj *manifest.Object) ([]Taint, error) {
 			key string
 			dst *string
 		}{{"key", &t.Key}, {"value", &t.Value}, {"effect", &t.Effect}} {
-			if *f.dst, err = stringValue(obj, path+"."+f.key, tm[f.key]); err != nil {
+			if *f.dst, err = stringValue(obj, path.Child(f.key), tm[f.key]); err != nil {
 				return nil, err
 			}
 		}
@@ -331,15 +332,15 @@ func decodeTaints(obj *manifest.Object) ([]Taint, error) {
 	return out, nil
 }
 
-func checkTaint(obj *manifest.Object, path string, t Taint) error {
+func checkTaint(obj *manifest.Object, path fieldpath.Path, t Taint) error {
 	if t.Key == "" {
 		return clusterError(obj, path, "%s.key: Required value", path)
 	}
 	if err := manifest.ValidLabelKey(t.Key); err != nil {
-		return invalid(obj, path+".key", t.Key, err.Error())
+		return invalid(obj, path.Child("key"), t.Key, err.Error())
 	}
 	if err := manifest.ValidLabelValue(t.Value); err != nil {
-		return invalid(obj, path+".value", t.Value, err.Error())
+		return invalid(obj, path.Child("value"), t.Value, err.Error())
 	}
 	switch t.Effect {
 	case "NoSchedule", "PreferNoSchedule", "NoExecute":
@@ -347,5 +348,5 @@ func checkTaint(obj *manifest.Object, path string, t Taint) error {
 	case "":
 		return clusterError(obj, path, "%s.effect: Required value", path)
 	}
-	return clusterError(obj, path+".effect", "%s.effect: Unsupported value: %q: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"", path, t.Effect)
+	return clusterError(obj, path.Child("effect"), "%s.effect: Unsupported value: %q: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"", path, t.Effect)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -174,7 +175,7 @@ func (s *Store) Apply(cluster string, e Entry) error {
 // metaError locates ValidateMeta's refusal at the refused field and
 // names who produced the object.
 func (e Entry) metaError(err error) error {
-	pos, field := e.NamePos(), ""
+	pos, field := e.NamePos(), fieldpath.Path(nil)
 	var me *MetaError
 	if errors.As(err, &me) {
 		pos, field = e.FieldPos(me.Field), me.Field
@@ -187,11 +188,11 @@ func (e Entry) metaError(err error) error {
 
 // NamePos is where the entry's object is named: its metadata.name in the
 // authored input, else its origin.
-func (e Entry) NamePos() manifest.Pos { return e.FieldPos("metadata.name") }
+func (e Entry) NamePos() manifest.Pos { return e.FieldPos(fieldpath.New("metadata", "name")) }
 
 // FieldPos is where field (or its nearest authored parent) is in the
 // authored input, else the origin.
-func (e Entry) FieldPos(field string) manifest.Pos {
+func (e Entry) FieldPos(field fieldpath.Path) manifest.Pos {
 	if p := e.Object.FieldPos(field); p.IsValid() {
 		return p
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -18,21 +18,21 @@ import (
 func decodeCluster(obj *manifest.Object) (*Cluster, error) {
 	c := &Cluster{Name: obj.Name(), Source: obj.Pos}
 	var err error
-	if c.Labels, err = stringMap(obj, "metadata.labels"); err != nil {
+	if c.Labels, err = stringMap(obj, fieldpath.New("metadata", "labels")); err != nil {
 		return nil, err
 	}
 	if err := validLabels(obj, c.Labels); err != nil {
 		return nil, err
 	}
-	annotations, err := stringMap(obj, "metadata.annotations")
+	annotations, err := stringMap(obj, fieldpath.New("metadata", "annotations"))
 	if err != nil {
 		return nil, err
 	}
 	c.ControlPlane = annotations[AnnotationControlPlane]
 	for _, f := range []struct {
-		path string
+		path fieldpath.Path
 		dst  *string
-	}{{"spec.provider", &c.Provider}, {"spec.region", &c.Region}} {
+	}{{fieldpath.New("spec", "provider"), &c.Provider}, {fieldpath.New("spec", "region"), &c.Region}} {
 		if *f.dst, err = labelValueField(obj, f.path); err != nil {
 			return nil, err
 		}
@@ -40,25 +40,25 @@ func decodeCluster(obj *manifest.Object) (*Cluster, error) {
 	if c.Zones, err = zones(obj); err != nil {
 		return nil, err
 	}
-	if c.KubernetesVersion, err = stringField(obj, "status.kubernetesVersion"); err != nil {
+	if c.KubernetesVersion, err = stringField(obj, fieldpath.New("status", "kubernetesVersion")); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// lookupPath reads the value at a dotted path of plain keys.
-func lookupPath(obj *manifest.Object, path string) (any, bool) {
-	return manifest.Lookup(obj.Data, strings.Split(path, ".")...)
+// lookupPath reads the value at path.
+func lookupPath(obj *manifest.Object, path fieldpath.Path) (any, bool) {
+	return fieldpath.Get(obj.Data, path)
 }
 
 // stringField reads an optional string field at a path of plain keys.
-func stringField(obj *manifest.Object, path string) (string, error) {
+func stringField(obj *manifest.Object, path fieldpath.Path) (string, error) {
 	v, _ := lookupPath(obj, path)
 	return stringValue(obj, path, v)
 }
 
 // stringValue reads v, found at path, as an optional string.
-func stringValue(obj *manifest.Object, path string, v any) (string, error) {
+func stringValue(obj *manifest.Object, path fieldpath.Path, v any) (string, error) {
 	if v == nil {
 		return "", nil
 	}
@@ -71,7 +71,7 @@ func stringValue(obj *manifest.Object, path string, v any) (string, error) {
 
 // labelValueField reads an optional string field that must be a valid
 // label value (provider, region).
-func labelValueField(obj *manifest.Object, path string) (string, error) {
+func labelValueField(obj *manifest.Object, path fieldpath.Path) (string, error) {
 	s, err := stringField(obj, path)
 	if err == nil && s != "" {
 		if verr := manifest.ValidLabelValue(s); verr != nil {
@@ -82,7 +82,7 @@ func labelValueField(obj *manifest.Object, path string) (string, error) {
 }
 
 // stringMap reads an optional map of strings.
-func stringMap(obj *manifest.Object, path string) (map[string]string, error) {
+func stringMap(obj *manifest.Object, path fieldpath.Path) (map[string]string, error) {
 	v, ok := lookupPath(obj, path)
 	if !ok || v == nil {
 		return nil, nil
@@ -95,7 +95,7 @@ func stringMap(obj *manifest.Object, path string) (map[string]string, error) {
 	for _, k := range manifest.SortedKeys(m) {
 		s, isString := m[k].(string)
 		if !isString {
-			return nil, typeError(obj, path+"."+k, m[k], "string")
+			return nil, typeError(obj, path.Child(k), m[k], "string")
 		}
 		out[k] = s
 	}
@@ -106,10 +106,10 @@ func stringMap(obj *manifest.Object, path string) (map[string]string, error) {
 func validLabels(obj *manifest.Object, labels map[string]string) error {
 	for _, k := range manifest.SortedKeys(labels) {
 		if err := manifest.ValidLabelKey(k); err != nil {
-			return invalid(obj, "metadata.labels", k, err.Error())
+			return invalid(obj, fieldpath.New("metadata", "labels"), k, err.Error())
 		}
 		if err := manifest.ValidLabelValue(labels[k]); err != nil {
-			return invalid(obj, "metadata.labels."+k, labels[k], err.Error())
+			return invalid(obj, fieldpath.New("metadata", "labels", k), labels[k], err.Error())
 		}
 	}
 	return nil
@@ -117,13 +117,13 @@ func validLabels(obj *manifest.Object, labels map[string]string) error {
 
 // zones reads spec.zones: a list of label values.
 func zones(obj *manifest.Object) ([]string, error) {
-	l, err := list(obj, "spec.zones")
+	l, err := list(obj, fieldpath.New("spec", "zones"))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(l))
 	for i, z := range l {
-		path := manifest.Path("spec", "zones", i)
+		path := fieldpath.New("spec", "zones", i)
 		s, ok := z.(string)
 		if !ok {
 			return nil, typeError(obj, path, z, "string")
@@ -137,13 +137,13 @@ func zones(obj *manifest.Object) ([]string, error) {
 }
 
 // list reads an optional list field at a path of plain keys.
-func list(obj *manifest.Object, path string) ([]any, error) {
+func list(obj *manifest.Object, path fieldpath.Path) ([]any, error) {
 	v, _ := lookupPath(obj, path)
 	return listValue(obj, path, v)
 }
 
 // listValue reads v, found at path, as an optional list.
-func listValue(obj *manifest.Object, path string, v any) ([]any, error) {
+func listValue(obj *manifest.Object, path fieldpath.Path, v any) ([]any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -155,7 +155,7 @@ func listValue(obj *manifest.Object, path string, v any) ([]any, error) {
 }
 
 // object reads list item i of path as an object.
-func object(obj *manifest.Object, path string, v any) (map[string]any, error) {
+func object(obj *manifest.Object, path fieldpath.Path, v any) (map[string]any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, typeError(obj, path, v, "object")
@@ -164,20 +164,20 @@ func object(obj *manifest.Object, path string, v any) (map[string]any, error) {
 }
 
 // typeError is the API server's message for a value of the wrong type.
-func typeError(obj *manifest.Object, path string, v any, want string) error {
+func typeError(obj *manifest.Object, path fieldpath.Path, v any, want string) error {
 	got := manifest.TypeName(v)
 	return clusterError(obj, path, "%s: Invalid value: %q: %s in body must be of type %s: %q", path, got, path, want, got)
 }
 
 // invalid is a field.Invalid error: the value rendered as the API server
 // renders it (strings quoted, numbers plain, the rest as JSON).
-func invalid(obj *manifest.Object, path string, v any, msg string) error {
+func invalid(obj *manifest.Object, path fieldpath.Path, v any, msg string) error {
 	return clusterError(obj, path, "%s: Invalid value: %s: %s", path, render(v), msg)
 }
 
 // clusterError is a refusal of a Cluster about the field at path,
 // positioned there: `file:line:col: Cluster "name": message`.
-func clusterError(obj *manifest.Object, path, format string, args ...any) error {
+func clusterError(obj *manifest.Object, path fieldpath.Path, format string, args ...any) error {
 	return &manifest.Error{Pos: obj.FieldPos(path), Subjects: []manifest.Subject{{Kind: "Cluster", Name: obj.Name()}},
 		Field: path, Err: fmt.Errorf(format, args...)}
 }

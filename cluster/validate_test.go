@@ -15,6 +15,8 @@ func TestAddRefusals(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"label key", "  labels: {'bad key!': x}\n", `c.yaml:5:11: Cluster "m1": metadata.labels: Invalid value: "bad key!": `},
 		{"label value", "  labels: {env: 'prod env!'}\n", `c.yaml:5:17: Cluster "m1": metadata.labels.env: Invalid value: "prod env!": a valid label must be`},
+		// A key holding dots is one segment: bracketed, and located at its value.
+		{"dotted label value", "  labels: {app.kubernetes.io/name: 'bad value!'}\n", `c.yaml:5:36: Cluster "m1": metadata.labels[app.kubernetes.io/name]: Invalid value: "bad value!": a valid label must be`},
 		{"label value type", "  labels: {tier: 1}\n", `metadata.labels.tier: Invalid value: "integer": metadata.labels.tier in body must be of type string: "integer"`},
 		{"labels type", "  labels: [a]\n", `metadata.labels: Invalid value: "array": metadata.labels in body must be of type object: "array"`},
 		{"provider type", "spec: {provider: 42}\n", `spec.provider: Invalid value: "integer": spec.provider in body must be of type string: "integer"`},

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -202,7 +203,11 @@ func (got rendered) lookup(path string) (any, bool, error) {
 	if rest == "" {
 		return obj.Data, true, nil
 	}
-	v, ok := manifest.GetFieldPath(obj.Data, rest)
+	fp, err := fieldpath.Parse(rest)
+	if err != nil {
+		return nil, false, nil
+	}
+	v, ok := fieldpath.Get(obj.Data, fp)
 	return v, ok, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -156,7 +157,7 @@ func Prepare(file string, doc *manifest.Object, f *File) error {
 		return manifest.At(doc.Pos, "%s: no tests", file)
 	}
 	for i, t := range f.Tests {
-		at := manifest.Path("tests", i)
+		at := fieldpath.New("tests", i)
 		switch {
 		case t.Name == "":
 			return manifest.At(doc.FieldPos(at), "tests[%d]: a test needs a name", i)
@@ -167,7 +168,7 @@ func Prepare(file string, doc *manifest.Object, f *File) error {
 		}
 		for j, a := range t.Asserts {
 			if n := a.kinds(); n != 1 {
-				return manifest.At(doc.FieldPos(manifest.Path(at, "asserts", j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message, details)", t.Name, j, n)
+				return manifest.At(doc.FieldPos(at.Child("asserts").At(j)), "test %q: asserts[%d] sets %d assertion kinds; set exactly one (equal, notEqual, exists, notExists, matchRegex, contains, lengthEqual, hasObjects, error, errorRegex, snapshot, healthy, message, details)", t.Name, j, n)
 			}
 		}
 		c := &f.Tests[i].Context

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
@@ -157,7 +158,9 @@ func snapshotBytes(spec *snapshotSpec, objs []*manifest.Object) ([]byte, error) 
 	for i, o := range sorted {
 		masked := &manifest.Object{Data: manifest.DeepCopy(o.Data).(map[string]any)}
 		for _, p := range spec.Ignore {
-			manifest.DeleteFieldPath(masked.Data, p)
+			if fp, err := fieldpath.Parse(p); err == nil {
+				fieldpath.Delete(masked.Data, fp)
+			}
 		}
 		data, err := tree.Encode(masked)
 		if err != nil {

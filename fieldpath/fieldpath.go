@@ -13,6 +13,7 @@ package fieldpath
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -151,8 +152,39 @@ func (p Path) String() string {
 	return b.String()
 }
 
-// ErrSyntax is wrapped by every error Parse returns.
+// PrefixStrings yields the string forms of p and of each of its prefixes,
+// longest first, down to the empty Path's "": the places a lookup falls
+// back to, building one string for all of them.
+func (p Path) PrefixStrings() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		var b strings.Builder
+		var buf [16]int
+		ends := buf[:0]
+		for i, s := range p {
+			s.write(&b, i == 0)
+			ends = append(ends, b.Len())
+		}
+		full := b.String()
+		for n := len(p); n > 0; n-- {
+			if !yield(full[:ends[n-1]]) {
+				return
+			}
+		}
+		yield("")
+	}
+}
+
+// ErrSyntax is matched (errors.Is) by every error Parse returns.
 var ErrSyntax = errors.New("invalid field path")
+
+// syntaxError is Parse's error: what is wrong in which path, worded
+// `unterminated [ in "a[b"` as drydock's earlier parsers did.
+type syntaxError struct {
+	msg, path string
+}
+
+func (e *syntaxError) Error() string        { return fmt.Sprintf("%s in %q", e.msg, e.path) }
+func (e *syntaxError) Is(target error) bool { return target == ErrSyntax }
 
 // Parse reads a path in the string form String writes. It also accepts
 // what users write by hand in the same family: a leading dot, quoted keys
@@ -163,13 +195,13 @@ func Parse(s string) (Path, error) {
 		switch s[i] {
 		case '.':
 			if i+1 == len(s) || s[i+1] == '.' {
-				return nil, fmt.Errorf("%w %q: empty key at offset %d", ErrSyntax, s, i+1)
+				return nil, &syntaxError{msg: fmt.Sprintf("empty key at offset %d", i+1), path: s}
 			}
 			i++
 		case '[':
 			seg, n, err := bracket(s[i:])
 			if err != nil {
-				return nil, fmt.Errorf("%w %q: %v", ErrSyntax, s, err)
+				return nil, &syntaxError{msg: err.Error(), path: s}
 			}
 			p = append(p, seg)
 			i += n
@@ -179,7 +211,7 @@ func Parse(s string) (Path, error) {
 				j++
 			}
 			if strings.IndexByte(s[i:j], ']') >= 0 {
-				return nil, fmt.Errorf("%w %q: unexpected ]", ErrSyntax, s)
+				return nil, &syntaxError{msg: "unexpected ]", path: s}
 			}
 			p = append(p, Key(s[i:j]))
 			i = j
@@ -250,4 +282,16 @@ func unquote(q string) (string, error) {
 		return q[1 : len(q)-1], nil
 	}
 	return strconv.Unquote(q)
+}
+
+// After returns the string form of a path whose string form is prefix,
+// followed by s: Key("b").After("a") is "a.b", Index(0).After("") is
+// "[0]". It builds paths' string forms as a walk descends without
+// building each Path.
+func (s Segment) After(prefix string) string {
+	var b strings.Builder
+	b.Grow(len(prefix) + len(s.key) + 4)
+	b.WriteString(prefix)
+	s.write(&b, prefix == "")
+	return b.String()
 }

@@ -37,6 +37,13 @@ func TestString(t *testing.T) {
 		if !back.Equal(tt.path) {
 			t.Errorf("Parse(%q) = %v, want %v", tt.want, back, tt.path)
 		}
+		var built string
+		for _, s := range tt.path {
+			built = s.After(built)
+		}
+		if built != tt.want {
+			t.Errorf("After built %q, want %q", built, tt.want)
+		}
 	}
 }
 
@@ -219,4 +226,47 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip of %q: %v != %v", s, back, p)
 		}
 	})
+}
+
+// TestSetErrors: Set words its errors as KubeVela's field path setter
+// does, naming the bare segment.
+func TestSetErrors(t *testing.T) {
+	obj := map[string]any{"spec": map[string]any{"list": []any{"a"}, "s": "x"}}
+	for _, tt := range []struct{ path, want string }{
+		{"spec.list[3]", "index 3 out of range"},
+		{"spec.list.k", "index k out of range"},
+		{"spec[0]", "index 0 into an object"},
+		{"spec.s.t", "t is not an object or list"},
+	} {
+		err := Set(obj, MustParse(tt.path), "v")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Set(%s) error = %v, want %q", tt.path, err, tt.want)
+		}
+	}
+	if err := Set(obj, nil, "v"); err == nil || err.Error() != "empty field path" {
+		t.Errorf("Set of the empty path: %v", err)
+	}
+}
+
+func TestParseErrorText(t *testing.T) {
+	_, err := Parse("spec[.test")
+	if err == nil || err.Error() != `unterminated [ in "spec[.test"` {
+		t.Errorf("Parse error = %v", err)
+	}
+}
+
+func TestPrefixStrings(t *testing.T) {
+	var got []string
+	for s := range New("a", 0, "b.c").PrefixStrings() {
+		got = append(got, s)
+	}
+	if diff := cmp.Diff([]string{"a[0][b.c]", "a[0]", "a", ""}, got); diff != "" {
+		t.Errorf("PrefixStrings (-want +got):\n%s", diff)
+	}
+	for s := range New("a", "b").PrefixStrings() {
+		if s != "a.b" {
+			t.Errorf("first prefix = %q", s)
+		}
+		break
+	}
 }

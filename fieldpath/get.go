@@ -1,6 +1,9 @@
 package fieldpath
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Get returns the value at p in obj (a tree of map[string]any and []any),
 // and whether obj has it. The empty Path is obj itself.
@@ -32,10 +35,11 @@ func Get(obj any, p Path) (any, bool) {
 // Set stores value at p in obj, creating missing (or null) parents as
 // mappings or lists as the next segment asks. A list never grows: an index
 // past its end is an error, as is a key into a list or an index into a
-// mapping. p must not be empty.
+// mapping. p must not be empty. Its errors name the segment in its bare
+// form ("index 3 out of range"), as KubeVela's field path setter does.
 func Set(obj map[string]any, p Path, value any) error {
 	if len(p) == 0 {
-		return fmt.Errorf("set: empty path")
+		return fmt.Errorf("empty field path")
 	}
 	var cur any = obj
 	for i, s := range p {
@@ -43,7 +47,7 @@ func Set(obj map[string]any, p Path, value any) error {
 		switch c := cur.(type) {
 		case map[string]any:
 			if s.IsIndex() {
-				return fmt.Errorf("set %s: index %d into an object", p, s.index)
+				return fmt.Errorf("index %d into an object", s.index)
 			}
 			if last {
 				c[s.key] = value
@@ -57,7 +61,7 @@ func Set(obj map[string]any, p Path, value any) error {
 			cur = next
 		case []any:
 			if !s.IsIndex() || s.index >= len(c) {
-				return fmt.Errorf("set %s: %s out of range", p, s)
+				return fmt.Errorf("index %s out of range", s.bare())
 			}
 			if last {
 				c[s.index] = value
@@ -65,7 +69,7 @@ func Set(obj map[string]any, p Path, value any) error {
 			}
 			cur = c[s.index]
 		default:
-			return fmt.Errorf("set %s: %s is not an object or list", p, p[:i])
+			return fmt.Errorf("%s is not an object or list", s.bare())
 		}
 	}
 	return nil
@@ -105,4 +109,12 @@ func Delete(obj map[string]any, p Path) bool {
 		return true
 	}
 	return false
+}
+
+// bare is the segment's key or index as it is, without brackets or dots.
+func (s Segment) bare() string {
+	if s.IsIndex() {
+		return strconv.Itoa(s.index)
+	}
+	return s.key
 }

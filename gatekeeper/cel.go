@@ -23,6 +23,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -92,21 +93,21 @@ type celCode struct {
 
 // celSource finds the source of the first code entry of engine
 // K8sNativeValidation in target, and its field path.
-func celSource(target map[string]any) (any, string, bool) {
+func celSource(target map[string]any) (any, fieldpath.Path, bool) {
 	code, _ := target["code"].([]any)
 	for i, e := range code {
 		m, _ := e.(map[string]any)
 		if manifest.String(m, "engine") == celEngine {
-			return m["source"], manifest.Path("spec.targets[0].code", i, "source"), true
+			return m["source"], fieldpath.New("spec", "targets", 0, "code", i, "source"), true
 		}
 	}
-	return nil, "", false
+	return nil, nil, false
 }
 
 // compileCEL reads and compiles the K8sNativeValidation source at the
 // field path at, as Gatekeeper's driver does, except that expressions
 // that do not compile make the template fail to load.
-func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
+func (t *template) compileCEL(obj *manifest.Object, v any, at fieldpath.Path) error {
 	src, ok := v.(map[string]any)
 	if !ok {
 		return errAt(obj.FieldPos(at), "ConstraintTemplate %q: %s: could not recognize the type: the source must be an object", t.name, at)
@@ -120,28 +121,28 @@ func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
 		}
 		l, ok := raw.([]any)
 		if !ok {
-			errs = append(errs, errAt(obj.FieldPos(at+"."+key), "ConstraintTemplate %q: %s.%s must be a list", t.name, at, key))
+			errs = append(errs, errAt(obj.FieldPos(at.Child(key)), "ConstraintTemplate %q: %s.%s must be a list", t.name, at, key))
 			return nil
 		}
 		out := make([]map[string]any, len(l))
 		for i, e := range l {
 			m, ok := e.(map[string]any)
 			if !ok && e != nil {
-				errs = append(errs, errAt(obj.FieldPos(manifest.Path(at+"."+key, i)), "ConstraintTemplate %q: %s must be an object", t.name, manifest.Path(at+"."+key, i)))
+				errs = append(errs, errAt(obj.FieldPos(at.Child(key).At(i)), "ConstraintTemplate %q: %s must be an object", t.name, at.Child(key).At(i)))
 			}
 			out[i] = m
 		}
 		return out
 	}
 	// str reads the string at key of m, at field path path.
-	str := func(m map[string]any, path, key string) string {
+	str := func(m map[string]any, path fieldpath.Path, key string) string {
 		raw, ok := m[key]
 		if !ok || raw == nil {
 			return ""
 		}
 		s, ok := raw.(string)
 		if !ok {
-			errs = append(errs, errAt(obj.FieldPos(path+"."+key), "ConstraintTemplate %q: %s.%s must be a string", t.name, path, key))
+			errs = append(errs, errAt(obj.FieldPos(path.Child(key)), "ConstraintTemplate %q: %s.%s must be a string", t.name, path, key))
 		}
 		return s
 	}
@@ -156,37 +157,41 @@ func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
 			if _, isString := raw.(string); !isString {
 				break
 			}
-			errs = append(errs, errAt(obj.FieldPos(at+".failurePolicy"), "ConstraintTemplate %q: invalid failure policy: unrecognized failure policy: %s (want Fail or Ignore)", t.name, p))
+			errs = append(errs, errAt(obj.FieldPos(at.Child("failurePolicy")), "ConstraintTemplate %q: invalid failure policy: unrecognized failure policy: %s (want Fail or Ignore)", t.name, p))
 		}
 	}
 	type named struct {
-		at, name, expr string
+		at         fieldpath.Path
+		name, expr string
 	}
 	var variables, conditions []named
 	for i, m := range list("variables") {
-		p := manifest.Path(at+".variables", i)
+		p := at.Child("variables").At(i)
 		v := named{at: p, name: str(m, p, "name"), expr: str(m, p, "expression")}
 		switch {
 		case strings.HasPrefix(v.name, celReservedPrefix):
-			errs = append(errs, errAt(obj.FieldPos(p+".name"), "ConstraintTemplate %q: invalid variable definition: %s is not a valid variable; cannot have %q as a prefix", t.name, v.name, celReservedPrefix))
+			errs = append(errs, errAt(obj.FieldPos(p.Child("name")), "ConstraintTemplate %q: invalid variable definition: %s is not a valid variable; cannot have %q as a prefix", t.name, v.name, celReservedPrefix))
 		case v.name == "params", v.name == "anyObject":
-			errs = append(errs, errAt(obj.FieldPos(p+".name"), "ConstraintTemplate %q: invalid variable definition: %s an invalid variable name, %q is a reserved keyword", t.name, v.name, v.name))
+			errs = append(errs, errAt(obj.FieldPos(p.Child("name")), "ConstraintTemplate %q: invalid variable definition: %s an invalid variable name, %q is a reserved keyword", t.name, v.name, v.name))
 		}
 		variables = append(variables, v)
 	}
 	for i, m := range list("matchCondition") {
-		p := manifest.Path(at+".matchCondition", i)
+		p := at.Child("matchCondition").At(i)
 		c := named{at: p, name: str(m, p, "name"), expr: str(m, p, "expression")}
 		if strings.HasPrefix(c.name, celReservedPrefix) {
-			errs = append(errs, errAt(obj.FieldPos(p+".name"), "ConstraintTemplate %q: invalid match condition: %s is not a valid match condition; cannot have %q as a prefix", t.name, c.name, celReservedPrefix))
+			errs = append(errs, errAt(obj.FieldPos(p.Child("name")), "ConstraintTemplate %q: invalid match condition: %s is not a valid match condition; cannot have %q as a prefix", t.name, c.name, celReservedPrefix))
 		}
 		conditions = append(conditions, c)
 	}
 	validations := list("validations")
-	type validation struct{ at, expr, msg, msgExpr string }
+	type validation struct {
+		at                 fieldpath.Path
+		expr, msg, msgExpr string
+	}
 	var vals []validation
 	for i, m := range validations {
-		p := manifest.Path(at+".validations", i)
+		p := at.Child("validations").At(i)
 		vals = append(vals, validation{at: p, expr: str(m, p, "expression"), msg: str(m, p, "message"), msgExpr: str(m, p, "messageExpression")})
 	}
 	if err := manifest.Join(errs...); err != nil {
@@ -202,7 +207,7 @@ func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
 	noParams := celplugin.OptionalVariableDeclarations{}
 	// check reports the compilation error of the expression at the field
 	// path at, if any.
-	check := func(at string, res celplugin.CompilationResult) {
+	check := func(at fieldpath.Path, res celplugin.CompilationResult) {
 		if res.Error != nil {
 			errs = append(errs, t.celError(obj, at, res.Error))
 		}
@@ -213,9 +218,9 @@ func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
 		}
 	}
 	for _, v := range variables {
-		check(v.at+".expression", compiler.CompileAndStoreVariable(&celVariable{name: v.name, expr: v.expr}, withParams, environment.StoredExpressions))
+		check(v.at.Child("expression"), compiler.CompileAndStoreVariable(&celVariable{name: v.name, expr: v.expr}, withParams, environment.StoredExpressions))
 	}
-	compile := func(at string, e celplugin.ExpressionAccessor) celplugin.CompilationResult {
+	compile := func(at fieldpath.Path, e celplugin.ExpressionAccessor) celplugin.CompilationResult {
 		res := compiler.CompileCELExpression(e, noParams, environment.StoredExpressions)
 		check(at, res)
 		return res
@@ -223,7 +228,7 @@ func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
 	if len(conditions) > 0 {
 		results := make([]celplugin.CompilationResult, len(conditions))
 		for i, c := range conditions {
-			results[i] = compile(c.at+".expression", &matchconditions.MatchCondition{Name: c.name, Expression: c.expr})
+			results[i] = compile(c.at.Child("expression"), &matchconditions.MatchCondition{Name: c.name, Expression: c.expr})
 		}
 		policy := admissionregistrationv1.Fail
 		if code.ignore {
@@ -235,10 +240,10 @@ func (t *template) compileCEL(obj *manifest.Object, v any, at string) error {
 	msgs := make([]celplugin.CompilationResult, len(vals))
 	for i, v := range vals {
 		code.validations = append(code.validations, celValidation{expr: v.expr, message: v.msg})
-		conds[i] = compile(v.at+".expression", &celExpr{expr: v.expr, types: celBool})
+		conds[i] = compile(v.at.Child("expression"), &celExpr{expr: v.expr, types: celBool})
 		if v.msgExpr != "" {
 			code.hasMessages = true
-			msgs[i] = compile(v.at+".messageExpression", &celExpr{expr: v.msgExpr, types: celString})
+			msgs[i] = compile(v.at.Child("messageExpression"), &celExpr{expr: v.msgExpr, types: celString})
 		}
 	}
 	if err := manifest.Join(errs...); err != nil {
@@ -263,7 +268,7 @@ func (c composited) ForInput(ctx context.Context, attr *admission.VersionedAttri
 
 // celError places a CEL compilation error of the expression at the field
 // path at in the template file.
-func (t *template) celError(obj *manifest.Object, at string, e *apiservercel.Error) error {
+func (t *template) celError(obj *manifest.Object, at fieldpath.Path, e *apiservercel.Error) error {
 	start, block := obj.BlockStart(at)
 	if !block {
 		// A quoted or plain scalar: lines are where the value starts,

@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -45,30 +46,30 @@ var globRE = regexp.MustCompile(`^\*?[-:a-z0-9]*\*?$`)
 // CRD schema wrap errSchema.
 func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) {
 	c := &constraint{id: obj.Kind() + "/" + obj.Name(), pos: obj.Pos, tmpl: tmpl, action: "deny"}
-	bad := func(path string, format string, args ...any) error {
+	bad := func(path fieldpath.Path, format string, args ...any) error {
 		return errAt(obj.FieldPos(path), "constraint %s: %s: %w", c.id, path, fmt.Errorf(format, args...))
 	}
-	schemaErr := func(path string, format string, args ...any) error {
+	schemaErr := func(path fieldpath.Path, format string, args ...any) error {
 		return bad(path, "%w: "+format, append([]any{errSchema}, args...)...)
 	}
 	if obj.Name() == "" {
 		return nil, errAt(obj.Pos, "constraint of kind %s: metadata.name is required", obj.Kind())
 	}
 	if msg := manifest.DNS1123Subdomain(obj.Name()); msg != "" {
-		return nil, bad("metadata.name", "invalid name %q: %s", obj.Name(), msg)
+		return nil, bad(fieldpath.New("metadata", "name"), "invalid name %q: %s", obj.Name(), msg)
 	}
 	spec := map[string]any{}
 	if v, ok := obj.Data["spec"]; ok && v != nil {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, schemaErr("spec", "must be of type object")
+			return nil, schemaErr(fieldpath.New("spec"), "must be of type object")
 		}
 		spec = m
 	}
 	if v, ok := spec["enforcementAction"]; ok && v != nil {
 		s, ok := v.(string)
 		if !ok {
-			return nil, schemaErr("spec.enforcementAction", "must be of type string")
+			return nil, schemaErr(fieldpath.New("spec", "enforcementAction"), "must be of type string")
 		}
 		if s != "" {
 			c.action = s
@@ -77,7 +78,7 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 	if c.action == "scoped" {
 		skip, err := scopedSkip(spec["scopedEnforcementActions"])
 		if err != nil {
-			return nil, schemaErr("spec.scopedEnforcementActions", "%v", err)
+			return nil, schemaErr(fieldpath.New("spec", "scopedEnforcementActions"), "%v", err)
 		}
 		c.skip = skip
 	}
@@ -85,15 +86,10 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 		m, err := parseMatch(v)
 		if err != nil {
 			fe, _ := err.(*manifest.FieldError)
-			path := "spec.match"
+			path := fieldpath.New("spec", "match")
 			msg := err.Error()
 			if fe != nil {
-				if fe.Path != "" {
-					path += "." + fe.Path
-					if strings.HasPrefix(fe.Path, "[") {
-						path = "spec.match" + fe.Path
-					}
-				}
+				path = path.Join(fe.Path)
 				msg = fe.Msg
 			}
 			return nil, schemaErr(path, "%s", msg)
@@ -104,16 +100,16 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 	if v, ok := spec["parameters"]; ok && v != nil {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, schemaErr("spec.parameters", "must be of type object")
+			return nil, schemaErr(fieldpath.New("spec", "parameters"), "must be of type object")
 		}
 		params = manifest.DeepCopy(m).(map[string]any)
 	}
 	if _, ok := spec["parameters"]; ok && tmpl.schema == nil && !tmpl.legacySchema {
-		return nil, bad("spec.parameters", "unknown field: template %s declares no parameters (spec.crd.spec.validation.openAPIV3Schema)", tmpl.kind)
+		return nil, bad(fieldpath.New("spec", "parameters"), "unknown field: template %s declares no parameters (spec.crd.spec.validation.openAPIV3Schema)", tmpl.kind)
 	}
 	if tmpl.schema != nil {
 		applyDefaults(tmpl.schema, params)
-		if err := validate(tmpl.schema, params, "spec.parameters", !tmpl.legacySchema); err != nil {
+		if err := validate(tmpl.schema, params, fieldpath.New("spec", "parameters"), !tmpl.legacySchema); err != nil {
 			if err.unknown {
 				return nil, bad(err.path, "%s", err.msg)
 			}
@@ -126,7 +122,7 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 	}
 	v, err := ast.InterfaceToValue(params)
 	if err != nil {
-		return nil, bad("spec.parameters", "%v", err)
+		return nil, bad(fieldpath.New("spec", "parameters"), "%v", err)
 	}
 	c.params = v
 	return c, nil
@@ -196,7 +192,7 @@ type kindMatch struct {
 	kinds     []string
 }
 
-func fieldErr(path, format string, args ...any) error {
+func fieldErr(path fieldpath.Path, format string, args ...any) error {
 	return &manifest.FieldError{Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -205,26 +201,26 @@ func fieldErr(path, format string, args ...any) error {
 func parseMatch(v any) (*match, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fieldErr("", "must be of type object")
+		return nil, fieldErr(nil, "must be of type object")
 	}
 	out := &match{}
 	var err error
 	if raw, ok := m["kinds"]; ok && raw != nil {
 		list, ok := raw.([]any)
 		if !ok {
-			return nil, fieldErr("kinds", "must be of type array")
+			return nil, fieldErr(fieldpath.New("kinds"), "must be of type array")
 		}
 		for i, e := range list {
 			km, ok := e.(map[string]any)
 			if !ok {
-				return nil, fieldErr(manifest.Path("kinds", i), "must be of type object")
+				return nil, fieldErr(fieldpath.New("kinds", i), "must be of type object")
 			}
 			var k kindMatch
 			if k.apiGroups, err = manifest.DecodeStringList(km["apiGroups"]); err != nil {
-				return nil, manifest.PrefixError(manifest.Path("kinds", i, "apiGroups"), err)
+				return nil, manifest.PrefixError(fieldpath.New("kinds", i, "apiGroups"), err)
 			}
 			if k.kinds, err = manifest.DecodeStringList(km["kinds"]); err != nil {
-				return nil, manifest.PrefixError(manifest.Path("kinds", i, "kinds"), err)
+				return nil, manifest.PrefixError(fieldpath.New("kinds", i, "kinds"), err)
 			}
 			out.kinds = append(out.kinds, k)
 		}
@@ -234,11 +230,11 @@ func parseMatch(v any) (*match, error) {
 		dst *[]string
 	}{{"namespaces", &out.namespaces}, {"excludedNamespaces", &out.excludedNamespaces}} {
 		if *f.dst, err = manifest.DecodeStringList(m[f.key]); err != nil {
-			return nil, manifest.PrefixError(f.key, err)
+			return nil, manifest.PrefixError(fieldpath.New(f.key), err)
 		}
 		for i, g := range *f.dst {
 			if !globRE.MatchString(g) {
-				return nil, fieldErr(manifest.Path(f.key, i), "Invalid value: %q: should match '%s'", g, globRE)
+				return nil, fieldErr(fieldpath.New(f.key, i), "Invalid value: %q: should match '%s'", g, globRE)
 			}
 		}
 	}
@@ -247,7 +243,7 @@ func parseMatch(v any) (*match, error) {
 		dst **manifest.LabelSelector
 	}{{"labelSelector", &out.labelSelector}, {"namespaceSelector", &out.namespaceSelector}} {
 		if *f.dst, err = manifest.DecodeLabelSelector(m[f.key]); err != nil {
-			return nil, manifest.PrefixError(f.key, err)
+			return nil, manifest.PrefixError(fieldpath.New(f.key), err)
 		}
 	}
 	out.labelSelectorErr = out.labelSelector.Validate()
@@ -261,10 +257,10 @@ func parseMatch(v any) (*match, error) {
 		}
 	}
 	if out.name != "" && !globRE.MatchString(out.name) {
-		return nil, fieldErr("name", "Invalid value: %q: should match '%s'", out.name, globRE)
+		return nil, fieldErr(fieldpath.New("name"), "Invalid value: %q: should match '%s'", out.name, globRE)
 	}
 	if out.source != "" && !slices.Contains([]string{"All", "Generated", "Original"}, out.source) {
-		return nil, fieldErr("source", `Unsupported value: %q: supported values: "All", "Generated", "Original"`, out.source)
+		return nil, fieldErr(fieldpath.New("source"), `Unsupported value: %q: supported values: "All", "Generated", "Original"`, out.source)
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 )
@@ -69,7 +70,7 @@ func Load(paths []string) (*Set, error) {
 		t := s.templates[o.Kind()]
 		if t == nil {
 			if !failed[o.Kind()] {
-				errs = append(errs, errAt(o.FieldPos("kind"), "constraint %s/%s: no ConstraintTemplate defines kind %s%s", o.Kind(), o.Name(), o.Kind(),
+				errs = append(errs, errAt(o.FieldPos(fieldpath.New("kind")), "constraint %s/%s: no ConstraintTemplate defines kind %s%s", o.Kind(), o.Name(), o.Kind(),
 					manifest.DidYouMean(o.Kind(), slices.Sorted(maps.Keys(s.templates)))))
 			}
 			continue

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -45,7 +46,7 @@ func applyDefaults(schema map[string]any, v any) {
 
 // schemaError is the first way a value breaks its schema.
 type schemaError struct {
-	path string
+	path fieldpath.Path
 	msg  string
 	// unknown marks a field the schema does not declare (Gatekeeper
 	// reports it apart from schema violations).
@@ -58,7 +59,7 @@ type schemaError struct {
 // x-kubernetes-preserve-unknown-fields. strict reports undeclared fields
 // (Gatekeeper's v1 templates; legacy ones keep them). Nulls are skipped:
 // the API server prunes them.
-func validate(schema map[string]any, v any, path string, strict bool) *schemaError {
+func validate(schema map[string]any, v any, path fieldpath.Path, strict bool) *schemaError {
 	if v == nil || schema == nil {
 		return nil
 	}
@@ -81,21 +82,21 @@ func validate(schema map[string]any, v any, path string, strict bool) *schemaErr
 		required, _ := manifest.DecodeStringList(schema["required"])
 		for _, k := range required {
 			if _, ok := x[k]; !ok {
-				return &schemaError{path: path + "." + k, msg: "Required value"}
+				return &schemaError{path: path.Child(k), msg: "Required value"}
 			}
 		}
 		preserve, _ := schema["x-kubernetes-preserve-unknown-fields"].(bool)
 		ap, apSet := schema["additionalProperties"]
 		for _, k := range manifest.SortedKeys(x) {
 			if ps, ok := props[k]; ok {
-				if err := validate(asMap(ps), x[k], path+"."+k, strict); err != nil {
+				if err := validate(asMap(ps), x[k], path.Child(k), strict); err != nil {
 					return err
 				}
 				continue
 			}
 			switch a := ap.(type) {
 			case map[string]any:
-				if err := validate(a, x[k], path+"."+k, strict); err != nil {
+				if err := validate(a, x[k], path.Child(k), strict); err != nil {
 					return err
 				}
 				continue
@@ -105,13 +106,13 @@ func validate(schema map[string]any, v any, path string, strict bool) *schemaErr
 				}
 			}
 			if strict && !preserve && !apSet && (typ == "object" || len(props) > 0) {
-				return &schemaError{path: path + "." + k, msg: "unknown field", unknown: true}
+				return &schemaError{path: path.Child(k), msg: "unknown field", unknown: true}
 			}
 		}
 	case []any:
 		if items := asMap(schema["items"]); items != nil {
 			for i, e := range x {
-				if err := validate(items, e, manifest.Path(path, i), strict); err != nil {
+				if err := validate(items, e, path.At(i), strict); err != nil {
 					return err
 				}
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -68,23 +69,26 @@ func (t *template) at(loc *ast.Location) manifest.Pos {
 // regoCode is the Rego a template's target holds.
 type regoCode struct {
 	rego    string
-	regoAt  string // field path of rego
+	regoAt  fieldpath.Path // field path of rego
 	libs    []lib
 	version ast.RegoVersion
 }
 
 // lib is one of a target's libs: its text and field path.
-type lib struct{ at, text string }
+type lib struct {
+	at   fieldpath.Path
+	text string
+}
 
 // readLibs reads the list of libs at the field path at.
-func readLibs(obj *manifest.Object, v any, at string) ([]lib, error) {
+func readLibs(obj *manifest.Object, v any, at fieldpath.Path) ([]lib, error) {
 	texts, err := stringList(obj, v, at)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]lib, len(texts))
 	for i, text := range texts {
-		out[i] = lib{at: manifest.Path(at, i), text: text}
+		out[i] = lib{at: at.At(i), text: text}
 	}
 	return out, nil
 }
@@ -93,16 +97,16 @@ func readLibs(obj *manifest.Object, v any, at string) ([]lib, error) {
 func parseTemplate(obj *manifest.Object) (*template, error) {
 	kind := manifest.String(obj.Data, "spec", "crd", "spec", "names", "kind")
 	if kind == "" {
-		return nil, errAt(obj.FieldPos("spec.crd.spec.names"), "ConstraintTemplate %q: spec.crd.spec.names.kind is required", obj.Name())
+		return nil, errAt(obj.FieldPos(fieldpath.New("spec", "crd", "spec", "names")), "ConstraintTemplate %q: spec.crd.spec.names.kind is required", obj.Name())
 	}
 	if want := strings.ToLower(kind); obj.Name() != want {
-		return nil, errAt(obj.FieldPos("metadata.name"), "ConstraintTemplate %q: metadata.name must be %q, the lowercased kind %s", obj.Name(), want, kind)
+		return nil, errAt(obj.FieldPos(fieldpath.New("metadata", "name")), "ConstraintTemplate %q: metadata.name must be %q, the lowercased kind %s", obj.Name(), want, kind)
 	}
 	t := &template{kind: kind, name: obj.Name(), pos: obj.Pos, sources: map[string]manifest.Pos{}}
 	if v, ok := manifest.Lookup(obj.Data, "spec", "crd", "spec", "validation", "openAPIV3Schema"); ok && v != nil {
 		s, ok := v.(map[string]any)
 		if !ok {
-			return nil, errAt(obj.FieldPos("spec.crd.spec.validation.openAPIV3Schema"), "ConstraintTemplate %q: openAPIV3Schema must be an object", t.name)
+			return nil, errAt(obj.FieldPos(fieldpath.New("spec", "crd", "spec", "validation", "openAPIV3Schema")), "ConstraintTemplate %q: openAPIV3Schema must be an object", t.name)
 		}
 		t.schema = s
 	}
@@ -144,13 +148,13 @@ func (t *template) target(obj *manifest.Object) (map[string]any, error) {
 	list, ok := targets.([]any)
 	switch {
 	case !ok || len(list) == 0:
-		return nil, errAt(obj.FieldPos("spec"), "ConstraintTemplate %q: no targets specified: a ConstraintTemplate must specify one target", t.name)
+		return nil, errAt(obj.FieldPos(fieldpath.New("spec")), "ConstraintTemplate %q: no targets specified: a ConstraintTemplate must specify one target", t.name)
 	case len(list) > 1:
-		return nil, errAt(obj.FieldPos("spec.targets[1]"), "ConstraintTemplate %q: multi-target templates are not supported", t.name)
+		return nil, errAt(obj.FieldPos(fieldpath.New("spec", "targets", 1)), "ConstraintTemplate %q: multi-target templates are not supported", t.name)
 	}
 	target, _ := list[0].(map[string]any)
 	if name := manifest.String(target, "target"); name != admissionTarget {
-		return nil, errAt(obj.FieldPos("spec.targets[0].target"), "ConstraintTemplate %q: target %q is not supported (want %s)", t.name, name, admissionTarget)
+		return nil, errAt(obj.FieldPos(fieldpath.New("spec", "targets", 0, "target")), "ConstraintTemplate %q: target %q is not supported (want %s)", t.name, name, admissionTarget)
 	}
 	return target, nil
 }
@@ -160,9 +164,9 @@ func (t *template) target(obj *manifest.Object) (map[string]any, error) {
 // entry of engine Rego.
 func (t *template) regoCode(obj *manifest.Object, target map[string]any) (regoCode, error) {
 	if rego := manifest.String(target, "rego"); rego != "" {
-		c := regoCode{rego: rego, regoAt: "spec.targets[0].rego", version: ast.RegoV0}
+		c := regoCode{rego: rego, regoAt: fieldpath.New("spec", "targets", 0, "rego"), version: ast.RegoV0}
 		var err error
-		c.libs, err = readLibs(obj, target["libs"], "spec.targets[0].libs")
+		c.libs, err = readLibs(obj, target["libs"], fieldpath.New("spec", "targets", 0, "libs"))
 		return c, err
 	}
 	code, _ := target["code"].([]any)
@@ -171,13 +175,13 @@ func (t *template) regoCode(obj *manifest.Object, target map[string]any) (regoCo
 		if manifest.String(m, "engine") != "Rego" {
 			continue
 		}
-		at := manifest.Path("spec.targets[0].code", i, "source")
-		c := regoCode{rego: manifest.String(m, "source", "rego"), regoAt: at + ".rego", version: ast.RegoV0}
+		at := fieldpath.New("spec", "targets", 0, "code", i, "source")
+		c := regoCode{rego: manifest.String(m, "source", "rego"), regoAt: at.Child("rego"), version: ast.RegoV0}
 		if manifest.String(m, "source", "version") == "v1" {
 			c.version = ast.RegoV1
 		}
 		var err error
-		if c.libs, err = readLibs(obj, manifest.Map(m, "source")["libs"], at+".libs"); err != nil {
+		if c.libs, err = readLibs(obj, manifest.Map(m, "source")["libs"], at.Child("libs")); err != nil {
 			return c, err
 		}
 		if c.rego == "" {
@@ -185,10 +189,10 @@ func (t *template) regoCode(obj *manifest.Object, target map[string]any) (regoCo
 		}
 		return c, nil
 	}
-	return regoCode{}, errAt(obj.FieldPos("spec.targets[0]"), "ConstraintTemplate %q has no code: neither Rego (targets[0].rego, or code with engine Rego) nor CEL (code with engine K8sNativeValidation)", t.name)
+	return regoCode{}, errAt(obj.FieldPos(fieldpath.New("spec", "targets", 0)), "ConstraintTemplate %q has no code: neither Rego (targets[0].rego, or code with engine Rego) nor CEL (code with engine K8sNativeValidation)", t.name)
 }
 
-func stringList(obj *manifest.Object, v any, at string) ([]string, error) {
+func stringList(obj *manifest.Object, v any, at fieldpath.Path) ([]string, error) {
 	out, err := manifest.DecodeStringList(v)
 	if err != nil {
 		return nil, errAt(obj.FieldPos(at), "%s: %v", at, err)
@@ -200,7 +204,7 @@ func stringList(obj *manifest.Object, v any, at string) ([]string, error) {
 // restrictions and compiles them in a compiler of their own.
 func (t *template) compile(obj *manifest.Object, code regoCode) error {
 	caps := capabilities()
-	parse := func(at, text string) (*ast.Module, error) {
+	parse := func(at fieldpath.Path, text string) (*ast.Module, error) {
 		pos, ok := obj.BlockStart(at)
 		if !ok {
 			// A quoted or plain scalar: lines are where the value starts,
@@ -208,8 +212,8 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 			pos = obj.FieldPos(at)
 			pos.Col = 0
 		}
-		t.sources[at] = pos
-		m, err := ast.ParseModuleWithOpts(at, text, ast.ParserOptions{RegoVersion: code.version, Capabilities: caps})
+		t.sources[at.String()] = pos
+		m, err := ast.ParseModuleWithOpts(at.String(), text, ast.ParserOptions{RegoVersion: code.version, Capabilities: caps})
 		if err != nil {
 			return nil, t.regoError(err)
 		}
@@ -228,7 +232,7 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 	}
 	errs = append(errs, checkModule(main)...)
 	main.Package.Path = ast.Ref{ast.DefaultRootDocument, ast.StringTerm(templatePackage)}
-	mods := map[string]*ast.Module{code.regoAt: main}
+	mods := map[string]*ast.Module{code.regoAt.String(): main}
 	for _, l := range code.libs {
 		lib, err := parse(l.at, l.text)
 		if err != nil {
@@ -238,7 +242,7 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 			errs = append(errs, ast.NewError(ast.CompileErr, lib.Package.Location, "invalid lib package %s: a lib's package must be under lib (package lib.<name>)", p))
 		}
 		errs = append(errs, checkModule(lib)...)
-		mods[l.at] = lib
+		mods[l.at.String()] = lib
 	}
 	if len(errs) > 0 {
 		return t.regoError(errs)

@@ -12,6 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 )
@@ -342,10 +343,10 @@ func (v *verifier) readConstraint(file string, ref manifest.Pos, tmpl *template)
 		return nil, err
 	}
 	if g := manifest.Group(obj.APIVersion()); g != constraintGroup {
-		return nil, errAt(obj.FieldPos("apiVersion"), "constraint %s: unsupported group %q: want %s", obj.Name(), g, constraintGroup)
+		return nil, errAt(obj.FieldPos(fieldpath.New("apiVersion")), "constraint %s: unsupported group %q: want %s", obj.Name(), g, constraintGroup)
 	}
 	if obj.Kind() != tmpl.kind {
-		return nil, errAt(obj.FieldPos("kind"), "constraint %s: wrong kind %s: the test's template defines %s", obj.Name(), obj.Kind(), tmpl.kind)
+		return nil, errAt(obj.FieldPos(fieldpath.New("kind")), "constraint %s: wrong kind %s: the test's template defines %s", obj.Name(), obj.Kind(), tmpl.kind)
 	}
 	return parseConstraint(obj, tmpl)
 }
@@ -545,7 +546,7 @@ func admissionReviewTarget(obj *manifest.Object) (target, error) {
 	}
 	object, old := manifest.Map(req, "object"), manifest.Map(req, "oldObject")
 	if object == nil && old == nil {
-		return target{}, errAt(obj.FieldPos("request"), `AdmissionReview: no object or oldObject found to review: AdmissionRequest does not contain an "object" or "oldObject" to review`)
+		return target{}, errAt(obj.FieldPos(fieldpath.New("request")), `AdmissionReview: no object or oldObject found to review: AdmissionRequest does not contain an "object" or "oldObject" to review`)
 	}
 	r := emptyReview()
 	for k, v := range req {
@@ -561,7 +562,7 @@ func admissionReviewTarget(obj *manifest.Object) (target, error) {
 	t := target{review: r, namespace: manifest.String(req, "namespace"), object: object, oldObject: old}
 	if manifest.String(req, "operation") == "DELETE" {
 		if old == nil {
-			return target{}, errAt(obj.FieldPos("request"), "AdmissionReview: a DELETE request must have an oldObject")
+			return target{}, errAt(obj.FieldPos(fieldpath.New("request")), "AdmissionReview: a DELETE request must have an oldObject")
 		}
 		r["object"] = old
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -44,16 +45,16 @@ func DecodeAffinity(m map[string]any) (*Affinity, error) {
 	a := &Affinity{}
 	var err error
 	if a.ClusterNames, err = manifest.DecodeStringList(m["clusterNames"]); err != nil {
-		return nil, manifest.PrefixError("clusterNames", err)
+		return nil, manifest.PrefixError(fieldpath.New("clusterNames"), err)
 	}
 	if a.Exclude, err = manifest.DecodeStringList(m["exclude"]); err != nil {
-		return nil, manifest.PrefixError("exclude", err)
+		return nil, manifest.PrefixError(fieldpath.New("exclude"), err)
 	}
 	if a.LabelSelector, err = manifest.DecodeLabelSelector(m["labelSelector"]); err != nil {
-		return nil, manifest.PrefixError("labelSelector", err)
+		return nil, manifest.PrefixError(fieldpath.New("labelSelector"), err)
 	}
 	if a.FieldSelector, err = decodeFieldSelector(m["fieldSelector"]); err != nil {
-		return nil, manifest.PrefixError("fieldSelector", err)
+		return nil, manifest.PrefixError(fieldpath.New("fieldSelector"), err)
 	}
 	return a, nil
 }
@@ -72,13 +73,13 @@ func decodeFieldSelector(v any) ([]FieldRequirement, error) {
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, &manifest.FieldError{Path: "matchExpressions", Msg: fmt.Sprintf("Invalid value: %q: must be of type array", manifest.TypeName(raw))}
+		return nil, &manifest.FieldError{Path: fieldpath.New("matchExpressions"), Msg: fmt.Sprintf("Invalid value: %q: must be of type array", manifest.TypeName(raw))}
 	}
 	out := make([]FieldRequirement, 0, len(list))
 	for i, e := range list {
 		r, err := decodeFieldRequirement(e)
 		if err != nil {
-			return nil, manifest.PrefixError(manifest.Path("matchExpressions", i), err)
+			return nil, manifest.PrefixError(fieldpath.New("matchExpressions", i), err)
 		}
 		out = append(out, r)
 	}
@@ -99,7 +100,7 @@ func decodeFieldRequirement(v any) (FieldRequirement, error) {
 		return r, err
 	}
 	if r.Values, err = manifest.DecodeStringList(m["values"]); err != nil {
-		return r, manifest.PrefixError("values", err)
+		return r, manifest.PrefixError(fieldpath.New("values"), err)
 	}
 	return r, nil
 }
@@ -115,16 +116,16 @@ func (a *Affinity) Validate() error {
 		return nil
 	}
 	for i, r := range a.FieldSelector {
-		path := manifest.Path("fieldSelector", "matchExpressions", i)
+		path := fieldpath.New("fieldSelector", "matchExpressions", i)
 		switch r.Key {
 		case FieldProvider, FieldRegion, FieldZone:
 		default:
-			return &manifest.FieldError{Path: path + ".key", Msg: fmt.Sprintf("unsupported key %q, must be provider, region, or zone", r.Key)}
+			return &manifest.FieldError{Path: path.Child("key"), Msg: fmt.Sprintf("unsupported key %q, must be provider, region, or zone", r.Key)}
 		}
 		switch r.Operator {
 		case manifest.OpIn, manifest.OpNotIn:
 		default:
-			return &manifest.FieldError{Path: path + ".operator", Msg: fmt.Sprintf("unsupported operator %q, must be In or NotIn", r.Operator)}
+			return &manifest.FieldError{Path: path.Child("operator"), Msg: fmt.Sprintf("unsupported operator %q, must be In or NotIn", r.Operator)}
 		}
 	}
 	return nil

@@ -1,6 +1,9 @@
 package karmada
 
-import "github.com/drydock-dev/drydock/manifest"
+import (
+	"github.com/drydock-dev/drydock/fieldpath"
+	"github.com/drydock-dev/drydock/manifest"
+)
 
 // Implicit priorities of a resource selector match (Karmada's
 // util.ImplicitPriority), lowest first.
@@ -39,7 +42,7 @@ func DecodeResourceSelector(m map[string]any) (ResourceSelector, error) {
 		return s, err
 	}
 	if s.LabelSelector, err = manifest.DecodeLabelSelector(m["labelSelector"]); err != nil {
-		return s, manifest.PrefixError("labelSelector", err)
+		return s, manifest.PrefixError(fieldpath.New("labelSelector"), err)
 	}
 	return s, nil
 }

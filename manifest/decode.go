@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // Limits bound what one input may make the decoder do.
@@ -318,17 +320,17 @@ func (o *Object) listItems() ([]*Object, error) {
 		if o.Data["items"] == nil {
 			return nil, nil
 		}
-		return nil, At(o.FieldPos("items"), "%w: List items must be a sequence", ErrInvalidYAML)
+		return nil, At(o.FieldPos(fieldpath.New("items")), "%w: List items must be a sequence", ErrInvalidYAML)
 	}
 	fields := elementFields(o.fields, "items", len(items))
 	out := make([]*Object, 0, len(items))
 	for i, it := range items {
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, At(o.FieldPos(Path("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
+			return nil, At(o.FieldPos(fieldpath.New("items", i)), "%w: List item %d must be a mapping", ErrInvalidYAML, i)
 		}
-		prefix := Path("items", i)
-		out = append(out, &Object{Data: m, Pos: o.FieldPos(prefix), fields: fields[i], ListItem: prefix})
+		prefix := fieldpath.New("items", i)
+		out = append(out, &Object{Data: m, Pos: o.FieldPos(prefix), fields: fields[i], ListItem: prefix.String()})
 	}
 	return out, nil
 }
@@ -492,7 +494,7 @@ func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for i, e := range n.Content {
-			v, err := c.value(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			v, err := c.value(e, fieldpath.Index(i).After(path), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -527,10 +529,7 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int) (map[string]an
 			return nil, c.errorf(kn, "duplicate key %q (first defined at line %d)", key, line)
 		}
 		seen[key] = kn.Line
-		child := key
-		if path != "" {
-			child = path + "." + key
-		}
+		child := fieldpath.Key(key).After(path)
 		if c.opts.KeyPositions {
 			c.fields[child+keySuffix] = c.pos(kn)
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 func TestDecodeValues(t *testing.T) {
@@ -70,7 +72,7 @@ items:
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("-want +got:\n%s", diff)
 	}
-	if p := objs[1].FieldPos("metadata.name"); p.String() != "s.yaml:11:11" {
+	if p := objs[1].FieldPos(fieldpath.New("metadata", "name")); p.String() != "s.yaml:11:11" {
 		t.Errorf("item field position = %s, want s.yaml:11:11", p)
 	}
 }
@@ -89,7 +91,7 @@ func TestFieldPos(t *testing.T) {
 		"nothing.here":                           "app.yaml:1:1",
 	}
 	for path, want := range tests {
-		if got := o.FieldPos(path).String(); got != want {
+		if got := o.FieldPos(fieldpath.MustParse(path)).String(); got != want {
 			t.Errorf("FieldPos(%q) = %s, want %s", path, got, want)
 		}
 	}
@@ -114,7 +116,7 @@ func TestKeyPos(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, objs[0].KeyPos(tt.path).String()); diff != "" {
+			if diff := cmp.Diff(tt.want, objs[0].KeyPos(fieldpath.MustParse(tt.path)).String()); diff != "" {
 				t.Errorf("KeyPos(%q) (-want +got):\n%s", tt.path, diff)
 			}
 		})
@@ -127,7 +129,7 @@ func TestBlockStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, ok := objs[0].BlockStart("spec.template")
+	p, ok := objs[0].BlockStart(fieldpath.New("spec", "template"))
 	if !ok || p.String() != "d.yaml:3:5" {
 		t.Errorf("BlockStart = %v %v, want d.yaml:3:5", p, ok)
 	}
@@ -182,12 +184,12 @@ func TestGraft(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := &Object{Pos: Pos{File: "app.yaml", Line: 1, Col: 1}}
-	at.SetFieldPos("spec", Pos{File: "app.yaml", Line: 2, Col: 1})
-	at.Graft("spec.objects[0]", objs[0])
+	at.SetFieldPos(fieldpath.New("spec"), Pos{File: "app.yaml", Line: 2, Col: 1})
+	at.Graft(fieldpath.New("spec", "objects", 0), objs[0])
 	at.MapPos(func(p Pos) Pos { p.File = "dir/" + p.File; return p })
 	got := map[string]string{}
 	for _, path := range []string{"", "spec", "spec.objects", "spec.objects[0]", "spec.objects[0].metadata.name", "spec.objects[0].list[0]", "spec.objects[1]"} {
-		got[path] = at.FieldPos(path).String()
+		got[path] = at.FieldPos(fieldpath.MustParse(path)).String()
 	}
 	want := map[string]string{
 		"":                              "dir/app.yaml:1:1",
@@ -262,7 +264,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		for _, o := range objs {
 			_ = o.Key()
-			_ = o.FieldPos("metadata.name")
+			_ = o.FieldPos(fieldpath.New("metadata", "name"))
 		}
 		checkAlone(t, objs)
 	})

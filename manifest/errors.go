@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // Subject is one level of what an error is about, outermost first: an
@@ -55,9 +57,9 @@ func KeySubject(k Key) Subject {
 type Error struct {
 	Pos      Pos
 	Subjects []Subject
-	// Field is the path of the offending field in the object, as Path
-	// builds it ("" when the error is about the object as a whole).
-	Field string
+	// Field is the path of the offending field in the object (empty when
+	// the error is about the object as a whole).
+	Field fieldpath.Path
 	// Related are other places (and notes) the error relates to: the
 	// definition template line it arose at, the deploy step that rendered
 	// it; written after the message, in order.

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 func TestError(t *testing.T) {
@@ -14,7 +16,7 @@ func TestError(t *testing.T) {
 	err := &Error{
 		Pos:      Pos{File: "app.yaml", Line: 7, Col: 9},
 		Subjects: []Subject{{Kind: "application", Name: "shop"}, {Kind: "component", Name: "web"}, {Kind: "trait", Name: "scaler"}},
-		Field:    "spec.components[0].traits[0].properties.replicas",
+		Field:    fieldpath.New("spec", "components", 0, "traits", 0, "properties", "replicas"),
 		Err:      fmtErr(sentinel),
 	}
 	const want = `app.yaml:7:9: application "shop" component "web" trait "scaler": invalid: replicas must be an int`

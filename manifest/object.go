@@ -11,8 +11,9 @@ package manifest
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // Pos is a place in an authored input file. Line and Col are 1-based; a zero
@@ -48,7 +49,9 @@ type Object struct {
 	// ListItem is "items[i]" for an object that was item i of a kubectl
 	// List document, else "".
 	ListItem string
-	// fields maps a field path (see Path) to the position of its value.
+	// fields maps the string form of a field path (fieldpath.Path.String)
+	// to the position of its value; "#key" and "#block" suffixes hold the
+	// positions of a mapping entry's key and a block scalar's content.
 	fields map[string]Pos
 	// doc is the document the object can be decoded again from.
 	doc *Document
@@ -69,40 +72,42 @@ func (o *Object) Item() string {
 // New returns an Object for data without source positions.
 func New(data map[string]any) *Object { return &Object{Data: data} }
 
-// FieldPos returns the position of the value at path (as built by Path), or
-// the object's own position when the field has no recorded position.
-func (o *Object) FieldPos(path string) Pos {
-	for {
-		if p, ok := o.fields[path]; ok {
+// FieldPos returns the position of the value at path, or of its nearest
+// ancestor with a recorded position, or the object's own position.
+func (o *Object) FieldPos(path fieldpath.Path) Pos {
+	if len(o.fields) == 0 {
+		return o.Pos
+	}
+	for s := range path.PrefixStrings() {
+		if p, ok := o.fields[s]; ok {
 			return p
 		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			return o.Pos
-		}
-		path = path[:i]
 	}
+	return o.Pos
 }
 
 // HasField reports whether the value at path was authored (has a
 // recorded position).
-func (o *Object) HasField(path string) bool {
-	_, ok := o.fields[path]
+func (o *Object) HasField(path fieldpath.Path) bool {
+	_, ok := o.fields[path.String()]
 	return ok
 }
 
 // KeyPos returns the position of the key of the mapping entry at path when
 // the object was decoded with DecodeOptions.KeyPositions, else FieldPos.
-func (o *Object) KeyPos(path string) Pos {
-	if p, ok := o.fields[path+keySuffix]; ok {
+func (o *Object) KeyPos(path fieldpath.Path) Pos {
+	if p, ok := o.fields[path.String()+keySuffix]; ok {
 		return p
 	}
 	return o.FieldPos(path)
 }
 
-// SetFieldPos records that the value at path (as built by Path) was
-// authored at p, for objects built from something other than YAML.
-func (o *Object) SetFieldPos(path string, p Pos) {
+// SetFieldPos records that the value at path was authored at p, for
+// objects built from something other than YAML.
+func (o *Object) SetFieldPos(path fieldpath.Path, p Pos) { o.setFieldPos(path.String(), p) }
+
+// setFieldPos is SetFieldPos for a path's string form.
+func (o *Object) setFieldPos(path string, p Pos) {
 	if o.fields == nil {
 		o.fields = map[string]Pos{}
 	}
@@ -111,21 +116,22 @@ func (o *Object) SetFieldPos(path string, p Pos) {
 
 // Graft records the positions of src's fields under prefix, as if src had
 // been authored at that path of o: the value at prefix is located at
-// src.Pos, the one at prefix.f where src's f was. With prefix "" every
-// position of src is copied and o.Pos is left alone.
-func (o *Object) Graft(prefix string, src *Object) {
-	if prefix != "" && src.Pos.IsValid() {
-		o.SetFieldPos(prefix, src.Pos)
+// src.Pos, the one at prefix.f where src's f was. With an empty prefix
+// every position of src is copied and o.Pos is left alone.
+func (o *Object) Graft(prefix fieldpath.Path, src *Object) {
+	pre := prefix.String()
+	if pre != "" && src.Pos.IsValid() {
+		o.setFieldPos(pre, src.Pos)
 	}
 	for p, pos := range src.fields {
 		switch {
-		case prefix == "":
+		case pre == "":
 		case p[0] == '[':
-			p = prefix + p
+			p = pre + p
 		default:
-			p = prefix + "." + p
+			p = pre + "." + p
 		}
-		o.SetFieldPos(p, pos)
+		o.setFieldPos(p, pos)
 	}
 }
 
@@ -141,27 +147,9 @@ func (o *Object) MapPos(f func(Pos) Pos) {
 
 // BlockStart returns where the content of the block scalar (| or >) at path
 // starts in the authored file.
-func (o *Object) BlockStart(path string) (Pos, bool) {
-	p, ok := o.fields[path+blockSuffix]
+func (o *Object) BlockStart(path fieldpath.Path) (Pos, bool) {
+	p, ok := o.fields[path.String()+blockSuffix]
 	return p, ok
-}
-
-// Path joins field names and list indexes into the form FieldPos takes:
-// Path("spec", "components", 0, "name") is "spec.components[0].name".
-func Path(elems ...any) string {
-	var b strings.Builder
-	for _, e := range elems {
-		switch v := e.(type) {
-		case int:
-			fmt.Fprintf(&b, "[%d]", v)
-		default:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			fmt.Fprint(&b, v)
-		}
-	}
-	return b.String()
 }
 
 // APIVersion returns apiVersion, or "".
@@ -328,159 +316,4 @@ func SortedObjectKeys[V any](m map[Key]V) []Key {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
 	return keys
-}
-
-// ParseFieldPath splits a crossplane-style field path into its segments:
-// field names (string) and list indexes (int).
-func ParseFieldPath(path string) ([]any, error) {
-	var segs []any
-	for i := 0; i < len(path); {
-		switch path[i] {
-		case '.':
-			i++
-		case '[':
-			end := strings.IndexByte(path[i:], ']')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated [ in %q", path)
-			}
-			inner := path[i+1 : i+end]
-			if n, err := strconv.Atoi(inner); err == nil {
-				segs = append(segs, n)
-			} else {
-				segs = append(segs, strings.Trim(inner, `"'`))
-			}
-			i += end + 1
-		default:
-			j := i
-			for j < len(path) && path[j] != '.' && path[j] != '[' {
-				j++
-			}
-			segs = append(segs, path[i:j])
-			i = j
-		}
-	}
-	if len(segs) == 0 {
-		return nil, fmt.Errorf("empty field path")
-	}
-	return segs, nil
-}
-
-// DeleteFieldPath removes the value at a crossplane-style field path from
-// obj (a list item is set to null: a list cannot shrink in place), and
-// reports whether there was one.
-func DeleteFieldPath(obj map[string]any, path string) bool {
-	segs, err := ParseFieldPath(path)
-	if err != nil {
-		return false
-	}
-	var parent any = obj
-	for _, s := range segs[:len(segs)-1] {
-		switch c := parent.(type) {
-		case map[string]any:
-			k, _ := s.(string)
-			parent = c[k]
-		case []any:
-			i, ok := s.(int)
-			if !ok || i < 0 || i >= len(c) {
-				return false
-			}
-			parent = c[i]
-		default:
-			return false
-		}
-	}
-	switch c := parent.(type) {
-	case map[string]any:
-		k, _ := segs[len(segs)-1].(string)
-		_, ok := c[k]
-		delete(c, k)
-		return ok
-	case []any:
-		// A list cannot shrink in place: blank the item instead.
-		i, ok := segs[len(segs)-1].(int)
-		if !ok || i < 0 || i >= len(c) {
-			return false
-		}
-		c[i] = nil
-		return true
-	}
-	return false
-}
-
-// SetFieldPath sets value at a crossplane-style field path such as
-// spec.template.spec.containers[0].image or metadata.labels["app"].
-func SetFieldPath(obj map[string]any, path string, value any) error {
-	segs, err := ParseFieldPath(path)
-	if err != nil {
-		return err
-	}
-	var cur any = obj
-	for i, s := range segs {
-		last := i == len(segs)-1
-		switch c := cur.(type) {
-		case map[string]any:
-			key, ok := s.(string)
-			if !ok {
-				return fmt.Errorf("index %v into an object", s)
-			}
-			if last {
-				c[key] = value
-				return nil
-			}
-			next, exists := c[key]
-			if !exists || next == nil {
-				if _, isIdx := segs[i+1].(int); isIdx {
-					next = []any{}
-				} else {
-					next = map[string]any{}
-				}
-				c[key] = next
-			}
-			cur = next
-		case []any:
-			idx, ok := s.(int)
-			if !ok || idx < 0 || idx >= len(c) {
-				return fmt.Errorf("index %v out of range", s)
-			}
-			if last {
-				c[idx] = value
-				return nil
-			}
-			cur = c[idx]
-		default:
-			return fmt.Errorf("%v is not an object or list", s)
-		}
-	}
-	return nil
-}
-
-// GetFieldPath returns the value at a crossplane-style field path, and
-// whether obj has it.
-func GetFieldPath(obj map[string]any, path string) (any, bool) {
-	segs, err := ParseFieldPath(path)
-	if err != nil {
-		return nil, false
-	}
-	var cur any = obj
-	for _, s := range segs {
-		switch c := cur.(type) {
-		case map[string]any:
-			key, ok := s.(string)
-			if !ok {
-				return nil, false
-			}
-			if cur, ok = c[key]; !ok {
-				return nil, false
-			}
-		case []any:
-			idx, ok := s.(int)
-			if !ok || idx < 0 || idx >= len(c) {
-				return nil, false
-			}
-			cur = c[idx]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
 }

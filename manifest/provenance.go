@@ -3,8 +3,9 @@ package manifest
 import (
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // Stage names what set a rendered field.
@@ -56,15 +57,21 @@ type Origin struct {
 	Value any
 }
 
-// Provenance maps the field paths of an object's leaves (see FieldPath)
-// to the stages that set them, oldest first: the last one set the value
-// the object holds. A nil Provenance records nothing.
+// Provenance maps the field paths of an object's leaves, by their string
+// form (fieldpath.Path.String), to the stages that set them, oldest
+// first: the last one set the value the object holds. A nil Provenance
+// records nothing.
 type Provenance map[string][]Origin
+
+// Chain returns the origins recorded for the leaf at path, oldest first.
+func (p Provenance) Chain(path fieldpath.Path) []Origin { return p[path.String()] }
 
 // Last returns the origin of the value at path, and whether one is
 // recorded.
-func (p Provenance) Last(path string) (Origin, bool) {
-	chain := p[path]
+func (p Provenance) Last(path fieldpath.Path) (Origin, bool) { return p.last(path.String()) }
+
+func (p Provenance) last(key string) (Origin, bool) {
+	chain := p[key]
 	if len(chain) == 0 {
 		return Origin{}, false
 	}
@@ -74,30 +81,27 @@ func (p Provenance) Last(path string) (Origin, bool) {
 // Find returns the origin of path or, when path is not a recorded leaf,
 // of the nearest recorded leaf under it or above it: what a finding about
 // a field points at.
-func (p Provenance) Find(path string) (Origin, bool) {
-	if o, ok := p.Last(path); ok {
+func (p Provenance) Find(path fieldpath.Path) (Origin, bool) {
+	key := path.String()
+	if o, ok := p.last(key); ok {
 		return o, true
 	}
 	var under []string
 	for k := range p {
-		if strings.HasPrefix(k, path) && len(k) > len(path) && (k[len(path)] == '.' || k[len(path)] == '[') {
+		if strings.HasPrefix(k, key) && len(k) > len(key) && (k[len(key)] == '.' || k[len(key)] == '[') {
 			under = append(under, k)
 		}
 	}
 	if len(under) > 0 {
 		sort.Strings(under)
-		return p.Last(under[0])
+		return p.last(under[0])
 	}
-	for {
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
-			return Origin{}, false
-		}
-		path = path[:i]
-		if o, ok := p.Last(path); ok {
+	for n := len(path) - 1; n > 0; n-- {
+		if o, ok := p.Last(path[:n]); ok {
 			return o, true
 		}
 	}
+	return Origin{}, false
 }
 
 // Clone returns a copy whose chains can grow without touching p's.
@@ -116,26 +120,26 @@ func (p Provenance) Clone() Provenance {
 // with the same value, and forgets the leaves after no longer has. The
 // value o set is taken from after. before may be nil.
 func (p Provenance) Record(before, after map[string]any, o Origin) {
-	p.Update(before, after, func(string, any) []Origin { return []Origin{o} })
+	p.Update(before, after, func(fieldpath.Path, any) []Origin { return []Origin{o} })
 }
 
 // Update is Record with the origins of each changed leaf given by
 // origins(path, value), oldest first; the last one's Value is set to the
 // leaf's.
-func (p Provenance) Update(before, after map[string]any, origins func(path string, v any) []Origin) {
+func (p Provenance) Update(before, after map[string]any, origins func(path fieldpath.Path, v any) []Origin) {
 	seen := make(map[string]bool, len(p))
-	walkPair("", before, before != nil, after, func(path string, v any, same bool) {
-		seen[path] = true
-		if same && len(p[path]) > 0 {
+	walkPair(nil, "", before, before != nil, after, func(path fieldpath.Path, key string, v any, same bool) {
+		seen[key] = true
+		if same && len(p[key]) > 0 {
 			return
 		}
 		add := origins(path, v)
 		if len(add) == 0 {
 			return
 		}
-		chain := append(p[path][:len(p[path]):len(p[path])], add...)
+		chain := append(p[key][:len(p[key]):len(p[key])], add...)
 		chain[len(chain)-1].Value = v
-		p[path] = chain
+		p[key] = chain
 	})
 	for k := range p {
 		if !seen[k] {
@@ -144,14 +148,18 @@ func (p Provenance) Update(before, after map[string]any, origins func(path strin
 	}
 }
 
+// leafFunc is told each leaf's path, the path's string form, its value
+// and whether the other tree holds the same value there.
+type leafFunc func(path fieldpath.Path, key string, v any, same bool)
+
 // walkPair walks the leaves of after, telling f whether before holds the
-// same value at the same path.
-func walkPair(path string, before any, has bool, after any, f func(string, any, bool)) {
+// same value at the same path. key is path's string form.
+func walkPair(path fieldpath.Path, key string, before any, has bool, after any, f leafFunc) {
 	switch x := after.(type) {
 	case map[string]any:
-		if len(x) == 0 && path != "" {
+		if len(x) == 0 && len(path) > 0 {
 			b, ok := before.(map[string]any)
-			f(path, x, has && ok && len(b) == 0)
+			f(path, key, x, has && ok && len(b) == 0)
 			return
 		}
 		b, ok := before.(map[string]any)
@@ -162,12 +170,13 @@ func walkPair(path string, before any, has bool, after any, f func(string, any, 
 		sort.Strings(keys)
 		for _, k := range keys {
 			bv, bok := b[k]
-			walkPair(FieldPathJoin(path, k), bv, has && ok && bok, x[k], f)
+			seg := fieldpath.Key(k)
+			walkPair(path.Append(seg), seg.After(key), bv, has && ok && bok, x[k], f)
 		}
 	case []any:
 		b, ok := before.([]any)
 		if len(x) == 0 {
-			f(path, x, has && ok && len(b) == 0)
+			f(path, key, x, has && ok && len(b) == 0)
 			return
 		}
 		for i, e := range x {
@@ -175,71 +184,28 @@ func walkPair(path string, before any, has bool, after any, f func(string, any, 
 			if ok && i < len(b) {
 				bv = b[i]
 			}
-			walkPair(path+"["+strconv.Itoa(i)+"]", bv, has && ok && i < len(b), e, f)
+			seg := fieldpath.Index(i)
+			walkPair(path.Append(seg), seg.After(key), bv, has && ok && i < len(b), e, f)
 		}
 	default:
-		f(path, after, has && reflect.DeepEqual(before, after))
+		f(path, key, after, has && reflect.DeepEqual(before, after))
 	}
 }
 
 // WalkLeaves calls f for every leaf of data in key order: scalars, null,
-// and empty maps and lists, with its FieldPath.
-func WalkLeaves(data map[string]any, f func(path string, v any)) {
-	walkPair("", nil, false, data, func(path string, v any, _ bool) { f(path, v) })
-}
-
-// FieldPathJoin appends key to a field path: "a.b"; "a[b.c]" for a key
-// ParseFieldPath could not read back after a dot (one holding '.', '[' or
-// ']'); `a["80"]` for a number (or a key with quotes).
-func FieldPathJoin(path, key string) string {
-	switch {
-	case isIndex(key) || strings.ContainsAny(key, `"'`):
-		return path + `["` + key + `"]`
-	case key == "" || strings.ContainsAny(key, ".[]"):
-		return path + "[" + key + "]"
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-func isIndex(s string) bool {
-	_, err := strconv.Atoi(s)
-	return err == nil
-}
-
-// FieldPath joins field names and list indexes as FieldPathJoin does.
-func FieldPath(elems ...any) string {
-	var p string
-	for _, e := range elems {
-		switch v := e.(type) {
-		case int:
-			p += "[" + strconv.Itoa(v) + "]"
-		case string:
-			p = FieldPathJoin(p, v)
-		}
-	}
-	return p
+// and empty maps and lists, with its path.
+func WalkLeaves(data map[string]any, f func(path fieldpath.Path, v any)) {
+	walkPair(nil, "", nil, false, data, func(path fieldpath.Path, _ string, v any, _ bool) { f(path, v) })
 }
 
 // InputProvenance is the provenance of an object taken as it was
 // authored: every leaf set by StageInput at its position.
 func (o *Object) InputProvenance() Provenance {
 	p := Provenance{}
-	WalkLeaves(o.Data, func(path string, v any) {
-		p[path] = []Origin{{Stage: StageInput, Pos: o.FieldPos(ObjectPath(path)), Value: v}}
+	walkPair(nil, "", nil, false, o.Data, func(path fieldpath.Path, key string, v any, _ bool) {
+		p[key] = []Origin{{Stage: StageInput, Pos: o.FieldPos(path), Value: v}}
 	})
 	return p
-}
-
-// ObjectPath converts a FieldPath to the form FieldPos takes (see Path).
-func ObjectPath(fieldPath string) string {
-	segs, err := ParseFieldPath(fieldPath)
-	if err != nil {
-		return fieldPath
-	}
-	return Path(segs...)
 }
 
 // PlaceFields gives the fields of a rendered object the positions its
@@ -251,21 +217,16 @@ func (o *Object) PlaceFields() {
 	if o.Provenance == nil {
 		return
 	}
-	WalkLeaves(o.Data, func(path string, _ any) {
-		last, ok := o.Provenance.Last(path)
+	walkPair(nil, "", nil, false, o.Data, func(path fieldpath.Path, key string, _ any, _ bool) {
+		last, ok := o.Provenance.last(key)
 		if !ok || !last.Pos.IsValid() {
 			return
 		}
-		segs, err := ParseFieldPath(path)
-		if err != nil {
-			return
-		}
-		for n := len(segs); n > 0; n-- {
-			p := Path(segs[:n]...)
-			if _, ok := o.fields[p]; ok {
+		for p := range path.PrefixStrings() {
+			if _, ok := o.fields[p]; ok || p == "" {
 				break
 			}
-			o.SetFieldPos(p, last.Pos)
+			o.setFieldPos(p, last.Pos)
 		}
 	})
 }
@@ -313,21 +274,19 @@ func (o Origin) Describe() string {
 }
 
 // ChangedLeaf is the first leaf (in key order) whose value differs
-// between before and after, preferring one after holds; "" when they
+// between before and after, preferring one after holds; false when they
 // hold the same leaves.
-func ChangedLeaf(before, after map[string]any) string {
-	var first string
-	walkPair("", before, true, after, func(path string, _ any, same bool) {
-		if !same && first == "" {
-			first = path
+func ChangedLeaf(before, after map[string]any) (fieldpath.Path, bool) {
+	var first fieldpath.Path
+	found := false
+	visit := func(path fieldpath.Path, _ string, _ any, same bool) {
+		if !same && !found {
+			first, found = path, true
 		}
-	})
-	if first == "" {
-		walkPair("", after, true, before, func(path string, _ any, same bool) {
-			if !same && first == "" {
-				first = path
-			}
-		})
 	}
-	return first
+	walkPair(nil, "", before, true, after, visit)
+	if !found {
+		walkPair(nil, "", after, true, before, visit)
+	}
+	return first, found
 }

@@ -4,27 +4,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
-func TestFieldPathJoin(t *testing.T) {
-	for _, tc := range []struct{ path, key, want string }{
-		{"", "spec", "spec"},
-		{"spec", "replicas", "spec.replicas"},
-		{"metadata.labels", "app.oam.dev/name", "metadata.labels[app.oam.dev/name]"},
-		{"data", "80", `data["80"]`},
-		{"m", "", "m[]"},
-	} {
-		got := FieldPathJoin(tc.path, tc.key)
-		if got != tc.want {
-			t.Errorf("FieldPathJoin(%q, %q) = %q, want %q", tc.path, tc.key, got, tc.want)
-		}
-		// What FieldPathJoin writes, ParseFieldPath reads back.
-		if tc.path != "" {
-			segs, err := ParseFieldPath(got)
-			if err != nil || segs[len(segs)-1] != tc.key {
-				t.Errorf("ParseFieldPath(%q) = %v, %v: last segment is not %q", got, segs, err, tc.key)
-			}
-		}
+// TestWalkLeaves: leaves are named by their fieldpath string form, so a
+// key holding dots (a label) is one segment, not three.
+func TestWalkLeaves(t *testing.T) {
+	data := map[string]any{
+		"metadata": map[string]any{"labels": map[string]any{"app.kubernetes.io/name": "web"}},
+		"data":     map[string]any{"80": "x"},
+		"list":     []any{},
+		"m":        map[string]any{"": int64(1), "e": map[string]any{}},
+	}
+	var got []string
+	WalkLeaves(data, func(path fieldpath.Path, _ any) { got = append(got, path.String()) })
+	want := []string{`data["80"]`, "list", "m[]", "m.e", "metadata.labels[app.kubernetes.io/name]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("leaves (-want +got):\n%s", diff)
 	}
 }
 
@@ -56,7 +53,7 @@ func TestProvenanceRecord(t *testing.T) {
 		{"spec.ports[0].x", "OverridePolicy default/eu"}, // the leaf above it
 		{"status", ""},
 	} {
-		o, _ := p.Find(tc.path)
+		o, _ := p.Find(fieldpath.MustParse(tc.path))
 		if o.Name != tc.want {
 			t.Errorf("Find(%q) = %q, want %q", tc.path, o.Name, tc.want)
 		}

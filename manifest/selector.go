@@ -5,25 +5,27 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // FieldError is a problem with one field of a value handed to a decoder in
 // this package (or a sibling package's decoder built on it). Path is relative
-// to that value, in the form Path builds ("matchExpressions[0].operator"), so
-// a caller that knows where the value sits in an Object can find the
-// position: obj.FieldPos(base + "." + err.Path).
+// to that value (matchExpressions[0].operator), so a caller that knows
+// where the value sits in an Object can find the position:
+// obj.FieldPos(base.Join(err.Path)).
 type FieldError struct {
-	Path string
+	Path fieldpath.Path
 	Msg  string
 }
 
 // Error formats the error as "path: message", the way Kubernetes reports
 // field errors.
 func (e *FieldError) Error() string {
-	if e.Path == "" {
+	if len(e.Path) == 0 {
 		return e.Msg
 	}
-	return e.Path + ": " + e.Msg
+	return e.Path.String() + ": " + e.Msg
 }
 
 // Label selector operators (metav1.LabelSelectorOperator).
@@ -59,7 +61,7 @@ func DecodeLabelSelector(v any) (*LabelSelector, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, typeError("", v, "object")
+		return nil, typeError(nil, v, "object")
 	}
 	if m == nil {
 		return nil, nil
@@ -68,19 +70,19 @@ func DecodeLabelSelector(v any) (*LabelSelector, error) {
 	if raw := m["matchLabels"]; raw != nil {
 		labels, err := DecodeStringMap(raw)
 		if err != nil {
-			return nil, PrefixError("matchLabels", err)
+			return nil, PrefixError(fieldpath.New("matchLabels"), err)
 		}
 		s.MatchLabels = labels
 	}
 	if raw := m["matchExpressions"]; raw != nil {
 		list, ok := raw.([]any)
 		if !ok {
-			return nil, typeError("matchExpressions", raw, "array")
+			return nil, typeError(fieldpath.New("matchExpressions"), raw, "array")
 		}
 		for i, e := range list {
 			r, err := decodeRequirement(e)
 			if err != nil {
-				return nil, PrefixError(Path("matchExpressions", i), err)
+				return nil, PrefixError(fieldpath.New("matchExpressions", i), err)
 			}
 			s.MatchExpressions = append(s.MatchExpressions, r)
 		}
@@ -91,7 +93,7 @@ func DecodeLabelSelector(v any) (*LabelSelector, error) {
 func decodeRequirement(v any) (LabelSelectorRequirement, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return LabelSelectorRequirement{}, typeError("", v, "object")
+		return LabelSelectorRequirement{}, typeError(nil, v, "object")
 	}
 	var r LabelSelectorRequirement
 	var err error
@@ -102,7 +104,7 @@ func decodeRequirement(v any) (LabelSelectorRequirement, error) {
 		return r, err
 	}
 	if r.Values, err = DecodeStringList(m["values"]); err != nil {
-		return r, PrefixError("values", err)
+		return r, PrefixError(fieldpath.New("values"), err)
 	}
 	return r, nil
 }
@@ -116,7 +118,7 @@ func (s *LabelSelector) Validate() error {
 		return nil
 	}
 	for _, k := range SortedKeys(s.MatchLabels) {
-		if err := validateRequirement(k, OpIn, []string{s.MatchLabels[k]}, "matchLabels"); err != nil {
+		if err := validateRequirement(k, OpIn, []string{s.MatchLabels[k]}, fieldpath.New("matchLabels")); err != nil {
 			return err
 		}
 	}
@@ -124,9 +126,9 @@ func (s *LabelSelector) Validate() error {
 		switch r.Operator {
 		case OpIn, OpNotIn, OpExists, OpDoesNotExist:
 		default:
-			return &FieldError{Path: Path("matchExpressions", i, "operator"), Msg: fmt.Sprintf("%q is not a valid label selector operator", r.Operator)}
+			return &FieldError{Path: fieldpath.New("matchExpressions", i, "operator"), Msg: fmt.Sprintf("%q is not a valid label selector operator", r.Operator)}
 		}
-		if err := validateRequirement(r.Key, r.Operator, r.Values, Path("matchExpressions", i)); err != nil {
+		if err := validateRequirement(r.Key, r.Operator, r.Values, fieldpath.New("matchExpressions", i)); err != nil {
 			return err
 		}
 	}
@@ -134,7 +136,7 @@ func (s *LabelSelector) Validate() error {
 }
 
 // validateRequirement is labels.NewRequirement's validation.
-func validateRequirement(key, op string, values []string, path string) error {
+func validateRequirement(key, op string, values []string, path fieldpath.Path) error {
 	if err := ValidLabelKey(key); err != nil {
 		return &FieldError{Path: path, Msg: fmt.Sprintf("key: Invalid value: %q: %v", key, err)}
 	}
@@ -237,11 +239,11 @@ func StrictStringMap(m map[string]any, keys ...string) map[string]string {
 func RequiredString(m map[string]any, key string) (string, error) {
 	v, ok := m[key]
 	if !ok || v == nil {
-		return "", &FieldError{Path: key, Msg: "Required value"}
+		return "", &FieldError{Path: fieldpath.New(key), Msg: "Required value"}
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", typeError(key, v, "string")
+		return "", typeError(fieldpath.New(key), v, "string")
 	}
 	return s, nil
 }
@@ -255,7 +257,7 @@ func OptionalString(m map[string]any, key string) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", typeError(key, v, "string")
+		return "", typeError(fieldpath.New(key), v, "string")
 	}
 	return s, nil
 }
@@ -267,13 +269,13 @@ func DecodeStringList(v any) ([]string, error) {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, typeError("", v, "array")
+		return nil, typeError(nil, v, "array")
 	}
 	out := make([]string, len(list))
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			return nil, typeError(Path(i), e, "string")
+			return nil, typeError(fieldpath.New(i), e, "string")
 		}
 		out[i] = s
 	}
@@ -287,13 +289,13 @@ func DecodeStringMap(v any) (map[string]string, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, typeError("", v, "object")
+		return nil, typeError(nil, v, "object")
 	}
 	out := make(map[string]string, len(m))
 	for _, k := range SortedKeys(m) {
 		s, ok := m[k].(string)
 		if !ok {
-			return nil, typeError(k, m[k], "string")
+			return nil, typeError(fieldpath.New(k), m[k], "string")
 		}
 		out[k] = s
 	}
@@ -336,25 +338,19 @@ func JSONKind(v any) string {
 	return TypeName(v)
 }
 
-func typeError(path string, v any, want string) *FieldError {
+func typeError(path fieldpath.Path, v any, want string) *FieldError {
 	return &FieldError{Path: path, Msg: fmt.Sprintf("Invalid value: %q: must be of type %s", TypeName(v), want)}
 }
 
 // PrefixError puts prefix in front of the path of a *FieldError, leaving
 // other errors alone. It lets decoders that nest other decoders report the
 // full relative path.
-func PrefixError(prefix string, err error) error {
+func PrefixError(prefix fieldpath.Path, err error) error {
 	fe, ok := err.(*FieldError)
 	if !ok {
 		return err
 	}
-	switch {
-	case fe.Path == "":
-		return &FieldError{Path: prefix, Msg: fe.Msg}
-	case strings.HasPrefix(fe.Path, "["):
-		return &FieldError{Path: prefix + fe.Path, Msg: fe.Msg}
-	}
-	return &FieldError{Path: prefix + "." + fe.Path, Msg: fe.Msg}
+	return &FieldError{Path: prefix.Join(fe.Path), Msg: fe.Msg}
 }
 
 const (

@@ -142,7 +142,7 @@ func checkComponent(e *cueval.Engine, app *render.Application, comp *render.Comp
 	}
 	for _, r := range m.Objects() {
 		if err := cluster.ValidateMeta(manifest.New(r.Object)); err != nil {
-			return nil, inputError(manifest.At(app.Object.FieldPos(comp.Path), "application %q component %q: %w", app.Name, comp.Name, err))
+			return nil, inputError(manifest.At(app.FieldPos(comp.Path), "application %q component %q: %w", app.Name, comp.Name, err))
 		}
 	}
 	return nil, nil

@@ -2,9 +2,9 @@ package pipeline
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
@@ -20,13 +20,13 @@ func origin(app *render.Application, w workflow.Write) cluster.Origin {
 	}
 	for _, p := range app.Policies {
 		if w.Resource.Policy != "" && p.Name == w.Resource.Policy {
-			o.Pos = app.Object.FieldPos(p.Path)
+			o.Pos = app.FieldPos(p.Path)
 			return o
 		}
 	}
 	for _, c := range app.Components {
 		if c.Name == w.Resource.Component {
-			o.Pos = app.Object.FieldPos(c.Path)
+			o.Pos = app.FieldPos(c.Path)
 			break
 		}
 	}
@@ -55,11 +55,11 @@ func metaValuePos(app *render.Application, w workflow.Write, me *cluster.MetaErr
 	pols := func() {
 		for _, p := range app.Policies {
 			if p.Object == nil && (p.Name == w.Resource.Policy || slices.Contains(w.Policies, p.Name)) {
-				s.walk(p.Properties, manifest.Path(p.Path, "properties"))
+				s.walk(p.Properties, p.Path.Child("properties"))
 			}
 		}
 	}
-	if me.Field == "metadata.namespace" {
+	if me.Field.Equal(fieldpath.New("metadata", "namespace")) {
 		s.key = "namespace"
 		pols()
 		comp()
@@ -67,9 +67,9 @@ func metaValuePos(app *render.Application, w workflow.Write, me *cluster.MetaErr
 		comp()
 		pols()
 	}
-	for _, p := range []string{s.best, s.any} {
-		if p != "" {
-			return app.Object.FieldPos(p)
+	for _, p := range []*render.FieldRef{s.best, s.any} {
+		if p != nil {
+			return app.FieldPos(*p)
 		}
 	}
 	return fallback
@@ -79,28 +79,28 @@ func metaValuePos(app *render.Application, w workflow.Write, me *cluster.MetaErr
 // last key is key (best), and the first at all (any).
 type valueSearch struct {
 	value, key string
-	best, any  string
+	best, any  *render.FieldRef
 }
 
-func (s *valueSearch) walk(v any, path string) {
+func (s *valueSearch) walk(v any, path render.FieldRef) {
 	switch x := v.(type) {
 	case string:
 		if x != s.value {
 			return
 		}
-		if s.any == "" {
-			s.any = path
+		if s.any == nil {
+			s.any = &path
 		}
-		if s.best == "" && (path == s.key || strings.HasSuffix(path, "."+s.key)) {
-			s.best = path
+		if last, ok := path.Path.Last(); s.best == nil && ok && last == fieldpath.Key(s.key) {
+			s.best = &path
 		}
 	case map[string]any:
 		for _, k := range manifest.SortedKeys(x) {
-			s.walk(x[k], manifest.Path(path, k))
+			s.walk(x[k], path.Child(k))
 		}
 	case []any:
 		for i, e := range x {
-			s.walk(e, manifest.Path(path, i))
+			s.walk(e, path.At(i))
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada/controller"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -428,7 +429,7 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 	for _, wf := range l.workflows {
 		key := wf.Namespace + "/" + wf.Name
 		if first, dup := workflows[key]; dup {
-			return nil, nil, inputError(manifest.At(wf.Object.FieldPos("metadata.name"), "Workflow %s is also defined at %s", key, first.Object.FieldPos("metadata.name")))
+			return nil, nil, inputError(manifest.At(wf.Object.FieldPos(fieldpath.New("metadata", "name")), "Workflow %s is also defined at %s", key, first.Object.FieldPos(fieldpath.New("metadata", "name"))))
 		}
 		workflows[key] = wf
 	}
@@ -440,7 +441,7 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 		}
 		key := ns + "/" + p.Name
 		if first, dup := policies[key]; dup {
-			return nil, nil, inputError(manifest.At(p.Object.FieldPos("metadata.name"), "Policy %s is also defined at %s", key, first.Object.FieldPos("metadata.name")))
+			return nil, nil, inputError(manifest.At(p.Object.FieldPos(fieldpath.New("metadata", "name")), "Policy %s is also defined at %s", key, first.Object.FieldPos(fieldpath.New("metadata", "name"))))
 		}
 		policies[key] = p
 	}
@@ -466,7 +467,7 @@ type appSource struct {
 // newAppSource parses the Application o and keeps its document (when o
 // decodes from it alone) or the parsed Application.
 func newAppSource(o *manifest.Object) appSource {
-	src := appSource{pos: o.Pos, key: o.Key(), namePos: o.FieldPos("metadata.name")}
+	src := appSource{pos: o.Pos, key: o.Key(), namePos: o.FieldPos(fieldpath.New("metadata", "name"))}
 	app, err := render.ParseApplication(o)
 	switch doc, alone := o.Document(); {
 	case err != nil:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render/builtin"
 )
@@ -34,9 +35,9 @@ func TestProvenanceBundledExamples(t *testing.T) {
 				for _, e := range res.Clusters.List(c) {
 					objects++
 					o := e.Object
-					manifest.WalkLeaves(o.Data, func(path string, v any) {
+					manifest.WalkLeaves(o.Data, func(path fieldpath.Path, v any) {
 						leaves++
-						chain := o.Provenance[path]
+						chain := o.Provenance.Chain(path)
 						if len(chain) == 0 {
 							t.Errorf("%s %s: %s: no recorded origin", c, o.Key(), path)
 							return
@@ -56,7 +57,7 @@ func TestProvenanceBundledExamples(t *testing.T) {
 						}
 					})
 					for path := range o.Provenance {
-						if _, ok := manifest.GetFieldPath(o.Data, path); !ok {
+						if _, ok := fieldpath.Get(o.Data, fieldpath.MustParse(path)); !ok {
 							t.Errorf("%s %s: provenance of %s, which the object does not have", c, o.Key(), path)
 						}
 					}

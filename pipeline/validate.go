@@ -78,27 +78,30 @@ func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs,
 // silently, so they are warnings (errors when strict).
 func undeclaredProperties(e *cueval.Engine, defs *render.Definitions, app *render.Application, strict bool) []Finding {
 	var out []Finding
-	check := func(kind, typ string, props map[string]any, path string, origin cluster.Origin) {
+	check := func(kind, typ string, props map[string]any, path render.FieldRef, origin cluster.Origin) {
 		d, err := defs.Lookup(kind, typ)
 		if err != nil {
 			return
 		}
 		for _, u := range e.Undeclared(d, props) {
-			field := path + ".properties." + u.Path
-			pos := app.Object.KeyPos(field)
+			field := path.Child("properties").Join(u.Path)
+			pos := app.Object.Pos
+			if !field.IsExternal() {
+				pos = app.Object.KeyPos(field.Path)
+			}
 			if !pos.IsValid() {
-				pos = app.Object.FieldPos(field)
+				pos = app.FieldPos(field)
 			}
 			msg := fmt.Sprintf("property %q is not declared by %s %q", u.Path, kind, typ)
 			if u.Closest != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", u.Closest)
 			}
-			out = append(out, Finding{Key: app.Object.Key(), Field: field, Message: msg + "; KubeVela ignores it", Warning: !strict, Pos: pos, Origin: origin})
+			out = append(out, Finding{Key: app.Object.Key(), Field: field.String(), Message: msg + "; KubeVela ignores it", Warning: !strict, Pos: pos, Origin: origin})
 		}
 	}
 	for i := range app.Components {
 		c := &app.Components[i]
-		origin := cluster.Origin{Application: app.Name, Component: c.Name, Pos: app.Object.FieldPos(c.Path)}
+		origin := cluster.Origin{Application: app.Name, Component: c.Name, Pos: app.FieldPos(c.Path)}
 		check(render.KindComponent, c.Type, c.Properties, c.Path, origin)
 		for _, t := range c.Traits {
 			origin := origin

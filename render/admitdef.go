@@ -13,6 +13,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/parser"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -71,15 +72,15 @@ func admit(d *Definition) error {
 			return manifest.At(d.Source, "%s %q: spec.workload: Required value (vela def makes the spec of the attributes: give attributes.workload)", d.Kind, d.Name)
 		}
 		if !d.spec.workload {
-			return d.denied("spec.workload", "neither the type nor the definition of the workload field in the ComponentDefinition %s can be empty", d.Name)
+			return d.denied(fieldpath.New("spec", "workload"), "neither the type nor the definition of the workload field in the ComponentDefinition %s can be empty", d.Name)
 		}
 	case KindTrait:
 		if d.spec.ref == "" && strings.TrimSpace(d.Template) == "" {
-			return d.denied("spec", "if definition reference is omitted, patch or output with GVK is required")
+			return d.denied(fieldpath.New("spec"), "if definition reference is omitted, patch or output with GVK is required")
 		}
 	case KindPolicy:
 		if !d.spec.cue {
-			return d.denied("spec", "invalid PolicyDefinition: [policy must have a CUE schematic]")
+			return d.denied(fieldpath.New("spec"), "invalid PolicyDefinition: [policy must have a CUE schematic]")
 		}
 	}
 	if d.Kind != KindWorkflowStep && d.Kind != KindWorkload && d.spec.cue {
@@ -88,14 +89,14 @@ func admit(d *Definition) error {
 		}
 	}
 	if v := d.spec.version; v != "" && !semver(v) {
-		return d.denied("spec.version", "Not a valid version")
+		return d.denied(fieldpath.New("spec", "version"), "Not a valid version")
 	}
 	return nil
 }
 
 // denied is a refusal located at the authored field (the definition for
 // a `vela def` file).
-func (d *Definition) denied(field, format string, args ...any) error {
+func (d *Definition) denied(field fieldpath.Path, format string, args ...any) error {
 	pos := d.Source
 	if d.spec.obj != nil {
 		pos = d.spec.obj.FieldPos(field)

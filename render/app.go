@@ -60,22 +60,22 @@ type Component struct {
 	Inputs     []Input
 	Outputs    []Output
 	// Overlays are the override policy entries that patched this copy of
-	// the component, in order (field paths in the Application).
-	Overlays []string
+	// the component, in order.
+	Overlays []FieldRef
 	// Raw is the authored entry (for context.components).
 	Raw map[string]any
-	// Path is the entry's field path in the Application, for positions.
-	Path string
+	// Path is where the entry is authored, for positions.
+	Path FieldRef
 }
 
 // Trait is one entry of a component's traits.
 type Trait struct {
 	Type       string
 	Properties map[string]any
-	Path       string
+	Path       FieldRef
 	// Overlays are the override policy entries that added or patched
 	// this trait, in order.
-	Overlays []string
+	Overlays []FieldRef
 }
 
 // Policy is one entry of spec.policies.
@@ -85,7 +85,7 @@ type Policy struct {
 	Name       string
 	Type       string
 	Properties map[string]any
-	Path       string
+	Path       FieldRef
 	// Object is the core.oam.dev/v1alpha1 Policy object of an external
 	// policy (nil for the Application's own).
 	Object *manifest.Object
@@ -93,15 +93,14 @@ type Policy struct {
 
 // FieldPos locates path, a field path of p (under p.Path), in app or, for
 // an external policy, in its Policy object.
-func (p *Policy) FieldPos(app *Application, path string) manifest.Pos {
-	_, _, rest, external := SplitExternal(path)
+func (p *Policy) FieldPos(app *Application, path FieldRef) manifest.Pos {
 	switch {
-	case !external:
-		return app.Object.FieldPos(path)
+	case !path.IsExternal():
+		return app.Object.FieldPos(path.Path)
 	case p.Object == nil:
 		return app.Object.Pos
 	}
-	return p.Object.FieldPos(rest)
+	return p.Object.FieldPos(path.Path)
 }
 
 // WorkflowStep is one step (or sub-step) of spec.workflow.
@@ -118,7 +117,7 @@ type WorkflowStep struct {
 	Outputs    []Output
 	SubSteps   []WorkflowStep
 	Timeout    string
-	Path       string
+	Path       FieldRef
 	// Unnamed is true when the step was authored without a name.
 	Unnamed bool
 	// FromComponent marks the apply-component step KubeVela generates
@@ -137,8 +136,8 @@ type Input struct {
 // the step's or component's result, for later inputs.
 type Output struct {
 	Name, ValueFrom string
-	// Path is the output's field path in the Application.
-	Path string
+	// Path is where the output is authored.
+	Path FieldRef
 }
 
 // Component returns the component of that name, or nil.
@@ -171,7 +170,7 @@ func (c Component) Clone() Component {
 // AddOverlay records that the override at path (an entry of an override
 // policy's components) shaped c, so errors in its properties point there.
 // It does not share Overlays with copies of c.
-func (c *Component) AddOverlay(path string) {
+func (c *Component) AddOverlay(path FieldRef) {
 	c.Overlays = append(slices.Clip(c.Overlays), path)
 }
 
@@ -189,31 +188,31 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		Object:      obj,
 	}
 	if app.Name == "" {
-		return nil, appErr(obj, "metadata.name", "Application without metadata.name")
+		return nil, appErr(obj, AppField("metadata", "name"), "Application without metadata.name")
 	}
 	// The API server's ValidateObjectMeta: a DNS-1123 subdomain name, a
 	// DNS-1123 label namespace.
 	var me *cluster.MetaError
 	if err := cluster.ValidateMeta(obj); errors.As(err, &me) {
-		return nil, appErr(obj, me.Field, "application %q: %s: %s", app.Name, me.Field, me.Msg)
+		return nil, appErr(obj, FieldRef{Path: me.Field}, "application %q: %s: %s", app.Name, me.Field, me.Msg)
 	}
 	if app.Namespace == "" {
 		app.Namespace = "default"
 	}
 	// KubeVela's webhook (ValidateAnnotations).
 	if app.Annotations["app.oam.dev/autoUpdate"] == "true" && app.Annotations["app.oam.dev/publishVersion"] != "" {
-		return nil, appErr(obj, "metadata.annotations", "application %q: metadata.annotations: Invalid value: Application has both autoUpdate and publishVersion annotations. Only one can be present", app.Name)
+		return nil, appErr(obj, AppField("metadata", "annotations"), "application %q: metadata.annotations: Invalid value: Application has both autoUpdate and publishVersion annotations. Only one can be present", app.Name)
 	}
 	spec := manifest.Map(obj.Data, "spec")
-	seen := map[string]string{}
+	seen := map[string]FieldRef{}
 	for i, c := range list(spec, "components") {
-		comp, err := parseComponent(obj, c.(map[string]any), manifest.Path("spec", "components", i))
+		comp, err := parseComponent(obj, c.(map[string]any), AppField("spec", "components", i))
 		if err != nil {
 			return nil, err
 		}
 		// KubeVela's parser (ValidateComponentNames) refuses the second.
 		if first, dup := seen[comp.Name]; dup {
-			return nil, appErr(obj, comp.Path, "application %q: duplicated component name %s (first at %s)", app.Name, comp.Name, obj.FieldPos(first))
+			return nil, appErr(obj, comp.Path, "application %q: duplicated component name %s (first at %s)", app.Name, comp.Name, appPos(obj, first))
 		}
 		seen[comp.Name] = comp.Path
 		app.Components = append(app.Components, comp)
@@ -221,7 +220,7 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 	for i, p := range list(spec, "policies") {
 		m := p.(map[string]any)
 		pol := Policy{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
-			Properties: manifest.Map(m, "properties"), Path: manifest.Path("spec", "policies", i)}
+			Properties: manifest.Map(m, "properties"), Path: AppField("spec", "policies", i)}
 		if pol.Name == "" {
 			pol.Name = fmt.Sprintf("%s-auto-gen-%d", pol.Type, i)
 		}
@@ -231,7 +230,7 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		app.HasWorkflow = wf["steps"] != nil
 		app.WorkflowRef = manifest.String(wf, "ref")
 		app.HasWorkflowMode = wf["mode"] != nil
-		app.Workflow = parseSteps(wf, "steps", "spec.workflow")
+		app.Workflow = parseSteps(wf, "steps", AppField("spec", "workflow"))
 		nameSteps(app.Workflow)
 		if err := validateSteps(obj, app.Name, app.Workflow); err != nil {
 			return nil, err
@@ -249,7 +248,7 @@ type Workflow struct {
 }
 
 // ParseWorkflow reads a Workflow object. Its steps' paths locate fields in
-// it (see externalPath).
+// it (see FieldRef).
 func ParseWorkflow(obj *manifest.Object) (*Workflow, error) {
 	if err := schemas.ValidateWorkflow(obj); err != nil {
 		return nil, err
@@ -258,7 +257,7 @@ func ParseWorkflow(obj *manifest.Object) (*Workflow, error) {
 	if wf.Namespace == "" {
 		wf.Namespace = "default"
 	}
-	wf.Steps = parseSteps(obj.Data, "steps", externalPath("Workflow", wf.Name))
+	wf.Steps = parseSteps(obj.Data, "steps", External("Workflow", wf.Name, nil))
 	return wf, nil
 }
 
@@ -269,7 +268,7 @@ func ParsePolicy(obj *manifest.Object) (*Policy, error) {
 		return nil, err
 	}
 	return &Policy{Name: obj.Name(), Type: manifest.String(obj.Data, "type"), Properties: manifest.Map(obj.Data, "properties"),
-		Path: externalPath("Policy", obj.Name()), Object: obj}, nil
+		Path: External("Policy", obj.Name(), nil), Object: obj}, nil
 }
 
 // nameSteps names unnamed steps as KubeVela's mutating webhook does
@@ -307,7 +306,7 @@ func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error
 			note = ", an unnamed step KubeVela's mutating webhook gave that name"
 		}
 		return appErr(obj, stepNamePath(s), "application %q: %s: Invalid value: %q: duplicated step name (first at %s%s)",
-			app, field, s.Name, obj.FieldPos(stepNamePath(first)), note)
+			app, field, s.Name, appPos(obj, stepNamePath(first)), note)
 	}
 	for _, s := range steps {
 		if err := check(s, "spec.workflow.steps"); err != nil {
@@ -328,11 +327,11 @@ func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error
 }
 
 // stepNamePath is where a step's name is, or the step for an unnamed one.
-func stepNamePath(s WorkflowStep) string {
+func stepNamePath(s WorkflowStep) FieldRef {
 	if s.Unnamed {
 		return s.Path
 	}
-	return s.Path + ".name"
+	return s.Path.Child("name")
 }
 
 // validTimeout checks step s's timeout as the webhook does.
@@ -341,12 +340,12 @@ func validTimeout(obj *manifest.Object, app string, s WorkflowStep) error {
 		return nil
 	}
 	if _, err := time.ParseDuration(s.Timeout); err != nil {
-		return appErr(obj, s.Path+".timeout", "application %q: spec.workflow.steps.timeout: Invalid value: %q: invalid timeout, please use the format of timeout like 1s, 1m, 1h or 1d", app, s.Name)
+		return appErr(obj, s.Path.Child("timeout"), "application %q: spec.workflow.steps.timeout: Invalid value: %q: invalid timeout, please use the format of timeout like 1s, 1m, 1h or 1d", app, s.Name)
 	}
 	return nil
 }
 
-func parseComponent(obj *manifest.Object, m map[string]any, path string) (Component, error) {
+func parseComponent(obj *manifest.Object, m map[string]any, path FieldRef) (Component, error) {
 	comp := Component{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"),
 		Properties: manifest.Map(m, "properties"), DependsOn: strs(m["dependsOn"]), Raw: m, Path: path,
 		Inputs: parseInputs(m), Outputs: parseOutputs(m, path)}
@@ -355,7 +354,7 @@ func parseComponent(obj *manifest.Object, m map[string]any, path string) (Compon
 	}
 	for j, t := range list(m, "traits") {
 		tm := t.(map[string]any)
-		tr := Trait{Type: manifest.String(tm, "type"), Properties: manifest.Map(tm, "properties"), Path: manifest.Path(path, "traits", j)}
+		tr := Trait{Type: manifest.String(tm, "type"), Properties: manifest.Map(tm, "properties"), Path: path.Child("traits").At(j)}
 		if tr.Type == "" {
 			return comp, appErr(obj, tr.Path, "component %q: trait %d has an empty type", comp.Name, j)
 		}
@@ -365,11 +364,11 @@ func parseComponent(obj *manifest.Object, m map[string]any, path string) (Compon
 }
 
 // parseSteps reads parent[key] (steps or subSteps).
-func parseSteps(parent map[string]any, key, path string) []WorkflowStep {
+func parseSteps(parent map[string]any, key string, path FieldRef) []WorkflowStep {
 	var steps []WorkflowStep
 	for i, s := range list(parent, key) {
 		m := s.(map[string]any)
-		spath := manifest.Path(path, key, i)
+		spath := path.Child(key).At(i)
 		steps = append(steps, WorkflowStep{
 			Name: manifest.String(m, "name"), Type: manifest.String(m, "type"), If: manifest.String(m, "if"),
 			DependsOn: strs(m["dependsOn"]), Properties: manifest.Map(m, "properties"),
@@ -389,12 +388,12 @@ func parseInputs(m map[string]any) []Input {
 	return out
 }
 
-func parseOutputs(m map[string]any, path string) []Output {
+func parseOutputs(m map[string]any, path FieldRef) []Output {
 	var out []Output
 	for i, e := range list(m, "outputs") {
 		om := e.(map[string]any)
 		out = append(out, Output{Name: manifest.String(om, "name"), ValueFrom: manifest.String(om, "valueFrom"),
-			Path: manifest.Path(path, "outputs", i)})
+			Path: path.Child("outputs").At(i)})
 	}
 	return out
 }
@@ -405,8 +404,17 @@ func list(m map[string]any, key string) []any {
 	return l
 }
 
-func appErr(obj *manifest.Object, path, format string, args ...any) error {
-	return manifest.At(obj.FieldPos(path), "%w: %s", ErrInvalidApplication, fmt.Sprintf(format, args...))
+func appErr(obj *manifest.Object, path FieldRef, format string, args ...any) error {
+	return manifest.At(appPos(obj, path), "%w: %s", ErrInvalidApplication, fmt.Sprintf(format, args...))
+}
+
+// appPos is where path is in the Application obj (obj's own position for
+// a field of another object).
+func appPos(obj *manifest.Object, path FieldRef) manifest.Pos {
+	if path.IsExternal() {
+		return obj.Pos
+	}
+	return obj.FieldPos(path.Path)
 }
 
 func strs(v any) []string {
@@ -418,4 +426,13 @@ func strs(v any) []string {
 		}
 	}
 	return out
+}
+
+// FieldPos is where ref is in the Application (the Application's own
+// position for a field of another object).
+func (a *Application) FieldPos(ref FieldRef) manifest.Pos { return appPos(a.Object, ref) }
+
+// HasField reports whether the Application's field at ref was authored.
+func (a *Application) HasField(ref FieldRef) bool {
+	return !ref.IsExternal() && a.Object.HasField(ref.Path)
 }

@@ -116,37 +116,37 @@ spec:
 		Annotations: map[string]string{"note": "x"},
 		Components: []Component{{
 			Name: "db", Type: "worker", Properties: map[string]any{"image": "db", "port": int64(5432)},
-			Outputs: []Output{{Name: "addr", ValueFrom: "output.status.podIP", Path: "spec.components[0].outputs[0]"}},
-			Path:    "spec.components[0]",
+			Outputs: []Output{{Name: "addr", ValueFrom: "output.status.podIP", Path: ref("spec.components[0].outputs[0]")}},
+			Path:    ref("spec.components[0]"),
 		}, {
 			Name: "web", Type: "webservice", DependsOn: []string{"db"},
 			Inputs: []Input{{From: "addr", ParameterKey: "env.DB"}},
 			Traits: []Trait{
-				{Type: "scaler", Properties: map[string]any{"replicas": int64(2)}, Path: "spec.components[1].traits[0]"},
-				{Type: "expose", Path: "spec.components[1].traits[1]"},
+				{Type: "scaler", Properties: map[string]any{"replicas": int64(2)}, Path: ref("spec.components[1].traits[0]")},
+				{Type: "expose", Path: ref("spec.components[1].traits[1]")},
 			},
-			Path: "spec.components[1]",
+			Path: ref("spec.components[1]"),
 		}},
 		// KubeVela's parser (GenerateAppFileFromApp) names a nameless
 		// policy <type>-auto-gen-<index>.
 		Policies: []Policy{
-			{Name: "where", Type: "topology", Properties: map[string]any{"clusters": []any{"local"}}, Path: "spec.policies[0]"},
-			{Name: "override-auto-gen-1", Type: "override", Properties: map[string]any{"components": []any{}}, Path: "spec.policies[1]"},
-			{Name: "garbage-collect-auto-gen-2", Type: "garbage-collect", Path: "spec.policies[2]"},
+			{Name: "where", Type: "topology", Properties: map[string]any{"clusters": []any{"local"}}, Path: ref("spec.policies[0]")},
+			{Name: "override-auto-gen-1", Type: "override", Properties: map[string]any{"components": []any{}}, Path: ref("spec.policies[1]")},
+			{Name: "garbage-collect-auto-gen-2", Type: "garbage-collect", Path: ref("spec.policies[2]")},
 		},
 		// KubeVela's mutating webhook (handleWorkflow) names an unnamed
 		// step step-<i> and an unnamed sub-step step-<i>-<j>.
 		Workflow: []WorkflowStep{{
 			Name: "step-0", Type: "deploy", Properties: map[string]any{"policies": []any{"where"}},
-			Outputs: []Output{{Name: "done", ValueFrom: "output.ok", Path: "spec.workflow.steps[0].outputs[0]"}},
-			Path:    "spec.workflow.steps[0]", Unnamed: true,
+			Outputs: []Output{{Name: "done", ValueFrom: "output.ok", Path: ref("spec.workflow.steps[0].outputs[0]")}},
+			Path:    ref("spec.workflow.steps[0]"), Unnamed: true,
 		}, {
 			Name: "later", Type: "step-group", If: "context.ok", Timeout: "1m", DependsOn: []string{"step-0"},
-			Path: "spec.workflow.steps[1]",
+			Path: ref("spec.workflow.steps[1]"),
 			SubSteps: []WorkflowStep{
-				{Name: "step-1-0", Type: "suspend", Path: "spec.workflow.steps[1].subSteps[0]", Unnamed: true},
+				{Name: "step-1-0", Type: "suspend", Path: ref("spec.workflow.steps[1].subSteps[0]"), Unnamed: true},
 				{Name: "notify", Type: "notification", Inputs: []Input{{From: "done", ParameterKey: "msg"}},
-					Path: "spec.workflow.steps[1].subSteps[1]"},
+					Path: ref("spec.workflow.steps[1].subSteps[1]")},
 			},
 		}},
 		HasWorkflow: true,
@@ -157,7 +157,7 @@ spec:
 	if app.Object == nil || app.Components[0].Raw["name"] != "db" {
 		t.Errorf("the authored object and entries are not kept")
 	}
-	if c := app.Component("web"); c == nil || c.Path != "spec.components[1]" {
+	if c := app.Component("web"); c == nil || !c.Path.Equal(ref("spec.components[1]")) {
 		t.Errorf("Component(web) = %+v", c)
 	}
 	if c := app.Component("nope"); c != nil {
@@ -175,7 +175,7 @@ func TestParseApplicationWorkflow(t *testing.T) {
 		{"empty steps", "  workflow: {steps: []}\n", &Application{HasWorkflow: true}},
 		{"ref", "  workflow: {ref: wf}\n", &Application{WorkflowRef: "wf"}},
 		{"mode", "  workflow: {mode: {steps: DAG}, steps: [{name: s, type: suspend}]}\n", &Application{HasWorkflow: true, HasWorkflowMode: true,
-			Workflow: []WorkflowStep{{Name: "s", Type: "suspend", Path: "spec.workflow.steps[0]"}}}},
+			Workflow: []WorkflowStep{{Name: "s", Type: "suspend", Path: ref("spec.workflow.steps[0]")}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -270,9 +270,9 @@ steps:
 		t.Fatal(err)
 	}
 	wantWF := &Workflow{Name: "rollout", Namespace: "default", Steps: []WorkflowStep{
-		{Name: "first", Type: "deploy", Properties: map[string]any{"policies": []any{"p"}}, Path: "Workflow:rollout|.steps[0]"},
-		{Name: "g", Type: "step-group", Path: "Workflow:rollout|.steps[1]", SubSteps: []WorkflowStep{
-			{Name: "inner", Type: "suspend", Path: "Workflow:rollout|.steps[1].subSteps[0]"},
+		{Name: "first", Type: "deploy", Properties: map[string]any{"policies": []any{"p"}}, Path: ext("Workflow", "rollout", "steps[0]")},
+		{Name: "g", Type: "step-group", Path: ext("Workflow", "rollout", "steps[1]"), SubSteps: []WorkflowStep{
+			{Name: "inner", Type: "suspend", Path: ext("Workflow", "rollout", "steps[1].subSteps[0]")},
 		}},
 	}}
 	if diff := cmp.Diff(wantWF, wf, cmpopts.IgnoreFields(Workflow{}, "Object"), cmpopts.EquateEmpty()); diff != "" {
@@ -284,7 +284,7 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPol := &Policy{Name: "p", Type: "topology", Properties: map[string]any{"clusters": []any{"local"}}, Path: "Policy:p|", Object: polObj}
+	wantPol := &Policy{Name: "p", Type: "topology", Properties: map[string]any{"clusters": []any{"local"}}, Path: ext("Policy", "p", ""), Object: polObj}
 	if diff := cmp.Diff(wantPol, pol, cmpopts.IgnoreUnexported(manifest.Object{})); diff != "" {
 		t.Errorf("policy (-want +got):\n%s", diff)
 	}
@@ -295,11 +295,11 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan := &Policy{Name: "p", Path: "Policy:p|"}
+	orphan := &Policy{Name: "p", Path: ext("Policy", "p", "")}
 	got := []string{
-		pol.FieldPos(app, "Policy:p|.properties.clusters").String(),
-		app.Policies[0].FieldPos(app, "spec.policies[0].properties.clusters").String(),
-		orphan.FieldPos(app, "Policy:p|.properties").String(),
+		pol.FieldPos(app, ext("Policy", "p", "properties.clusters")).String(),
+		app.Policies[0].FieldPos(app, ref("spec.policies[0].properties.clusters")).String(),
+		orphan.FieldPos(app, ext("Policy", "p", "properties")).String(),
 	}
 	want := []string{"pol.yaml:6:13", "a.yaml:9:28", "a.yaml:1:1"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -317,21 +317,21 @@ func TestComponentClone(t *testing.T) {
 	c.Properties["env"].(map[string]any)["A"] = "2"
 	c.Traits[0].Properties["replicas"] = int64(3)
 	c.Traits[1].Type = "gateway"
-	c.AddOverlay("spec.policies[0].properties.components[0]")
+	c.AddOverlay(ref("spec.policies[0].properties.components[0]"))
 	d := orig
-	d.Overlays = []string{"x"}
-	d.AddOverlay("y")
+	d.Overlays = []FieldRef{ref("x")}
+	d.AddOverlay(ref("y"))
 	e := d
-	e.AddOverlay("z")
+	e.AddOverlay(ref("z"))
 	want := Component{Name: "web", Properties: map[string]any{"env": map[string]any{"A": "1"}},
 		Traits: []Trait{{Type: "scaler", Properties: map[string]any{"replicas": int64(1)}}, {Type: "expose"}}}
 	if diff := cmp.Diff(want, orig); diff != "" {
 		t.Errorf("original (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"spec.policies[0].properties.components[0]"}, c.Overlays); diff != "" {
+	if diff := cmp.Diff([]FieldRef{ref("spec.policies[0].properties.components[0]")}, c.Overlays); diff != "" {
 		t.Errorf("clone's overlays (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([][]string{{"x", "y"}, {"x", "y", "z"}}, [][]string{d.Overlays, e.Overlays}); diff != "" {
+	if diff := cmp.Diff([][]FieldRef{{ref("x"), ref("y")}, {ref("x"), ref("y"), ref("z")}}, [][]FieldRef{d.Overlays, e.Overlays}); diff != "" {
 		t.Errorf("AddOverlay shares overlays between copies (-want +got):\n%s", diff)
 	}
 	if got := (Component{}).Clone(); got.Properties != nil || len(got.Traits) != 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -130,10 +131,10 @@ func DecodeLoose(v any, dst any) error {
 }
 
 // ErrorPath finds where in v (the JSON data model) an error of
-// DecodeStrict or DecodeLoose arose: the path (in manifest.Path form,
-// relative to v) of the unknown field or of the value of the wrong type,
-// "" when it cannot tell.
-func ErrorPath(v any, err error) string {
+// DecodeStrict or DecodeLoose arose: the path (relative to v) of the
+// unknown field or of the value of the wrong type, empty when it cannot
+// tell.
+func ErrorPath(v any, err error) fieldpath.Path {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, `json: unknown field `); ok {
 		if key, uerr := strconv.Unquote(name); uerr == nil {
@@ -146,7 +147,7 @@ func ErrorPath(v any, err error) string {
 		p, _ := findTyped(v, fieldSegments(te.Field), te.Value)
 		return p
 	}
-	return ""
+	return nil
 }
 
 // fieldSegments splits a decoding error's field path, leaving out the
@@ -163,12 +164,12 @@ func fieldSegments(field string) []string {
 
 // findKey returns the path of the first map key named key, in the order
 // the decoder meets keys (sorted, depth first).
-func findKey(v any, key string) (string, bool) {
+func findKey(v any, key string) (fieldpath.Path, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for _, k := range manifest.SortedKeys(x) {
 			if k == key {
-				return k, true
+				return fieldpath.New(k), true
 			}
 			if p, ok := findKey(x[k], key); ok {
 				return joinPath(k, p), true
@@ -181,49 +182,43 @@ func findKey(v any, key string) (string, bool) {
 			}
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // findTyped follows segs (map keys; lists are searched element by
 // element) to the first value whose JSON type is kind.
-func findTyped(v any, segs []string, kind string) (string, bool) {
+func findTyped(v any, segs []string, kind string) (fieldpath.Path, bool) {
 	if list, ok := v.([]any); ok && (len(segs) > 0 || manifest.JSONKind(v) != kind) {
 		for i, e := range list {
 			if p, ok := findTyped(e, segs, kind); ok {
 				return joinPath(i, p), true
 			}
 		}
-		return "", false
+		return nil, false
 	}
 	if len(segs) == 0 {
 		if m, ok := v.(map[string]any); ok && kind != "object" {
 			for _, k := range manifest.SortedKeys(m) {
 				if manifest.JSONKind(m[k]) == kind {
-					return k, true
+					return fieldpath.New(k), true
 				}
 			}
 		}
-		return "", strings.HasPrefix(kind, manifest.JSONKind(v))
+		return nil, strings.HasPrefix(kind, manifest.JSONKind(v))
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	child, ok := m[segs[0]]
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	p, ok := findTyped(child, segs[1:], kind)
 	return joinPath(segs[0], p), ok
 }
 
-func joinPath(first any, rest string) string {
-	p := manifest.Path(first)
-	switch {
-	case rest == "":
-		return p
-	case strings.HasPrefix(rest, "["):
-		return p + rest
-	}
-	return p + "." + rest
+// joinPath is first (a key or an index) followed by rest.
+func joinPath(first any, rest fieldpath.Path) fieldpath.Path {
+	return fieldpath.New(first).Join(rest)
 }

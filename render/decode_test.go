@@ -130,7 +130,7 @@ func TestDecode(t *testing.T) {
 			err := decode(tt.v, tt.dst())
 			path := ""
 			if err != nil {
-				path = ErrorPath(tt.v, err)
+				path = ErrorPath(tt.v, err).String()
 			}
 			if diff := cmp.Diff(tt.want, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -182,7 +182,7 @@ func TestErrorPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, ErrorPath(v, tt.err)); diff != "" {
+			if diff := cmp.Diff(tt.want, ErrorPath(v, tt.err).String()); diff != "" {
 				t.Errorf("path (-want +got):\n%s", diff)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
 )
@@ -296,8 +297,8 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 	// A template may also sit in the legacy spec.extension; a definition
 	// with neither (e.g. one that only names a CRD) renders nothing and is
 	// an error only when an application uses it.
-	for _, path := range []string{"spec.schematic.cue.template", "spec.extension.template"} {
-		tmpl, ok := manifest.Lookup(obj.Data, strings.Split(path, ".")...)
+	for _, path := range []fieldpath.Path{fieldpath.New("spec", "schematic", "cue", "template"), fieldpath.New("spec", "extension", "template")} {
+		tmpl, ok := fieldpath.Get(obj.Data, path)
 		if !ok {
 			continue
 		}
@@ -314,7 +315,7 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 
 // placeTemplate pads a template embedded in YAML so that CUE positions
 // match the authored file: the text starts on its line and column.
-func placeTemplate(obj *manifest.Object, path, text string) (string, string) {
+func placeTemplate(obj *manifest.Object, path fieldpath.Path, text string) (string, string) {
 	start, ok := obj.BlockStart(path)
 	if !ok {
 		return text, obj.Pos.File
@@ -335,7 +336,7 @@ func placeTemplate(obj *manifest.Object, path, text string) (string, string) {
 func kubeSchematic(obj *manifest.Object, kube map[string]any) (*KubeSchematic, error) {
 	tmpl, ok := kube["template"].(map[string]any)
 	if !ok {
-		return nil, manifest.At(obj.FieldPos("spec.schematic.kube"), "%s %q: schematic.kube.template must be an object", obj.Kind(), obj.Name())
+		return nil, manifest.At(obj.FieldPos(fieldpath.New("spec", "schematic", "kube")), "%s %q: schematic.kube.template must be an object", obj.Kind(), obj.Name())
 	}
 	k := &KubeSchematic{Template: tmpl}
 	params, _ := kube["parameters"].([]any)

@@ -9,6 +9,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -199,4 +200,27 @@ func labelSelector(label string) cue.Selector {
 		return sels[0]
 	}
 	return cue.Str(label)
+}
+
+// PolicyError is an error about policy p of app located at field
+// (relative to its properties; the policy itself when it has none),
+// worded as KubeVela's policy parsers word their refusals.
+func PolicyError(app *Application, p *Policy, field fieldpath.Path, format string, args ...any) error {
+	path := p.Path.Child("properties").Join(field)
+	if p.Properties == nil {
+		path = p.Path
+	}
+	return Locate(&Error{Pos: p.FieldPos(app, path), App: app.Name,
+		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))})
+}
+
+// PolicyFieldError is a refusal of a policy's properties in KubeVela's
+// words, naming the field (rel, relative to the properties).
+func PolicyFieldError(app *Application, p *Policy, rel fieldpath.Path, format string, args ...any) error {
+	path := p.Path.Child("properties").Join(rel)
+	if p.Properties == nil {
+		path = p.Path
+	}
+	return Locate(&Error{Pos: p.FieldPos(app, path), App: app.Name,
+		Err: fmt.Errorf("policy %q: %s: %s", p.Name, path, fmt.Sprintf(format, args...))})
 }

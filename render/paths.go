@@ -1,71 +1,83 @@
 package render
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
-	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
-// Field paths locate what was authored: the Path of a component, trait,
-// policy or step is its path in the Application (manifest.Path form:
-// spec.components[0].traits[1]), so that errors point at the line.
-//
-// External objects: field paths of the Workflow and Policy objects an
-// Application refers to are "<Kind>:<name>|" followed by the path in the
-// object, so that one string locates a field wherever it was authored.
+// FieldRef locates what was authored, so that errors point at the line:
+// the Ref of a component, trait, policy or step is its path in the
+// Application (spec.components[0].traits[1]) or, when Kind is set, in the
+// object the Application refers to (a Workflow's steps, a Policy).
+type FieldRef struct {
+	// Kind and Name name the external object ("Workflow", "wf"); both
+	// are empty for a field of the Application.
+	Kind, Name string
+	// Path is the field's path in that object.
+	Path fieldpath.Path
+}
 
-func externalPath(kind, name string) string { return kind + ":" + name + "|" }
+// AppField is the FieldRef of the Application field at fieldpath.New(elems...).
+func AppField(elems ...any) FieldRef { return FieldRef{Path: fieldpath.New(elems...)} }
 
-// SplitExternal splits an external field path into the object's kind,
-// name and the path inside it; ok is false for a path in the Application.
-func SplitExternal(path string) (kind, name, rest string, ok bool) {
-	head, rest, ok := strings.Cut(path, "|")
-	if !ok {
-		return "", "", "", false
+// External returns the FieldRef of the field at path of the object kind
+// name (a Workflow or Policy).
+func External(kind, name string, path fieldpath.Path) FieldRef {
+	return FieldRef{Kind: kind, Name: name, Path: path}
+}
+
+// IsExternal reports whether r is in an object other than the Application.
+func (r FieldRef) IsExternal() bool { return r.Kind != "" }
+
+// IsZero reports whether r locates nothing (the zero FieldRef).
+func (r FieldRef) IsZero() bool { return r.Kind == "" && r.Name == "" && len(r.Path) == 0 }
+
+// Child returns r followed by key k.
+func (r FieldRef) Child(k string) FieldRef { r.Path = r.Path.Child(k); return r }
+
+// At returns r followed by list index i.
+func (r FieldRef) At(i int) FieldRef { r.Path = r.Path.At(i); return r }
+
+// Join returns r followed by the relative path rel.
+func (r FieldRef) Join(rel fieldpath.Path) FieldRef { r.Path = r.Path.Join(rel); return r }
+
+// HasPrefix reports whether r is q or a field under it.
+func (r FieldRef) HasPrefix(q FieldRef) bool {
+	return r.Kind == q.Kind && r.Name == q.Name && r.Path.HasPrefix(q.Path)
+}
+
+// Equal reports whether r and q locate the same field.
+func (r FieldRef) Equal(q FieldRef) bool {
+	return r.Kind == q.Kind && r.Name == q.Name && r.Path.Equal(q.Path)
+}
+
+// String is r as messages show it: the path for a field of the
+// Application, the object and the path for an external one
+// (`Workflow my-wf: steps[0]`, `Policy p` for the object itself).
+func (r FieldRef) String() string {
+	if !r.IsExternal() {
+		return r.Path.String()
 	}
-	kind, name, ok = strings.Cut(head, ":")
-	return kind, name, strings.TrimPrefix(rest, "."), ok
-}
-
-// DisplayPath is a field path as messages show it: an external object's
-// path is prefixed with the object (`Workflow my-wf: steps[0]`).
-func DisplayPath(path string) string {
-	if kind, name, rest, ok := SplitExternal(path); ok {
-		return strings.TrimSuffix(fmt.Sprintf("%s %s: %s", kind, name, rest), ": ")
+	head := r.Kind + " " + r.Name
+	if len(r.Path) == 0 {
+		return head
 	}
-	return path
+	return head + ": " + r.Path.String()
 }
 
-// JoinField appends a relative path (as ErrorPath returns it: "a.b",
-// "[1].c" or "") to a field path.
-func JoinField(base, rel string) string {
-	switch {
-	case rel == "":
-		return base
-	case strings.HasPrefix(rel, "["):
-		return base + rel
-	}
-	return base + "." + rel
-}
-
-// PropertyPath is the field path of a parameter under base.properties;
-// CUE's list indexes (numeric path elements) become [i]. With base ""
-// it is the path relative to the owner: properties.a[1].b.
-func PropertyPath(base string, param []string) string {
-	return manifest.Path(base, "properties") + pathTail(param)
-}
-
-// pathTail writes CUE path elements as a field path suffix: .a[1].b.
-func pathTail(elems []string) string {
-	var b strings.Builder
-	for _, s := range elems {
-		if _, err := strconv.Atoi(s); err == nil {
-			b.WriteString("[" + s + "]")
+// PropertyPath is the path of a parameter relative to its owner
+// (properties.a[1].b): CUE's list indexes (numeric path elements) become
+// indexes.
+func PropertyPath(param []string) fieldpath.Path {
+	p := make(fieldpath.Path, 0, len(param)+1)
+	p = append(p, fieldpath.Key("properties"))
+	for _, s := range param {
+		if i, err := strconv.Atoi(s); err == nil && i >= 0 {
+			p = append(p, fieldpath.Index(i))
 		} else {
-			b.WriteString("." + s)
+			p = append(p, fieldpath.Key(s))
 		}
 	}
-	return b.String()
+	return p
 }

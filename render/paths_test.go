@@ -4,64 +4,57 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
-// TestFieldPaths: the field path conventions of paths.go: a path in the
-// Application as manifest.Path writes it; a path in an external Workflow
-// or Policy object behind "<Kind>:<name>|".
-func TestFieldPaths(t *testing.T) {
-	type split struct {
-		Kind, Name, Rest string
-		OK               bool
+// TestFieldRefs: a FieldRef shows a path in the Application as the path,
+// one in an external Workflow or Policy object behind the object.
+func TestFieldRefs(t *testing.T) {
+	display := []struct {
+		ref  FieldRef
+		want string
+	}{
+		{AppField("spec", "policies", 0, "properties"), "spec.policies[0].properties"},
+		{External("Workflow", "wf", nil).Child("steps").At(1), "Workflow wf: steps[1]"},
+		{External("Policy", "p", nil), "Policy p"},
+		{External("Policy", "p", fieldpath.New("properties", "cluster")), "Policy p: properties.cluster"},
+		{AppField("spec", "policies", 0, "properties").Join(fieldpath.New(2, "name")), "spec.policies[0].properties[2].name"},
+		{AppField("metadata", "labels", "app.kubernetes.io/name"), "metadata.labels[app.kubernetes.io/name]"},
 	}
-	splits := map[string]split{
-		"spec.components[0]":                {},
-		"Policy:p|":                         {"Policy", "p", "", true},
-		"Workflow:wf|.steps[1].subSteps[0]": {"Workflow", "wf", "steps[1].subSteps[0]", true},
-	}
-	for path, want := range splits {
-		var got split
-		got.Kind, got.Name, got.Rest, got.OK = SplitExternal(path)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("SplitExternal(%q) (-want +got):\n%s", path, diff)
+	for _, d := range display {
+		if diff := cmp.Diff(d.want, d.ref.String()); diff != "" {
+			t.Errorf("%#v.String() (-want +got):\n%s", d.ref, diff)
 		}
 	}
-
-	display := map[string]string{
-		"spec.policies[0].properties":  "spec.policies[0].properties",
-		"Workflow:wf|.steps[1]":        "Workflow wf: steps[1]",
-		"Policy:p|":                    "Policy p",
-		"Policy:p|.properties.cluster": "Policy p: properties.cluster",
+	wf := External("Workflow", "wf", fieldpath.New("steps", 1))
+	if !wf.Child("name").HasPrefix(wf) || wf.HasPrefix(wf.Child("name")) || AppField("steps", 1).HasPrefix(wf) {
+		t.Error("HasPrefix is wrong")
 	}
-	for path, want := range display {
-		if diff := cmp.Diff(want, DisplayPath(path)); diff != "" {
-			t.Errorf("DisplayPath(%q) (-want +got):\n%s", path, diff)
-		}
+	if !wf.Equal(External("Workflow", "wf", fieldpath.New("steps", 1))) || wf.Equal(AppField("steps", 1)) {
+		t.Error("Equal is wrong")
 	}
-
-	joins := []struct{ base, rel, want string }{
-		{"spec.policies[0].properties", "", "spec.policies[0].properties"},
-		{"spec.policies[0].properties", "clusters", "spec.policies[0].properties.clusters"},
-		{"spec.policies[0].properties", "[2].name", "spec.policies[0].properties[2].name"},
-	}
-	for _, j := range joins {
-		if diff := cmp.Diff(j.want, JoinField(j.base, j.rel)); diff != "" {
-			t.Errorf("JoinField(%q, %q) (-want +got):\n%s", j.base, j.rel, diff)
-		}
+	if !wf.IsExternal() || AppField("spec").IsExternal() || !(FieldRef{}).IsZero() || wf.IsZero() {
+		t.Error("IsExternal or IsZero is wrong")
 	}
 
 	props := []struct {
-		base  string
 		param []string
 		want  string
 	}{
-		{"spec.components[1]", []string{"env", "0", "name"}, "spec.components[1].properties.env[0].name"},
-		{"spec.components[1].traits[0]", nil, "spec.components[1].traits[0].properties"},
-		{"", []string{"a", "1", "b"}, "properties.a[1].b"},
+		{[]string{"env", "0", "name"}, "properties.env[0].name"},
+		{nil, "properties"},
+		{[]string{"a", "1", "b"}, "properties.a[1].b"},
 	}
 	for _, p := range props {
-		if diff := cmp.Diff(p.want, PropertyPath(p.base, p.param)); diff != "" {
-			t.Errorf("PropertyPath(%q, %q) (-want +got):\n%s", p.base, p.param, diff)
+		if diff := cmp.Diff(p.want, PropertyPath(p.param).String()); diff != "" {
+			t.Errorf("PropertyPath(%q) (-want +got):\n%s", p.param, diff)
 		}
 	}
 }
+
+// ref is the FieldRef of the Application field whose path is s.
+func ref(s string) FieldRef { return FieldRef{Path: fieldpath.MustParse(s)} }
+
+// ext is the FieldRef of the field at path s of the object kind name.
+func ext(kind, name, s string) FieldRef { return External(kind, name, fieldpath.MustParse(s)) }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -37,7 +38,7 @@ type Structural struct {
 // FieldError is one violation of a structural schema, in the API server's
 // words, at the offending field's position.
 type FieldError struct {
-	Path string
+	Path fieldpath.Path
 	Pos  manifest.Pos
 	Msg  string
 }
@@ -79,7 +80,7 @@ func Karmada(kind string) *Structural { return karmada()[kind] }
 // Violations are in document order.
 func (s *Structural) Validate(obj *manifest.Object) []FieldError {
 	v := &validator{obj: obj}
-	v.walk(s, obj.Data, "")
+	v.walk(s, obj.Data, nil)
 	byPos := func(a, b FieldError) int { return a.Pos.Compare(b.Pos) }
 	slices.SortStableFunc(v.errs, byPos)
 	slices.SortStableFunc(v.unknown, byPos)
@@ -95,11 +96,11 @@ type validator struct {
 	unknown []FieldError
 }
 
-func (v *validator) add(path, format string, args ...any) {
+func (v *validator) add(path fieldpath.Path, format string, args ...any) {
 	v.errs = append(v.errs, FieldError{Path: path, Pos: v.obj.FieldPos(path), Msg: fmt.Sprintf(format, args...)})
 }
 
-func (v *validator) walk(s *Structural, val any, path string) {
+func (v *validator) walk(s *Structural, val any, path fieldpath.Path) {
 	if val == nil || s == nil {
 		return
 	}
@@ -112,32 +113,32 @@ func (v *validator) walk(s *Structural, val any, path string) {
 		v.walkObject(s, x, path)
 	case []any:
 		for i, item := range x {
-			v.walk(s.Items, item, fmt.Sprintf("%s[%d]", path, i))
+			v.walk(s.Items, item, path.At(i))
 		}
 	}
 }
 
-func (v *validator) walkObject(s *Structural, m map[string]any, path string) {
+func (v *validator) walkObject(s *Structural, m map[string]any, path fieldpath.Path) {
 	for _, r := range s.Required {
 		if m[r] == nil {
-			v.add(join(path, r), "%s: Required value", join(path, r))
+			v.add(path.Child(r), "%s: Required value", path.Child(r))
 		}
 	}
 	for _, k := range manifest.SortedKeys(m) {
-		child := join(path, k)
+		child := path.Child(k)
 		switch {
 		case s.Properties[k] != nil:
 			v.walk(s.Properties[k], m[k], child)
 		case s.AdditionalProperties != nil:
 			v.walk(s.AdditionalProperties, m[k], child)
-		case !s.PreserveUnknown && path != "metadata": // ObjectMeta is checked on its own
+		case !s.PreserveUnknown && !path.Equal(fieldpath.New("metadata")): // ObjectMeta is checked on its own
 			v.unknown = append(v.unknown, FieldError{Path: child, Pos: v.obj.FieldPos(child)})
 		}
 	}
 }
 
 // typeOK checks val's JSON type against the schema's.
-func (v *validator) typeOK(s *Structural, val any, path string) bool {
+func (v *validator) typeOK(s *Structural, val any, path fieldpath.Path) bool {
 	if s.Type == "" || s.IntOrString {
 		return true
 	}
@@ -155,7 +156,7 @@ func (v *validator) typeOK(s *Structural, val any, path string) bool {
 }
 
 // checkValue checks enums and bounds.
-func (v *validator) checkValue(s *Structural, val any, path string) {
+func (v *validator) checkValue(s *Structural, val any, path fieldpath.Path) {
 	if len(s.Enum) > 0 && !inEnum(s.Enum, val) {
 		quoted := make([]string, len(s.Enum))
 		for i, e := range s.Enum {

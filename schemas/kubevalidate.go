@@ -478,3 +478,13 @@ func Check(version string, crds *CRDs, o *manifest.Object) (findings []Finding, 
 	}
 	return append(findings, fs...), served || builtin, nil
 }
+
+// join appends key k to a path as the API server's pruning prints it
+// (plain dots, whatever the key holds): the text of its unknown-field
+// messages, not a drydock field path.
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -170,17 +171,18 @@ func withSubSteps(s *field) *field {
 // concerns (the object and the named component, trait, policy or step the
 // path goes through) are on the manifest.Error around it.
 type violation struct {
-	path, msg string
+	path fieldpath.Path
+	msg  string
 }
 
 func (v *violation) Error() string {
 	switch {
-	case v.path == "":
+	case len(v.path) == 0:
 		return v.msg
 	case strings.HasPrefix(v.msg, "must be"):
-		return v.path + " " + v.msg
+		return v.path.String() + " " + v.msg
 	}
-	return v.path + ": " + v.msg
+	return v.path.String() + ": " + v.msg
 }
 
 // Unwrap makes every violation match ErrInvalid.
@@ -220,7 +222,7 @@ func check(obj *manifest.Object, f *field) error {
 			subject = fmt.Sprintf("%s %q", subjectKind(obj.Kind()), s)
 		}
 	}
-	return (&walker{obj: obj}).validate(f, obj.Data, "", subject)
+	return (&walker{obj: obj}).validate(f, obj.Data, nil, subject)
 }
 
 // subjectKind is how errors name an object's kind: application, workflow
@@ -235,14 +237,14 @@ func subjectKind(kind string) string {
 // walker validates one object against a schema.
 type walker struct{ obj *manifest.Object }
 
-func (w *walker) violation(path, subject, format string, args ...any) *manifest.Error {
+func (w *walker) violation(path fieldpath.Path, subject, format string, args ...any) *manifest.Error {
 	return &manifest.Error{Pos: w.obj.FieldPos(path), Subjects: []manifest.Subject{{Kind: subject}}, Field: path,
 		Err: &violation{path: path, msg: fmt.Sprintf(format, args...)}}
 }
 
-func (w *walker) validate(f *field, v any, path, subject string) error {
+func (w *walker) validate(f *field, v any, path fieldpath.Path, subject string) error {
 	if !hasKind(f.kind, v) {
-		if path == "" {
+		if len(path) == 0 {
 			return w.violation(path, subject, "the document must be %s", f.kind)
 		}
 		return w.violation(path, subject, "must be %s", f.kind)
@@ -259,7 +261,7 @@ func (w *walker) validate(f *field, v any, path, subject string) error {
 // mapping checks a mapping's required fields and its children. A null
 // field counts as absent: the API server drops nulls of non-nullable
 // fields before it validates.
-func (w *walker) mapping(f *field, x map[string]any, path, subject string) error {
+func (w *walker) mapping(f *field, x map[string]any, path fieldpath.Path, subject string) error {
 	for _, r := range f.required {
 		v, ok := x[r]
 		if !ok {
@@ -267,7 +269,7 @@ func (w *walker) mapping(f *field, x map[string]any, path, subject string) error
 		}
 		if v == nil {
 			err := w.violation(path, subject, "missing required field %q (null counts as absent: the API server drops null fields)", r)
-			err.Pos = w.obj.FieldPos(join(path, r))
+			err.Pos = w.obj.FieldPos(path.Child(r))
 			return err
 		}
 	}
@@ -277,7 +279,7 @@ func (w *walker) mapping(f *field, x map[string]any, path, subject string) error
 			child = f.items
 		}
 		if child != nil && x[k] != nil {
-			if err := w.validate(child, x[k], join(path, k), subject); err != nil {
+			if err := w.validate(child, x[k], path.Child(k), subject); err != nil {
 				return err
 			}
 		}
@@ -287,12 +289,12 @@ func (w *walker) mapping(f *field, x map[string]any, path, subject string) error
 
 // list checks a list's items; an item that names itself extends the
 // subject for errors inside it.
-func (w *walker) list(f *field, x []any, path, subject string) error {
+func (w *walker) list(f *field, x []any, path fieldpath.Path, subject string) error {
 	if f.items == nil {
 		return nil
 	}
 	for i, e := range x {
-		item := fmt.Sprintf("%s[%d]", path, i)
+		item := path.At(i)
 		if e == nil {
 			return w.violation(item, subject, "null item (want %s)", f.items.kind)
 		}
@@ -349,11 +351,4 @@ func hasKind(k kind, v any) bool {
 		return false
 	}
 	return true
-}
-
-func join(path, k string) string {
-	if path == "" {
-		return k
-	}
-	return path + "." + k
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -221,14 +222,14 @@ func (s *Stream) check(c string, e cluster.Entry) []ObjectFinding {
 	return out
 }
 
-// kubeFieldPath turns the API server's field path into drydock's
-// (metadata.labels[app] -> metadata.labels.app).
-func kubeFieldPath(p string) string {
-	segs, err := manifest.ParseFieldPath(p)
+// kubeFieldPath reads the API server's field path
+// (metadata.labels[app]); the object itself when it does not parse.
+func kubeFieldPath(p string) fieldpath.Path {
+	path, err := fieldpath.Parse(p)
 	if err != nil {
-		return p
+		return nil
 	}
-	return manifest.Path(segs...)
+	return path
 }
 
 // Notes are what the stream said of the Kubernetes versions its clusters

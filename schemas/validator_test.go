@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -177,8 +178,8 @@ func TestObjectFindingString(t *testing.T) {
 
 // TestKubeFieldPath: the API server's index syntax becomes drydock's.
 func TestKubeFieldPath(t *testing.T) {
-	for in, want := range map[string]string{"metadata.labels[app]": "metadata.labels.app", "spec.containers[0].image": "spec.containers[0].image", "a[": "a["} {
-		if got := kubeFieldPath(in); got != want {
+	for in, want := range map[string]fieldpath.Path{"metadata.labels[app]": fieldpath.New("metadata", "labels", "app"), "spec.containers[0].image": fieldpath.New("spec", "containers", 0, "image"), "a[": nil} {
+		if got := kubeFieldPath(in); !got.Equal(want) {
 			t.Errorf("kubeFieldPath(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada/controller"
 	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
@@ -59,7 +60,8 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	x := newExplanation(c, e, res.Placement)
 	if field != "" {
-		if _, ok := e.Object.Provenance[field]; !ok {
+		fp, err := fieldpath.Parse(field)
+		if err != nil || len(e.Object.Provenance.Chain(fp)) == 0 {
 			var paths []string
 			for p := range e.Object.Provenance {
 				paths = append(paths, p)
@@ -67,7 +69,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "drydock explain: %s has no field %q%s\n", x.Object, field, manifest.DidYouMean(field, paths))
 			return exitUsage
 		}
-		x.only(field)
+		x.only(fp.String())
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -177,9 +179,9 @@ func newExplanation(c string, e cluster.Entry, placements *controller.Placements
 	if p := placements.Of(c, e.Object.Key()); p != nil {
 		x.Placement = p
 	}
-	manifest.WalkLeaves(e.Object.Data, func(path string, v any) {
-		f := explainedField{Path: path, Value: v}
-		for _, o := range e.Object.Provenance[path] {
+	manifest.WalkLeaves(e.Object.Data, func(path fieldpath.Path, v any) {
+		f := explainedField{Path: path.String(), Value: v}
+		for _, o := range e.Object.Provenance.Chain(path) {
 			f.Origins = append(f.Origins, explainOrigin{Stage: string(o.Stage), Name: o.Name, Detail: o.Detail, Pos: o.Pos.String(), Value: o.Value})
 		}
 		x.Fields = append(x.Fields, f)

@@ -140,7 +140,7 @@ func (cp *controlPlane) place(i int) placed {
 		if claimed != nil {
 			out.Provenance.Record(claimed, out.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: "Karmada", Detail: "Work on " + target.Cluster.Name, Pos: p.Pos})
 		}
-		out.Graft("", t) // a finding about the copy points into the template
+		out.Graft(nil, t) // a finding about the copy points into the template
 		e := cluster.Entry{Object: out, Source: karmadaSource(cp, i, d, target, applied), Origin: cp.origins[i], Owner: cp.owners[i], Propagated: true}
 		if d.Policy.Scheduling == propagation.Divided {
 			e.Replicas = int(target.Replicas)
@@ -207,7 +207,7 @@ func kubectlApplied(t *manifest.Object) *manifest.Object {
 	}
 	data := manifest.DeepCopy(t.Data).(map[string]any)
 	o := &manifest.Object{Data: data, Pos: t.Pos}
-	o.Graft("", t)
+	o.Graft(nil, t)
 	manifest.SetNested(data, "default", "metadata", "namespace")
 	if t.Provenance != nil {
 		o.Provenance = t.Provenance.Clone()

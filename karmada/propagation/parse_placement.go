@@ -1,6 +1,7 @@
 package propagation
 
 import (
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -46,26 +47,26 @@ func (p *Policy) checkPlacementSchema(obj *manifest.Object, placement map[string
 // checkAffinitySchema: clusterAffinity and every clusterAffinities term
 // (and overflow term) are objects that decode.
 func (p *Policy) checkAffinitySchema(obj *manifest.Object, placement map[string]any) error {
-	const base = "spec.placement"
+	base := fieldpath.New("spec", "placement")
 	if raw, ok := placement["clusterAffinity"]; ok && raw != nil {
 		m, ok := raw.(map[string]any)
 		if !ok {
-			return p.errorf(obj, base+".clusterAffinity", "%s.clusterAffinity: Invalid value: must be an object", base)
+			return p.errorf(obj, base.Child("clusterAffinity"), "%s.clusterAffinity: Invalid value: must be an object", base)
 		}
 		if _, err := karmada.DecodeAffinity(m); err != nil {
-			return p.fieldErr(obj, base+".clusterAffinity", err)
+			return p.fieldErr(obj, base.Child("clusterAffinity"), err)
 		}
 	}
 	terms, _ := placement["clusterAffinities"].([]any)
 	for i, raw := range terms {
-		path := manifest.Path(base+".clusterAffinities", i)
+		path := base.Child("clusterAffinities").At(i)
 		if err := p.checkAffinityObject(obj, raw, path); err != nil {
 			return err
 		}
 		m, _ := raw.(map[string]any)
 		list, _ := m["overflowAffinities"].([]any)
 		for j, o := range list {
-			if err := p.checkAffinityObject(obj, o, manifest.Path(path+".overflowAffinities", j)); err != nil {
+			if err := p.checkAffinityObject(obj, o, path.Child("overflowAffinities").At(j)); err != nil {
 				return err
 			}
 		}
@@ -73,7 +74,7 @@ func (p *Policy) checkAffinitySchema(obj *manifest.Object, placement map[string]
 	return nil
 }
 
-func (p *Policy) checkAffinityObject(obj *manifest.Object, raw any, path string) error {
+func (p *Policy) checkAffinityObject(obj *manifest.Object, raw any, path fieldpath.Path) error {
 	m, ok := raw.(map[string]any)
 	if !ok {
 		return p.errorf(obj, path, "%s: Invalid value: must be an object", path)
@@ -89,12 +90,12 @@ func (p *Policy) checkAffinityObject(obj *manifest.Object, raw any, path string)
 func (p *Policy) checkTolerationSchema(obj *manifest.Object, placement map[string]any) error {
 	list, _ := placement["clusterTolerations"].([]any)
 	for i, raw := range list {
-		path := manifest.Path("spec", "placement", "clusterTolerations", i)
+		path := fieldpath.New("spec", "placement", "clusterTolerations", i)
 		m, ok := raw.(map[string]any)
 		if !ok {
 			return p.errorf(obj, path, "%s: Invalid value: must be an object", path)
 		}
-		if err := p.checkEnum(obj, path+".effect", m["effect"], "NoSchedule", "PreferNoSchedule", "NoExecute"); err != nil {
+		if err := p.checkEnum(obj, path.Child("effect"), m["effect"], "NoSchedule", "PreferNoSchedule", "NoExecute"); err != nil {
 			return err
 		}
 	}
@@ -106,8 +107,8 @@ func (p *Policy) checkSpreadSchema(obj *manifest.Object, placement map[string]an
 	list, _ := placement["spreadConstraints"].([]any)
 	for i, raw := range list {
 		m, _ := raw.(map[string]any)
-		path := manifest.Path("spec", "placement", "spreadConstraints", i)
-		if err := p.checkEnum(obj, path+".spreadByField", m["spreadByField"], SpreadCluster, SpreadRegion, SpreadZone, SpreadProvider); err != nil {
+		path := fieldpath.New("spec", "placement", "spreadConstraints", i)
+		if err := p.checkEnum(obj, path.Child("spreadByField"), m["spreadByField"], SpreadCluster, SpreadRegion, SpreadZone, SpreadProvider); err != nil {
 			return err
 		}
 	}
@@ -121,30 +122,30 @@ func (p *Policy) checkSchedulingSchema(obj *manifest.Object, placement map[strin
 	if rs == nil {
 		return nil
 	}
-	const base = "spec.placement.replicaScheduling"
-	if err := p.checkEnum(obj, base+".replicaSchedulingType", rs["replicaSchedulingType"], Duplicated, Divided); err != nil {
+	base := fieldpath.New("spec", "placement", "replicaScheduling")
+	if err := p.checkEnum(obj, base.Child("replicaSchedulingType"), rs["replicaSchedulingType"], Duplicated, Divided); err != nil {
 		return err
 	}
-	if err := p.checkEnum(obj, base+".replicaDivisionPreference", rs["replicaDivisionPreference"], Aggregated, Weighted); err != nil {
+	if err := p.checkEnum(obj, base.Child("replicaDivisionPreference"), rs["replicaDivisionPreference"], Aggregated, Weighted); err != nil {
 		return err
 	}
 	wp, _ := rs["weightPreference"].(map[string]any)
-	if err := p.checkEnum(obj, base+".weightPreference.dynamicWeight", wp["dynamicWeight"], "AvailableReplicas"); err != nil {
+	if err := p.checkEnum(obj, base.Child("weightPreference").Child("dynamicWeight"), wp["dynamicWeight"], "AvailableReplicas"); err != nil {
 		return err
 	}
 	list, _ := wp["staticWeightList"].([]any)
 	for i, raw := range list {
-		path := manifest.Path("spec", "placement", "replicaScheduling", "weightPreference", "staticWeightList", i)
+		path := fieldpath.New("spec", "placement", "replicaScheduling", "weightPreference", "staticWeightList", i)
 		m, _ := raw.(map[string]any)
 		tc, _ := m["targetCluster"].(map[string]any)
 		if tc == nil {
 			return p.errorf(obj, path, "%s.targetCluster: Required value", path)
 		}
 		if _, err := decodeValidAffinity(tc); err != nil {
-			return p.fieldErr(obj, path+".targetCluster", err)
+			return p.fieldErr(obj, path.Child("targetCluster"), err)
 		}
 		if w, ok := toInt(m["weight"]); !ok || w < 1 {
-			return p.errorf(obj, path+".weight", "%s.weight: Invalid value: %v: should be greater than or equal to 1", path, m["weight"])
+			return p.errorf(obj, path.Child("weight"), "%s.weight: Invalid value: %v: should be greater than or equal to 1", path, m["weight"])
 		}
 	}
 	return nil

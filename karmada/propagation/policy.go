@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
@@ -106,7 +107,7 @@ func IsPolicy(obj *manifest.Object) bool {
 // and webhook would. A selector without a namespace gets the policy's, as
 // Karmada's mutating webhook does.
 func Parse(obj *manifest.Object) (*Policy, error) {
-	p := &Policy{Kind: obj.Kind(), Name: obj.Name(), Pos: obj.Pos, PlacementPos: obj.FieldPos("spec.placement"), Scheduling: Duplicated}
+	p := &Policy{Kind: obj.Kind(), Name: obj.Name(), Pos: obj.Pos, PlacementPos: obj.FieldPos(fieldpath.New("spec", "placement")), Scheduling: Duplicated}
 	if p.Kind == KindPropagationPolicy {
 		p.Namespace = obj.Namespace()
 		if p.Namespace == "" {
@@ -114,7 +115,7 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 		}
 	}
 	if p.Name == "" {
-		return nil, p.errorf(obj, "metadata.name", "metadata.name: Required value")
+		return nil, p.errorf(obj, fieldpath.New("metadata", "name"), "metadata.name: Required value")
 	}
 	if errs := schemas.Karmada(p.Kind).Validate(obj); len(errs) > 0 {
 		var vs violations
@@ -125,24 +126,24 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	}
 	spec, ok := obj.Data["spec"].(map[string]any)
 	if !ok {
-		return nil, p.errorf(obj, "spec", "spec: Required value")
+		return nil, p.errorf(obj, fieldpath.New("spec"), "spec: Required value")
 	}
 	if v, ok := spec["priority"]; ok {
 		n, ok := toInt(v)
 		if !ok {
-			return nil, p.errorf(obj, "spec.priority", "spec.priority: Invalid value: %v: must be an integer", v)
+			return nil, p.errorf(obj, fieldpath.New("spec", "priority"), "spec.priority: Invalid value: %v: must be an integer", v)
 		}
 		if n < math.MinInt32 || n > math.MaxInt32 {
-			return nil, p.errorf(obj, "spec.priority", "spec.priority: Invalid value: %d: must be a 32-bit integer", n)
+			return nil, p.errorf(obj, fieldpath.New("spec", "priority"), "spec.priority: Invalid value: %d: must be a 32-bit integer", n)
 		}
 		p.Priority = int(n)
 	}
 	sels, ok := spec["resourceSelectors"].([]any)
 	if !ok || len(sels) == 0 {
-		return nil, p.errorf(obj, "spec.resourceSelectors", "spec.resourceSelectors: Required value: at least one resource selector")
+		return nil, p.errorf(obj, fieldpath.New("spec", "resourceSelectors"), "spec.resourceSelectors: Required value: at least one resource selector")
 	}
 	for i, raw := range sels {
-		path := manifest.Path("spec", "resourceSelectors", i)
+		path := fieldpath.New("spec", "resourceSelectors", i)
 		m, ok := raw.(map[string]any)
 		if !ok {
 			return nil, p.errorf(obj, path, "%s: Invalid value: must be an object", path)
@@ -153,7 +154,7 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 		}
 		if s.LabelSelector != nil {
 			if err := s.LabelSelector.Validate(); err != nil {
-				return nil, p.fieldErr(obj, path+".labelSelector", err)
+				return nil, p.fieldErr(obj, path.Child("labelSelector"), err)
 			}
 		}
 		if p.Kind == KindPropagationPolicy {
@@ -190,12 +191,12 @@ func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 	}
 	m, ok := raw.(map[string]any)
 	if !ok {
-		return p.errorf(obj, "spec.suspension", "spec.suspension: Invalid value: must be an object")
+		return p.errorf(obj, fieldpath.New("spec", "suspension"), "spec.suspension: Invalid value: must be an object")
 	}
 	if d, ok := m["dispatching"]; ok && d != nil {
 		b, ok := d.(bool)
 		if !ok {
-			return p.errorf(obj, "spec.suspension.dispatching", "spec.suspension.dispatching: Invalid value: %v: must be a boolean", d)
+			return p.errorf(obj, fieldpath.New("spec", "suspension", "dispatching"), "spec.suspension.dispatching: Invalid value: %v: must be a boolean", d)
 		}
 		p.SuspendAll = b
 	}
@@ -204,7 +205,7 @@ func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 		for i, n := range names {
 			name, ok := n.(string)
 			if !ok {
-				path := manifest.Path("spec", "suspension", "dispatchingOnClusters", "clusterNames", i)
+				path := fieldpath.New("spec", "suspension", "dispatchingOnClusters", "clusterNames", i)
 				return p.errorf(obj, path, "%s: Invalid value: %v: must be of type string", path, n)
 			}
 			p.SuspendOn = append(p.SuspendOn, name)
@@ -215,7 +216,7 @@ func (p *Policy) parseSuspension(obj *manifest.Object, raw any) error {
 
 // errorf is a refusal of the policy about the field at path, positioned
 // there: "file:line:col: Kind ns/name: invalid propagation policy: msg".
-func (p *Policy) errorf(obj *manifest.Object, path, format string, args ...any) error {
+func (p *Policy) errorf(obj *manifest.Object, path fieldpath.Path, format string, args ...any) error {
 	return &manifest.Error{Pos: obj.FieldPos(path), Subjects: []manifest.Subject{p.subject()}, Field: path,
 		Err: fmt.Errorf("%w: %w", ErrInvalid, fmt.Errorf(format, args...))}
 }
@@ -230,11 +231,11 @@ func (p *Policy) subject() manifest.Subject {
 }
 
 // fieldErr locates a decoder's *manifest.FieldError under base.
-func (p *Policy) fieldErr(obj *manifest.Object, base string, err error) error {
+func (p *Policy) fieldErr(obj *manifest.Object, base fieldpath.Path, err error) error {
 	path := base
 	var fe *manifest.FieldError
-	if errors.As(err, &fe) && fe.Path != "" {
-		path = base + "." + fe.Path
+	if errors.As(err, &fe) {
+		path = base.Join(fe.Path)
 	}
 	return p.errorf(obj, path, "%s: %v", base, err)
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -79,12 +80,15 @@ func podRequirements(t *manifest.Object, specPath []string) (*requirements, erro
 	if spec == nil {
 		return nil, nil
 	}
-	base := strings.Join(specPath, ".")
+	base := fieldpath.New()
+	for _, k := range specPath {
+		base = base.Child(k)
+	}
 	var a amounts
 	for _, kind := range []string{"containers", "initContainers"} {
 		list, _ := spec[kind].([]any)
 		for i, c := range list {
-			req, err := containerRequest(t, manifest.Path(kind, i), base, c)
+			req, err := containerRequest(t, base.Child(kind).At(i), c)
 			if err != nil {
 				return nil, err
 			}
@@ -95,7 +99,7 @@ func podRequirements(t *manifest.Object, specPath []string) (*requirements, erro
 			}
 		}
 	}
-	overhead, err := quantities(t, base+".overhead", spec["overhead"])
+	overhead, err := quantities(t, base.Child("overhead"), spec["overhead"])
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +113,14 @@ func podRequirements(t *manifest.Object, specPath []string) (*requirements, erro
 
 // containerRequest is a container's requests with its limits standing in
 // for the requests it leaves out.
-func containerRequest(t *manifest.Object, path, base string, c any) (cluster.ResourceList, error) {
+func containerRequest(t *manifest.Object, path fieldpath.Path, c any) (cluster.ResourceList, error) {
 	cm, _ := c.(map[string]any)
 	res := manifest.Map(cm, "resources")
-	out, err := quantities(t, base+"."+path+".resources.requests", res["requests"])
+	out, err := quantities(t, path.Child("resources").Child("requests"), res["requests"])
 	if err != nil {
 		return nil, err
 	}
-	limits, err := quantities(t, base+"."+path+".resources.limits", res["limits"])
+	limits, err := quantities(t, path.Child("resources").Child("limits"), res["limits"])
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +136,7 @@ func containerRequest(t *manifest.Object, path, base string, c any) (cluster.Res
 }
 
 // quantities reads a ResourceList field.
-func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, error) {
+func quantities(t *manifest.Object, path fieldpath.Path, v any) (cluster.ResourceList, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -151,7 +155,7 @@ func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, e
 			if s, ok := raw.(string); ok {
 				raw = strconv.Quote(s)
 			}
-			return nil, templateError(t, path+"."+name, "%s.%s: Invalid value: %v: %w", path, name, raw, err)
+			return nil, templateError(t, path.Child(name), "%s.%s: Invalid value: %v: %w", path, name, raw, err)
 		}
 		out[name] = q
 	}
@@ -160,7 +164,7 @@ func quantities(t *manifest.Object, path string, v any) (cluster.ResourceList, e
 
 // templateError is a refusal of a resource template about the field at
 // path, as the API server would refuse it.
-func templateError(t *manifest.Object, path, format string, args ...any) error {
+func templateError(t *manifest.Object, path fieldpath.Path, format string, args ...any) error {
 	return &manifest.Error{Pos: t.FieldPos(path), Subjects: []manifest.Subject{manifest.KeySubject(t.Key())},
 		Field: path, Err: fmt.Errorf(format, args...)}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -319,8 +320,8 @@ func CheckTemplate(t *manifest.Object) error {
 		}
 		n, isInt := toInt(v)
 		if !isInt || n < 0 || n > math.MaxInt32 {
-			return &manifest.Error{Pos: t.FieldPos("spec." + f), Subjects: []manifest.Subject{{Kind: t.Kind(), Name: t.Name(), Bare: true}},
-				Field: "spec." + f, Err: fmt.Errorf("spec.%s: Invalid value: %v: must be an integer from 0 to 2147483647 (int32)", f, v)}
+			return &manifest.Error{Pos: t.FieldPos(fieldpath.New("spec", f)), Subjects: []manifest.Subject{{Kind: t.Kind(), Name: t.Name(), Bare: true}},
+				Field: fieldpath.New("spec", f), Err: fmt.Errorf("spec.%s: Invalid value: %v: must be an integer from 0 to 2147483647 (int32)", f, v)}
 		}
 	}
 	return nil

@@ -7,19 +7,23 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
 // violation is one field error of Karmada's validating webhook: the field
 // it is positioned at, and its message, which starts with Karmada's path.
-type violation struct{ path, msg string }
+type violation struct {
+	path fieldpath.Path
+	msg  string
+}
 
 // violations collect a policy's webhook errors in Karmada's order, as
 // validation.ValidatePropagationSpec appends them to one field.ErrorList.
 type violations []violation
 
-func (vs *violations) add(path, format string, args ...any) {
+func (vs *violations) add(path fieldpath.Path, format string, args ...any) {
 	*vs = append(*vs, violation{path: path, msg: fmt.Sprintf(format, args...)})
 }
 
@@ -49,7 +53,7 @@ func (p *Policy) aggregate(obj *manifest.Object, vs violations) error {
 // schema's defaults), which the API server makes before any webhook runs.
 // The first violation is reported.
 func (p *Policy) checkSchema(obj *manifest.Object, spec map[string]any) error {
-	if err := p.checkEnum(obj, "spec.preemption", spec["preemption"], "Always", "Never"); err != nil {
+	if err := p.checkEnum(obj, fieldpath.New("spec", "preemption"), spec["preemption"], "Always", "Never"); err != nil {
 		return err
 	}
 	fo, _ := spec["failover"].(map[string]any)
@@ -59,30 +63,30 @@ func (p *Policy) checkSchema(obj *manifest.Object, spec map[string]any) error {
 		}
 	}
 	if c, ok := fo["cluster"].(map[string]any); ok {
-		if err := p.checkEnum(obj, "spec.failover.cluster.purgeMode", c["purgeMode"], "Directly", "Gracefully"); err != nil {
+		if err := p.checkEnum(obj, fieldpath.New("spec", "failover", "cluster", "purgeMode"), c["purgeMode"], "Directly", "Gracefully"); err != nil {
 			return err
 		}
-		return p.checkRulesSchema(obj, c, "spec.failover.cluster")
+		return p.checkRulesSchema(obj, c, fieldpath.New("spec", "failover", "cluster"))
 	}
 	return nil
 }
 
 func (p *Policy) checkAppSchema(obj *manifest.Object, app map[string]any) error {
-	const base = "spec.failover.application"
+	base := fieldpath.New("spec", "failover", "application")
 	dc, ok := app["decisionConditions"].(map[string]any)
 	if !ok {
 		return p.errorf(obj, base, "%s.decisionConditions: Required value", base)
 	}
 	if v, ok := dc["tolerationSeconds"]; ok {
-		if _, err := p.int32At(obj, base+".decisionConditions.tolerationSeconds", v); err != nil {
+		if _, err := p.int32At(obj, base.Child("decisionConditions").Child("tolerationSeconds"), v); err != nil {
 			return err
 		}
 	}
-	if err := p.checkEnum(obj, base+".purgeMode", app["purgeMode"], "Directly", "Gracefully", "Never"); err != nil {
+	if err := p.checkEnum(obj, base.Child("purgeMode"), app["purgeMode"], "Directly", "Gracefully", "Never"); err != nil {
 		return err
 	}
 	if v, ok := app["gracePeriodSeconds"]; ok && v != nil {
-		if _, err := p.int32At(obj, base+".gracePeriodSeconds", v); err != nil {
+		if _, err := p.int32At(obj, base.Child("gracePeriodSeconds"), v); err != nil {
 			return err
 		}
 	}
@@ -91,17 +95,17 @@ func (p *Policy) checkAppSchema(obj *manifest.Object, app map[string]any) error 
 
 // checkRulesSchema: statePreservation needs rules, and each rule an
 // aliasLabelName and a jsonPath.
-func (p *Policy) checkRulesSchema(obj *manifest.Object, behavior map[string]any, base string) error {
+func (p *Policy) checkRulesSchema(obj *manifest.Object, behavior map[string]any, base fieldpath.Path) error {
 	sp, ok := behavior["statePreservation"].(map[string]any)
 	if !ok {
 		return nil
 	}
 	rules, ok := sp["rules"].([]any)
 	if !ok {
-		return p.errorf(obj, base+".statePreservation", "%s.statePreservation.rules: Required value", base)
+		return p.errorf(obj, base.Child("statePreservation"), "%s.statePreservation.rules: Required value", base)
 	}
 	for i, r := range rules {
-		path := manifest.Path(base+".statePreservation.rules", i)
+		path := base.Child("statePreservation").Child("rules").At(i)
 		m, _ := r.(map[string]any)
 		for _, field := range []string{"aliasLabelName", "jsonPath"} {
 			if _, ok := m[field].(string); !ok {
@@ -126,12 +130,12 @@ func (p *Policy) validateSpec(obj *manifest.Object, spec map[string]any) error {
 	placementViolations(&vs, placement)
 	fo, _ := spec["failover"].(map[string]any)
 	if _, ok := fo["application"].(map[string]any); ok && !p.propagatesDeps(spec) {
-		vs.add("spec.propagateDeps", "spec.propagateDeps: Invalid value: false: application failover is set, propagateDeps must be true")
+		vs.add(fieldpath.New("spec", "propagateDeps"), "spec.propagateDeps: Invalid value: false: application failover is set, propagateDeps must be true")
 	}
 	p.failoverViolations(&vs, fo)
 	p.selectorViolations(&vs, spec)
 	if p.SuspendAll && len(p.SuspendOn) > 0 {
-		vs.add("spec.suspension", "spec.suspension.suspension: Invalid value: suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames")
+		vs.add(fieldpath.New("spec", "suspension"), "spec.suspension.suspension: Invalid value: suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames")
 	}
 	return p.aggregate(obj, vs)
 }
@@ -150,7 +154,7 @@ func (p *Policy) propagatesDeps(spec map[string]any) bool {
 
 // placementViolations is Karmada's ValidatePlacement.
 func placementViolations(vs *violations, placement map[string]any) {
-	const base = "spec.placement"
+	base := fieldpath.New("spec", "placement")
 	terms, _ := placement["clusterAffinities"].([]any)
 	if placement["clusterAffinity"] != nil && placement["clusterAffinities"] != nil {
 		vs.add(base, "%s: Invalid value: clusterAffinities cannot co-exist with clusterAffinity", base)
@@ -158,13 +162,13 @@ func placementViolations(vs *violations, placement map[string]any) {
 	if !overflowAllowed(placement) {
 		for i, raw := range terms {
 			if m, _ := raw.(map[string]any); m["overflowAffinities"] != nil {
-				path := manifest.Path(base+".clusterAffinities", i) + ".overflowAffinities"
+				path := base.Child("clusterAffinities").At(i).Child("overflowAffinities")
 				vs.add(path, "%s: Invalid value: overflowAffinities can only be used together with dynamic weight or aggregated scheduling", path)
 			}
 		}
 	}
 	if m, ok := placement["clusterAffinity"].(map[string]any); ok {
-		fieldSelectorViolation(vs, m, base+".clusterAffinity")
+		fieldSelectorViolation(vs, m, base.Child("clusterAffinity"))
 	}
 	affinitiesViolations(vs, terms)
 	sc, _ := placement["spreadConstraints"].([]any)
@@ -176,7 +180,7 @@ func placementViolations(vs *violations, placement map[string]any) {
 // fieldSelectorViolation is Karmada's ValidateClusterAffinity: the first
 // field selector expression it refuses. An affinity that does not decode
 // is left to the schema checks.
-func fieldSelectorViolation(vs *violations, m map[string]any, base string) {
+func fieldSelectorViolation(vs *violations, m map[string]any, base fieldpath.Path) {
 	a, err := karmada.DecodeAffinity(m)
 	if err != nil {
 		return
@@ -188,14 +192,14 @@ func fieldSelectorViolation(vs *violations, m map[string]any, base string) {
 
 // affinitiesViolations is Karmada's ValidateClusterAffinities.
 func affinitiesViolations(vs *violations, terms []any) {
-	const base = "spec.placement.clusterAffinities"
+	base := fieldpath.New("spec", "placement", "clusterAffinities")
 	names := map[string]bool{}
 	for i, raw := range terms {
 		m, ok := raw.(map[string]any)
 		if !ok {
 			continue
 		}
-		path := manifest.Path(base, i)
+		path := base.At(i)
 		name := manifest.String(m, "affinityName")
 		for _, msg := range labelKeyProblems(name) {
 			vs.add(path, "%s: Invalid value: %q: %s", path, name, msg)
@@ -211,13 +215,13 @@ func affinitiesViolations(vs *violations, terms []any) {
 
 // overflowViolations is Karmada's ValidateOverflowAffinities for the term
 // at path.
-func overflowViolations(vs *violations, term map[string]any, path, primary string) {
+func overflowViolations(vs *violations, term map[string]any, path fieldpath.Path, primary string) {
 	list, ok := term["overflowAffinities"].([]any)
 	if !ok {
 		return
 	}
 	if emptyAffinity(term) {
-		vs.add(path+".overflowAffinities", "%s.overflowAffinities: Invalid value: overflowAffinities can only be used together with the inline ClusterAffinity", path)
+		vs.add(path.Child("overflowAffinities"), "%s.overflowAffinities: Invalid value: overflowAffinities can only be used together with the inline ClusterAffinity", path)
 	}
 	names := map[string]bool{primary: true}
 	for j, raw := range list {
@@ -225,13 +229,13 @@ func overflowViolations(vs *violations, term map[string]any, path, primary strin
 		if !ok {
 			continue
 		}
-		opath := manifest.Path(path+".overflowAffinities", j)
+		opath := path.Child("overflowAffinities").At(j)
 		name := manifest.String(m, "affinityName")
 		for _, msg := range labelKeyProblems(name) {
-			vs.add(opath+".affinityName", "%s.affinityName: Invalid value: %q: %s", opath, name, msg)
+			vs.add(opath.Child("affinityName"), "%s.affinityName: Invalid value: %q: %s", opath, name, msg)
 		}
 		if names[name] {
-			vs.add(opath+".affinityName", "%s.affinityName: Invalid value: %q: overflow affinity name must be unique and must not duplicate the primary group's affinityName", opath, name)
+			vs.add(opath.Child("affinityName"), "%s.affinityName: Invalid value: %q: overflow affinity name must be unique and must not duplicate the primary group's affinityName", opath, name)
 		}
 		names[name] = true
 		fieldSelectorViolation(vs, m, opath)
@@ -240,10 +244,10 @@ func overflowViolations(vs *violations, term map[string]any, path, primary strin
 
 // fieldPath is where a decoder's or validator's *manifest.FieldError
 // points under base.
-func fieldPath(base string, err error) string {
+func fieldPath(base fieldpath.Path, err error) fieldpath.Path {
 	var fe *manifest.FieldError
-	if errors.As(err, &fe) && fe.Path != "" {
-		return base + "." + fe.Path
+	if errors.As(err, &fe) {
+		return base.Join(fe.Path)
 	}
 	return base
 }
@@ -265,7 +269,7 @@ func tolerationViolations(vs *violations, placement map[string]any) {
 	for i, t := range tols {
 		m, _ := t.(map[string]any)
 		if op := manifest.String(m, "operator"); op == "Lt" || op == "Gt" {
-			path := manifest.Path("spec", "placement", "clusterTolerations", i, "operator")
+			path := fieldpath.New("spec", "placement", "clusterTolerations", i, "operator")
 			vs.add(path, "%s: Unsupported value: %q: supported values: \"\", \"Exists\", \"Equal\"", path, op)
 		}
 	}
@@ -273,7 +277,7 @@ func tolerationViolations(vs *violations, placement map[string]any) {
 
 // workloadAffinityViolations checks the group label keys.
 func workloadAffinityViolations(vs *violations, placement map[string]any) {
-	const base = "spec.placement.workloadAffinity"
+	base := fieldpath.New("spec", "placement", "workloadAffinity")
 	wa, _ := placement["workloadAffinity"].(map[string]any)
 	keys := map[string]string{}
 	for _, term := range []string{"affinity", "antiAffinity"} {
@@ -283,7 +287,7 @@ func workloadAffinityViolations(vs *violations, placement map[string]any) {
 		}
 		key := manifest.String(m, "groupByLabelKey")
 		keys[term] = key
-		path := base + "." + term + ".groupByLabelKey"
+		path := base.Child(term).Child("groupByLabelKey")
 		for _, msg := range labelKeyProblems(key) {
 			vs.add(path, "%s: Invalid value: %q: %s", path, key, msg)
 		}
@@ -300,22 +304,22 @@ func workloadAffinityViolations(vs *violations, placement map[string]any) {
 // webhook's (gracePeriod).
 func (p *Policy) failoverViolations(vs *violations, fo map[string]any) {
 	if app, ok := fo["application"].(map[string]any); ok {
-		const base = "spec.failover.application"
+		base := fieldpath.New("spec", "failover", "application")
 		dc, _ := app["decisionConditions"].(map[string]any)
 		if n, ok := toInt(dc["tolerationSeconds"]); ok && n < 0 {
-			vs.add(base+".decisionConditions.tolerationSeconds", "%s.decisionConditions.tolerationSeconds: Invalid value: %d: must be greater than or equal to 0", base, n)
+			vs.add(base.Child("decisionConditions").Child("tolerationSeconds"), "%s.decisionConditions.tolerationSeconds: Invalid value: %d: must be greater than or equal to 0", base, n)
 		}
 		n, hasGrace := gracePeriod(app)
 		if hasGrace && purgeMode(app) != "Gracefully" {
-			vs.add(base+".gracePeriodSeconds", "%s.gracePeriodSeconds: Invalid value: %d: only takes effect when purgeMode is gracefully", base, n)
+			vs.add(base.Child("gracePeriodSeconds"), "%s.gracePeriodSeconds: Invalid value: %d: only takes effect when purgeMode is gracefully", base, n)
 		}
 		if hasGrace && n <= 0 {
-			vs.add(base+".gracePeriodSeconds", "%s.gracePeriodSeconds: Invalid value: %d: must be greater than 0", base, n)
+			vs.add(base.Child("gracePeriodSeconds"), "%s.gracePeriodSeconds: Invalid value: %d: must be greater than 0", base, n)
 		}
 		statePreservationViolations(vs, app, base)
 	}
 	if c, ok := fo["cluster"].(map[string]any); ok {
-		statePreservationViolations(vs, c, "spec.failover.cluster")
+		statePreservationViolations(vs, c, fieldpath.New("spec", "failover", "cluster"))
 	}
 }
 
@@ -345,13 +349,13 @@ func gracePeriod(app map[string]any) (seconds int64, set bool) {
 
 // statePreservationViolations checks each rule's aliasLabelName
 // (metav1validation.ValidateLabelName).
-func statePreservationViolations(vs *violations, behavior map[string]any, base string) {
+func statePreservationViolations(vs *violations, behavior map[string]any, base fieldpath.Path) {
 	sp, _ := behavior["statePreservation"].(map[string]any)
 	rules, _ := sp["rules"].([]any)
 	for i, r := range rules {
 		m, _ := r.(map[string]any)
 		name := manifest.String(m, "aliasLabelName")
-		path := manifest.Path(base+".statePreservation.rules", i, "aliasLabelName")
+		path := base.Child("statePreservation").Child("rules").At(i).Child("aliasLabelName")
 		for _, msg := range labelKeyProblems(name) {
 			vs.add(path, "%s: Invalid value: %q: %s", path, name, msg)
 		}
@@ -363,7 +367,7 @@ func statePreservationViolations(vs *violations, behavior map[string]any, base s
 func (p *Policy) selectorViolations(vs *violations, spec map[string]any) {
 	for i, s := range p.Selectors {
 		if p.Kind == KindPropagationPolicy && s.Namespace != p.Namespace {
-			path := manifest.Path("spec", "resourceSelectors", i, "namespace")
+			path := fieldpath.New("spec", "resourceSelectors", i, "namespace")
 			vs.add(path, "%s: Invalid value: %q: namespace of resource selector must be the same as the namespace of the policy", path, s.Namespace)
 		}
 	}
@@ -372,14 +376,14 @@ func (p *Policy) selectorViolations(vs *violations, spec map[string]any) {
 	}
 	for i, s := range p.Selectors {
 		if s.Name == "" {
-			path := manifest.Path("spec", "resourceSelectors", i, "name")
+			path := fieldpath.New("spec", "resourceSelectors", i, "name")
 			vs.add(path, "%s: Invalid value: \"\": name cannot be empty if preemption is Always, the empty name may cause unexpected resources preemption", path)
 		}
 	}
 }
 
 // checkEnum refuses a value outside the CRD's enum (absent is fine).
-func (p *Policy) checkEnum(obj *manifest.Object, path string, v any, allowed ...string) error {
+func (p *Policy) checkEnum(obj *manifest.Object, path fieldpath.Path, v any, allowed ...string) error {
 	if v == nil {
 		return nil
 	}
@@ -395,7 +399,7 @@ func (p *Policy) checkEnum(obj *manifest.Object, path string, v any, allowed ...
 }
 
 // int32At reads an int32 field as the CRD types it.
-func (p *Policy) int32At(obj *manifest.Object, path string, v any) (int64, error) {
+func (p *Policy) int32At(obj *manifest.Object, path fieldpath.Path, v any) (int64, error) {
 	n, ok := toInt(v)
 	if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 		return 0, p.errorf(obj, path, "%s: Invalid value: %v: must be a 32-bit integer", path, v)
@@ -428,12 +432,12 @@ func defaultSpread(c map[string]any) spreadConstraint {
 // spreadViolations is Karmada's ValidateSpreadConstraint on the defaulted
 // constraints.
 func spreadViolations(vs *violations, constraints []any) {
-	const base = "spec.placement.spreadConstraints"
+	base := fieldpath.New("spec", "placement", "spreadConstraints")
 	seen := map[string]bool{}
 	for i, raw := range constraints {
 		c, _ := raw.(map[string]any)
 		s := defaultSpread(c)
-		path := manifest.Path(base, i)
+		path := base.At(i)
 		if s.field != "" && s.label != "" {
 			vs.add(path, "%s: Invalid value: spreadByLabel should not co-exist with spreadByField", path)
 		}

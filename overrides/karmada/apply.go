@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -133,16 +134,16 @@ func matching(data map[string]any, kind string, policies []*Policy) []*Policy {
 // overriderError is a failure of one overrider of a rule.
 type overriderError struct {
 	pos  manifest.Pos
-	path string
+	path fieldpath.Path
 	err  error
 }
 
-func (e *overriderError) Error() string { return e.path + ": " + e.err.Error() }
+func (e *overriderError) Error() string { return e.path.String() + ": " + e.err.Error() }
 func (e *overriderError) Unwrap() error { return e.err }
 
 func wrapApply(err error, obj *manifest.Object, c *cluster.Cluster, p *Policy) error {
 	var oe *overriderError
-	pos, path := p.Pos, ""
+	pos, path := p.Pos, fieldpath.Path(nil)
 	if errors.As(err, &oe) {
 		path = oe.path
 		if oe.pos.IsValid() {
@@ -218,14 +219,14 @@ func (d *document) applyOverrider(r *Rule, list string, i int) error {
 	case "annotationsOverrider":
 		ops = labelAnnotationPatches(d.data, "annotations", &o.Annotations[i])
 	case "fieldOverrider":
-		return overriderFailure(fieldOverride(d.data, &o.Field[i]), o.Field[i].Pos, manifest.Path(r.Path, list, i))
+		return overriderFailure(fieldOverride(d.data, &o.Field[i]), o.Field[i].Pos, r.Path.Child(list).At(i))
 	case "plaintext":
 		return d.plaintext(o.Plaintext, r.Path)
 	}
 	if err == nil && len(ops) > 0 {
 		_, err = d.patch(ops)
 	}
-	return overriderFailure(err, o.pos(list, i), manifest.Path(r.Path, list, i))
+	return overriderFailure(err, o.pos(list, i), r.Path.Child(list).At(i))
 }
 
 // pos is where overrider i of list is authored (the first plaintext
@@ -253,7 +254,7 @@ func (o *Overriders) pos(list string, i int) manifest.Pos {
 }
 
 // overriderFailure names the overrider at path a failure came from.
-func overriderFailure(err error, pos manifest.Pos, path string) error {
+func overriderFailure(err error, pos manifest.Pos, path fieldpath.Path) error {
 	if err == nil {
 		return nil
 	}
@@ -262,7 +263,7 @@ func overriderFailure(err error, pos manifest.Pos, path string) error {
 
 // plaintext applies a rule's plaintext operations as one patch; a failure
 // names the operation that failed.
-func (d *document) plaintext(ops []Operation, rulePath string) error {
+func (d *document) plaintext(ops []Operation, rulePath fieldpath.Path) error {
 	patch := make([]patchOp, len(ops))
 	for i := range ops {
 		patch[i] = patchOp{op: ops[i].Operator, path: ops[i].Path, value: ops[i].Value, raw: ops[i].raw}
@@ -272,9 +273,9 @@ func (d *document) plaintext(ops []Operation, rulePath string) error {
 		return nil
 	}
 	if failed < 0 {
-		return &overriderError{path: rulePath + ".plaintext", err: err}
+		return &overriderError{path: rulePath.Child("plaintext"), err: err}
 	}
-	return overriderFailure(err, ops[failed].Pos, manifest.Path(rulePath, "plaintext", failed))
+	return overriderFailure(err, ops[failed].Pos, rulePath.Child("plaintext").At(failed))
 }
 
 // origin is the provenance of what overrider i of list in rule r (of the

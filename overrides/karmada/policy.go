@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
@@ -86,9 +87,9 @@ type Rule struct {
 	TargetCluster *karmada.Affinity
 	Overriders    Overriders
 	// Path is where the rule's overriders sit in the policy, for messages:
-	// "spec.overrideRules[0].overriders", or "spec.overriders" for the
+	// spec.overrideRules[0].overriders, or spec.overriders for the
 	// deprecated form.
-	Path string
+	Path fieldpath.Path
 }
 
 // Overriders are the overriders of one rule. Karmada applies them in the
@@ -201,7 +202,7 @@ func (e *policyError) Unwrap() error { return e.sentinel }
 
 // located is an error about the policy labelled label, at pos, about the
 // field at path ("" for the policy as a whole).
-func located(pos manifest.Pos, label, path, msg string, sentinel error) error {
+func located(pos manifest.Pos, label string, path fieldpath.Path, msg string, sentinel error) error {
 	return &manifest.Error{Pos: pos, Subjects: []manifest.Subject{{Kind: label}}, Field: path,
 		Err: &policyError{msg: msg, sentinel: sentinel}}
 }
@@ -240,7 +241,7 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	}
 	pol.Rules = spec.rules
 	if len(pol.Rules) == 0 {
-		pol.Rules = []Rule{{TargetCluster: spec.target, Overriders: spec.overriders, Path: "spec.overriders"}}
+		pol.Rules = []Rule{{TargetCluster: spec.target, Overriders: spec.overriders, Path: fieldpath.New("spec", "overriders")}}
 	}
 	return pol, nil
 }
@@ -250,20 +251,20 @@ func (p *parser) header() *Policy {
 	pol := &Policy{Kind: p.obj.Kind(), Pos: p.obj.Pos}
 	p.label = pol.Kind
 	if !IsPolicy(p.obj) {
-		p.fail("kind", "%q in %q is not an override policy", pol.Kind, p.obj.APIVersion())
+		p.fail(fieldpath.New("kind"), "%q in %q is not an override policy", pol.Kind, p.obj.APIVersion())
 		return pol
 	}
 	if v := p.obj.APIVersion(); v != group+"/"+version {
-		p.fail("apiVersion", "no matches for kind %q in version %q", pol.Kind, v)
+		p.fail(fieldpath.New("apiVersion"), "no matches for kind %q in version %q", pol.Kind, v)
 		return pol
 	}
-	meta := p.mapField(p.obj.Data, "", "metadata")
-	pol.Name = p.str(meta, "metadata", "name", false)
+	meta := p.mapField(p.obj.Data, nil, "metadata")
+	pol.Name = p.str(meta, fieldpath.New("metadata"), "name", false)
 	if pol.Name == "" && p.err == nil {
-		p.fail("metadata.name", "Required value: name or generateName is required")
+		p.fail(fieldpath.New("metadata", "name"), "Required value: name or generateName is required")
 	}
 	if pol.Kind == KindOverridePolicy {
-		pol.Namespace = p.str(meta, "metadata", "namespace", false)
+		pol.Namespace = p.str(meta, fieldpath.New("metadata"), "namespace", false)
 		if pol.Namespace == "" {
 			pol.Namespace = "default"
 		}
@@ -284,12 +285,12 @@ func (p *parser) spec() *parsedSpec {
 	s := &parsedSpec{}
 	specV, ok := p.obj.Data["spec"]
 	if !ok || specV == nil {
-		p.fail("spec", "Required value")
+		p.fail(fieldpath.New("spec"), "Required value")
 		return s
 	}
-	spec := p.mapField(p.obj.Data, "", "spec")
-	for i, e := range p.listField(spec, "spec", "resourceSelectors") {
-		path := manifest.Path("spec", "resourceSelectors", i)
+	spec := p.mapField(p.obj.Data, nil, "spec")
+	for i, e := range p.listField(spec, fieldpath.New("spec"), "resourceSelectors") {
+		path := fieldpath.New("spec", "resourceSelectors", i)
 		m := p.asMap(e, path)
 		if m == nil {
 			continue
@@ -301,13 +302,13 @@ func (p *parser) spec() *parsedSpec {
 	if v, ok := spec["overrideRules"]; ok && v != nil {
 		s.rulesPresent = true
 	}
-	for i, e := range p.listField(spec, "spec", "overrideRules") {
-		path := manifest.Path("spec", "overrideRules", i)
+	for i, e := range p.listField(spec, fieldpath.New("spec"), "overrideRules") {
+		path := fieldpath.New("spec", "overrideRules", i)
 		m := p.asMap(e, path)
 		if m == nil {
 			continue
 		}
-		r := Rule{Path: path + ".overriders"}
+		r := Rule{Path: path.Child("overriders")}
 		r.TargetCluster = p.affinity(m, path)
 		if v, ok := m["overriders"]; !ok || v == nil {
 			p.fail(r.Path, "Required value")
@@ -315,35 +316,35 @@ func (p *parser) spec() *parsedSpec {
 		r.Overriders = p.overriders(p.mapField(m, path, "overriders"), r.Path)
 		s.rules = append(s.rules, r)
 	}
-	s.target = p.affinity(spec, "spec")
-	s.overriders = p.overriders(p.mapField(spec, "spec", "overriders"), "spec.overriders")
+	s.target = p.affinity(spec, fieldpath.New("spec"))
+	s.overriders = p.overriders(p.mapField(spec, fieldpath.New("spec"), "overriders"), fieldpath.New("spec", "overriders"))
 	return s
 }
 
-func (p *parser) affinity(m map[string]any, path string) *karmada.Affinity {
+func (p *parser) affinity(m map[string]any, path fieldpath.Path) *karmada.Affinity {
 	tm := p.mapField(m, path, "targetCluster")
 	if tm == nil {
 		return nil
 	}
 	a, err := karmada.DecodeAffinity(tm)
-	p.fieldErr(path+".targetCluster", err)
+	p.fieldErr(path.Child("targetCluster"), err)
 	return a
 }
 
-func (p *parser) overriders(m map[string]any, path string) Overriders {
+func (p *parser) overriders(m map[string]any, path fieldpath.Path) Overriders {
 	var o Overriders
 	if m == nil {
 		return o
 	}
 	for i, e := range p.listField(m, path, "plaintext") {
-		ipath := manifest.Path(path, "plaintext", i)
+		ipath := path.Child("plaintext").At(i)
 		if im := p.asMap(e, ipath); im != nil {
 			op := p.operation(im, ipath, "path")
 			o.Plaintext = append(o.Plaintext, op)
 		}
 	}
 	for i, e := range p.listField(m, path, "imageOverrider") {
-		ipath := manifest.Path(path, "imageOverrider", i)
+		ipath := path.Child("imageOverrider").At(i)
 		if im := p.asMap(e, ipath); im != nil {
 			o.Image = append(o.Image, p.image(im, ipath))
 		}
@@ -353,7 +354,7 @@ func (p *parser) overriders(m map[string]any, path string) Overriders {
 	o.Labels = p.labelAnnotations(m, path, "labelsOverrider")
 	o.Annotations = p.labelAnnotations(m, path, "annotationsOverrider")
 	for i, e := range p.listField(m, path, "fieldOverrider") {
-		ipath := manifest.Path(path, "fieldOverrider", i)
+		ipath := path.Child("fieldOverrider").At(i)
 		if im := p.asMap(e, ipath); im != nil {
 			o.Field = append(o.Field, p.field(im, ipath))
 		}
@@ -361,24 +362,24 @@ func (p *parser) overriders(m map[string]any, path string) Overriders {
 	return o
 }
 
-func (p *parser) operation(m map[string]any, path, pathKey string) Operation {
+func (p *parser) operation(m map[string]any, path fieldpath.Path, pathKey string) Operation {
 	op := Operation{Pos: p.obj.FieldPos(path)}
 	op.Path = p.str(m, path, pathKey, true)
 	op.Operator = p.enum(m, path, "operator", OpAdd, OpRemove, OpReplace)
 	op.Value, op.HasValue = m["value"]
 	raw, err := json.Marshal(op.Value)
 	if err != nil {
-		p.fail(path+".value", "Invalid value: %v", err)
+		p.fail(path.Child("value"), "Invalid value: %v", err)
 	}
 	op.raw = raw
 	return op
 }
 
-func (p *parser) image(m map[string]any, path string) ImageOverrider {
+func (p *parser) image(m map[string]any, path fieldpath.Path) ImageOverrider {
 	im := ImageOverrider{Pos: p.obj.FieldPos(path)}
 	if pm := p.mapField(m, path, "predicate"); pm != nil {
 		im.HasPredicate = true
-		im.PredicatePath = p.str(pm, path+".predicate", "path", true)
+		im.PredicatePath = p.str(pm, path.Child("predicate"), "path", true)
 	}
 	im.Component = p.enum(m, path, "component", ComponentRegistry, ComponentRepository, ComponentTag)
 	im.Operator = p.enum(m, path, "operator", OpAdd, OpRemove, OpReplace)
@@ -386,10 +387,10 @@ func (p *parser) image(m map[string]any, path string) ImageOverrider {
 	return im
 }
 
-func (p *parser) commandArgs(m map[string]any, path, key string) []CommandArgsOverrider {
+func (p *parser) commandArgs(m map[string]any, path fieldpath.Path, key string) []CommandArgsOverrider {
 	var out []CommandArgsOverrider
 	for i, e := range p.listField(m, path, key) {
-		ipath := manifest.Path(path, key, i)
+		ipath := path.Child(key).At(i)
 		im := p.asMap(e, ipath)
 		if im == nil {
 			continue
@@ -398,17 +399,17 @@ func (p *parser) commandArgs(m map[string]any, path, key string) []CommandArgsOv
 		c.ContainerName = p.str(im, ipath, "containerName", true)
 		c.Operator = p.enum(im, ipath, "operator", OpAdd, OpRemove)
 		values, err := manifest.DecodeStringList(im["value"])
-		p.fieldErr(ipath+".value", err)
+		p.fieldErr(ipath.Child("value"), err)
 		c.Value = values
 		out = append(out, c)
 	}
 	return out
 }
 
-func (p *parser) labelAnnotations(m map[string]any, path, key string) []LabelAnnotationOverrider {
+func (p *parser) labelAnnotations(m map[string]any, path fieldpath.Path, key string) []LabelAnnotationOverrider {
 	var out []LabelAnnotationOverrider
 	for i, e := range p.listField(m, path, key) {
-		ipath := manifest.Path(path, key, i)
+		ipath := path.Child(key).At(i)
 		im := p.asMap(e, ipath)
 		if im == nil {
 			continue
@@ -416,23 +417,23 @@ func (p *parser) labelAnnotations(m map[string]any, path, key string) []LabelAnn
 		l := LabelAnnotationOverrider{Pos: p.obj.FieldPos(ipath)}
 		l.Operator = p.enum(im, ipath, "operator", OpAdd, OpRemove, OpReplace)
 		if v, ok := im["value"]; !ok || v == nil {
-			p.fail(ipath+".value", "Required value")
+			p.fail(ipath.Child("value"), "Required value")
 		}
 		values, err := manifest.DecodeStringMap(im["value"])
-		p.fieldErr(ipath+".value", err)
+		p.fieldErr(ipath.Child("value"), err)
 		l.Value = values
 		out = append(out, l)
 	}
 	return out
 }
 
-func (p *parser) field(m map[string]any, path string) FieldOverrider {
+func (p *parser) field(m map[string]any, path fieldpath.Path) FieldOverrider {
 	f := FieldOverrider{Pos: p.obj.FieldPos(path)}
 	f.FieldPath = p.str(m, path, "fieldPath", true)
 	for _, format := range []string{"json", "yaml"} {
 		var ops []Operation
 		for i, e := range p.listField(m, path, format) {
-			ipath := manifest.Path(path, format, i)
+			ipath := path.Child(format).At(i)
 			if im := p.asMap(e, ipath); im != nil {
 				ops = append(ops, p.operation(im, ipath, "subPath"))
 			}
@@ -472,49 +473,41 @@ func schemaError(obj *manifest.Object, label string, errs []schemas.FieldError) 
 }
 
 // fail records an error about the field at path (the first one wins).
-func (p *parser) fail(path, format string, args ...any) {
+func (p *parser) fail(path fieldpath.Path, format string, args ...any) {
 	if p.err != nil {
 		return
 	}
 	p.err = invalidError(p.obj, p.label, path, fmt.Sprintf(format, args...))
 }
 
-func invalidError(obj *manifest.Object, label, path, msg string) error {
+func invalidError(obj *manifest.Object, label string, path fieldpath.Path, msg string) error {
 	return invalidErrorAt(obj, label, path, path, msg)
 }
 
 // invalidErrorAt reports msg about the field at path, positioned at the
 // field at pos.
-func invalidErrorAt(obj *manifest.Object, label, pos, path, msg string) error {
-	return located(obj.FieldPos(pos), label, path, path+": "+msg, ErrInvalid)
+func invalidErrorAt(obj *manifest.Object, label string, pos, path fieldpath.Path, msg string) error {
+	return located(obj.FieldPos(pos), label, path, path.String()+": "+msg, ErrInvalid)
 }
 
 // fieldErr records a decoder's *manifest.FieldError under base.
-func (p *parser) fieldErr(base string, err error) {
+func (p *parser) fieldErr(base fieldpath.Path, err error) {
 	if err == nil {
 		return
 	}
 	var fe *manifest.FieldError
 	if errors.As(err, &fe) {
-		path := base
-		switch {
-		case fe.Path == "":
-		case fe.Path[0] == '[':
-			path += fe.Path
-		default:
-			path += "." + fe.Path
-		}
-		p.fail(path, "%s", fe.Msg)
+		p.fail(base.Join(fe.Path), "%s", fe.Msg)
 		return
 	}
 	p.fail(base, "%v", err)
 }
 
-func (p *parser) typeFail(path string, v any, want string) {
+func (p *parser) typeFail(path fieldpath.Path, v any, want string) {
 	p.fail(path, "Invalid value: %q: must be of type %s", manifest.TypeName(v), want)
 }
 
-func (p *parser) asMap(v any, path string) map[string]any {
+func (p *parser) asMap(v any, path fieldpath.Path) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
 		p.typeFail(path, v, "object")
@@ -524,45 +517,45 @@ func (p *parser) asMap(v any, path string) map[string]any {
 }
 
 // mapField returns m[key] as a map (nil when absent or null).
-func (p *parser) mapField(m map[string]any, path, key string) map[string]any {
+func (p *parser) mapField(m map[string]any, path fieldpath.Path, key string) map[string]any {
 	v := m[key]
 	if v == nil {
 		return nil
 	}
-	return p.asMap(v, join(path, key))
+	return p.asMap(v, path.Child(key))
 }
 
 // listField returns m[key] as a list (nil when absent or null).
-func (p *parser) listField(m map[string]any, path, key string) []any {
+func (p *parser) listField(m map[string]any, path fieldpath.Path, key string) []any {
 	v := m[key]
 	if v == nil {
 		return nil
 	}
 	l, ok := v.([]any)
 	if !ok {
-		p.typeFail(join(path, key), v, "array")
+		p.typeFail(path.Child(key), v, "array")
 		return nil
 	}
 	return l
 }
 
-func (p *parser) str(m map[string]any, path, key string, required bool) string {
+func (p *parser) str(m map[string]any, path fieldpath.Path, key string, required bool) string {
 	v, ok := m[key]
 	if !ok || v == nil {
 		if required {
-			p.fail(join(path, key), "Required value")
+			p.fail(path.Child(key), "Required value")
 		}
 		return ""
 	}
 	s, ok := v.(string)
 	if !ok {
-		p.typeFail(join(path, key), v, "string")
+		p.typeFail(path.Child(key), v, "string")
 	}
 	return s
 }
 
 // enum reads a required string restricted to allowed values.
-func (p *parser) enum(m map[string]any, path, key string, allowed ...string) string {
+func (p *parser) enum(m map[string]any, path fieldpath.Path, key string, allowed ...string) string {
 	s := p.str(m, path, key, true)
 	if _, ok := m[key].(string); !ok {
 		return s
@@ -579,13 +572,6 @@ func (p *parser) enum(m map[string]any, path, key string, allowed ...string) str
 		}
 		quoted += fmt.Sprintf("%q", a)
 	}
-	p.fail(join(path, key), "Unsupported value: %q: supported values: %s", s, quoted)
+	p.fail(path.Child(key), "Unsupported value: %q: supported values: %s", s, quoted)
 	return s
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }

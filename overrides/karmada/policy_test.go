@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -48,7 +49,7 @@ spec:
 					Labels:    []LabelAnnotationOverrider{{Operator: "add", Value: map[string]string{"a": "b"}}},
 					Plaintext: []Operation{{Operator: "add", Path: "/spec/replicas"}},
 				},
-				Path: "spec.overriders",
+				Path: fieldpath.New("spec", "overriders"),
 			}}},
 		},
 		{
@@ -81,15 +82,15 @@ spec:
 								{Operator: "add", Path: "/x", Value: map[string]any{"k": int64(1)}, HasValue: true},
 							}}},
 						},
-						Path: "spec.overrideRules[0].overriders",
+						Path: fieldpath.New("spec", "overrideRules", 0, "overriders"),
 					},
-					{Path: "spec.overrideRules[1].overriders"},
+					{Path: fieldpath.New("spec", "overrideRules", 1, "overriders")},
 				}},
 		},
 		{
 			name: "namespace defaults like kubectl, empty spec is one empty rule",
 			src:  "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: p}\nspec: {}",
-			want: &Policy{Kind: KindOverridePolicy, Name: "p", Namespace: "default", Rules: []Rule{{Path: "spec.overriders"}}},
+			want: &Policy{Kind: KindOverridePolicy, Name: "p", Namespace: "default", Rules: []Rule{{Path: fieldpath.New("spec", "overriders")}}},
 		},
 		{
 			name: "webhook ignores deprecated overriders and fieldOverrider-only overriders",
@@ -104,7 +105,7 @@ spec:
       annotationsOverrider: [{operator: add, value: {Example.COM/Key: x}}]`,
 			want: &Policy{Kind: KindClusterOverridePolicy, Name: "p", Rules: []Rule{{
 				Overriders: Overriders{Annotations: []LabelAnnotationOverrider{{Operator: "add", Value: map[string]string{"Example.COM/Key": "x"}}}},
-				Path:       "spec.overrideRules[0].overriders",
+				Path:       fieldpath.New("spec", "overrideRules", 0, "overriders"),
 			}}},
 		},
 	}

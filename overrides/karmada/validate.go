@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -20,18 +21,21 @@ type validation struct {
 	obj   *manifest.Object
 	label string
 	// pos is where the first error points.
-	pos  string
+	pos  fieldpath.Path
 	errs []fieldError
 }
 
 // fieldError is one field error: the field's path and the message.
-type fieldError struct{ path, msg string }
+type fieldError struct {
+	path fieldpath.Path
+	msg  string
+}
 
-func (e fieldError) String() string { return e.path + ": " + e.msg }
+func (e fieldError) String() string { return e.path.String() + ": " + e.msg }
 
 // add records the field error msg about the field at path, positioned at
 // pos (a path under path, or path itself).
-func (v *validation) add(pos, path, msg string) {
+func (v *validation) add(pos, path fieldpath.Path, msg string) {
 	if len(v.errs) == 0 {
 		v.pos = pos
 	}
@@ -39,13 +43,13 @@ func (v *validation) add(pos, path, msg string) {
 }
 
 // invalid records field.Invalid(path, value, msg), positioned at pos.
-func (v *validation) invalid(pos, path string, value any, msg string) {
+func (v *validation) invalid(pos, path fieldpath.Path, value any, msg string) {
 	v.add(pos, path, fmt.Sprintf("Invalid value: %s: %s", formatValue(value), msg))
 }
 
 // invalidEach records one field.Invalid per problem err lists (the
 // manifest validators join Kubernetes' messages with "; ").
-func (v *validation) invalidEach(pos, path string, value any, err error) {
+func (v *validation) invalidEach(pos, path fieldpath.Path, value any, err error) {
 	if err == nil {
 		return
 	}
@@ -95,7 +99,7 @@ func formatValue(value any) string {
 }
 
 // affinity reports Karmada's field selector rule for the affinity at path.
-func (v *validation) affinity(a *karmada.Affinity, path string) {
+func (v *validation) affinity(a *karmada.Affinity, path fieldpath.Path) {
 	err := a.Validate()
 	if err == nil {
 		return
@@ -105,54 +109,35 @@ func (v *validation) affinity(a *karmada.Affinity, path string) {
 		v.add(path, path, err.Error())
 		return
 	}
-	selPath := path + ".fieldSelector"
-	v.invalid(path+"."+fe.Path, selPath, v.raw(selPath), fe.Msg)
+	selPath := path.Child("fieldSelector")
+	v.invalid(path.Join(fe.Path), selPath, v.raw(selPath), fe.Msg)
 }
 
-// raw returns the authored value at a structural path (no user keys).
-func (v *validation) raw(path string) any {
-	var cur any = v.obj.Data
-	for _, part := range strings.Split(path, ".") {
-		name, idx, _ := strings.Cut(part, "[")
-		m, _ := cur.(map[string]any)
-		cur = m[name]
-		for idx != "" {
-			var n int
-			var rest string
-			if _, err := fmt.Sscanf(idx, "%d]", &n); err != nil {
-				return nil
-			}
-			_, rest, _ = strings.Cut(idx, "]")
-			l, _ := cur.([]any)
-			if n < 0 || n >= len(l) {
-				return nil
-			}
-			cur = l[n]
-			idx = strings.TrimPrefix(rest, "[")
-		}
-	}
-	return cur
+// raw returns the authored value at path.
+func (v *validation) raw(path fieldpath.Path) any {
+	val, _ := fieldpath.Get(v.obj.Data, path)
+	return val
 }
 
 // validate runs the webhook checks on a policy whose schema is valid.
 func (p *parser) validate(pol *Policy, s *parsedSpec) error {
 	v := &validation{obj: p.obj, label: p.label}
 	if s.target != nil {
-		v.affinity(s.target, "spec.targetCluster")
+		v.affinity(s.target, fieldpath.New("spec", "targetCluster"))
 		if s.rulesPresent {
-			v.invalid("spec.targetCluster", "spec.targetCluster", v.raw("spec.targetCluster"), "overrideRules and targetCluster can't co-exist")
+			v.invalid(fieldpath.New("spec", "targetCluster"), fieldpath.New("spec", "targetCluster"), v.raw(fieldpath.New("spec", "targetCluster")), "overrideRules and targetCluster can't co-exist")
 		}
 	}
 	if !emptyOverriders(s.overriders) && s.rulesPresent {
-		v.invalid("spec.overriders", "spec.overriders", v.raw("spec.overriders"), "overrideRules and overriders can't co-exist")
+		v.invalid(fieldpath.New("spec", "overriders"), fieldpath.New("spec", "overriders"), v.raw(fieldpath.New("spec", "overriders")), "overrideRules and overriders can't co-exist")
 	}
 	for i, r := range s.rules {
-		v.rule(r, manifest.Path("spec", "overrideRules", i))
+		v.rule(r, fieldpath.New("spec", "overrideRules", i))
 	}
 	if pol.Kind == KindOverridePolicy {
 		for i, rs := range s.selectors {
 			if rs.Namespace != "" && rs.Namespace != pol.Namespace {
-				path := manifest.Path("spec", "resourceSelectors", i, "namespace")
+				path := fieldpath.New("spec", "resourceSelectors", i, "namespace")
 				v.invalid(path, path, rs.Namespace, "namespace of resource selector must be the same as the namespace of the policy")
 			}
 		}
@@ -168,45 +153,45 @@ func emptyOverriders(o Overriders) bool {
 }
 
 // rule is ValidateOverrideRules for one rule.
-func (v *validation) rule(r Rule, path string) {
-	opath := path + ".overriders"
+func (v *validation) rule(r Rule, path fieldpath.Path) {
+	opath := path.Child("overriders")
 	for i, a := range r.Overriders.Annotations {
-		v.annotations(a.Value, manifest.Path(opath, "annotationsOverrider", i, "value"))
+		v.annotations(a.Value, opath.Child("annotationsOverrider").At(i).Child("value"))
 	}
 	for i, l := range r.Overriders.Labels {
-		v.labels(l.Value, manifest.Path(opath, "labelsOverrider", i, "value"))
+		v.labels(l.Value, opath.Child("labelsOverrider").At(i).Child("value"))
 	}
 	for i, im := range r.Overriders.Image {
 		if im.HasPredicate && !isPointer(im.PredicatePath) {
-			path := manifest.Path(opath, "imageOverrider", i, "predicate", "path")
+			path := opath.Child("imageOverrider").At(i).Child("predicate").Child("path")
 			v.invalid(path, path, im.PredicatePath, errPointer)
 		}
 	}
 	for i, f := range r.Overriders.Field {
-		v.field(f, manifest.Path(opath, "fieldOverrider", i))
+		v.field(f, opath.Child("fieldOverrider").At(i))
 	}
-	v.affinity(r.TargetCluster, path+".targetCluster")
+	v.affinity(r.TargetCluster, path.Child("targetCluster"))
 }
 
-func (v *validation) annotations(values map[string]string, path string) {
+func (v *validation) annotations(values map[string]string, path fieldpath.Path) {
 	size := 0
 	for _, k := range manifest.SortedKeys(values) {
 		size += len(k) + len(values[k])
-		v.invalidEach(join(path, k), path, k, manifest.ValidLabelKey(strings.ToLower(k)))
+		v.invalidEach(path.Child(k), path, k, manifest.ValidLabelKey(strings.ToLower(k)))
 	}
 	if size > totalAnnotationSizeLimit {
 		v.add(path, path, fmt.Sprintf("Too long: must have at most %d bytes", totalAnnotationSizeLimit))
 	}
 }
 
-func (v *validation) labels(values map[string]string, path string) {
+func (v *validation) labels(values map[string]string, path fieldpath.Path) {
 	for _, k := range manifest.SortedKeys(values) {
-		v.invalidEach(join(path, k), path, k, manifest.ValidLabelKey(k))
-		v.invalidEach(join(path, k), path, values[k], manifest.ValidLabelValue(values[k]))
+		v.invalidEach(path.Child(k), path, k, manifest.ValidLabelKey(k))
+		v.invalidEach(path.Child(k), path, values[k], manifest.ValidLabelValue(values[k]))
 	}
 }
 
-func (v *validation) field(f FieldOverrider, path string) {
+func (v *validation) field(f FieldOverrider, path fieldpath.Path) {
 	if len(f.YAML) > 0 && len(f.JSON) > 0 {
 		v.invalid(path, path, v.raw(path), "FieldOverrider has both YAML and JSON set. Only one is allowed")
 	}
@@ -214,26 +199,26 @@ func (v *validation) field(f FieldOverrider, path string) {
 		v.invalid(path, path, v.raw(path), "FieldOverrider must have either JSON or YAML set")
 	}
 	if !isPointer(f.FieldPath) {
-		v.invalid(path+".fieldPath", path+".fieldPath", f.FieldPath, errPointer)
+		v.invalid(path.Child("fieldPath"), path.Child("fieldPath"), f.FieldPath, errPointer)
 	}
-	v.operations(f.JSON, path+".json")
-	v.operations(f.YAML, path+".yaml")
+	v.operations(f.JSON, path.Child("json"))
+	v.operations(f.YAML, path.Child("yaml"))
 }
 
-func (v *validation) operations(ops []Operation, path string) {
+func (v *validation) operations(ops []Operation, path fieldpath.Path) {
 	for i, op := range ops {
-		opath := manifest.Path(path, i)
+		opath := path.At(i)
 		if !isPointer(op.Path) {
-			v.invalid(opath+".subPath", opath+".subPath", op.Path, errPointer)
+			v.invalid(opath.Child("subPath"), opath.Child("subPath"), op.Path, errPointer)
 		}
 		switch op.Operator {
 		case OpAdd, OpReplace:
 			if !op.HasValue {
-				v.invalid(opath, opath+".value", nil, "value is required for add or replace operation")
+				v.invalid(opath, opath.Child("value"), nil, "value is required for add or replace operation")
 			}
 		case OpRemove:
 			if op.HasValue {
-				v.invalid(opath+".value", opath+".value", op.Value, "value is not allowed for remove operation")
+				v.invalid(opath.Child("value"), opath.Child("value"), op.Value, "value is not allowed for remove operation")
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -109,11 +110,11 @@ func Override(app *render.Application, step string, pols []*render.Policy) (comp
 			continue
 		}
 		if p.Properties == nil {
-			return nil, nil, policyErr(app, p, "", "override policy %s must not have empty properties", p.Name)
+			return nil, nil, render.PolicyError(app, p, nil, "override policy %s must not have empty properties", p.Name)
 		}
 		spec, err := parseOverride(p.Properties)
 		if err != nil {
-			return nil, nil, policyFieldErr(app, p, render.ErrorPath(p.Properties, err), "failed to parse override policy %s: %v", p.Name, err)
+			return nil, nil, render.PolicyFieldError(app, p, render.ErrorPath(p.Properties, err), "failed to parse override policy %s: %v", p.Name, err)
 		}
 		var warning string
 		if comps, warning, err = override(app, step, p, spec, comps); err != nil {
@@ -143,7 +144,7 @@ var errComponentLost = errors.New("component lost")
 func override(app *render.Application, step string, p *render.Policy, spec *OverridePolicySpec, comps []render.Component) ([]render.Component, string, error) {
 	failed, lost := 0, ""
 	var last error
-	merge := func(c *render.Component, patch *EnvComponentPatch, overlay string, named bool) {
+	merge := func(c *render.Component, patch *EnvComponentPatch, overlay render.FieldRef, named bool) {
 		err := mergeComponent(c, patch, overlay)
 		switch {
 		case errors.Is(err, errComponentLost):
@@ -158,7 +159,7 @@ func override(app *render.Application, step string, p *render.Policy, spec *Over
 	for i := range spec.Components {
 		patch := &spec.Components[i]
 		name, typ := patch.Name, patch.Type
-		overlay := manifest.Path(p.Path, "properties", "components", i)
+		overlay := p.Path.Child("properties").Child("components").At(i)
 		if name == "" {
 			for j := range comps {
 				if typ == "" || comps[j].Type == typ {
@@ -169,7 +170,7 @@ func override(app *render.Application, step string, p *render.Policy, spec *Over
 		}
 		re, err := regexp.Compile(regexpFromWildcard(name))
 		if err != nil {
-			return nil, "", policyErr(app, p, manifest.Path("components", i, "name"), "invalid component name pattern %q: %v", name, err)
+			return nil, "", render.PolicyError(app, p, fieldpath.New("components", i, "name"), "invalid component name pattern %q: %v", name, err)
 		}
 		matched := false
 		for j := range comps {
@@ -188,15 +189,15 @@ func override(app *render.Application, step string, p *render.Policy, spec *Over
 		}
 	}
 	if lost != "" && failed == 0 {
-		return nil, "", policyFieldErr(app, p, "components", "failed to apply override policy %s: KubeVela's merge loses component %s "+
+		return nil, "", render.PolicyFieldError(app, p, fieldpath.New("components"), "failed to apply override policy %s: KubeVela's merge loses component %s "+
 			"(a trait patch whose properties are not an object, then one that merges) and dereferences it: the deploy fails", p.Name, lost)
 	}
 	if failed > 0 {
 		if last != nil && !errors.Is(last, errComponentLost) {
-			return nil, "", policyFieldErr(app, p, "components", "failed to apply override policy %s: failed to merge application components: %v", p.Name, last)
+			return nil, "", render.PolicyFieldError(app, p, fieldpath.New("components"), "failed to apply override policy %s: failed to merge application components: %v", p.Name, last)
 		}
 		return nil, fmt.Sprintf("%s: application %q policy %q: a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step %q, which dispatches nothing",
-			p.FieldPos(app, p.Path+".properties.components"), app.Name, p.Name, step), nil
+			p.FieldPos(app, p.Path.Child("properties").Child("components")), app.Name, p.Name, step), nil
 	}
 	return selectComponents(spec.Selector, comps), "", nil
 }
@@ -231,7 +232,7 @@ func regexpFromWildcard(name string) string { return strings.ReplaceAll(name, "*
 // merge: the error is KubeVela's; when a later trait merges after one
 // that did not, KubeVela returns no component and no error
 // (errComponentLost).
-func mergeComponent(c *render.Component, patch *EnvComponentPatch, overlay string) error {
+func mergeComponent(c *render.Component, patch *EnvComponentPatch, overlay render.FieldRef) error {
 	if raw := patch.Properties.value(); raw != nil {
 		props, isMap := raw.(map[string]any)
 		if !isMap {
@@ -247,7 +248,7 @@ func mergeComponent(c *render.Component, patch *EnvComponentPatch, overlay strin
 	var last error
 	for k := range patch.Traits {
 		t := &patch.Traits[k]
-		tpath := manifest.Path(overlay, "traits", k)
+		tpath := overlay.Child("traits").At(k)
 		idx := slices.IndexFunc(c.Traits, func(tr render.Trait) bool { return tr.Type == t.Type })
 		switch {
 		case idx >= 0 && t.Disable:
@@ -271,7 +272,7 @@ func mergeComponent(c *render.Component, patch *EnvComponentPatch, overlay strin
 }
 
 // mergeTrait merges a trait patch's properties into tr.
-func mergeTrait(tr *render.Trait, t *EnvTraitPatch, tpath string) error {
+func mergeTrait(tr *render.Trait, t *EnvTraitPatch, tpath render.FieldRef) error {
 	raw := t.Properties.value()
 	props, isMap := raw.(map[string]any)
 	if raw != nil && !isMap {
@@ -307,22 +308,22 @@ func mergeMaps(dst, src map[string]any) {
 
 // componentFromPatch is the component an override patch describes
 // (KubeVela's ToApplicationComponent: every trait not disabled, in order).
-func componentFromPatch(patch *EnvComponentPatch, path, overlay string) render.Component {
+func componentFromPatch(patch *EnvComponentPatch, path, overlay render.FieldRef) render.Component {
 	c := render.Component{Name: patch.Name, Type: patch.Type, Raw: patch.authored, Path: path}
 	if props, ok := patch.Properties.value().(map[string]any); ok {
 		c.Properties = manifest.DeepCopy(props).(map[string]any)
 	}
 	for k := range patch.Traits {
 		if t := &patch.Traits[k]; !t.Disable {
-			c.Traits = append(c.Traits, traitFromPatch(t, path, manifest.Path(overlay, "traits", k)))
+			c.Traits = append(c.Traits, traitFromPatch(t, path, overlay.Child("traits").At(k)))
 		}
 	}
 	c.AddOverlay(overlay)
 	return c
 }
 
-func traitFromPatch(t *EnvTraitPatch, path, overlay string) render.Trait {
-	tr := render.Trait{Type: t.Type, Path: path, Overlays: []string{overlay}}
+func traitFromPatch(t *EnvTraitPatch, path, overlay render.FieldRef) render.Trait {
+	tr := render.Trait{Type: t.Type, Path: path, Overlays: []render.FieldRef{overlay}}
 	if props, ok := t.Properties.value().(map[string]any); ok {
 		tr.Properties = manifest.DeepCopy(props).(map[string]any)
 	}

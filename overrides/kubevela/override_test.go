@@ -304,9 +304,16 @@ func TestOverrideOverlays(t *testing.T) {
 	}
 	var got []overlays
 	for _, c := range comps {
-		o := overlays{Path: c.Path, Overlays: c.Overlays}
+		strs := func(refs []render.FieldRef) []string {
+			var out []string
+			for _, r := range refs {
+				out = append(out, r.String())
+			}
+			return out
+		}
+		o := overlays{Path: c.Path.String(), Overlays: strs(c.Overlays)}
 		for _, tr := range c.Traits {
-			o.Traits = append(o.Traits, append([]string{tr.Path}, tr.Overlays...))
+			o.Traits = append(o.Traits, append([]string{tr.Path.String()}, strs(tr.Overlays)...))
 		}
 		got = append(got, o)
 	}

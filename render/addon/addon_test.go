@@ -11,6 +11,8 @@ import (
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 const testMeta = "name: demo\nversion: 1.0.0\n"
@@ -363,7 +365,7 @@ func TestApplicationPositions(t *testing.T) {
 					got[path] = app.Pos.String()
 					continue
 				}
-				got[path] = app.FieldPos(path).String()
+				got[path] = app.FieldPos(fieldpath.MustParse(path)).String()
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("positions (-want +got):\n%s", diff)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -149,7 +150,7 @@ func (e *enabler) renderApp(pkg *addonPackage, args map[string]any) (*applicatio
 	}
 	app.APIVersion, app.Kind = appAPIVersion, appKind
 	app.Metadata.Name = "addon-" + pkg.meta.Name
-	app.at.SetFieldPos("metadata.name", pkg.metaAt.FieldPos("name"))
+	app.at.SetFieldPos(fieldpath.New("metadata", "name"), pkg.metaAt.FieldPos(fieldpath.New("name")))
 	app.Metadata.Namespace = velaSystem
 	app.setLabels(map[string]string{labelAddonName: pkg.meta.Name, labelAddonVersion: pkg.meta.Version})
 	for _, o := range aux {
@@ -162,7 +163,7 @@ func (e *enabler) renderApp(pkg *addonPackage, args map[string]any) (*applicatio
 		return nil, nil, err
 	}
 	if !cueTemplate && pkg.meta.deploysToRuntime() && !app.hasTopology() {
-		app.at.SetFieldPos(manifest.Path("spec", "policies", len(app.Spec.Policies)), pkg.metaAt.FieldPos("deployTo"))
+		app.at.SetFieldPos(fieldpath.New("spec", "policies", len(app.Spec.Policies)), pkg.metaAt.FieldPos(fieldpath.New("deployTo")))
 		if err := e.addLegacyTopology(app, args); err != nil {
 			return nil, nil, err
 		}
@@ -191,7 +192,7 @@ func decodeAppYAML(f srcFile) (*application, error) {
 		return nil, err
 	}
 	app := &application{at: &manifest.Object{Pos: docStart(f)}}
-	app.at.Graft("", at)
+	app.at.Graft(nil, at)
 	if err := decodeJSON(js, app, at, "template.yaml"); err != nil {
 		return nil, err
 	}
@@ -204,7 +205,7 @@ func (a *application) addNamespaces(pkg *addonPackage) error {
 		if ns == velaSystem {
 			continue
 		}
-		a.at.SetFieldPos(manifest.Path("spec", "components", len(a.Spec.Components)), pkg.metaAt.FieldPos(manifest.Path("needNamespace", i)))
+		a.at.SetFieldPos(fieldpath.New("spec", "components", len(a.Spec.Components)), pkg.metaAt.FieldPos(fieldpath.New("needNamespace", i)))
 		props, err := rawJSON(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 		if err != nil {
 			return err
@@ -218,7 +219,7 @@ func (a *application) addNamespaces(pkg *addonPackage) error {
 // component per non-main CUE resource.
 func (a *application) addResources(pkg *addonPackage, args map[string]any) error {
 	if len(pkg.resYAML) > 0 {
-		comp := manifest.Path("spec", "components", len(a.Spec.Components))
+		comp := fieldpath.New("spec", "components", len(a.Spec.Components))
 		var objs []any
 		for i, f := range pkg.resYAML {
 			o, err := yamlObject(f)
@@ -228,7 +229,7 @@ func (a *application) addResources(pkg *addonPackage, args map[string]any) error
 			if i == 0 {
 				a.at.SetFieldPos(comp, o.Pos)
 			}
-			a.at.Graft(manifest.Path(comp, "properties", "objects", i), o)
+			a.at.Graft(comp.Child("properties").Child("objects").At(i), o)
 			objs = append(objs, o.Data)
 		}
 		props, err := rawJSON(map[string]any{"objects": objs})
@@ -243,7 +244,7 @@ func (a *application) addResources(pkg *addonPackage, args map[string]any) error
 			return err
 		}
 		if comp != nil {
-			a.at.Graft(manifest.Path("spec", "components", len(a.Spec.Components)), at)
+			a.at.Graft(fieldpath.New("spec", "components", len(a.Spec.Components)), at)
 			a.Spec.Components = append(a.Spec.Components, *comp)
 		}
 	}
@@ -389,6 +390,6 @@ func (a *application) object() (*manifest.Object, error) {
 		return nil, err
 	}
 	o := &manifest.Object{Data: v.(map[string]any), Pos: a.at.Pos}
-	o.Graft("", a.at)
+	o.Graft(nil, a.at)
 	return o, nil
 }

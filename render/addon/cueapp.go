@@ -7,6 +7,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -107,30 +108,30 @@ func authored(v cue.Value) (manifest.Pos, bool) {
 // values under it were written, for errors about the data v becomes.
 func cuePositions(f *srcFile, v cue.Value) *manifest.Object {
 	at := &manifest.Object{Pos: cuePos(f, v)}
-	recordCUE(at, "", v, 0)
+	recordCUE(at, nil, v, 0)
 	return at
 }
 
 // recordCUE records the positions of the values under v, at path prefix.
 // Values only the generated context gave are left out (they fall back to
 // their parent's position).
-func recordCUE(at *manifest.Object, prefix string, v cue.Value, depth int) {
+func recordCUE(at *manifest.Object, prefix fieldpath.Path, v cue.Value, depth int) {
 	if depth > manifest.MaxDepth {
 		return
 	}
-	if p, ok := authored(v); ok && prefix != "" {
+	if p, ok := authored(v); ok && len(prefix) > 0 {
 		at.SetFieldPos(prefix, p)
 	}
 	switch v.IncompleteKind() {
 	case cue.StructKind:
 		iter, err := v.Fields()
 		for err == nil && iter.Next() {
-			recordCUE(at, manifest.Path(prefix, iter.Selector().Unquoted()), iter.Value(), depth+1)
+			recordCUE(at, prefix.Child(iter.Selector().Unquoted()), iter.Value(), depth+1)
 		}
 	case cue.ListKind:
 		iter, err := v.List()
 		for i := 0; err == nil && iter.Next(); i++ {
-			recordCUE(at, manifest.Path(prefix, i), iter.Value(), depth+1)
+			recordCUE(at, prefix.At(i), iter.Value(), depth+1)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue"
 	"sigs.k8s.io/yaml"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -53,7 +54,7 @@ func explainYAML(f srcFile, what string, t reflect.Type, coerce bool, err error)
 		return invalidf(pe.Pos, "%v", pe.Err)
 	}
 	if t != nil {
-		if e := checkShape(t, obj.Data, "", obj, coerce); e != nil {
+		if e := checkShape(t, obj.Data, nil, obj, coerce); e != nil {
 			return shapeErr(obj, what, e)
 		}
 	}
@@ -72,7 +73,7 @@ func decodeJSON(js []byte, target any, at *manifest.Object, what string) error {
 		return nil
 	}
 	if v, derr := manifest.DecodeJSON(js); derr == nil {
-		if e := checkShape(reflect.TypeOf(target), v, "", at, false); e != nil {
+		if e := checkShape(reflect.TypeOf(target), v, nil, at, false); e != nil {
 			return shapeErr(at, what, e)
 		}
 	}
@@ -98,7 +99,7 @@ func yamlObject(f srcFile) (*manifest.Object, error) {
 		return nil, err
 	}
 	o := &manifest.Object{Data: m, Pos: docStart(f)}
-	o.Graft("", at)
+	o.Graft(nil, at)
 	return o, nil
 }
 
@@ -124,11 +125,11 @@ func requireKind(m map[string]any, at *manifest.Object) error {
 		if k != "" {
 			return nil
 		}
-		return invalidf(at.FieldPos("kind"), "kind: Required value: a Kubernetes object must name its kind")
+		return invalidf(at.FieldPos(fieldpath.New("kind")), "kind: Required value: a Kubernetes object must name its kind")
 	case nil:
 		return invalidf(at.Pos, "kind: Required value: a Kubernetes object must name its kind")
 	default:
-		return invalidf(at.FieldPos("kind"), "kind: must be a string, found %s", valueNoun(k))
+		return invalidf(at.FieldPos(fieldpath.New("kind")), "kind: must be a string, found %s", valueNoun(k))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -257,14 +258,14 @@ func withAddon(err error, name string) error {
 func (m *meta) validate(at *manifest.Object) error {
 	switch {
 	case m.Name == "":
-		return invalidf(at.FieldPos("name"), "metadata.yaml must define the name of the addon")
+		return invalidf(at.FieldPos(fieldpath.New("name")), "metadata.yaml must define the name of the addon")
 	case m.Version == "":
-		return &Error{Pos: at.FieldPos("version"), Addon: m.Name, Msg: "metadata.yaml must define the version of the addon"}
+		return &Error{Pos: at.FieldPos(fieldpath.New("version")), Addon: m.Name, Msg: "metadata.yaml must define the version of the addon"}
 	}
 	// The name becomes the addon Application's name (addon-<name>) and
 	// part of ConfigMap and Secret names, and of drydock's paths.
 	if msg := manifest.DNS1123Label(m.Name); msg != "" {
-		return invalidf(at.FieldPos("name"), "metadata.yaml: name: Invalid value: %q: %s", m.Name, msg)
+		return invalidf(at.FieldPos(fieldpath.New("name")), "metadata.yaml: name: Invalid value: %q: %s", m.Name, msg)
 	}
 	return withAddon(m.System.validate(at), m.Name)
 }
@@ -282,7 +283,7 @@ func (r *systemRequirements) validate(at *manifest.Object) error {
 			continue
 		}
 		if _, err := semver.NewConstraint(strings.ReplaceAll(c.require, "v", " ")); err != nil {
-			return invalidf(at.FieldPos("system."+c.field), "metadata.yaml: system.%s: Invalid value: %q: not a version constraint KubeVela can check", c.field, c.require)
+			return invalidf(at.FieldPos(fieldpath.New("system", c.field)), "metadata.yaml: system.%s: Invalid value: %q: not a version constraint KubeVela can check", c.field, c.require)
 		}
 	}
 	return nil

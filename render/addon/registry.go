@@ -10,6 +10,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -116,8 +117,8 @@ func (e *enabler) resolve(pkg *addonPackage, i int) (resolvedDep, error) {
 // depErr is an error about field of the i-th dependency, located in
 // metadata.yaml.
 func (pkg *addonPackage) depErr(i int, field, format string, args ...any) error {
-	path := manifest.Path("dependencies", i, field)
-	return &Error{Pos: pkg.metaAt.FieldPos(path), Addon: pkg.meta.Name, Msg: path + ": " + fmt.Sprintf(format, args...)}
+	path := fieldpath.New("dependencies", i, field)
+	return &Error{Pos: pkg.metaAt.FieldPos(path), Addon: pkg.meta.Name, Msg: path.String() + ": " + fmt.Sprintf(format, args...)}
 }
 
 // checkSemVer reports whether version satisfies the constraint require:

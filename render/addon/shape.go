@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -15,7 +16,7 @@ import (
 // KubeVela decodes it into, said in the terms of the authored document
 // instead of Go's ("cannot unmarshal string into Go struct field ...").
 type shapeError struct {
-	path  string // as manifest.Path builds it
+	path  fieldpath.Path
 	want  string
 	found string
 }
@@ -24,7 +25,7 @@ type shapeError struct {
 // records it) that does not fit t the way encoding/json decodes, or nil.
 // With coerce, scalars fit string fields, as sigs.k8s.io/yaml.Unmarshal
 // turns them into strings before decoding.
-func checkShape(t reflect.Type, v any, path string, at *manifest.Object, coerce bool) *shapeError {
+func checkShape(t reflect.Type, v any, path fieldpath.Path, at *manifest.Object, coerce bool) *shapeError {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -45,7 +46,7 @@ func checkShape(t reflect.Type, v any, path string, at *manifest.Object, coerce 
 			return mismatch
 		}
 		for _, k := range keysInOrder(m, path, at) {
-			if e := checkShape(t.Elem(), m[k], manifest.Path(path, k), at, coerce); e != nil {
+			if e := checkShape(t.Elem(), m[k], path.Child(k), at, coerce); e != nil {
 				return e
 			}
 		}
@@ -55,7 +56,7 @@ func checkShape(t reflect.Type, v any, path string, at *manifest.Object, coerce 
 			return mismatch
 		}
 		for i, e := range l {
-			if err := checkShape(t.Elem(), e, manifest.Path(path, i), at, coerce); err != nil {
+			if err := checkShape(t.Elem(), e, path.At(i), at, coerce); err != nil {
 				return err
 			}
 		}
@@ -68,7 +69,7 @@ func checkShape(t reflect.Type, v any, path string, at *manifest.Object, coerce 
 }
 
 // checkFields checks the keys of m that name a JSON field of struct t.
-func checkFields(t reflect.Type, m map[string]any, path string, at *manifest.Object, coerce bool) *shapeError {
+func checkFields(t reflect.Type, m map[string]any, path fieldpath.Path, at *manifest.Object, coerce bool) *shapeError {
 	fields := jsonFields(t)
 	for _, k := range keysInOrder(m, path, at) {
 		ft, ok := fields[k]
@@ -83,7 +84,7 @@ func checkFields(t reflect.Type, m map[string]any, path string, at *manifest.Obj
 		if !ok {
 			continue
 		}
-		if e := checkShape(ft, m[k], manifest.Path(path, k), at, coerce); e != nil {
+		if e := checkShape(ft, m[k], path.Child(k), at, coerce); e != nil {
 			return e
 		}
 	}
@@ -113,9 +114,9 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 }
 
 // keysInOrder returns m's keys in the order they were authored.
-func keysInOrder(m map[string]any, path string, at *manifest.Object) []string {
+func keysInOrder(m map[string]any, path fieldpath.Path, at *manifest.Object) []string {
 	keys := manifest.SortedKeys(m)
-	pos := func(k string) manifest.Pos { return at.FieldPos(manifest.Path(path, k)) }
+	pos := func(k string) manifest.Pos { return at.FieldPos(path.Child(k)) }
 	sort.SliceStable(keys, func(i, j int) bool {
 		a, b := pos(keys[i]), pos(keys[j])
 		if a.Line != b.Line {
@@ -208,7 +209,7 @@ func valueNoun(v any) string {
 // shapeErr locates a shape error in the authored file: "what: path: must be
 // want, found found".
 func shapeErr(at *manifest.Object, what string, e *shapeError) error {
-	path := e.path
+	path := e.path.String()
 	if path == "" {
 		path = "the document"
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -87,10 +88,10 @@ func validateSpec(spec map[string]any, kind string) error {
 	if !ok {
 		return nil
 	}
-	return s.check("spec", spec)
+	return s.check(fieldpath.New("spec"), spec)
 }
 
-func (f *field) check(path string, v any) error {
+func (f *field) check(path fieldpath.Path, v any) error {
 	if v == nil || f.kind == "any" {
 		return nil
 	}
@@ -103,9 +104,9 @@ func (f *field) check(path string, v any) error {
 		for _, k := range manifest.SortedKeys(m) {
 			sub := f.lookup(k)
 			if sub == nil {
-				return fmt.Errorf("unknown field %q", path+"."+k)
+				return fmt.Errorf("unknown field %q", path.Child(k))
 			}
-			if err := sub.check(path+"."+k, m[k]); err != nil {
+			if err := sub.check(path.Child(k), m[k]); err != nil {
 				return err
 			}
 		}
@@ -115,7 +116,7 @@ func (f *field) check(path string, v any) error {
 			return typeErr(path, v, "list")
 		}
 		for i, e := range l {
-			if err := f.elem.check(fmt.Sprintf("%s[%d]", path, i), e); err != nil {
+			if err := f.elem.check(path.At(i), e); err != nil {
 				return err
 			}
 		}
@@ -125,7 +126,7 @@ func (f *field) check(path string, v any) error {
 			return typeErr(path, v, "map of strings")
 		}
 		for _, k := range manifest.SortedKeys(m) {
-			if err := fString.check(path+"."+k, m[k]); err != nil {
+			if err := fString.check(path.Child(k), m[k]); err != nil {
 				return err
 			}
 		}
@@ -149,7 +150,7 @@ func (f *field) lookup(k string) *field {
 	return nil
 }
 
-func (f *field) checkScalar(path string, v any) error {
+func (f *field) checkScalar(path fieldpath.Path, v any) error {
 	ok := false
 	switch f.kind {
 	case "string":
@@ -163,6 +164,6 @@ func (f *field) checkScalar(path string, v any) error {
 	return nil
 }
 
-func typeErr(path string, v any, want string) error {
+func typeErr(path fieldpath.Path, v any, want string) error {
 	return fmt.Errorf("%s: cannot unmarshal %s into a %s", path, manifest.JSONKind(v), want)
 }

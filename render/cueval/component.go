@@ -198,7 +198,7 @@ func (e *Engine) renderComponent(app *render.Application, comp *render.Component
 func (r *componentRun) workload() error {
 	def := r.e.defs.Get(render.KindComponent, r.comp.Type)
 	if def == nil {
-		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
+		return r.errAt(r.comp.Path.Child("type"), "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
 	}
 	if r.comp.Properties != nil {
 		r.ctxData["parameter"] = NormalizeNumbers(r.comp.Properties)
@@ -221,7 +221,7 @@ func (r *componentRun) workload() error {
 	}
 	out := v.LookupPath(cue.ParsePath("output"))
 	if !out.Exists() {
-		return r.errAt(r.comp.Path+".type", "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
+		return r.errAt(r.comp.Path.Child("type"), "", fmt.Errorf("ComponentDefinition %q: template has no output", def.Name))
 	}
 	if err := r.checkKind(def, out, "output", r.comp.Path, ""); err != nil {
 		return err
@@ -239,7 +239,7 @@ func (r *componentRun) workload() error {
 	return nil
 }
 
-func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ string, post bool, path, trait string, s subject) error {
+func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ string, post bool, path render.FieldRef, trait string, s subject) error {
 	outs := v.LookupPath(cue.ParsePath("outputs"))
 	if !outs.Exists() {
 		return nil
@@ -275,7 +275,7 @@ func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ s
 // corpus's ex-advanced-cue-mysql-pvc, two pvc traits, expects both
 // claims), so this is a warning, not an error. The webhook evaluates the
 // components as authored: one an override policy changed is not checked.
-func (r *componentRun) uniqueOutput(name, path, trait string) {
+func (r *componentRun) uniqueOutput(name string, path render.FieldRef, trait string) {
 	if len(r.comp.Overlays) > 0 {
 		return
 	}
@@ -288,7 +288,7 @@ func (r *componentRun) uniqueOutput(name, path, trait string) {
 		if a.name == name && !a.postDispatch {
 			r.warnings = append(r.warnings, fmt.Sprintf("%s: application %q component %q trait %q: %s: KubeVela's validating webhook refuses this Application: "+
 				"cannot evaluate trait %q: cannot append auxiliaries into context: outputs item name must be unique: auxiliary %q already exits "+
-				"(its controller renders it, as drydock does)", r.app.Object.FieldPos(path), r.app.Name, r.comp.Name, trait, path, trait, name))
+				"(its controller renders it, as drydock does)", r.app.FieldPos(path), r.app.Name, r.comp.Name, trait, path, trait, name))
 			return
 		}
 	}
@@ -297,7 +297,7 @@ func (r *componentRun) uniqueOutput(name, path, trait string) {
 func (r *componentRun) trait(t *render.Trait) error {
 	def := r.e.defs.Get(render.KindTrait, t.Type)
 	if def == nil {
-		return r.errAt(t.Path+".type", t.Type, fmt.Errorf("%w: no TraitDefinition %q", render.ErrUnknownDefinition, t.Type))
+		return r.errAt(t.Path.Child("type"), t.Type, fmt.Errorf("%w: no TraitDefinition %q", render.ErrUnknownDefinition, t.Type))
 	}
 	ctxData, err := r.traitContext(def, t)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -144,7 +145,7 @@ func checkImports(d *render.Definition) error {
 // evaluateMarked unifies a compiled template with parameter and context
 // values, each parameter leaf positioned by mark (nil: none) for
 // provenance.
-func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, context map[string]any, mark func(at string) token.Pos) (cue.Value, error) {
+func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, context map[string]any, mark func(at fieldpath.Path) token.Pos) (cue.Value, error) {
 	defer e.beginDef(d)()
 	tmpl, err := e.template(d)
 	if err != nil {
@@ -162,7 +163,7 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 			e.orders[d] = order
 		}
 		f := &filler{order: order, mark: mark}
-		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(f.expr(decl, NormalizeNumbers(params), "", "")))
+		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(f.expr(decl, NormalizeNumbers(params), "", nil)))
 	}
 	v := tmpl.Unify(fill)
 	if err := v.Validate(); err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/drydock-dev/drydock/render"
 )
 
-func (r *componentRun) errAt(path, trait string, err error) error {
-	return render.Locate(r.newErr(r.app.Object.FieldPos(path), trait, err))
+func (r *componentRun) errAt(path render.FieldRef, trait string, err error) error {
+	return render.Locate(r.newErr(r.app.FieldPos(path), trait, err))
 }
 
 // newErr is an Error about what r renders (a component or its trait, or
@@ -26,7 +26,7 @@ func (r *componentRun) newErr(pos manifest.Pos, trait string, err error) *render
 
 // cueErr locates a CUE evaluation error: a parameter error points at the
 // property in the Application, anything else at the template line.
-func (r *componentRun) cueErr(def *render.Definition, path, trait string, err error) error {
+func (r *componentRun) cueErr(def *render.Definition, path render.FieldRef, trait string, err error) error {
 	return r.cueErrIn(def, cue.Value{}, path, trait, err)
 }
 
@@ -34,8 +34,8 @@ func (r *componentRun) cueErr(def *render.Definition, path, trait string, err er
 // an error CUE reports without a position (a structural cycle) is placed
 // at its path in v. A structural cycle names the definition, whose
 // template alone can hold it.
-func (r *componentRun) cueErrIn(def *render.Definition, v cue.Value, path, trait string, err error) error {
-	e := r.newErr(r.app.Object.FieldPos(path), trait, err)
+func (r *componentRun) cueErrIn(def *render.Definition, v cue.Value, path render.FieldRef, trait string, err error) error {
+	e := r.newErr(r.app.FieldPos(path), trait, err)
 	if render.IsStructuralCycle(err) {
 		// Text only: CUEMessage shows a wrapped CUE error without context.
 		e.Err = fmt.Errorf("%s %q: %s", def.Kind, def.Name, render.CUEMessage(err))
@@ -49,20 +49,20 @@ func (r *componentRun) cueErrIn(def *render.Definition, v cue.Value, path, trait
 	}
 	switch {
 	case param != nil:
-		e.Pos = r.app.Object.FieldPos(render.PropertyPath(path, param))
+		e.Pos = r.app.FieldPos(path.Join(render.PropertyPath(param)))
 		// A value an override policy wrote is located in the policy.
 		overlays := r.comp.Overlays
 		if trait != "" {
 			overlays = nil
 			for _, t := range r.comp.Traits {
-				if t.Path == path && t.Type == trait {
+				if t.Path.Equal(path) && t.Type == trait {
 					overlays = t.Overlays
 				}
 			}
 		}
 		for k := len(overlays) - 1; k >= 0; k-- {
-			if op := render.PropertyPath(overlays[k], param); r.app.Object.HasField(op) {
-				e.Pos = r.app.Object.FieldPos(op)
+			if op := overlays[k].Join(render.PropertyPath(param)); r.app.HasField(op) {
+				e.Pos = r.app.FieldPos(op)
 				break
 			}
 		}

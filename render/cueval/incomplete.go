@@ -48,9 +48,9 @@ func (r *componentRun) incompleteErr(err error, at int, what string) error {
 	}
 	p := params[0]
 	msg := fmt.Sprintf("parameter.%s: %s", strings.Join(p.path, "."), p.msg)
-	prop := render.PropertyPath(path, p.path)
-	if !r.app.Object.HasField(prop) {
-		msg = fmt.Sprintf("%s is required and not given (%s)", render.PropertyPath("", p.path), msg)
+	prop := path.Join(render.PropertyPath(p.path))
+	if !r.app.HasField(prop) {
+		msg = fmt.Sprintf("%s is required and not given (%s)", render.PropertyPath(p.path), msg)
 	}
 	if len(params) > 1 {
 		msg += fmt.Sprintf(" and %d more missing parameters", len(params)-1)
@@ -59,7 +59,7 @@ func (r *componentRun) incompleteErr(err error, at int, what string) error {
 	if key, ok := yaml11Key(props, p.path); ok {
 		name := p.path[len(p.path)-1]
 		msg += fmt.Sprintf("; the properties have the key %q instead: YAML 1.1 reads an unquoted %s as %s (quote the key: %q)", key, name, key, name)
-		prop = render.PropertyPath(path, append(p.path[:len(p.path)-1:len(p.path)-1], key))
+		prop = path.Join(render.PropertyPath(append(p.path[:len(p.path)-1:len(p.path)-1], key)))
 	}
 	return r.errAt(prop, trait, errors.New(msg))
 }

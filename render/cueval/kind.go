@@ -15,7 +15,7 @@ import (
 // (manifest.KindName), naming the definition and located at the
 // template line of the kind. A kind that is not a concrete string is
 // left to the checks of the object that follow.
-func (r *componentRun) checkKind(def *render.Definition, obj cue.Value, field, path, trait string) error {
+func (r *componentRun) checkKind(def *render.Definition, obj cue.Value, field string, path render.FieldRef, trait string) error {
 	k := obj.LookupPath(cue.ParsePath("kind"))
 	kind, err := k.String()
 	if err != nil {
@@ -25,7 +25,7 @@ func (r *componentRun) checkKind(def *render.Definition, obj cue.Value, field, p
 	if msg == "" {
 		return nil
 	}
-	e := r.newErr(r.app.Object.FieldPos(path), trait, fmt.Errorf("%s %q: %s.kind: %s", def.Kind, def.Name, field, msg))
+	e := r.newErr(r.app.FieldPos(path), trait, fmt.Errorf("%s %q: %s.kind: %s", def.Kind, def.Name, field, msg))
 	if p := templatePos(def, []token.Pos{k.Pos()}); p.IsValid() {
 		e.Pos, e.Template = p, p
 	}

@@ -5,6 +5,7 @@ import (
 
 	"cuelang.org/go/cue"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -39,7 +40,7 @@ func kubeObject(k *render.KubeSchematic, params map[string]any) (map[string]any,
 			return nil, err
 		}
 		for _, fp := range p.FieldPaths {
-			if err := manifest.SetFieldPath(obj, fp, NormalizeNumbers(params[name])); err != nil {
+			if err := setFieldPath(obj, fp, NormalizeNumbers(params[name])); err != nil {
 				return nil, fmt.Errorf("parameter %q: field %q: %w", name, fp, err)
 			}
 		}
@@ -70,4 +71,14 @@ func checkKubeType(p *render.KubeParameter, v any) error {
 		return fmt.Errorf("parameter %q: require %q type parameter value", p.Name, p.Type)
 	}
 	return nil
+}
+
+// setFieldPath sets value at fp, a field path as a KubeVela kube
+// definition's parameter writes it (spec.template.spec.containers[0].image).
+func setFieldPath(obj map[string]any, fp string, value any) error {
+	p, err := fieldpath.Parse(fp)
+	if err != nil {
+		return err
+	}
+	return fieldpath.Set(obj, p, value)
 }

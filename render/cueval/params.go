@@ -8,7 +8,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
-	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // filler builds the parameter value as CUE syntax whose struct fields
@@ -23,10 +23,10 @@ import (
 // closed structs matches.)
 type filler struct {
 	order orderCache
-	mark  func(at string) token.Pos
+	mark  func(at fieldpath.Path) token.Pos
 }
 
-func (f *filler) expr(decl cue.Value, v any, path, at string) ast.Expr {
+func (f *filler) expr(decl cue.Value, v any, path string, at fieldpath.Path) ast.Expr {
 	e := f.leaf(decl, v, path, at)
 	if f.mark != nil && !composite(v) {
 		ast.SetPos(e, f.mark(at))
@@ -34,7 +34,7 @@ func (f *filler) expr(decl cue.Value, v any, path, at string) ast.Expr {
 	return e
 }
 
-func (f *filler) leaf(decl cue.Value, v any, path, at string) ast.Expr {
+func (f *filler) leaf(decl cue.Value, v any, path string, at fieldpath.Path) ast.Expr {
 	switch x := v.(type) {
 	case map[string]any:
 		return f.structExpr(decl, x, path, at)
@@ -45,7 +45,7 @@ func (f *filler) leaf(decl cue.Value, v any, path, at string) ast.Expr {
 		}
 		elts := make([]ast.Expr, len(x))
 		for i, e := range x {
-			elts[i] = f.expr(elem, e, path+"[]", at+"["+strconv.Itoa(i)+"]")
+			elts[i] = f.expr(elem, e, path+"[]", at.At(i))
 		}
 		return ast.NewList(elts...)
 	case string:
@@ -102,7 +102,7 @@ func needsDecl(v any) bool {
 	return false
 }
 
-func (f *filler) structExpr(decl cue.Value, m map[string]any, path, at string) ast.Expr {
+func (f *filler) structExpr(decl cue.Value, m map[string]any, path string, at fieldpath.Path) ast.Expr {
 	order := f.order
 	fields := make([]any, 0, 2*len(m))
 	done := make(map[string]bool, len(m))
@@ -111,7 +111,7 @@ func (f *filler) structExpr(decl cue.Value, m map[string]any, path, at string) a
 		if decl.Exists() && needsDecl(m[name]) {
 			sub = decl.LookupPath(cue.MakePath(cue.Str(name)))
 		}
-		fields = append(fields, label(name), f.expr(sub, m[name], path+"."+name, manifest.FieldPathJoin(at, name)))
+		fields = append(fields, label(name), f.expr(sub, m[name], path+"."+name, at.Child(name)))
 		done[name] = true
 	}
 	for _, name := range order.declared(decl, path) {

@@ -5,6 +5,7 @@ import (
 
 	"cuelang.org/go/cue"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -64,7 +65,7 @@ func (e *Engine) RenderPolicy(app *render.Application, p *render.Policy, def *re
 			addLabels(obj, map[string]string{render.LabelAppCluster: ""})
 		}
 		if prov != nil {
-			prov.Update(before, obj, func(path string, _ any) []manifest.Origin { return []manifest.Origin{run.contractOrigin(path)} })
+			prov.Update(before, obj, func(path fieldpath.Path, _ any) []manifest.Origin { return []manifest.Origin{run.contractOrigin(path)} })
 		}
 		out = append(out, &Resource{Object: obj, Component: p.Name, Policy: p.Name, Provenance: prov})
 	}

@@ -1,7 +1,6 @@
 package cueval
 
 import (
-	"fmt"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -9,6 +8,7 @@ import (
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/patch"
@@ -43,16 +43,16 @@ type subject struct {
 	def      *render.Definition
 	stage    manifest.Stage
 	name     string
-	path     string
-	overlays []string
+	path     render.FieldRef
+	overlays []render.FieldRef
 }
 
 // mark returns the function that positions the parameter leaves of s.
-func (r *componentRun) mark(s subject) func(at string) token.Pos {
+func (r *componentRun) mark(s subject) func(at fieldpath.Path) token.Pos {
 	if r.trace == nil {
 		return nil
 	}
-	return func(at string) token.Pos {
+	return func(at fieldpath.Path) token.Pos {
 		t := r.trace
 		t.leaves = append(t.leaves, r.propertyChain(s, at))
 		return originFile.Pos(len(t.leaves)-1, token.NoRelPos)
@@ -61,48 +61,43 @@ func (r *componentRun) mark(s subject) func(at string) token.Pos {
 
 // propertyChain is who set property at of s: the Application's entry and
 // the override policy entries that wrote it, in order.
-func (r *componentRun) propertyChain(s subject, at string) []manifest.Origin {
-	app := r.app.Object
+func (r *componentRun) propertyChain(s subject, at fieldpath.Path) []manifest.Origin {
+	app := r.app
+	detail := fieldpath.New("properties").Join(at).String()
 	var chain []manifest.Origin
 	if p := propertyField(s.path, at); app.HasField(p) {
-		chain = append(chain, manifest.Origin{Stage: s.stage, Name: s.name, Detail: "properties." + at, Pos: app.FieldPos(p), Value: authored(app, p)})
+		chain = append(chain, manifest.Origin{Stage: s.stage, Name: s.name, Detail: detail, Pos: app.FieldPos(p), Value: authored(app, p)})
 	}
 	for _, ov := range s.overlays {
 		if p := propertyField(ov, at); app.HasField(p) {
-			chain = append(chain, manifest.Origin{Stage: manifest.StageOverridePolicy, Name: r.policyAt(ov), Detail: "properties." + at, Pos: app.FieldPos(p), Value: authored(app, p)})
+			chain = append(chain, manifest.Origin{Stage: manifest.StageOverridePolicy, Name: r.policyAt(ov), Detail: detail, Pos: app.FieldPos(p), Value: authored(app, p)})
 		}
 	}
 	if len(chain) == 0 {
 		// Set by the workflow (inputs) or an external policy.
-		chain = append(chain, manifest.Origin{Stage: s.stage, Name: s.name, Detail: "properties." + at, Pos: app.FieldPos(s.path)})
+		chain = append(chain, manifest.Origin{Stage: s.stage, Name: s.name, Detail: detail, Pos: app.FieldPos(s.path)})
 	}
 	return chain
 }
 
-// propertyField is the Application field path of property at (a
-// manifest.FieldPath) of the entry at path.
-func propertyField(path, at string) string {
-	segs, err := manifest.ParseFieldPath(at)
-	if err != nil {
-		return render.PropertyPath(path, nil)
-	}
-	elems := make([]string, len(segs))
-	for i, s := range segs {
-		elems[i] = fmt.Sprint(s)
-	}
-	return render.PropertyPath(path, elems)
+// propertyField is where property at of the entry at path is.
+func propertyField(path render.FieldRef, at fieldpath.Path) render.FieldRef {
+	return path.Child("properties").Join(at)
 }
 
-// authored is the value at a field path of the Application.
-func authored(app *manifest.Object, path string) any {
-	v, _ := manifest.GetFieldPath(app.Data, path)
+// authored is the value of the Application's field at ref.
+func authored(app *render.Application, ref render.FieldRef) any {
+	if ref.IsExternal() {
+		return nil
+	}
+	v, _ := fieldpath.Get(app.Object.Data, ref.Path)
 	return NormalizeNumbers(v)
 }
 
 // policyAt names the policy whose entry is at path.
-func (r *componentRun) policyAt(path string) string {
+func (r *componentRun) policyAt(path render.FieldRef) string {
 	for _, p := range r.app.Policies {
-		if p.Path != "" && strings.HasPrefix(path, p.Path+".") {
+		if !p.Path.IsZero() && len(path.Path) > len(p.Path.Path) && path.HasPrefix(p.Path) {
 			return p.Name
 		}
 	}
@@ -111,9 +106,9 @@ func (r *componentRun) policyAt(path string) string {
 
 // origins is the chain of the leaf at path of v, a value s's template
 // rendered.
-func (r *componentRun) origins(v cue.Value, path string, s subject) []manifest.Origin {
+func (r *componentRun) origins(v cue.Value, path fieldpath.Path, s subject) []manifest.Origin {
 	leaf := v
-	if path != "" {
+	if len(path) > 0 {
 		leaf = v.LookupPath(fieldCUEPath(path))
 	}
 	if !leaf.Exists() {
@@ -147,11 +142,15 @@ func (r *componentRun) withDefault(s subject, chain []manifest.Origin) []manifes
 	if strings.ContainsAny(at, "[]") || s.def == nil {
 		return chain
 	}
+	path, err := fieldpath.Parse(at)
+	if err != nil {
+		return chain
+	}
 	tmpl, err := r.e.template(s.def)
 	if err != nil {
 		return chain
 	}
-	decl := tmpl.LookupPath(cue.MakePath(cue.Str("parameter"))).LookupPath(fieldCUEPath(at))
+	decl := tmpl.LookupPath(cue.MakePath(cue.Str("parameter"))).LookupPath(fieldCUEPath(path))
 	d, ok := decl.Default()
 	if !ok || !d.IsConcrete() {
 		return chain
@@ -212,19 +211,14 @@ func sourcePos(v cue.Value, depth int) token.Pos {
 	return p
 }
 
-// fieldCUEPath is a manifest.FieldPath as a cue.Path.
-func fieldCUEPath(path string) cue.Path {
-	segs, err := manifest.ParseFieldPath(path)
-	if err != nil {
-		return cue.MakePath()
-	}
-	sels := make([]cue.Selector, len(segs))
-	for i, s := range segs {
-		switch k := s.(type) {
-		case string:
-			sels[i] = cue.Str(k)
-		case int:
-			sels[i] = cue.Index(k)
+// fieldCUEPath is a field path as a cue.Path.
+func fieldCUEPath(path fieldpath.Path) cue.Path {
+	sels := make([]cue.Selector, len(path))
+	for i, s := range path {
+		if s.IsIndex() {
+			sels[i] = cue.Index(s.Index())
+		} else {
+			sels[i] = cue.Str(s.Key())
 		}
 	}
 	return cue.MakePath(sels...)
@@ -233,11 +227,11 @@ func fieldCUEPath(path string) cue.Path {
 // record is the provenance of obj, rendered as v by s's template.
 func (r *componentRun) record(v cue.Value, obj map[string]any, s subject) manifest.Provenance {
 	prov := manifest.Provenance{}
-	manifest.WalkLeaves(obj, func(path string, val any) {
+	manifest.WalkLeaves(obj, func(path fieldpath.Path, val any) {
 		chain := r.origins(v, path, s)
 		chain = chain[:len(chain):len(chain)]
 		chain[len(chain)-1].Value = val
-		prov[path] = chain
+		prov[path.String()] = chain
 	})
 	return prov
 }
@@ -245,7 +239,7 @@ func (r *componentRun) record(v cue.Value, obj map[string]any, s subject) manife
 // recordPatch adds to prov what patch (a trait's) changed from before to
 // after.
 func (r *componentRun) recordPatch(prov manifest.Provenance, before, after map[string]any, patch cue.Value, s subject) {
-	prov.Update(before, after, func(path string, val any) []manifest.Origin {
+	prov.Update(before, after, func(path fieldpath.Path, val any) []manifest.Origin {
 		leaf := patch.LookupPath(fieldCUEPath(path))
 		if !leaf.Exists() {
 			return []manifest.Origin{{Stage: templateStage(s), Name: s.name, Detail: "patch", Pos: render.TokenPos(patch.Pos())}}
@@ -287,7 +281,7 @@ func (r *componentRun) recordContract(m *ComponentManifest, before []map[string]
 		if o.Provenance == nil {
 			continue
 		}
-		o.Provenance.Update(before[i], o.Object, func(path string, _ any) []manifest.Origin {
+		o.Provenance.Update(before[i], o.Object, func(path fieldpath.Path, _ any) []manifest.Origin {
 			return []manifest.Origin{r.contractOrigin(path)}
 		})
 	}
@@ -295,24 +289,22 @@ func (r *componentRun) recordContract(m *ComponentManifest, before []map[string]
 
 // contractOrigin is the origin of a field KubeVela's controller writes:
 // the Application field it derives from, where there is one.
-func (r *componentRun) contractOrigin(path string) manifest.Origin {
+func (r *componentRun) contractOrigin(path fieldpath.Path) manifest.Origin {
 	app := r.app.Object
 	pos := app.Pos
-	label := func(key string) bool { return path == manifest.FieldPath("metadata", "labels", key) }
+	label := func(key string) bool { return path.Equal(fieldpath.New("metadata", "labels", key)) }
 	switch {
-	case path == "metadata.namespace":
+	case path.Equal(fieldpath.New("metadata", "namespace")):
 		pos = r.namespacePos(app)
 	case label(render.LabelAppName):
-		pos = app.FieldPos("metadata.name")
-	case path == "metadata.name" || label(render.LabelAppComponent):
-		pos = app.FieldPos(r.comp.Path + ".name")
+		pos = app.FieldPos(fieldpath.New("metadata", "name"))
+	case path.Equal(fieldpath.New("metadata", "name")) || label(render.LabelAppComponent):
+		pos = r.app.FieldPos(r.comp.Path.Child("name"))
 	case label(render.LabelWorkloadType):
-		pos = app.FieldPos(r.comp.Path + ".type")
-	case strings.HasPrefix(path, "metadata.labels") || strings.HasPrefix(path, "metadata.annotations"):
-		if segs, err := manifest.ParseFieldPath(path); err == nil && len(segs) == 3 {
-			if p := manifest.Path(segs...); app.HasField(p) {
-				pos = app.FieldPos(p)
-			}
+		pos = r.app.FieldPos(r.comp.Path.Child("type"))
+	case len(path) == 3 && (path.HasPrefix(fieldpath.New("metadata", "labels")) || path.HasPrefix(fieldpath.New("metadata", "annotations"))):
+		if app.HasField(path) {
+			pos = app.FieldPos(path)
 		}
 	}
 	return manifest.Origin{Stage: manifest.StageLabels, Name: "KubeVela", Pos: pos}
@@ -324,11 +316,11 @@ func (r *componentRun) namespacePos(app *manifest.Object) manifest.Pos {
 	if ns, _ := r.ctxData["namespace"].(string); ns != r.app.Namespace {
 		for _, p := range r.app.Policies {
 			if got, _ := p.Properties["namespace"].(string); p.Type == "topology" && got == ns {
-				return p.FieldPos(r.app, p.Path+".properties.namespace")
+				return p.FieldPos(r.app, p.Path.Child("properties").Child("namespace"))
 			}
 		}
 	}
-	return app.FieldPos("metadata.namespace")
+	return app.FieldPos(fieldpath.New("metadata", "namespace"))
 }
 
 // inParameter reports whether pos lies in the parameter declaration of

@@ -1,12 +1,12 @@
 package cueval
 
 import (
-	"fmt"
 	"sort"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -15,9 +15,9 @@ import (
 // KubeVela unifies it into the open parameter struct and nothing reads
 // it, so a typo (replica for replicas) changes nothing, silently.
 type Undeclared struct {
-	// Path is the property's path under properties ("replica",
-	// "ports[0].expose").
-	Path string
+	// Path is the property's path under properties (replica,
+	// ports[0].expose).
+	Path fieldpath.Path
 	// Closest is the declared name nearest to it ("" when none is close).
 	Closest string
 }
@@ -35,12 +35,12 @@ func (e *Engine) Undeclared(d *render.Definition, props map[string]any) []Undecl
 		return nil
 	}
 	var out []Undeclared
-	undeclared(tmpl.LookupPath(cue.ParsePath("parameter")), props, "", &out)
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	undeclared(tmpl.LookupPath(cue.ParsePath("parameter")), props, nil, &out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
 	return out
 }
 
-func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
+func undeclared(decl cue.Value, v any, at fieldpath.Path, out *[]Undeclared) {
 	if !decl.Exists() {
 		return
 	}
@@ -78,10 +78,7 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 		// the struct.
 		var filled *cue.Value
 		for k, sub := range v {
-			p := k
-			if at != "" {
-				p = at + "." + k
-			}
+			p := at.Child(k)
 			field := lookup(decl, k)
 			if !field.Exists() {
 				if anyField() {
@@ -110,7 +107,7 @@ func undeclared(decl cue.Value, v any, at string, out *[]Undeclared) {
 		}
 		elem := decl.LookupPath(cue.MakePath(cue.AnyIndex))
 		for i, sub := range v {
-			undeclared(elem, sub, fmt.Sprintf("%s[%d]", at, i), out)
+			undeclared(elem, sub, at.At(i), out)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func TestUndeclared(t *testing.T) {
 	for _, tt := range tests {
 		var got []string
 		for _, u := range e.Undeclared(def(tt.kind, tt.name), tt.props) {
-			s := u.Path
+			s := u.Path.String()
 			if u.Closest != "" {
 				s += fmt.Sprintf(" (%s)", u.Closest)
 			}
@@ -88,7 +88,7 @@ func TestUndeclaredComprehensions(t *testing.T) {
 	}
 	var got []string
 	for _, u := range e.Undeclared(d, props) {
-		got = append(got, u.Path)
+		got = append(got, u.Path.String())
 	}
 	if diff := cmp.Diff([]string{"volumes[1].claimNme"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

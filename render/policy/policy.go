@@ -12,10 +12,7 @@
 package policy
 
 import (
-	"fmt"
-
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render"
 )
 
 // builtin are the policy types KubeVela's parser knows without a
@@ -53,28 +50,3 @@ var runtimeOnly = map[string]bool{
 // controller and change no manifest: drydock accepts and records them
 // and, without a PolicyDefinition template, renders nothing for them.
 func RuntimeOnly(typ string) bool { return runtimeOnly[typ] }
-
-// policyErr is an error about policy p of app located at field (relative
-// to its properties; the policy itself when it has none).
-func policyErr(app *render.Application, p *render.Policy, field, format string, args ...any) error {
-	path := p.Path + ".properties"
-	if field != "" {
-		path += "." + field
-	}
-	if p.Properties == nil {
-		path = p.Path
-	}
-	return render.Locate(&render.Error{Pos: p.FieldPos(app, path), App: app.Name,
-		Err: fmt.Errorf("policy %q: %s", p.Name, fmt.Sprintf(format, args...))})
-}
-
-// policyFieldErr is a refusal of a policy's properties in KubeVela's
-// words, naming the field (rel, relative to the properties).
-func policyFieldErr(app *render.Application, p *render.Policy, rel, format string, args ...any) error {
-	path := render.JoinField(p.Path+".properties", rel)
-	if p.Properties == nil {
-		path = p.Path
-	}
-	return render.Locate(&render.Error{Pos: p.FieldPos(app, path), App: app.Name,
-		Err: fmt.Errorf("policy %q: %s: %s", p.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))})
-}

@@ -98,7 +98,7 @@ func TestEnvBindingSpec(t *testing.T) {
 			err := render.DecodeLoose(tt.props, &EnvBindingSpec{})
 			path := ""
 			if err != nil {
-				path = render.ErrorPath(tt.props, err)
+				path = render.ErrorPath(tt.props, err).String()
 			}
 			if diff := cmp.Diff(tt.want, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

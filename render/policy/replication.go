@@ -3,6 +3,7 @@ package policy
 import (
 	"slices"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -47,7 +48,7 @@ func Replicate(app *render.Application, pols []*render.Policy, comps []render.Co
 		}
 		spec, err := parseReplication(p.Properties)
 		if err != nil {
-			return nil, nil, policyFieldErr(app, p, render.ErrorPath(p.Properties, err), "failed to parse replicate policy %s: %v", p.Name, err)
+			return nil, nil, render.PolicyFieldError(app, p, render.ErrorPath(p.Properties, err), "failed to parse replicate policy %s: %v", p.Name, err)
 		}
 		selected := false
 		for _, c := range comps {
@@ -60,7 +61,7 @@ func Replicate(app *render.Application, pols []*render.Policy, comps []render.Co
 			}
 		}
 		if !selected {
-			return nil, nil, policyErr(app, p, "selector", "no component selected to replicate")
+			return nil, nil, render.PolicyError(app, p, fieldpath.New("selector"), "no component selected to replicate")
 		}
 	}
 	for _, c := range comps {

@@ -2,7 +2,7 @@ package policy
 
 import (
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -65,25 +65,25 @@ func Placements(app *render.Application, pols []*render.Policy, inv *cluster.Inv
 // DeprecatedPolicySpec feature gate, which is off.
 func topology(app *render.Application, p *render.Policy, inv *cluster.Inventory) ([]PlacementDecision, error) {
 	if p.Properties == nil {
-		return nil, policyErr(app, p, "", "topology policy %s must not have empty properties", p.Name)
+		return nil, render.PolicyError(app, p, nil, "topology policy %s must not have empty properties", p.Name)
 	}
 	var spec TopologyPolicySpec
 	if err := render.DecodeStrict(p.Properties, &spec); err != nil {
-		return nil, policyFieldErr(app, p, render.ErrorPath(p.Properties, err), "failed to parse topology policy %s: %v", p.Name, err)
+		return nil, render.PolicyFieldError(app, p, render.ErrorPath(p.Properties, err), "failed to parse topology policy %s: %v", p.Name, err)
 	}
 	var names []string
 	switch {
 	case spec.Clusters != nil:
 		for i, name := range spec.Clusters {
 			if _, ok := inv.Get(name); !ok {
-				return nil, policyErr(app, p, manifest.Path("clusters", i), "cluster %q is not in the cluster inventory", name)
+				return nil, render.PolicyError(app, p, fieldpath.New("clusters", i), "cluster %q is not in the cluster inventory", name)
 			}
 			names = append(names, name)
 		}
 	case spec.ClusterLabelSelector != nil:
 		names = matchClusters(inv, spec.ClusterLabelSelector)
 		if len(names) == 0 && !spec.AllowEmpty {
-			return nil, policyErr(app, p, "clusterLabelSelector", "failed to find any cluster matches given labels")
+			return nil, render.PolicyError(app, p, fieldpath.New("clusterLabelSelector"), "failed to find any cluster matches given labels")
 		}
 	default:
 		names = []string{cluster.Local}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -128,11 +129,16 @@ func (in *ApplyOnceStrategy) OnUpdate(live, desired *manifest.Object) (out *mani
 		if path == "*" {
 			return live, ""
 		}
-		v, ok := manifest.GetFieldPath(live.Data, path)
+		fp, err := fieldpath.Parse(path)
+		var v any
+		ok := err == nil && len(fp) > 0
+		if ok {
+			v, ok = fieldpath.Get(live.Data, fp)
+		}
 		if !ok {
 			return nil, fmt.Sprintf("apply-once path %q is not in the object in the cluster: KubeVela's dispatch fails and leaves it as it is", path)
 		}
-		if err := manifest.SetFieldPath(desired.Data, path, manifest.DeepCopy(v)); err != nil {
+		if err := fieldpath.Set(desired.Data, fp, manifest.DeepCopy(v)); err != nil {
 			return nil, fmt.Sprintf("apply-once path %q: %v: KubeVela's dispatch fails and leaves it as it is", path, err)
 		}
 	}

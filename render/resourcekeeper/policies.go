@@ -1,7 +1,6 @@
 package resourcekeeper
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 
@@ -178,20 +177,9 @@ func ResourcePolicies(app *render.Application) (*Resources, error) {
 				break
 			}
 		}
-		return nil, policyFieldErr(app, at, field, "failed to parse %s policy: failed to unmarshal %s: %v", rp.typ, render.KubeVelaTypeName(reflect.TypeOf(dst)), err)
+		return nil, render.PolicyFieldError(app, at, field, "failed to parse %s policy: failed to unmarshal %s: %v", rp.typ, render.KubeVelaTypeName(reflect.TypeOf(dst)), err)
 	}
 	return out, nil
-}
-
-// policyFieldErr locates an error in the value at path rel of p's
-// properties (p itself when it has none).
-func policyFieldErr(app *render.Application, p *render.Policy, rel, format string, args ...any) error {
-	path := render.JoinField(p.Path+".properties", rel)
-	if p.Properties == nil {
-		path = p.Path
-	}
-	return render.Locate(&render.Error{Pos: p.FieldPos(app, path), App: app.Name,
-		Err: fmt.Errorf("policy %q: %s: %s", p.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))})
 }
 
 // mergePolicyProperties is KubeVela's mergePolicies: lists concatenate,

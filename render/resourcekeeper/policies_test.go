@@ -132,7 +132,7 @@ func TestDecodeWording(t *testing.T) {
 	if diff := cmp.Diff(want, errText(err)); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
-	if got := render.ErrorPath(props, err); got != "rules[0].strategy" {
+	if got := render.ErrorPath(props, err).String(); got != "rules[0].strategy" {
 		t.Errorf("path = %q, want rules[0].strategy", got)
 	}
 }

@@ -41,9 +41,9 @@ func (w *workflowRun) admit() ([]render.WorkflowStep, error) {
 
 // admitErr is a parser refusal: where, what it is about (`step "d"`),
 // the field path, and KubeVela's words.
-func (w *workflowRun) admitErr(path, subject, format string, args ...any) error {
+func (w *workflowRun) admitErr(path render.FieldRef, subject, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	if shown := render.DisplayPath(path); shown != "" {
+	if shown := path.String(); shown != "" {
 		msg = shown + ": " + msg
 	}
 	return manifest.At(w.pos(path), "%w: application %q: %s: %s", render.ErrInvalidApplication, w.app.Name, subject, msg)
@@ -54,11 +54,11 @@ func (w *workflowRun) admitErr(path, subject, format string, args ...any) error 
 func (w *workflowRun) admitComponents() error {
 	for _, c := range w.app.Components {
 		if _, err := w.defs.Lookup(render.KindComponent, c.Type); err != nil {
-			return render.Locate(&render.Error{Pos: w.pos(c.Path + ".type"), App: w.app.Name, Component: c.Name, Err: err})
+			return render.Locate(&render.Error{Pos: w.pos(c.Path.Child("type")), App: w.app.Name, Component: c.Name, Err: err})
 		}
 		for _, t := range c.Traits {
 			if _, err := w.defs.Lookup(render.KindTrait, t.Type); err != nil {
-				return render.Locate(&render.Error{Pos: w.pos(t.Path + ".type"), App: w.app.Name, Component: c.Name, Trait: t.Type, Err: err})
+				return render.Locate(&render.Error{Pos: w.pos(t.Path.Child("type")), App: w.app.Name, Component: c.Name, Trait: t.Type, Err: err})
 			}
 		}
 	}
@@ -74,12 +74,12 @@ func (w *workflowRun) workflowSteps() ([]render.WorkflowStep, error) {
 		return w.generateSteps(app.Workflow)
 	}
 	wf, found := w.opts.Workflows[app.Namespace+"/"+app.WorkflowRef]
-	refPath := "spec.workflow.ref"
+	refPath := render.AppField("spec", "workflow", "ref")
 	if !found && !app.HasWorkflowMode {
 		return nil, w.admitErr(refPath, "workflow", "failed to parseWorkflowSteps: %s", notFound("workflows", app.WorkflowRef))
 	}
 	if app.HasWorkflow {
-		return nil, w.admitErr("spec.workflow.steps", "workflow", "failed to parseWorkflowSteps: %s: cannot set steps and ref in workflow at the same time", generatorFailed)
+		return nil, w.admitErr(render.AppField("spec", "workflow", "steps"), "workflow", "failed to parseWorkflowSteps: %s: cannot set steps and ref in workflow at the same time", generatorFailed)
 	}
 	if !found {
 		return nil, w.admitErr(refPath, "workflow", "failed to parseWorkflowSteps: %s: %s", generatorFailed, notFound("workflows", app.WorkflowRef))
@@ -134,7 +134,7 @@ func (w *workflowRun) admitStepTypes(steps []render.WorkflowStep) error {
 			for t := range builtinStepTypes {
 				known = append(known, t)
 			}
-			return w.admitErr(x.Path+".type", fmt.Sprintf("step %q", x.Name), "failed to parseWorkflowSteps: failed to get workflow step definition %s: %s%s",
+			return w.admitErr(x.Path.Child("type"), fmt.Sprintf("step %q", x.Name), "failed to parseWorkflowSteps: failed to get workflow step definition %s: %s%s",
 				x.Type, notFound("workflowstepdefinitions", x.Type), manifest.DidYouMean(x.Type, known))
 		}
 	}
@@ -152,7 +152,7 @@ func (w *workflowRun) loadExternalPolicies(steps []render.WorkflowStep) error {
 		}
 		var spec kvDeployWorkflowStepSpec
 		if err := render.DecodeStrict(s.Properties, &spec); err != nil {
-			return w.admitErr(render.JoinField(s.Path+".properties", render.ErrorPath(s.Properties, err)), fmt.Sprintf("step %q", s.Name),
+			return w.admitErr(s.Path.Child("properties").Join(render.ErrorPath(s.Properties, err)), fmt.Sprintf("step %q", s.Name),
 				"failed to parsePolicies: invalid WorkflowStep %s: %v", s.Name, err)
 		}
 		for i, name := range spec.Policies {
@@ -161,7 +161,7 @@ func (w *workflowRun) loadExternalPolicies(steps []render.WorkflowStep) error {
 			}
 			ext, ok := w.opts.Policies[w.app.Namespace+"/"+name]
 			if !ok {
-				return w.admitErr(manifest.Path(s.Path, "properties", "policies", i), fmt.Sprintf("step %q", s.Name),
+				return w.admitErr(s.Path.Child("properties").Child("policies").At(i), fmt.Sprintf("step %q", s.Name),
 					"failed to parsePolicies: external policy %s not found", name)
 			}
 			w.external = append(w.external, ext)
@@ -186,7 +186,7 @@ func (w *workflowRun) admitPolicies() error {
 			}
 		case !policy.Builtin(p.Type):
 			if _, err := w.defs.LookupAmong(render.KindPolicy, p.Type, policy.BuiltinTypes()); err != nil {
-				return render.Locate(&render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)})
+				return render.Locate(&render.Error{Pos: w.pos(p.Path.Child("type")), App: w.app.Name, Err: fmt.Errorf("policy %q: %w", p.Name, err)})
 			}
 		}
 	}
@@ -200,19 +200,19 @@ func (w *workflowRun) admitOverride(p *render.Policy) error {
 	subject := fmt.Sprintf("policy %q", p.Name)
 	var spec kubevela.OverridePolicySpec
 	if err := render.DecodeLoose(p.Properties, &spec); err != nil {
-		return w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), subject,
+		return w.admitErr(p.Path.Child("properties").Join(render.ErrorPath(p.Properties, err)), subject,
 			"failed to parsePolicies: invalid override policy spec: %v", err)
 	}
 	for i, c := range spec.Components {
 		if c.Type != "" && w.defs.Get(render.KindComponent, c.Type) == nil {
-			return w.admitErr(manifest.Path(p.Path, "properties", "components", i, "type"), subject,
+			return w.admitErr(p.Path.Child("properties").Child("components").At(i).Child("type"), subject,
 				"failed to parsePolicies: failed to get component definition %s for override policy %s: %s", c.Type, p.Name, notFound("componentdefinitions", c.Type))
 		}
 	}
 	for i, c := range spec.Components {
 		for j, t := range c.Traits {
 			if t.Type != "" && w.defs.Get(render.KindTrait, t.Type) == nil {
-				return w.admitErr(manifest.Path(p.Path, "properties", "components", i, "traits", j, "type"), subject,
+				return w.admitErr(p.Path.Child("properties").Child("components").At(i).Child("traits").At(j).Child("type"), subject,
 					"failed to parsePolicies: failed to get trait definition %s for override policy %s: %s", t.Type, p.Name, notFound("traitdefinitions", t.Type))
 			}
 		}
@@ -236,24 +236,23 @@ func (w *workflowRun) admitRefObjects() error {
 }
 
 // pos locates a field path in the Application or in an external object.
-func (w *workflowRun) pos(path string) manifest.Pos {
-	kind, name, rest, ok := render.SplitExternal(path)
-	if !ok {
-		return w.app.Object.FieldPos(path)
+func (w *workflowRun) pos(path render.FieldRef) manifest.Pos {
+	if !path.IsExternal() {
+		return w.app.Object.FieldPos(path.Path)
 	}
 	var obj *manifest.Object
-	switch kind {
+	switch path.Kind {
 	case "Workflow":
-		if w.wf != nil && w.wf.Name == name {
+		if w.wf != nil && w.wf.Name == path.Name {
 			obj = w.wf.Object
 		}
 	case "Policy":
-		if p := w.opts.Policies[w.app.Namespace+"/"+name]; p != nil {
+		if p := w.opts.Policies[w.app.Namespace+"/"+path.Name]; p != nil {
 			obj = p.Object
 		}
 	}
 	if obj == nil {
 		return w.app.Object.Pos
 	}
-	return obj.FieldPos(rest)
+	return obj.FieldPos(path.Path)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
@@ -20,18 +21,18 @@ func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
 	name := manifest.String(s.Properties, "component")
 	comp := w.app.Component(name)
 	if comp == nil {
-		return w.stepErr(s, "properties.component", fmt.Sprintf("component %q not found", name))
+		return w.stepErr(s, fieldpath.New("properties", "component"), fmt.Sprintf("component %q not found", name))
 	}
 	pl := cueval.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
 	if pl.Cluster != "" {
-		if err := w.checkCluster(pl.Cluster, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
+		if err := w.checkCluster(pl.Cluster, s.Path.Child("properties").Child("cluster"), fmt.Sprintf("step %q", s.Name)); err != nil {
 			return err
 		}
 	}
 	return w.apply(comp, pl, s.Name, nil)
 }
 
-func (w *workflowRun) checkCluster(name, path, who string) error {
+func (w *workflowRun) checkCluster(name string, path render.FieldRef, who string) error {
 	if _, ok := w.inv.Get(name); !ok {
 		return render.Locate(&render.Error{Pos: w.pos(path), App: w.app.Name,
 			Err: fmt.Errorf("%s: cluster %q is not in the inventory", who, name)})

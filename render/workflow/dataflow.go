@@ -29,7 +29,7 @@ func (w *workflowRun) setVar(name string, v any) {
 // withInputs returns a copy of props with every input's value filled in
 // at its parameterKey, and the inputs by name (for `if`). owner names the
 // step or component for errors; path is its field path.
-func (w *workflowRun) withInputs(props map[string]any, ins []render.Input, owner, path string) (map[string]any, map[string]any, error) {
+func (w *workflowRun) withInputs(props map[string]any, ins []render.Input, owner string, path render.FieldRef) (map[string]any, map[string]any, error) {
 	if len(ins) == 0 {
 		return props, nil, nil
 	}
@@ -41,7 +41,7 @@ func (w *workflowRun) withInputs(props map[string]any, ins []render.Input, owner
 	for i, in := range ins {
 		v, ok := w.lookupVar(in.From)
 		if !ok {
-			return nil, nil, render.Locate(&render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "from")), App: w.app.Name,
+			return nil, nil, render.Locate(&render.Error{Pos: w.pos(path.Child("inputs").At(i).Child("from")), App: w.app.Name,
 				Err: fmt.Errorf("%s: input from %q: no step or component output of that name has been produced", owner, in.From)})
 		}
 		byName[in.From] = v
@@ -49,7 +49,7 @@ func (w *workflowRun) withInputs(props map[string]any, ins []render.Input, owner
 			continue
 		}
 		if err := setDotted(out, in.ParameterKey, manifest.DeepCopy(v)); err != nil {
-			return nil, nil, render.Locate(&render.Error{Pos: w.pos(manifest.Path(path, "inputs", i, "parameterKey")), App: w.app.Name,
+			return nil, nil, render.Locate(&render.Error{Pos: w.pos(path.Child("inputs").At(i).Child("parameterKey")), App: w.app.Name,
 				Err: fmt.Errorf("%s: input parameterKey %q: %v", owner, in.ParameterKey, err)})
 		}
 	}
@@ -136,7 +136,7 @@ func (w *workflowRun) evalOutputs(outs []render.Output, scope map[string]any, ow
 	// LookupPath over the component does.
 	sv := w.e.Compile("_").Unify(w.e.Context().Encode(scope))
 	for _, o := range outs {
-		done := w.e.Begin(w.pos(o.Path+".valueFrom"), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
+		done := w.e.Begin(w.pos(o.Path.Child("valueFrom")), fmt.Sprintf("%s: output %q valueFrom", owner, o.Name))
 		v := w.e.Context().CompileString(o.ValueFrom, cue.Scope(sv), cue.InferBuiltins(true))
 		var goV any
 		err := v.Err()
@@ -148,7 +148,7 @@ func (w *workflowRun) evalOutputs(outs []render.Output, scope map[string]any, ow
 		}
 		done()
 		if err != nil {
-			return render.Locate(&render.Error{Pos: w.pos(o.Path + ".valueFrom"), App: w.app.Name,
+			return render.Locate(&render.Error{Pos: w.pos(o.Path.Child("valueFrom")), App: w.app.Name,
 				Err: fmt.Errorf("%s: output %q: valueFrom %q does not resolve offline: %s", owner, o.Name, o.ValueFrom, render.CUEMessage(err))})
 		}
 		w.setVar(o.Name, goV)

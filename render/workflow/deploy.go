@@ -8,7 +8,7 @@ import (
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
 
-	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/overrides/kubevela"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
@@ -29,7 +29,7 @@ func (w *workflowRun) deploy(s *render.WorkflowStep) error {
 		}
 	}
 	if *params.Parallelism < 1 {
-		return w.stepFieldErr(s, "properties.parallelism", "parallelism cannot be smaller than 1")
+		return w.stepFieldErr(s, fieldpath.New("properties", "parallelism"), "parallelism cannot be smaller than 1")
 	}
 	pols, err := w.selectPolicies(s, params.Policies)
 	if err != nil {
@@ -94,10 +94,10 @@ func (w *workflowRun) deployParameters(s *render.WorkflowStep) (*kvDeployWorkflo
 		}
 	}
 	if err != nil {
-		rel := "properties"
+		rel := fieldpath.New("properties")
 		if errs := cueerrors.Errors(err); len(errs) > 0 {
 			if p := errs[0].Path(); len(p) > 1 && p[0] == "parameter" {
-				rel = render.PropertyPath("", p[1:])
+				rel = render.PropertyPath(p[1:])
 			}
 		}
 		return nil, w.stepFieldErr(s, rel, "%s", render.CUEMessage(err))
@@ -106,10 +106,10 @@ func (w *workflowRun) deployParameters(s *render.WorkflowStep) (*kvDeployWorkflo
 }
 
 // stepFieldErr is a step's refusal naming the field (relative to the step).
-func (w *workflowRun) stepFieldErr(s *render.WorkflowStep, rel, format string, args ...any) error {
-	path := render.JoinField(s.Path, rel)
+func (w *workflowRun) stepFieldErr(s *render.WorkflowStep, rel fieldpath.Path, format string, args ...any) error {
+	path := s.Path.Join(rel)
 	return render.Locate(&render.Error{Pos: w.pos(path), App: w.app.Name,
-		Err: fmt.Errorf("step %q: %s: %s", s.Name, render.DisplayPath(path), fmt.Sprintf(format, args...))})
+		Err: fmt.Errorf("step %q: %s: %s", s.Name, path, fmt.Sprintf(format, args...))})
 }
 
 // selectPolicies finds the policies a deploy step names, among the
@@ -119,7 +119,7 @@ func (w *workflowRun) selectPolicies(s *render.WorkflowStep, names []string) ([]
 	for i, name := range names {
 		p := w.policy(name)
 		if p == nil {
-			return nil, render.Locate(&render.Error{Pos: w.pos(manifest.Path(s.Path, "properties", "policies", i)), App: w.app.Name,
+			return nil, render.Locate(&render.Error{Pos: w.pos(s.Path.Child("properties").Child("policies").At(i)), App: w.app.Name,
 				Err: fmt.Errorf("step %q: policy %q not found", s.Name, name)})
 		}
 		out = append(out, p)

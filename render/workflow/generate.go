@@ -68,7 +68,7 @@ func (w *workflowRun) generateEnvBindingSteps() ([]render.WorkflowStep, error) {
 		}
 		var spec policy.EnvBindingSpec
 		if err := render.DecodeLoose(p.Properties, &spec); err != nil {
-			return nil, w.admitErr(render.JoinField(p.Path+".properties", render.ErrorPath(p.Properties, err)), fmt.Sprintf("policy %q", p.Name),
+			return nil, w.admitErr(p.Path.Child("properties").Join(render.ErrorPath(p.Properties, err)), fmt.Sprintf("policy %q", p.Name),
 				"failed to parseWorkflowSteps: %s: %v", generatorFailed, err)
 		}
 		for _, env := range spec.Envs {

@@ -38,7 +38,7 @@ func TestDecodeWording(t *testing.T) {
 			}
 			got, path := "", ""
 			if err := decode(tt.props, tt.dst); err != nil {
-				got, path = err.Error(), render.ErrorPath(tt.props, err)
+				got, path = err.Error(), render.ErrorPath(tt.props, err).String()
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

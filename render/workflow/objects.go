@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
@@ -20,17 +21,17 @@ import (
 func (w *workflowRun) applyObject(s *render.WorkflowStep) (map[string]any, error) {
 	value, _ := s.Properties["value"].(map[string]any)
 	if value == nil {
-		return nil, w.stepErr(s, "properties.value", "apply-object needs properties.value (an object)")
+		return nil, w.stepErr(s, fieldpath.New("properties", "value"), "apply-object needs properties.value (an object)")
 	}
 	obj, _ := manifest.DeepCopy(value).(map[string]any)
 	target := manifest.String(s.Properties, "cluster")
 	if target == "" {
 		target = cluster.Local
-	} else if err := w.checkCluster(target, s.Path+".properties.cluster", fmt.Sprintf("step %q", s.Name)); err != nil {
+	} else if err := w.checkCluster(target, s.Path.Child("properties").Child("cluster"), fmt.Sprintf("step %q", s.Name)); err != nil {
 		return nil, err
 	}
 	if manifest.String(obj, "kind") == "" || manifest.String(obj, "metadata", "name") == "" {
-		return nil, w.stepErr(s, "properties.value", "apply-object: properties.value needs kind and metadata.name")
+		return nil, w.stepErr(s, fieldpath.New("properties", "value"), "apply-object: properties.value needs kind and metadata.name")
 	}
 	if manifest.String(obj, "metadata", "namespace") == "" && !render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
@@ -49,7 +50,7 @@ func (w *workflowRun) readObject(s *render.WorkflowStep) (map[string]any, error)
 	kind := stringOr(p, "kind", "Application")
 	name := manifest.String(p, "name")
 	if name == "" {
-		return nil, w.stepErr(s, "properties.name", "read-object needs properties.name")
+		return nil, w.stepErr(s, fieldpath.New("properties", "name"), "read-object needs properties.name")
 	}
 	ns := stringOr(p, "namespace", "default")
 	if render.IsClusterScoped(apiVersion, kind) {
@@ -62,7 +63,7 @@ func (w *workflowRun) readObject(s *render.WorkflowStep) (map[string]any, error)
 	key := manifest.Key{Group: manifest.Group(apiVersion), Kind: kind, Namespace: ns, Name: name}
 	obj, ok := w.current(target, key)
 	if !ok {
-		return nil, w.stepErr(s, "properties.name", fmt.Sprintf("read-object: %s not found in cluster %q (objects that exist before the workflow come from --observed)", key, target))
+		return nil, w.stepErr(s, fieldpath.New("properties", "name"), fmt.Sprintf("read-object: %s not found in cluster %q (objects that exist before the workflow come from --observed)", key, target))
 	}
 	params := map[string]any{"cluster": manifest.String(p, "cluster"), "value": map[string]any{
 		"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": stringOr(p, "namespace", "default")}}}
@@ -107,7 +108,7 @@ func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, err
 		err = render.DecodeStrict(comp.Properties, &spec)
 	}
 	if err != nil {
-		path := render.JoinField(comp.Path+".properties", render.ErrorPath(comp.Properties, err))
+		path := comp.Path.Child("properties").Join(render.ErrorPath(comp.Properties, err))
 		if comp.Properties == nil {
 			path = comp.Path
 		}
@@ -116,7 +117,7 @@ func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, err
 	}
 	var found []map[string]any
 	for i, sel := range spec.Objects {
-		objs, err := w.selectRefObjects(comp, sel, manifest.Path("properties", "objects", i))
+		objs, err := w.selectRefObjects(comp, sel, fieldpath.New("properties", "objects", i))
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +126,7 @@ func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, err
 		}
 	}
 	if len(spec.URLs) > 0 {
-		return nil, w.compErr(comp, "properties.urls", "ref-objects urls are not supported offline (drydock never reaches the network); list the objects with --observed and refer to them by name or labels")
+		return nil, w.compErr(comp, fieldpath.New("properties", "urls"), "ref-objects urls are not supported offline (drydock never reaches the network); list the objects with --observed and refer to them by name or labels")
 	}
 	list := make([]any, len(found))
 	for i, o := range found {
@@ -139,7 +140,7 @@ func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, err
 // selectRefObjects is KubeVela's SelectRefObjectsForDispatch. The
 // deprecated `selector` spelling of labelSelector only counts behind
 // KubeVela's DeprecatedObjectLabelSelector feature gate, which is off.
-func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectReferrer, path string) ([]map[string]any, error) {
+func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectReferrer, path fieldpath.Path) ([]map[string]any, error) {
 	name, labels := sel.Name, sel.LabelSelector
 	if labels != nil && name != "" {
 		return nil, w.compErr(comp, path, "invalid object selector for ref-objects, name and labelSelector cannot be both set")
@@ -160,7 +161,7 @@ func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectRefer
 		target = cluster.Local
 	}
 	if target != cluster.Local {
-		if err := w.checkCluster(target, comp.Path+"."+path+".cluster", fmt.Sprintf("component %q", comp.Name)); err != nil {
+		if err := w.checkCluster(target, comp.Path.Join(path).Child("cluster"), fmt.Sprintf("component %q", comp.Name)); err != nil {
 			return nil, err
 		}
 	}
@@ -191,8 +192,8 @@ func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectRefer
 	return []map[string]any{clearForDispatch(e.Object.Data)}, nil
 }
 
-func (w *workflowRun) compErr(comp *render.Component, path, msg string) error {
-	return render.Locate(&render.Error{Pos: w.pos(comp.Path + "." + path), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)})
+func (w *workflowRun) compErr(comp *render.Component, path fieldpath.Path, msg string) error {
+	return render.Locate(&render.Error{Pos: w.pos(comp.Path.Join(path)), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)})
 }
 
 func hasLabels(have, want map[string]string) bool {

@@ -18,7 +18,7 @@ func (w *workflowRun) renderPolicies() error {
 			continue
 		}
 		if def == nil {
-			return render.Locate(&render.Error{Pos: w.pos(p.Path + ".type"), App: w.app.Name,
+			return render.Locate(&render.Error{Pos: w.pos(p.Path.Child("type")), App: w.app.Name,
 				Err: fmt.Errorf("policy %q: %w: no PolicyDefinition %q", p.Name, render.ErrUnknownDefinition, p.Type)})
 		}
 		if def.Template == "" && policy.RuntimeOnly(p.Type) {

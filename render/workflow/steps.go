@@ -6,7 +6,7 @@ import (
 
 	"cuelang.org/go/cue"
 
-	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -24,7 +24,7 @@ func (w *workflowRun) orderSteps(steps []render.WorkflowStep) ([]*render.Workflo
 	visit = func(i int) error {
 		switch state[i] {
 		case 1:
-			return w.dependsOnErr(&steps[i], "dependsOn", "dependsOn forms a cycle")
+			return w.dependsOnErr(&steps[i], fieldpath.New("dependsOn"), "dependsOn forms a cycle")
 		case 2:
 			return nil
 		}
@@ -32,7 +32,7 @@ func (w *workflowRun) orderSteps(steps []render.WorkflowStep) ([]*render.Workflo
 		for k, d := range steps[i].DependsOn {
 			j, ok := index[d]
 			if !ok {
-				return w.dependsOnErr(&steps[i], manifest.Path("dependsOn", k), fmt.Sprintf("dependsOn names unknown %s %q", stepNoun(&steps[i]), d))
+				return w.dependsOnErr(&steps[i], fieldpath.New("dependsOn", k), fmt.Sprintf("dependsOn names unknown %s %q", stepNoun(&steps[i]), d))
 			}
 			if err := visit(j); err != nil {
 				return err
@@ -53,15 +53,15 @@ func (w *workflowRun) orderSteps(steps []render.WorkflowStep) ([]*render.Workflo
 // stepErr is an error about step s located at its field (a path under
 // the step, e.g. "properties.component"; the nearest authored parent
 // when the field is absent).
-func (w *workflowRun) stepErr(s *render.WorkflowStep, field, msg string) error {
-	return render.Locate(&render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)})
+func (w *workflowRun) stepErr(s *render.WorkflowStep, field fieldpath.Path, msg string) error {
+	return render.Locate(&render.Error{Pos: w.pos(s.Path.Join(field)), App: w.app.Name, Err: fmt.Errorf("step %q: %s", s.Name, msg)})
 }
 
 // dependsOnErr is stepErr for dependsOn, which for the steps KubeVela
 // generates from components is the component's.
-func (w *workflowRun) dependsOnErr(s *render.WorkflowStep, field, msg string) error {
+func (w *workflowRun) dependsOnErr(s *render.WorkflowStep, field fieldpath.Path, msg string) error {
 	if s.FromComponent {
-		return render.Locate(&render.Error{Pos: w.pos(s.Path + "." + field), App: w.app.Name, Component: s.Name, Err: errors.New(msg)})
+		return render.Locate(&render.Error{Pos: w.pos(s.Path.Join(field)), App: w.app.Name, Component: s.Name, Err: errors.New(msg)})
 	}
 	return w.stepErr(s, field, msg)
 }
@@ -94,16 +94,16 @@ func (w *workflowRun) shouldRun(s *render.WorkflowStep, inputs map[string]any) (
 	if inputs == nil {
 		inputs = map[string]any{}
 	}
-	done := w.e.Begin(w.pos(s.Path+".if"), fmt.Sprintf("step %q if", s.Name))
+	done := w.e.Begin(w.pos(s.Path.Child("if")), fmt.Sprintf("step %q if", s.Name))
 	defer done()
 	v := w.e.Compile("status: _\ninputs: _\nresult: " + s.If)
 	if err := v.Err(); err != nil {
-		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
+		return false, w.stepErr(s, fieldpath.New("if"), fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}
 	v = v.FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
 	if err != nil {
-		return false, w.stepErr(s, "if", fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
+		return false, w.stepErr(s, fieldpath.New("if"), fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}
 	return b, nil
 }

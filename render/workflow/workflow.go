@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
@@ -208,7 +209,7 @@ func (w *workflowRun) step(s *render.WorkflowStep) (map[string]any, error) {
 			Err: fmt.Errorf("%w: step %q of type %q: the deprecated env-binding policy's deploy2env step is not emulated by drydock; "+
 				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)})
 	}
-	return nil, render.Locate(&render.Error{Pos: w.pos(s.Path + ".type"), App: w.app.Name,
+	return nil, render.Locate(&render.Error{Pos: w.pos(s.Path.Child("type")), App: w.app.Name,
 		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)})
 }
 
@@ -237,13 +238,13 @@ func (w *workflowRun) suspendDuration(s *render.WorkflowStep) error {
 	if !ok {
 		param := w.e.Context().Encode(map[string]any{"parameter": map[string]any{"duration": cueval.NormalizeNumbers(v)}}).
 			Unify(w.e.Compile("parameter: duration?: string"))
-		return w.stepErr(s, "properties.duration", render.CUEMessage(param.Validate()))
+		return w.stepErr(s, fieldpath.New("properties", "duration"), render.CUEMessage(param.Validate()))
 	}
 	if d == "" {
 		return nil
 	}
 	if _, err := time.ParseDuration(d); err != nil {
-		return w.stepErr(s, "properties.duration", fmt.Sprintf("failed to parse duration %s: %v", d, err))
+		return w.stepErr(s, fieldpath.New("properties", "duration"), fmt.Sprintf("failed to parse duration %s: %v", d, err))
 	}
 	return nil
 }
