@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,5 +178,34 @@ func TestSuiteSinkRules(t *testing.T) {
 				t.Errorf("ExitCode() = %d, want %d", got, tt.code)
 			}
 		})
+	}
+}
+
+// TestGoldenSinkError: a golden tree that cannot be read or written is
+// the suite's golden error, whether comparing or updating, and what is in
+// its place is left as it is.
+func TestGoldenSinkError(t *testing.T) {
+	tests := []struct {
+		update bool
+		suffix string // of the error, whose text names the absolute path
+	}{{false, "/golden is not a directory"}, {true, "/golden: not a directory"}}
+	for _, tt := range tests {
+		update := tt.update
+		res := runFiles(t, map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], golden: golden, validate: false}]\n",
+			"app.yaml": app, "golden": "not a directory\n"}, Options{Update: update})
+		s := res.Suites[0]
+		got := []string{s.Status(), strings.Join(s.Checks, ",")}
+		for _, f := range s.Findings {
+			got = append(got, string(f.Level)+" "+f.Check)
+		}
+		if diff := cmp.Diff([]string{"ERROR", "render,golden", "error golden"}, got); diff != "" {
+			t.Errorf("update %v: suite (-want +got):\n%s", update, diff)
+		}
+		if s.Err == nil || !strings.HasSuffix(s.Err.Error(), tt.suffix) {
+			t.Errorf("update %v: error %v, want it ending %q", update, s.Err, tt.suffix)
+		}
+		if data, err := os.ReadFile("golden"); err != nil || string(data) != "not a directory\n" {
+			t.Errorf("update %v: golden file now %q (%v)", update, data, err)
+		}
 	}
 }
