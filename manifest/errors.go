@@ -86,9 +86,10 @@ func At(pos Pos, format string, args ...any) *Error {
 	return &Error{Pos: pos, Err: fmt.Errorf(format, args...)}
 }
 
-// Error formats the error as Format writes it:
-// `file:line:col: kind "name" kind "name": message (what file:line:col)`.
-func (e *Error) Error() string { return e.text(Pos.String, nil) }
+// Error is the error's text without its positions:
+// `kind "name" kind "name": message (note)`. Format writes it with them
+// (`file:line:col: ... (what file:line:col)`); print errors with Format.
+func (e *Error) Error() string { return e.text(nil, nil) }
 
 // text writes the error; pos writes a position (nil: positions are left
 // out, and so are related entries that have one), inner the wrapped error.
@@ -226,7 +227,7 @@ func (p Pos) Compare(q Pos) int {
 
 // Mark returns err as it is, except that errors.Is(·, kind) also holds:
 // the way a package tags errors as one class (bad input, an invalid
-// policy) without changing their text, which starts with a position.
+// policy) without changing their text (Format writes it as it writes err).
 // nil stays nil, and an error already of that kind is returned as it is.
 func Mark(kind, err error) error {
 	if err == nil || errors.Is(err, kind) {

@@ -46,7 +46,7 @@ func TestEvalTimeout(t *testing.T) {
 		t.Fatalf("Run error %v, want ErrLimit and ErrInput", err)
 	}
 	want := def + `:3:1: application "a": ComponentDefinition "slow": evaluation took longer than the time limit of 10ms`
-	if err.Error() != want {
+	if manifest.Format(err, nil) != want {
 		t.Errorf("error %q,\nwant %q", err, want)
 	}
 	t.Logf("stopped after %s", time.Since(start))
@@ -101,7 +101,7 @@ func TestAbandonedEvaluations(t *testing.T) {
 		t.Fatalf("first run: %v, want the time limit", errs[0])
 	}
 	for _, err := range errs[1:] {
-		if !errors.Is(err, ErrNotRun) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `ComponentDefinition "slow"`) {
+		if !errors.Is(err, ErrNotRun) || !errors.Is(err, ErrInput) || !strings.Contains(manifest.Format(err, nil), `ComponentDefinition "slow"`) {
 			t.Errorf("later run: %v, want ErrNotRun naming the evaluation still running", err)
 		}
 	}
@@ -153,7 +153,7 @@ func TestLimitErrorText(t *testing.T) {
 		{&LimitError{Activity: cueval.Activity{Pos: manifest.Pos{File: "a.yaml", Line: 3, Col: 5}, What: `step "s" if`}, Reason: "stopped"}, `a.yaml:3:5: step "s" if: stopped`},
 		{&LimitError{Activity: cueval.Activity{What: `step "s" if`}, Reason: "stopped"}, `step "s" if: stopped`},
 	} {
-		if got := tt.err.Error(); got != tt.want {
+		if got := manifest.Format(tt.err, nil); got != tt.want {
 			t.Errorf("Error() = %q, want %q", got, tt.want)
 		}
 	}
