@@ -67,11 +67,13 @@ type Error struct {
 }
 
 // Related is a place an Error relates to, or a note about it: What names
-// it ("template", "first defined here"); Pos is the place (zero for a note
-// without one).
+// it ("template", "first at"); Pos is the place (zero for a note without
+// one). Format writes it " (What Pos Note)"; Note follows the position
+// with its own punctuation ("; ...", ", ...").
 type Related struct {
 	Pos  Pos
 	What string
+	Note string
 }
 
 // Errorf returns an Error at pos about subjects, with a message made by
@@ -120,9 +122,9 @@ func (e *Error) text(pos func(Pos) string, inner func(error) string) string {
 	for _, r := range e.Related {
 		switch {
 		case !r.Pos.IsValid():
-			fmt.Fprintf(&b, " (%s)", r.What)
+			fmt.Fprintf(&b, " (%s%s)", r.What, r.Note)
 		case pos != nil:
-			fmt.Fprintf(&b, " (%s %s)", r.What, pos(r.Pos))
+			fmt.Fprintf(&b, " (%s %s%s)", r.What, pos(r.Pos), r.Note)
 		}
 	}
 	return b.String()
