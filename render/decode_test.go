@@ -185,7 +185,7 @@ func TestUnknownField(t *testing.T) {
 		Any  any             `json:"any"`
 		Skip string          `json:"-"`
 		Bare string
-		priv string
+		priv string // unexported: no JSON field
 	}
 	tests := []struct {
 		name   string
@@ -204,6 +204,7 @@ func TestUnknownField(t *testing.T) {
 		{"object where a list is", map[string]any{"nope": 1}, reflect.TypeFor[[]TestRule](), "", false},
 		{"map of structs", map[string]any{"a": map[string]any{"nope": 1}}, reflect.TypeFor[map[string]TestRule](), "a.nope", true},
 	}
+	_ = withRaw{priv: "set only here"}.priv
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := unknownField(tt.v, tt.t)
