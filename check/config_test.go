@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -77,7 +78,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
@@ -176,7 +177,7 @@ func TestLimitsDurations(t *testing.T) {
 			eval, rule, err := tt.limits.Durations()
 			got := ""
 			if err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.err, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/report"
 )
 
@@ -14,7 +15,7 @@ import (
 func Example() {
 	cfg, err := check.LoadConfig("drydock.yaml")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, manifest.Format(err, nil)) // with its positions
 		os.Exit(check.ExitInput)
 	}
 	res := check.Run(context.Background(), cfg, check.Options{Shard: check.Shard{Index: 1, Count: 2}})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // FuzzLoadConfig reads arbitrary drydock.yaml files: nothing may panic,
@@ -19,7 +21,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadConfig(path); err != nil && !strings.Contains(err.Error(), "drydock.yaml") {
+		if _, err := LoadConfig(path); err != nil && !strings.Contains(manifest.Format(err, nil), "drydock.yaml") {
 			t.Fatalf("error %q does not name drydock.yaml", err)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -51,7 +52,7 @@ func TestPlainDocuments(t *testing.T) {
 // at its line in the file, not in the part.
 func TestPlainDocumentsErrorLines(t *testing.T) {
 	_, err := plainDocuments("f.yaml", []byte("a: 1\n---\nb: 2\n---\nc: [\n"))
-	if err == nil || !strings.HasPrefix(err.Error(), "f.yaml:5: ") {
+	if err == nil || !strings.HasPrefix(manifest.Format(err, nil), "f.yaml:5: ") {
 		t.Errorf("error %v, want it at f.yaml:5", err)
 	}
 }

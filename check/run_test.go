@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -28,7 +29,7 @@ func summarize(r *Result) []suiteSummary {
 			sum.Findings = append(sum.Findings, f.Pos.String()+" "+string(f.Level)+" ["+f.Check+"] "+f.Object+": "+f.Message)
 		}
 		if s.Err != nil {
-			sum.Err = s.Err.Error()
+			sum.Err = manifest.Format(s.Err, nil)
 		}
 		out = append(out, sum)
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,7 +27,7 @@ func TestParseShard(t *testing.T) {
 			got, err := ParseShard(tt.spec)
 			msg := ""
 			if err != nil {
-				msg = err.Error()
+				msg = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.err, msg); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

@@ -22,7 +22,7 @@ func FuzzInventory(f *testing.F) {
 			if !IsClusterObject(o) {
 				continue
 			}
-			if err := inv.Add(o); err != nil && !strings.HasPrefix(err.Error(), "c.yaml:") {
+			if err := inv.Add(o); err != nil && !strings.HasPrefix(manifest.Format(err, nil), "c.yaml:") {
 				t.Fatalf("error %q does not name the file", err)
 			}
 		}

@@ -46,7 +46,7 @@ func TestApplyRefusesMeta(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ""
 			if err := NewStore().Apply(Local, tt.entry); err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

@@ -47,7 +47,7 @@ func TestAddRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			err = NewInventory().Add(objs[0])
-			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "c.yaml:") {
+			if err == nil || !strings.Contains(manifest.Format(err, nil), tt.want) || !strings.HasPrefix(manifest.Format(err, nil), "c.yaml:") {
 				t.Fatalf("error %v,\nwant it to start with c.yaml: and contain %q", err, tt.want)
 			}
 		})
@@ -65,7 +65,7 @@ func TestAddDuplicate(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `c.yaml:5:1: Cluster "m1" is already in the inventory (c.yaml:1:1)`
-	if err := inv.Add(objs[1]); err == nil || err.Error() != want {
+	if err := inv.Add(objs[1]); err == nil || manifest.Format(err, nil) != want {
 		t.Fatalf("error %v, want %q", err, want)
 	}
 }

@@ -37,7 +37,7 @@ func (a Assert) check(got rendered, renderErr error) string {
 		}
 		return ""
 	case renderErr != nil:
-		return fmt.Sprintf("the render failed: %v", renderErr)
+		return fmt.Sprintf("the render failed: %s", manifest.Format(renderErr, nil))
 	case len(a.HasObjects) > 0:
 		for _, want := range a.HasObjects {
 			if !slices.ContainsFunc(got.objs, func(o *manifest.Object) bool {
@@ -288,11 +288,11 @@ func mergeInto(dst, src map[string]any) {
 func (a Assert) checkStatus(st statusOf, renderErr error) string {
 	switch {
 	case renderErr != nil:
-		return fmt.Sprintf("the render failed: %v", renderErr)
+		return fmt.Sprintf("the render failed: %s", manifest.Format(renderErr, nil))
 	case a.Healthy != nil && st.healthy != *a.Healthy:
 		msg := fmt.Sprintf("healthy is %v, want %v", st.healthy, *a.Healthy)
 		if st.healthErr != nil {
-			msg += fmt.Sprintf(" (%v)", st.healthErr)
+			msg += fmt.Sprintf(" (%s)", manifest.Format(st.healthErr, nil))
 		}
 		return msg
 	case a.Details != nil:
@@ -305,7 +305,7 @@ func (a Assert) checkStatus(st statusOf, renderErr error) string {
 	case a.Message != nil && st.message != *a.Message:
 		msg := fmt.Sprintf("the status message is %q, want %q", st.message, *a.Message)
 		if st.messageErr != nil {
-			msg += fmt.Sprintf(" (%v)", st.messageErr)
+			msg += fmt.Sprintf(" (%s)", manifest.Format(st.messageErr, nil))
 		}
 		return msg
 	}

@@ -72,7 +72,7 @@ func TestCheck(t *testing.T) {
 		{"errorRegex differs", Assert{ErrorRegex: `^x`}, renderErr, `error "application \"test\" component \"web\": parameter.image: incomplete value string" does not match "^x"`},
 		{"errorRegex bad", Assert{ErrorRegex: `[`}, renderErr, "errorRegex \"[\": error parsing regexp: missing closing ]: `[`"},
 		{"error without one", Assert{Error: "x"}, nil, "the render succeeded; want an error"},
-		{"a value when the render failed", Assert{Exists: &pathOnly{"output"}}, renderErr, "the render failed: " + renderErr.Error()},
+		{"a value when the render failed", Assert{Exists: &pathOnly{"output"}}, renderErr, "the render failed: " + manifest.Format(renderErr, nil)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

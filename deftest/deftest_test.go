@@ -52,7 +52,7 @@ func TestPrepare(t *testing.T) {
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("Prepare: %v, want no error", err)
-			case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want)):
+			case tt.want != "" && (err == nil || !strings.HasPrefix(manifest.Format(err, nil), tt.want)):
 				t.Errorf("Prepare: %v, want %q", err, tt.want)
 			}
 		})
@@ -145,7 +145,7 @@ func TestTestObjects(t *testing.T) {
 			}
 			objs, policy, err := testObjects(tt.kind, tt.test, manifest.Pos{File: "t_test.yaml", Line: 2, Col: 3})
 			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
+				if err == nil || manifest.Format(err, nil) != tt.err {
 					t.Fatalf("testObjects: %v, want %q", err, tt.err)
 				}
 				return

@@ -113,7 +113,7 @@ func Run(ctx context.Context, defs *pipeline.DefinitionSet, file string, pos man
 // never rewritten: it differs, with a hint on how to adopt it.
 func (o Options) snapshot(file, name string, spec *snapshotSpec, objs []*manifest.Object, renderErr error) (string, string, *snapshotWrite, error) {
 	if renderErr != nil {
-		return fmt.Sprintf("the render failed: %v", renderErr), "", nil, nil
+		return fmt.Sprintf("the render failed: %s", manifest.Format(renderErr, nil)), "", nil, nil
 	}
 	got, err := snapshotBytes(spec, objs)
 	if err != nil {

@@ -155,7 +155,7 @@ func TestRun(t *testing.T) {
 			switch {
 			case tt.err == "" && out.Err != nil:
 				t.Errorf("render error %v, want none", out.Err)
-			case tt.err != "" && (out.Err == nil || out.Err.Error() != tt.err):
+			case tt.err != "" && (out.Err == nil || manifest.Format(out.Err, nil) != tt.err):
 				t.Errorf("render error %v, want %q", out.Err, tt.err)
 			}
 		})
@@ -197,7 +197,7 @@ func TestRunTraitWithoutWorkload(t *testing.T) {
 	test := prepared(t, Test{Name: "t", Definition: "scaler", Asserts: []Assert{{Error: "x"}}})[0]
 	_, err := Run(context.Background(), loadDefs(t), "t_test.yaml", manifest.Pos{File: "t_test.yaml", Line: 2, Col: 5}, test, Options{})
 	want := `t_test.yaml:2:5: test "t": scaler is a trait: give the workload it patches (workload:)`
-	if err == nil || err.Error() != want {
+	if err == nil || manifest.Format(err, nil) != want {
 		t.Errorf("Run: %v, want %q", err, want)
 	}
 }
@@ -277,7 +277,7 @@ func TestRunSnapshot(t *testing.T) {
 	if len(out.Failures) != 1 || !out.incomplete || len(out.writes) != 0 {
 		t.Errorf("outcome %+v, want one failure, incomplete, nothing to write", out)
 	}
-	if want := "the render failed: " + out.Err.Error(); out.Failures[0].Message != want {
+	if want := "the render failed: " + manifest.Format(out.Err, nil); out.Failures[0].Message != want {
 		t.Errorf("failure %q, want %q", out.Failures[0].Message, want)
 	}
 }

@@ -239,7 +239,7 @@ func TestSnapshotPaths(t *testing.T) {
 			switch {
 			case tt.err == "" && err != nil:
 				t.Errorf("error %v, want none", err)
-			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			case tt.err != "" && (err == nil || !strings.Contains(manifest.Format(err, nil), tt.err)):
 				t.Errorf("error %v, want one containing %q", err, tt.err)
 			case tt.err != "" && !errors.Is(err, errSnapshotPath):
 				t.Errorf("error %v does not wrap errSnapshotPath", err)
@@ -293,7 +293,7 @@ func TestReadInsideDevices(t *testing.T) {
 		t.Skipf("no /dev/zero here: %v", err)
 	}
 	_, err := readInside("/dev", "zero")
-	if !errors.Is(err, errSnapshotPath) || !strings.Contains(err.Error(), "/dev/zero: not a snapshot drydock may read or write: not a regular file (a device)") {
+	if !errors.Is(err, errSnapshotPath) || !strings.Contains(manifest.Format(err, nil), "/dev/zero: not a snapshot drydock may read or write: not a regular file (a device)") {
 		t.Errorf("readInside(/dev/zero): %v, want a refusal of a device", err)
 	}
 	dir := t.TempDir()
@@ -319,7 +319,7 @@ func TestReadInsideLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, err := readInside(dir, "big.yaml"); err == nil || !strings.Contains(err.Error(), "larger than MaxInputBytes") {
+	if _, err := readInside(dir, "big.yaml"); err == nil || !strings.Contains(manifest.Format(err, nil), "larger than MaxInputBytes") {
 		t.Errorf("readInside(big): %v, want a refusal of a file too large", err)
 	}
 }

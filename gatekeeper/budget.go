@@ -60,7 +60,9 @@ func (e *StopError) Error() string {
 	case e.Here:
 		return fmt.Sprintf("%s; %d later evaluations were skipped", e.Stop, e.Skipped)
 	}
-	return fmt.Sprintf("%d evaluations skipped: earlier in the run, %s", e.Skipped, e.Stop)
+	// Not wrapped (the stop's place is not this error's): its position is
+	// written into the text.
+	return fmt.Sprintf("%d evaluations skipped: earlier in the run, %s", e.Skipped, manifest.Format(e.Stop.Located(), nil))
 }
 
 // Unwrap returns ErrInvalid and regosandbox.ErrStopped, and the stop,

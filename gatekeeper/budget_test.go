@@ -51,7 +51,7 @@ func TestBudget(t *testing.T) {
 	err = out.StopErrors()
 	want := `testdata/loop/policy.yaml:1:1: evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on objs.yaml:1:1: ConfigMap default/cm0 took longer than the time limit of 50ms; 999 later evaluations were skipped`
 	var se *StopError
-	if !errors.As(err, &se) || !errors.Is(err, ErrInvalid) || err.Error() != want {
+	if !errors.As(err, &se) || !errors.Is(err, ErrInvalid) || manifest.Format(err, nil) != want {
 		t.Errorf("StopErrors %v,\nwant %s", err, want)
 	}
 	if took > 40*limit {

@@ -326,7 +326,7 @@ func TestLoadErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Errorf("error does not wrap ErrInvalid: %v", err)
 			}
-			lines := strings.Split(err.Error(), "\n")
+			lines := strings.Split(manifest.Format(err, nil), "\n")
 			if len(lines) != len(tc.want) {
 				t.Fatalf("got %d errors, want %d:\n%v", len(lines), len(tc.want), err)
 			}
@@ -407,7 +407,7 @@ func TestVerifySuiteProblems(t *testing.T) {
 		`testdata/badsuite/suite.yaml:14:19: assertion.violations, if set, must be a nonnegative integer, "yes", or "no"`,
 		`testdata/badsuite/suite.yaml:16:13: object file must contain exactly one object: testdata/match/objects.yaml defines 5 objects`,
 	}
-	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+	if diff := cmp.Diff(want, strings.Split(manifest.Format(err, nil), "\n")); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 	if len(res) != 1 || res[0].Case != "fine" || res[0].Err != "" {
@@ -486,7 +486,7 @@ func TestVerifyYAMLErrors(t *testing.T) {
 		dir + "/anchor.yaml:5:13: invalid YAML: unknown anchor 'nope' referenced (no &nope before it)",
 		dir + "/flow.yaml:5: invalid YAML near line 5: did not find expected ',' or ']'",
 	}
-	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+	if diff := cmp.Diff(want, strings.Split(manifest.Format(err, nil), "\n")); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }

@@ -167,7 +167,7 @@ func TestDecodeErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalidYAML) {
 				t.Errorf("error %v does not wrap ErrInvalidYAML", err)
 			}
-			if !strings.Contains(err.Error(), tt.want) {
+			if !strings.Contains(Format(err, nil), tt.want) {
 				t.Errorf("error %q lacks %q", err, tt.want)
 			}
 			var pe *Error

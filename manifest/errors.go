@@ -69,11 +69,13 @@ type Error struct {
 }
 
 // Related is a place an Error relates to, or a note about it: What names
-// it ("template", "first defined here"); Pos is the place (zero for a note
-// without one).
+// it ("template", "first at"); Pos is the place (zero for a note without
+// one). Format writes it " (What Pos Note)"; Note follows the position
+// with its own punctuation ("; ...", ", ...").
 type Related struct {
 	Pos  Pos
 	What string
+	Note string
 }
 
 // Errorf returns an Error at pos about subjects, with a message made by
@@ -88,9 +90,10 @@ func At(pos Pos, format string, args ...any) *Error {
 	return &Error{Pos: pos, Err: fmt.Errorf(format, args...)}
 }
 
-// Error formats the error as Format writes it:
-// `file:line:col: kind "name" kind "name": message (what file:line:col)`.
-func (e *Error) Error() string { return e.text(Pos.String, nil) }
+// Error is the error's text without its positions:
+// `kind "name" kind "name": message (note)`. Format writes it with them
+// (`file:line:col: ... (what file:line:col)`); print errors with Format.
+func (e *Error) Error() string { return e.text(nil, nil) }
 
 // text writes the error; pos writes a position (nil: positions are left
 // out, and so are related entries that have one), inner the wrapped error.
@@ -121,9 +124,9 @@ func (e *Error) text(pos func(Pos) string, inner func(error) string) string {
 	for _, r := range e.Related {
 		switch {
 		case !r.Pos.IsValid():
-			fmt.Fprintf(&b, " (%s)", r.What)
+			fmt.Fprintf(&b, " (%s%s)", r.What, r.Note)
 		case pos != nil:
-			fmt.Fprintf(&b, " (%s %s)", r.What, pos(r.Pos))
+			fmt.Fprintf(&b, " (%s %s%s)", r.What, pos(r.Pos), r.Note)
 		}
 	}
 	return b.String()
@@ -228,7 +231,7 @@ func (p Pos) Compare(q Pos) int {
 
 // Mark returns err as it is, except that errors.Is(·, kind) also holds:
 // the way a package tags errors as one class (bad input, an invalid
-// policy) without changing their text, which starts with a position.
+// policy) without changing their text (Format writes it as it writes err).
 // nil stays nil, and an error already of that kind is returned as it is.
 func Mark(kind, err error) error {
 	if err == nil || errors.Is(err, kind) {

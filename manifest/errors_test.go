@@ -19,9 +19,12 @@ func TestError(t *testing.T) {
 		Field:    fieldpath.New("spec", "components", 0, "traits", 0, "properties", "replicas"),
 		Err:      fmtErr(sentinel),
 	}
-	const want = `app.yaml:7:9: application "shop" component "web" trait "scaler": invalid: replicas must be an int`
-	if diff := cmp.Diff(want, err.Error()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	const text = `application "shop" component "web" trait "scaler": invalid: replicas must be an int`
+	if diff := cmp.Diff(text, err.Error()); diff != "" {
+		t.Errorf("Error, without the position (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("app.yaml:7:9: "+text, Format(err, nil)); diff != "" {
+		t.Errorf("Format (-want +got):\n%s", diff)
 	}
 	if !errors.Is(err, sentinel) {
 		t.Error("Error does not unwrap to its sentinel")
@@ -48,8 +51,11 @@ func TestJoin(t *testing.T) {
 	early := at(2, "early")
 	got := Join(at(9, "late"), errors.New("nowhere"), early, at(9, "late"), Join(at(5, "mid"), at(2, "early")))
 	const want = "a.yaml:2:1: early\na.yaml:5:1: mid\na.yaml:9:1: late\nnowhere"
-	if diff := cmp.Diff(want, got.Error()); diff != "" {
+	if diff := cmp.Diff(want, Format(got, nil)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("early\nmid\nlate\nnowhere", got.Error()); diff != "" {
+		t.Errorf("Error, without positions (-want +got):\n%s", diff)
 	}
 	if !errors.Is(got, errors.Unwrap(early)) {
 		t.Error("a joined list does not unwrap to its errors")
@@ -60,7 +66,7 @@ func TestMark(t *testing.T) {
 	kind := errors.New("bad input")
 	inner := At(Pos{File: "a.yaml", Line: 3, Col: 1}, "broken")
 	err := Mark(kind, inner)
-	if !errors.Is(err, kind) || err.Error() != "a.yaml:3:1: broken" {
+	if !errors.Is(err, kind) || err.Error() != "broken" || Format(err, nil) != "a.yaml:3:1: broken" {
 		t.Errorf("Mark = %q (is kind: %t), want the text unchanged and of the kind", err, errors.Is(err, kind))
 	}
 	if pos, ok := PosOf(err); !ok || pos.Line != 3 {

@@ -40,7 +40,7 @@ func TestDecodeJSONFile(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := DecodeJSONFile("f.json", []byte(tt.src))
-			if !errors.Is(err, ErrInvalidJSON) || !errors.Is(err, ErrInvalidYAML) || !strings.HasPrefix(err.Error(), tt.want) {
+			if !errors.Is(err, ErrInvalidJSON) || !errors.Is(err, ErrInvalidYAML) || !strings.HasPrefix(Format(err, nil), tt.want) {
 				t.Errorf("error %v, want %q (ErrInvalidJSON)", err, tt.want)
 			}
 		})

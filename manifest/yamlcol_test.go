@@ -11,7 +11,7 @@ func TestYAMLErrorColumn(t *testing.T) {
 		"a: [1, 2\n": "in.yaml:1: invalid YAML near line 1: did not find expected ',' or ']'",
 	} {
 		_, err := Decode("in.yaml", []byte(src), DecodeOptions{})
-		if err == nil || err.Error() != want {
+		if err == nil || Format(err, nil) != want {
 			t.Errorf("%q: error %v, want %s", src, err, want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -70,7 +71,7 @@ spec:
 	if err := os.WriteFile(app, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadDefinitions([]string{app}, false); err == nil || !strings.Contains(err.Error(), "-d") {
+	if _, err := LoadDefinitions([]string{app}, false); err == nil || !strings.Contains(manifest.Format(err, nil), "-d") {
 		t.Errorf("a ConfigMap given as a definition: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -62,7 +63,7 @@ func TestRenderFromErrorsNameTheTree(t *testing.T) {
 		{[]string{"missing.yaml"}, "HEAD~1:missing.yaml: file does not exist"},
 	} {
 		_, err := Run(context.Background(), Inputs{Paths: tc.paths, From: tree, FromName: "HEAD~1:"})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || !strings.Contains(manifest.Format(err, nil), tc.want) {
 			t.Errorf("%v: error %v, want it to contain %q", tc.paths, err, tc.want)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestHubObjectsDuplicates: the API server keeps one Workflow and one
@@ -34,7 +36,7 @@ func TestHubObjectsDuplicates(t *testing.T) {
 			if !errors.Is(err, ErrInput) {
 				t.Fatalf("error %v: want ErrInput", err)
 			}
-			got := strings.ReplaceAll(err.Error(), path, "in.yaml")
+			got := strings.ReplaceAll(manifest.Format(err, nil), path, "in.yaml")
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}

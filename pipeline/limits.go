@@ -97,7 +97,7 @@ type NotRunError struct {
 }
 
 func (e *NotRunError) Error() string {
-	return fmt.Sprintf("not run: an evaluation stopped earlier by a limit is still running, and drydock starts no other beside it (CUE cannot be interrupted): %v", e.Running)
+	return fmt.Sprintf("not run: an evaluation stopped earlier by a limit is still running, and drydock starts no other beside it (CUE cannot be interrupted): %s", manifest.Format(e.Running, nil))
 }
 
 // Unwrap returns ErrNotRun and ErrLimit.
@@ -206,7 +206,7 @@ func (w *watchdog) check(sample []metrics.Sample) error {
 	if heap := sample[0].Value.Uint64(); heap > w.limits.Memory {
 		reason := fmt.Sprintf("the heap grew to %s, past the memory limit of %s", manifest.FormatBytes(heap), manifest.FormatBytes(w.limits.Memory))
 		if a := w.limits.Guard.Abandoned(); a != nil {
-			reason += fmt.Sprintf(" while an evaluation stopped earlier still ran (%v)", a)
+			reason += fmt.Sprintf(" while an evaluation stopped earlier still ran (%s)", manifest.Format(a, nil))
 		}
 		if len(running) == 0 {
 			if w.last.What != "" {

@@ -46,7 +46,7 @@ func TestEvalTimeout(t *testing.T) {
 		t.Fatalf("Run error %v, want ErrLimit and ErrInput", err)
 	}
 	want := def + `:3:1: application "a": ComponentDefinition "slow": evaluation took longer than the time limit of 10ms`
-	if err.Error() != want {
+	if manifest.Format(err, nil) != want {
 		t.Errorf("error %q,\nwant %q", err, want)
 	}
 	t.Logf("stopped after %s", time.Since(start))
@@ -101,13 +101,19 @@ func TestAbandonedEvaluations(t *testing.T) {
 		t.Fatalf("first run: %v, want the time limit", errs[0])
 	}
 	for _, err := range errs[1:] {
-		if !errors.Is(err, ErrNotRun) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `ComponentDefinition "slow"`) {
+		if !errors.Is(err, ErrNotRun) || !errors.Is(err, ErrInput) || !strings.Contains(manifest.Format(err, nil), `ComponentDefinition "slow"`) {
 			t.Errorf("later run: %v, want ErrNotRun naming the evaluation still running", err)
 		}
 	}
-	// One abandoned evaluation, one core at most (not four).
-	if spent > 1300*time.Millisecond {
-		t.Errorf("%s of CPU in one second after the runs: more than one abandoned evaluation runs", spent)
+	// One abandoned evaluation (not four). Counted, not timed: on two
+	// cores one evaluation and the garbage collector beside it can use
+	// more than a core's second, so CPU time only tells four from one
+	// on a quiet machine.
+	guard.mu.Lock()
+	running := len(guard.runs)
+	guard.mu.Unlock()
+	if running != 1 {
+		t.Errorf("%d abandoned evaluations run after the runs (%s of CPU in one second), want 1", running, spent)
 	}
 	waitAbandoned(t, guard, 2*time.Minute)
 	// Once it has ended, runs start again.
@@ -153,7 +159,7 @@ func TestLimitErrorText(t *testing.T) {
 		{&LimitError{Activity: cueval.Activity{Pos: manifest.Pos{File: "a.yaml", Line: 3, Col: 5}, What: `step "s" if`}, Reason: "stopped"}, `a.yaml:3:5: step "s" if: stopped`},
 		{&LimitError{Activity: cueval.Activity{What: `step "s" if`}, Reason: "stopped"}, `step "s" if: stopped`},
 	} {
-		if got := tt.err.Error(); got != tt.want {
+		if got := manifest.Format(tt.err, nil); got != tt.want {
 			t.Errorf("Error() = %q, want %q", got, tt.want)
 		}
 	}

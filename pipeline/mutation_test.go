@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -63,7 +64,7 @@ func checkMutation(t *testing.T, dir, desc string) {
 	if err == nil {
 		return
 	}
-	msg := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator))
+	msg := strings.TrimPrefix(manifest.Format(err, nil), dir+string(filepath.Separator))
 	if !positioned.MatchString(msg) {
 		t.Errorf("%s: error without a position: %v", desc, err)
 	}

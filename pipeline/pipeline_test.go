@@ -126,7 +126,7 @@ func TestRunConflicts(t *testing.T) {
 			if errors.Is(err, cluster.ErrConflict) != tt.conflict {
 				t.Errorf("errors.Is(err, ErrConflict) = %v, want %v", !tt.conflict, tt.conflict)
 			}
-			msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+			msg := strings.ReplaceAll(manifest.Format(err, nil), dir+string(filepath.Separator), "")
 			for _, w := range tt.want {
 				if !strings.Contains(msg, w) {
 					t.Errorf("error %q lacks %q", msg, w)
@@ -207,7 +207,7 @@ func TestRenderAddonChecksApplication(t *testing.T) {
 			res, err := RenderAddon(AddonInputs{Addon: Addon{Dir: "ad"}})
 			gotErr := ""
 			if err != nil {
-				gotErr = err.Error()
+				gotErr = manifest.Format(err, nil)
 				if !errors.Is(err, ErrInput) {
 					t.Errorf("error %v is not ErrInput", err)
 				}
@@ -249,7 +249,7 @@ func TestRunLocatesRefusedNames(t *testing.T) {
 			t.Chdir(dir)
 			got := ""
 			if _, err := Run(context.Background(), Inputs{Paths: []string{"app.yaml"}}); err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -276,7 +276,7 @@ func TestRunNamesListItems(t *testing.T) {
 			t.Chdir(dir)
 			got := ""
 			if _, err := Run(context.Background(), Inputs{Paths: []string{"list.yaml"}}); err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -315,7 +315,7 @@ func TestRunObjects(t *testing.T) {
 	if diff := cmp.Diff(want, me.Subjects); diff != "" {
 		t.Errorf("subjects (-want +got):\n%s", diff)
 	}
-	if _, err := Run(context.Background(), Inputs{Objects: []*manifest.Object{manifest.New(map[string]any{"apiVersion": "v1"})}}); err == nil || err.Error() != "document has no kind" {
+	if _, err := Run(context.Background(), Inputs{Objects: []*manifest.Object{manifest.New(map[string]any{"apiVersion": "v1"})}}); err == nil || manifest.Format(err, nil) != "document has no kind" {
 		t.Errorf("Run(no kind) = %v, want %q", err, "document has no kind")
 	}
 }

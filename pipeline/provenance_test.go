@@ -84,7 +84,7 @@ func checkLine(cache map[string][]string, p manifest.Pos) string {
 			data, err = os.ReadFile(p.File)
 		}
 		if err != nil {
-			return err.Error()
+			return manifest.Format(err, nil)
 		}
 		lines = strings.Split(string(data), "\n")
 		cache[p.File] = lines

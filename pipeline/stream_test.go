@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // recorder is a sink that records every Put, and fails at the nth one
@@ -189,7 +190,7 @@ func TestStreamReportsEveryInvalidApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Stream(context.Background(), Inputs{Paths: []string{path}, Workers: 2}, &recorder{})
-	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `"c-7"`) || !strings.Contains(err.Error(), `"c-33"`) {
+	if !errors.Is(err, ErrInput) || !strings.Contains(manifest.Format(err, nil), `"c-7"`) || !strings.Contains(manifest.Format(err, nil), `"c-33"`) {
 		t.Errorf("error %v, want both invalid applications", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
 )
 
@@ -86,7 +87,7 @@ spec:
 		{Validation{KubeVersion: "banana"}, "--kube-version: "},
 		{Validation{CRDPaths: []string{app}}, "is not an apiextensions.k8s.io/v1 CustomResourceDefinition"},
 	} {
-		if _, err := Run(context.Background(), Inputs{Paths: []string{app}, Record: Record{Validate: &tc.v}}); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Run(context.Background(), Inputs{Paths: []string{app}, Record: Record{Validate: &tc.v}}); err == nil || !strings.Contains(manifest.Format(err, nil), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.v, err, tc.want)
 		}
 	}

@@ -282,8 +282,11 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 // decodeRecord decodes the object r recorded.
 func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error) {
 	objs, err := manifest.Decode(r.path, r.data, manifest.DecodeOptions{})
-	if err != nil || len(objs) != 1 {
-		return nil, fmt.Errorf("%s %s: decode the recorded object: %v", c, k, err)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s %s: decode the recorded object: %s", c, k, manifest.Format(err, nil))
+	case len(objs) != 1:
+		return nil, fmt.Errorf("%s %s: decode the recorded object: <nil>", c, k)
 	}
 	return objs[0], nil
 }

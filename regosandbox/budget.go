@@ -61,17 +61,22 @@ type StopError struct {
 	Skipped bool
 }
 
+// Error writes the stop with its position (the error does not wrap the
+// located stop: its place is not the error's).
 func (e *StopError) Error() string {
+	text := manifest.Format(e.Stop.Located(), nil)
 	if e.Skipped {
-		return fmt.Sprintf("not evaluated: %s", e.Stop)
+		return "not evaluated: " + text
 	}
-	return e.Stop.String()
+	return text
 }
 
 // Unwrap returns ErrStopped.
 func (e *StopError) Unwrap() error { return ErrStopped }
 
-// String is "<pos>: evaluating <what> on <input> <reason>".
+// String is "evaluating <what> on <input> <reason>", the text of Located:
+// an error that writes it wraps Located, so that manifest.Format writes
+// the position before it.
 func (s *Stop) String() string { return s.Located().Error() }
 
 // Located is the stop as a located error: "evaluating <what> on <input>

@@ -70,7 +70,7 @@ func TestAdmitDefinition(t *testing.T) {
 			}
 			got := ""
 			if err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
@@ -103,7 +103,7 @@ func TestAdmitCUEDefinition(t *testing.T) {
 			}
 			got := ""
 			if err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

@@ -212,7 +212,7 @@ func ParseApplication(obj *manifest.Object) (*Application, error) {
 		}
 		// KubeVela's parser (ValidateComponentNames) refuses the second.
 		if first, dup := seen[comp.Name]; dup {
-			return nil, appErr(obj, comp.Path, "application %q: duplicated component name %s (first at %s)", app.Name, comp.Name, appPos(obj, first))
+			return nil, dupErr(appErr(obj, comp.Path, "application %q: duplicated component name %s", app.Name, comp.Name), appPos(obj, first), "", "")
 		}
 		seen[comp.Name] = comp.Path
 		app.Components = append(app.Components, comp)
@@ -298,15 +298,17 @@ func validateSteps(obj *manifest.Object, app string, steps []WorkflowStep) error
 			seen[s.Name] = s
 			return nil
 		}
-		note := ""
+		note, alone := "", "" // after the first's place; without it
 		switch {
 		case s.Unnamed:
-			note = "; KubeVela's mutating webhook gave this unnamed step that name"
+			alone = "KubeVela's mutating webhook gave this unnamed step that name"
+			note = "; " + alone
 		case first.Unnamed:
 			note = ", an unnamed step KubeVela's mutating webhook gave that name"
+			alone = "the first is an unnamed step KubeVela's mutating webhook gave that name"
 		}
-		return appErr(obj, stepNamePath(s), "application %q: %s: Invalid value: %q: duplicated step name (first at %s%s)",
-			app, field, s.Name, appPos(obj, stepNamePath(first)), note)
+		err := appErr(obj, stepNamePath(s), "application %q: %s: Invalid value: %q: duplicated step name", app, field, s.Name)
+		return dupErr(err, appPos(obj, stepNamePath(first)), note, alone)
 	}
 	for _, s := range steps {
 		if err := check(s, "spec.workflow.steps"); err != nil {
@@ -404,7 +406,7 @@ func list(m map[string]any, key string) []any {
 	return l
 }
 
-func appErr(obj *manifest.Object, path FieldRef, format string, args ...any) error {
+func appErr(obj *manifest.Object, path FieldRef, format string, args ...any) *manifest.Error {
 	return manifest.At(appPos(obj, path), "%w: %s", ErrInvalidApplication, fmt.Sprintf(format, args...))
 }
 
@@ -415,6 +417,20 @@ func appPos(obj *manifest.Object, path FieldRef) manifest.Pos {
 		return obj.Pos
 	}
 	return obj.FieldPos(path.Path)
+}
+
+// dupErr is err, a duplicated name, with the first definition as a
+// Related place: "(first at <first><note>)", note starting with its
+// punctuation. Without a known first place (an object built in memory)
+// there is no place to name: alone, when not "", is written as a note.
+func dupErr(err *manifest.Error, first manifest.Pos, note, alone string) error {
+	switch {
+	case first.IsValid():
+		err.Related = append(err.Related, manifest.Related{Pos: first, What: "first at", Note: note})
+	case alone != "":
+		err.Related = append(err.Related, manifest.Related{What: alone})
+	}
+	return err
 }
 
 func strs(v any) []string {

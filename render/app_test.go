@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,7 +28,7 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return err.Error()
+	return manifest.Format(err, nil)
 }
 
 // errPos is where err says it arose (manifest.PosOf), "" for nowhere.
@@ -336,5 +337,54 @@ func TestComponentClone(t *testing.T) {
 	}
 	if got := (Component{}).Clone(); got.Properties != nil || len(got.Traits) != 0 {
 		t.Errorf("Clone of an empty component = %+v", got)
+	}
+}
+
+// TestDuplicateNamesRelated: a duplicated name's first definition is a
+// Related place of the error ("first at"), and an object built in memory,
+// without positions, names no place at all.
+func TestDuplicateNamesRelated(t *testing.T) {
+	const steps = appHead + "  components: []\n  workflow:\n    steps:\n    - {name: s, type: suspend}\n    - {name: s, type: suspend}\n"
+	tests := []struct {
+		name, doc string
+		memory    bool
+		want      string
+		related   []manifest.Related
+	}{
+		{"component", appHead + "  components:\n  - {name: c, type: worker}\n  - {name: c, type: webservice}\n", false,
+			`a.yaml:7:5: invalid application: application "a": duplicated component name c (first at a.yaml:6:5)`,
+			[]manifest.Related{{Pos: manifest.Pos{File: "a.yaml", Line: 6, Col: 5}, What: "first at"}}},
+		{"component in memory", appHead + "  components:\n  - {name: c, type: worker}\n  - {name: c, type: webservice}\n", true,
+			`invalid application: application "a": duplicated component name c`, nil},
+		{"step", steps, false,
+			`a.yaml:9:14: invalid application: application "a": spec.workflow.steps: Invalid value: "s": duplicated step name (first at a.yaml:8:14)`,
+			[]manifest.Related{{Pos: manifest.Pos{File: "a.yaml", Line: 8, Col: 14}, What: "first at"}}},
+		{"step in memory", steps, true,
+			`invalid application: application "a": spec.workflow.steps: Invalid value: "s": duplicated step name`, nil},
+		{"unnamed step in memory", appHead + "  components: []\n  workflow:\n    steps:\n    - {type: suspend}\n    - {name: step-0, type: suspend}\n", true,
+			`invalid application: application "a": spec.workflow.steps: Invalid value: "step-0": duplicated step name (the first is an unnamed step KubeVela's mutating webhook gave that name)`,
+			[]manifest.Related{{What: "the first is an unnamed step KubeVela's mutating webhook gave that name"}}},
+		{"step renamed in memory", appHead + "  components: []\n  workflow:\n    steps:\n    - {name: step-1, type: suspend}\n    - {type: suspend}\n", true,
+			`invalid application: application "a": spec.workflow.steps: Invalid value: "step-1": duplicated step name (KubeVela's mutating webhook gave this unnamed step that name)`,
+			[]manifest.Related{{What: "KubeVela's mutating webhook gave this unnamed step that name"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj := decodeOne(t, "a.yaml", tt.doc)
+			if tt.memory {
+				obj = &manifest.Object{Data: obj.Data}
+			}
+			_, err := ParseApplication(obj)
+			if diff := cmp.Diff(tt.want, errText(err)); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			var me *manifest.Error
+			if !errors.As(err, &me) {
+				t.Fatalf("%v is no manifest.Error", err)
+			}
+			if diff := cmp.Diff(tt.related, me.Related); diff != "" {
+				t.Errorf("related (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

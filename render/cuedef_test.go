@@ -8,6 +8,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 func TestParseCUEDefinitions(t *testing.T) {
@@ -54,7 +55,7 @@ func TestParseCUEDefinitionsErrors(t *testing.T) {
 	for name, src := range tests {
 		if _, err := ParseCUEDefinitions("bad.cue", []byte(src)); err == nil {
 			t.Errorf("%s: no error", name)
-		} else if !strings.Contains(err.Error(), "bad.cue") {
+		} else if !strings.Contains(manifest.Format(err, nil), "bad.cue") {
 			t.Errorf("%s: error %q does not name the file", name, err)
 		}
 	}

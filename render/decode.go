@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -117,7 +116,138 @@ func DecodeStrict(v any, dst any) error {
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
-	return kvError(d.Decode(dst))
+	err = d.Decode(dst)
+	var te *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &te) {
+		// encoding/json has no type for an unknown field: find it, as the
+		// decoder meets keys, to say where it is.
+		if p, ok := unknownField(v, reflect.TypeOf(dst)); ok {
+			return &UnknownFieldError{Path: p, err: err}
+		}
+	}
+	return kvError(err)
+}
+
+// UnknownFieldError is DecodeStrict's error for a key the mirror has no
+// field for: encoding/json's error (its text), with the key's path in the
+// decoded value.
+type UnknownFieldError struct {
+	// Path is the key's path in the value.
+	Path fieldpath.Path
+	err  error
+}
+
+// Error is encoding/json's text (`json: unknown field "x"`).
+func (e *UnknownFieldError) Error() string { return e.err.Error() }
+
+// Unwrap returns encoding/json's error.
+func (e *UnknownFieldError) Unwrap() error { return e.err }
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// unknownField is the path of the first key in v (the JSON data model)
+// that type t has no field for, in the order encoding/json meets them
+// (keys sorted, depth first): a struct's keys match its JSON names
+// exactly, else case-insensitively, as encoding/json's do.
+func unknownField(v any, t reflect.Type) (fieldpath.Path, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		return nil, false // its own decoding: any key may be its
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return unknownInMap(x, t)
+	case []any:
+		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return nil, false
+		}
+		for i, e := range x {
+			if p, ok := unknownField(e, t.Elem()); ok {
+				return joinPath(i, p), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// unknownInMap is unknownField for an object decoded into t.
+func unknownInMap(m map[string]any, t reflect.Type) (fieldpath.Path, bool) {
+	var fields map[string]reflect.Type
+	switch t.Kind() {
+	case reflect.Struct:
+		fields = map[string]reflect.Type{}
+		jsonFields(t, fields)
+	case reflect.Map:
+	default:
+		return nil, false
+	}
+	for _, k := range manifest.SortedKeys(m) {
+		var ft reflect.Type
+		if fields == nil {
+			ft = t.Elem()
+		} else if f, ok := fieldNamed(fields, k); ok {
+			ft = f
+		} else {
+			return fieldpath.New(k), true
+		}
+		if p, ok := unknownField(m[k], ft); ok {
+			return joinPath(k, p), true
+		}
+	}
+	return nil, false
+}
+
+// fieldNamed is the field JSON key k decodes into: the exact name, else
+// one equal under case folding.
+func fieldNamed(fields map[string]reflect.Type, k string) (reflect.Type, bool) {
+	if f, ok := fields[k]; ok {
+		return f, true
+	}
+	for _, name := range manifest.SortedKeys(fields) {
+		if strings.EqualFold(name, k) {
+			return fields[name], true
+		}
+	}
+	return nil, false
+}
+
+// jsonFields adds struct t's fields by their JSON names, those of its
+// embedded structs (without a JSON name) promoted; an outer field wins.
+func jsonFields(t reflect.Type, out map[string]reflect.Type) {
+	var embedded []reflect.Type
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+			embedded = append(embedded, ft)
+			continue
+		case !f.IsExported():
+			continue
+		case name == "":
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	for _, e := range embedded {
+		inner := map[string]reflect.Type{}
+		jsonFields(e, inner)
+		for k, ft := range inner {
+			if _, ok := out[k]; !ok {
+				out[k] = ft
+			}
+		}
+	}
 }
 
 // DecodeLoose decodes v into dst as json.Unmarshal does (unknown fields
@@ -135,12 +265,9 @@ func DecodeLoose(v any, dst any) error {
 // unknown field or of the value of the wrong type, empty when it cannot
 // tell.
 func ErrorPath(v any, err error) fieldpath.Path {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, `json: unknown field `); ok {
-		if key, uerr := strconv.Unquote(name); uerr == nil {
-			p, _ := findKey(v, key)
-			return p
-		}
+	var ue *UnknownFieldError
+	if errors.As(err, &ue) {
+		return ue.Path
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -160,29 +287,6 @@ func fieldSegments(field string) []string {
 		}
 	}
 	return out
-}
-
-// findKey returns the path of the first map key named key, in the order
-// the decoder meets keys (sorted, depth first).
-func findKey(v any, key string) (fieldpath.Path, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range manifest.SortedKeys(x) {
-			if k == key {
-				return fieldpath.New(k), true
-			}
-			if p, ok := findKey(x[k], key); ok {
-				return joinPath(k, p), true
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if p, ok := findKey(e, key); ok {
-				return joinPath(i, p), true
-			}
-		}
-	}
-	return nil, false
 }
 
 // findTyped follows segs (map keys; lists are searched element by

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/fieldpath"
 )
 
 // Mirrors of KubeVela structs, shaped as render's subpackages shape theirs:
@@ -96,6 +98,16 @@ func TestDecode(t *testing.T) {
 			`json: unknown field "cluster"`, "cluster"},
 		{"unknown field, nested", map[string]any{"rules": []any{map[string]any{"strategy": "a"}, map[string]any{"strategy": "b", "key": "x"}}},
 			func() any { return &TestSpec{} }, true, `json: unknown field "key"`, "rules[1].key"},
+		{"unknown field beside an embedded kv struct's", map[string]any{"policies": []any{}, "zz": 1}, func() any { return &kvDeployWorkflowStepSpec{} }, true,
+			`json: unknown field "zz"`, "zz"},
+		{"unknown field under a pointer", map[string]any{"selector": map[string]any{"nme": "x"}}, func() any { return &TestSpec{} }, true,
+			`json: unknown field "nme"`, "selector.nme"},
+		// A map's key of that name, met earlier, is no field: the unknown
+		// field is the one the decoder refused.
+		{"unknown field named as a map key before it", map[string]any{"labels": map[string]any{"zz": "x"}, "zz": 1}, func() any { return &TestSpec{} }, true,
+			`json: unknown field "zz"`, "zz"},
+		{"case-folded key is a field", map[string]any{"Namespace": "n", "zz": 1}, func() any { return &TestSpec{} }, true,
+			`json: unknown field "zz"`, "zz"},
 		{"loose decoding allows unknown fields", map[string]any{"cluster": "x"}, func() any { return &TestSpec{} }, false, "", ""},
 		{"field of an embedded struct", map[string]any{"clusters": "local"}, func() any { return &TestSpec{} }, true,
 			"json: cannot unmarshal string into Go struct field TestSpec.TestPlacement.clusters of type []string", "clusters"},
@@ -166,6 +178,45 @@ func TestDecodeValues(t *testing.T) {
 	}
 }
 
+// TestUnknownField: the first key (sorted, depth first) a type has no
+// field for; a type decoding itself (json.Unmarshaler) or any value
+// (interface) takes every key.
+func TestUnknownField(t *testing.T) {
+	type withRaw struct {
+		Raw  json.RawMessage `json:"raw"`
+		Any  any             `json:"any"`
+		Skip string          `json:"-"`
+		Bare string
+		priv string // unexported: no JSON field
+	}
+	tests := []struct {
+		name   string
+		v      any
+		t      reflect.Type
+		want   string
+		wantOK bool
+	}{
+		{"raw message", map[string]any{"raw": map[string]any{"x": 1}, "any": map[string]any{"y": 2}}, reflect.TypeFor[withRaw](), "", false},
+		{"untagged field by its Go name", map[string]any{"Bare": "b", "bare": "c"}, reflect.TypeFor[withRaw](), "", false},
+		{"json:\"-\" field", map[string]any{"Skip": "s"}, reflect.TypeFor[withRaw](), "Skip", true},
+		{"unexported field", map[string]any{"priv": "p"}, reflect.TypeFor[withRaw](), "priv", true},
+		{"list of structs", []any{map[string]any{"strategy": "a"}, map[string]any{"nope": 1}}, reflect.TypeFor[[]TestRule](), "[1].nope", true},
+		{"list where a struct is", []any{map[string]any{"nope": 1}}, reflect.TypeFor[TestRule](), "", false},
+		{"scalar", "x", reflect.TypeFor[TestRule](), "", false},
+		{"object where a list is", map[string]any{"nope": 1}, reflect.TypeFor[[]TestRule](), "", false},
+		{"map of structs", map[string]any{"a": map[string]any{"nope": 1}}, reflect.TypeFor[map[string]TestRule](), "a.nope", true},
+	}
+	_ = withRaw{priv: "set only here"}.priv
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := unknownField(tt.v, tt.t)
+			if got.String() != tt.want || ok != tt.wantOK {
+				t.Errorf("unknownField = %q, %t; want %q, %t", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
 // TestErrorPath: errors it cannot place.
 func TestErrorPath(t *testing.T) {
 	v := map[string]any{"a": map[string]any{"b": "x"}, "l": []any{int64(1)}}
@@ -175,8 +226,9 @@ func TestErrorPath(t *testing.T) {
 		want string
 	}{
 		{"not a decoding error", errors.New("boom"), ""},
-		{"unknown field not in the value", errors.New(`json: unknown field "zz"`), ""},
-		{"unquoted unknown field", errors.New(`json: unknown field zz`), ""},
+		// The text is not read: only DecodeStrict's typed error is placed.
+		{"unknown field as text", errors.New(`json: unknown field "a"`), ""},
+		{"unknown field", &UnknownFieldError{Path: fieldpath.New("a", "b"), err: errors.New(`json: unknown field "b"`)}, "a.b"},
 		{"type error in a list", &json.UnmarshalTypeError{Type: reflect.TypeOf(""), Value: "number", Field: "l"}, "l[0]"},
 		{"type error, nested", &json.UnmarshalTypeError{Type: reflect.TypeOf(""), Value: "string", Field: "a.b"}, "a.b"},
 	}

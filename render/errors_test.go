@@ -58,7 +58,7 @@ func TestErrorFormat(t *testing.T) {
 					t.Fatal("DeployContext does not find the render error again")
 				}
 			}
-			if diff := cmp.Diff(tt.want, located.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(located, nil)); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
 			if !errors.Is(located, errBoom) {
@@ -126,7 +126,7 @@ func TestPositionedCUE(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, PositionedCUE(tt.err).Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(PositionedCUE(tt.err), nil)); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
 		})
@@ -182,7 +182,7 @@ func TestDeployContextNone(t *testing.T) {
 		t.Error("DeployContext changed an error render did not locate")
 	}
 	located := Locate(&Error{App: "a", Err: errBoom})
-	if !DeployContext(errors.Join(errors.New("x"), located), "s", nil) || located.Error() != `application "a": boom (deploy step "s")` {
-		t.Errorf("DeployContext in a joined error: %q", located.Error())
+	if !DeployContext(errors.Join(errors.New("x"), located), "s", nil) || manifest.Format(located, nil) != `application "a": boom (deploy step "s")` {
+		t.Errorf("DeployContext in a joined error: %q", manifest.Format(located, nil))
 	}
 }

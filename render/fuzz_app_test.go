@@ -29,7 +29,7 @@ func FuzzParseApplication(f *testing.F) {
 			if o.Kind() != "Application" {
 				continue
 			}
-			if _, err := ParseApplication(o); err != nil && !strings.HasPrefix(err.Error(), "a.yaml") {
+			if _, err := ParseApplication(o); err != nil && !strings.HasPrefix(manifest.Format(err, nil), "a.yaml") {
 				t.Fatalf("error %q does not name the file", err)
 			}
 		}

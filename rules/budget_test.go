@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/regosandbox"
 )
 
@@ -48,7 +49,7 @@ func TestRuleBudget(t *testing.T) {
 				t.Fatalf("Eval error %v, want one *StopError wrapping ErrTimeout and ErrInvalid", err)
 			}
 			want := "testdata/loop/main.rego:10:1: evaluating rule main.deny_loop on apps/d0.yaml:1: Deployment.apps shop/d0 took longer than the time limit of 250ms; namespace main was not evaluated on the 999 inputs after it"
-			if err.Error() != want {
+			if manifest.Format(err, nil) != want {
 				t.Errorf("error\n%s\nwant\n%s", err, want)
 			}
 			// A thousand limits would be 250s; one is 250ms (generous
@@ -88,7 +89,7 @@ func TestRuleBudgetShared(t *testing.T) {
 		t.Errorf("%d stopped entries, want 100 (one per input)", got)
 	}
 	want := "testdata/loop/main.rego:10:1: evaluating rule main.deny_loop on apps/d0.yaml:1: Deployment.apps shop/d0 took longer than the time limit of 250ms; namespace main was not evaluated on the 99 inputs after it"
-	if err := rep.StopErrors(); err == nil || err.Error() != want {
+	if err := rep.StopErrors(); err == nil || manifest.Format(err, nil) != want {
 		t.Errorf("StopErrors %v,\nwant %s", err, want)
 	}
 	start := time.Now()
@@ -100,7 +101,7 @@ func TestRuleBudgetShared(t *testing.T) {
 		t.Errorf("a later call under the spent budget took %s, want no evaluation of the stopped rule", took)
 	}
 	want = "namespace main was not evaluated on 10 inputs: earlier in the run, " + want[:len(want)-len("; namespace main was not evaluated on the 99 inputs after it")]
-	if err := rep.StopErrors(); err == nil || err.Error() != want {
+	if err := rep.StopErrors(); err == nil || manifest.Format(err, nil) != want {
 		t.Errorf("StopErrors %v,\nwant %s", err, want)
 	}
 }

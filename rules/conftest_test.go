@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -106,7 +107,7 @@ deny contains msg if {
 		t.Fatal(err)
 	}
 	_, err = e.Eval(context.Background(), []Input{in}, 1)
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "secret.yaml is not one of the inputs") {
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), "secret.yaml is not one of the inputs") {
 		t.Errorf("strict built-in errors: Eval error %v, want the refusal of secret.yaml", err)
 	}
 }
@@ -162,7 +163,7 @@ func TestCapabilitiesFile(t *testing.T) {
 		"caps.json":   `{"builtins": [{"name": "eq", "decl": {"type": "function", "args": [{"type": "any"}, {"type": "any"}], "result": {"type": "boolean"}}}, {"name": "assign", "decl": {"type": "function", "args": [{"type": "any"}, {"type": "any"}], "result": {"type": "boolean"}}}], "features": ["rego_v1"]}`,
 	})
 	_, err := Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "p")}, Capabilities: filepath.Join(dir, "caps.json")})
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "undefined function upper") {
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), "undefined function upper") {
 		t.Errorf("Load error %v, want undefined function upper", err)
 	}
 	if _, err := Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "p")}, Capabilities: filepath.Join(dir, "missing.json")}); !errors.Is(err, ErrInvalid) {

@@ -389,7 +389,7 @@ func TestQueryTimeout(t *testing.T) {
 		t.Fatalf("Eval error %v, want ErrTimeout and ErrInvalid", err)
 	}
 	want := "testdata/slow/main.rego:4:1: evaluating rule main.deny on apps/web.yaml:1: Deployment.apps shop/web took longer than the time limit of 50ms"
-	if got := err.Error(); got != want {
+	if got := manifest.Format(err, nil); got != want {
 		t.Errorf("error %q,\nwant %q", got, want)
 	}
 }

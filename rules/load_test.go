@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -100,7 +101,7 @@ func TestLoadErrors(t *testing.T) {
 				t.Fatalf("Load error %v, want ErrInvalid", err)
 			}
 			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
+				if !strings.Contains(manifest.Format(err, nil), w) {
 					t.Errorf("Load error %q does not name %q", err, w)
 				}
 			}
@@ -156,7 +157,7 @@ func TestEvalErrors(t *testing.T) {
 				if !errors.Is(err, ErrInvalid) {
 					t.Fatalf("Eval error %v, want ErrInvalid", err)
 				}
-				if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 					t.Errorf("workers=%d: Eval error (-want +got):\n%s", workers, diff)
 				}
 			}

@@ -68,7 +68,7 @@ func TestVerifySandbox(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) {
 		t.Fatalf("Verify error %v, want ErrInvalid", err)
 	}
-	if want := "testdata/badtest/main_test.rego:4:2: rego_type_error: built-in http.send is not available"; !strings.Contains(err.Error(), want) {
+	if want := "testdata/badtest/main_test.rego:4:2: rego_type_error: built-in http.send is not available"; !strings.Contains(manifest.Format(err, nil), want) {
 		t.Errorf("Verify error %q does not name %q", err, want)
 	}
 }
@@ -132,7 +132,7 @@ test_context_4 if no_cluster
 	}
 
 	_, err = Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/empty"}})
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "no policies found in") {
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), "no policies found in") {
 		t.Errorf("Verify of a directory without policies: error %v, want no policies found", err)
 	}
 }

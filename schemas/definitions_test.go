@@ -38,7 +38,7 @@ func TestValidateDefinition(t *testing.T) {
 			}
 			got := ""
 			if err := ValidateDefinition(objs[0]); err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 				if !errors.Is(err, ErrInvalid) {
 					t.Errorf("error %v does not wrap ErrInvalid", err)
 				}

@@ -2,7 +2,6 @@ package schemas
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,7 +57,7 @@ func TestValidateApplication(t *testing.T) {
 			}
 			got := ""
 			if err := ValidateApplication(objs[0]); err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 				if !errors.Is(err, ErrInvalid) {
 					t.Errorf("error %v does not wrap ErrInvalid", err)
 				}
@@ -78,7 +77,7 @@ func TestValidateApplicationUnnamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "app.yaml:2:18: Application: metadata.name must be a string"
-	if diff := cmp.Diff(want, fmt.Sprint(ValidateApplication(objs[0]))); diff != "" {
+	if diff := cmp.Diff(want, manifest.Format(ValidateApplication(objs[0]), nil)); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
 }
@@ -106,7 +105,7 @@ func TestValidateWorkflowAndPolicy(t *testing.T) {
 			}
 			got := ""
 			if err := tt.validate(objs[0]); err != nil {
-				got = err.Error()
+				got = manifest.Format(err, nil)
 				if !errors.Is(err, ErrInvalid) {
 					t.Errorf("error %v does not wrap ErrInvalid", err)
 				}

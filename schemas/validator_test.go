@@ -154,7 +154,7 @@ func TestStream(t *testing.T) {
 		t.Errorf("next got %d objects, want %d", len(next.got), len(puts))
 	}
 	next.err = errors.New("full")
-	if err := s.Put("local", owned(goodConfigMap)); err == nil || err.Error() != "full" {
+	if err := s.Put("local", owned(goodConfigMap)); err == nil || manifest.Format(err, nil) != "full" {
 		t.Errorf("the next sink's error: %v", err)
 	}
 	if err := v.Stream(nil, nil).Put("local", owned(custom)); err != nil {

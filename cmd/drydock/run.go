@@ -401,7 +401,7 @@ func reportError(stderr io.Writer, err error) int {
 	var list manifest.Errors
 	if errors.As(err, &list) { // every error of a list on its own line
 		for _, e := range list {
-			fmt.Fprintf(stderr, "drydock: %v\n", e)
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(e))
 		}
 	} else {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))

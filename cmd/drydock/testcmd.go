@@ -174,7 +174,7 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	}
 	for _, s := range res.Suites {
 		if s.Err != nil {
-			fmt.Fprintf(stderr, "drydock: suite %s: %v\n", s.Name, s.Err)
+			fmt.Fprintf(stderr, "drydock: suite %s: %s\n", s.Name, errText(s.Err))
 			fmt.Fprint(stderr, limitHint(s.Err))
 		}
 	}

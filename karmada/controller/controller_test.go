@@ -305,7 +305,7 @@ func TestRunDispatchedErrors(t *testing.T) {
 			store := cluster.NewStore()
 			dispatch(t, store, decode(t, tt.objs))
 			_, err := Run(context.Background(), store, inventory(t, dispatchedInventory), Options{})
-			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "in.yaml:") {
+			if msg := manifest.Format(err, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(msg, tt.want) || !strings.Contains(msg, "in.yaml:") {
 				t.Errorf("error %v: want ErrInvalid at the object's origin containing %q", err, tt.want)
 			}
 		})

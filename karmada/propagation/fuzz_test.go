@@ -55,7 +55,7 @@ func FuzzParseSchedule(f *testing.F) {
 			}
 			d, err := Schedule(tmpl, p, inv.Members(""))
 			if err != nil {
-				if !errors.Is(err, ErrUnschedulable) && len(err.Error()) < len("t.yaml:") {
+				if !errors.Is(err, ErrUnschedulable) && len(manifest.Format(err, nil)) < len("t.yaml:") {
 					t.Fatalf("Schedule error %q is neither unschedulable nor positioned", err)
 				}
 				continue

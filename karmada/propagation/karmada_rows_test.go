@@ -90,7 +90,7 @@ func TestApplicationFailoverKarmadaRows(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !strings.HasSuffix(err.Error(), ": "+tt.want) {
+			if err == nil || !strings.HasSuffix(manifest.Format(err, nil), ": "+tt.want) {
 				t.Fatalf("error %v,\nwant it to end with %q", err, tt.want)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/karmada"
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // topo is Karmada's NewClusterWithTopology: a cluster with a provider, a
@@ -257,7 +258,7 @@ func TestSelectBestClustersKarmadaRows(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.policy.spreadSelection(tt.need).selectBest(selectCandidates())
 			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
+				if err == nil || manifest.Format(err, nil) != tt.wantErr {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)
 				}
 				return

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -42,11 +43,11 @@ func runOfflineRows(t *testing.T, head string, rows []offlineRow) {
 				t.Fatalf("error %v: want ErrInvalid", err)
 			}
 			for _, w := range r.want {
-				if !strings.Contains(err.Error(), w) {
+				if !strings.Contains(manifest.Format(err, nil), w) {
 					t.Errorf("error %v,\nwant it to contain %q", err, w)
 				}
 			}
-			if got := strings.Count(err.Error(), ": Invalid value: "); r.count != 0 && got != r.count {
+			if got := strings.Count(manifest.Format(err, nil), ": Invalid value: "); r.count != 0 && got != r.count {
 				t.Errorf("error %v: %d field errors, want %d", err, got, r.count)
 			}
 		})
@@ -115,7 +116,7 @@ func TestClusterFailoverKarmadaRows(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(err.Error(), ": "+tt.want) {
+			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(manifest.Format(err, nil), ": "+tt.want) {
 				t.Fatalf("error %v,\nwant ErrInvalid ending with %q", err, tt.want)
 			}
 		})
@@ -159,7 +160,7 @@ func TestApplicationFailoverAsWrittenKarmadaRows(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(err.Error(), ": "+tt.want) {
+			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(manifest.Format(err, nil), ": "+tt.want) {
 				t.Fatalf("error %v,\nwant ErrInvalid ending with %q", err, tt.want)
 			}
 		})
@@ -224,7 +225,7 @@ func TestPropagationPolicyWebhookKarmadaRows(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(err.Error(), ": "+tt.want) {
+			if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(manifest.Format(err, nil), ": "+tt.want) {
 				t.Fatalf("error %v,\nwant ErrInvalid ending with %q", err, tt.want)
 			}
 		})
@@ -399,7 +400,7 @@ func TestValidateAggregates(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v: want ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

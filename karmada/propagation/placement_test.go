@@ -261,7 +261,7 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "PropagationPolicy default/p") {
+			if !strings.Contains(manifest.Format(err, nil), tt.want) || !strings.Contains(manifest.Format(err, nil), "PropagationPolicy default/p") {
 				t.Errorf("error %q lacks %q or the policy name", err, tt.want)
 			}
 			if !errors.Is(err, tt.sentinel) {

@@ -47,10 +47,10 @@ func TestValidateSpec(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), tt.want) {
 				t.Fatalf("error %v, want ErrInvalid with %q", err, tt.want)
 			}
-			if !strings.HasPrefix(err.Error(), "test.yaml:") {
+			if !strings.HasPrefix(manifest.Format(err, nil), "test.yaml:") {
 				t.Errorf("error %q has no position", err)
 			}
 		})
@@ -82,7 +82,7 @@ func checkErr(t *testing.T, err error, want string) {
 		}
 		return
 	}
-	if err == nil || !strings.Contains(err.Error(), want) {
+	if err == nil || !strings.Contains(manifest.Format(err, nil), want) {
 		t.Fatalf("error %v, want it to contain %q", err, want)
 	}
 }

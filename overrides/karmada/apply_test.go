@@ -223,6 +223,22 @@ func TestApplyErrors(t *testing.T) {
 			copHead + "metadata: {name: p}\nspec: {overrideRules: [{overriders: {fieldOverrider: [{fieldPath: /data/a, yaml: [{subPath: /x, operator: add, value: 1}]}]}}]}",
 			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 'nginx:1'}",
 			"json: cannot unmarshal string into Go value of type map[string]*jsonpatch.lazyNode (the text at /data/a is a string, not an object or list the patch can change)", "bench.yaml:4:"},
+		{"field JSON that is a number",
+			copHead + "metadata: {name: p}\nspec: {overrideRules: [{overriders: {fieldOverrider: [{fieldPath: /data/a, json: [{subPath: /x, operator: add, value: 1}]}]}}]}",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: ' -12.5e3 '}",
+			"json: cannot unmarshal number into Go value of type map[string]*jsonpatch.lazyNode (the text at /data/a is a number, not an object or list the patch can change)", "bench.yaml:4:"},
+		{"field JSON that is a bool",
+			copHead + "metadata: {name: p}\nspec: {overrideRules: [{overriders: {fieldOverrider: [{fieldPath: /data/a, json: [{subPath: /x, operator: add, value: 1}]}]}}]}",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 'true'}",
+			"json: cannot unmarshal bool into Go value of type map[string]*jsonpatch.lazyNode (the text at /data/a is a bool, not an object or list the patch can change)", "bench.yaml:4:"},
+		{"field JSON that is null",
+			copHead + "metadata: {name: p}\nspec: {overrideRules: [{overriders: {fieldOverrider: [{fieldPath: /data/a, json: [{subPath: /x, operator: add, value: 1}]}]}}]}",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 'null'}",
+			"fieldOverrider[0]: error in add for path: '/x': invalid value, expected object", "bench.yaml:4:"},
+		{"field JSON that is a string followed by more",
+			copHead + "metadata: {name: p}\nspec: {overrideRules: [{overriders: {fieldOverrider: [{fieldPath: /data/a, json: [{subPath: /x, operator: add, value: 1}]}]}}]}",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: '\"x\" 1'}",
+			"fieldOverrider[0]: invalid state detected", "bench.yaml:4:"},
 		{"container that is not an object",
 			copHead + "metadata: {name: p}\nspec: {overriders: {commandOverrider: [{containerName: a, operator: add, value: [x]}]}}",
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec: {containers: [a]}",
@@ -239,8 +255,11 @@ func TestApplyErrors(t *testing.T) {
 			if !errors.Is(err, ErrApply) {
 				t.Errorf("%v does not wrap ErrApply", err)
 			}
-			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), tt.pos) {
+			if !strings.Contains(manifest.Format(err, nil), tt.want) || !strings.HasPrefix(manifest.Format(err, nil), tt.pos) {
 				t.Errorf("error %q\nwant it to start with %q and contain %q", err, tt.pos, tt.want)
+			}
+			if note := "(the text at"; strings.Contains(err.Error(), note) != strings.Contains(tt.want, note) {
+				t.Errorf("error %q: the note on a scalar document is not as wanted", err)
 			}
 		})
 	}

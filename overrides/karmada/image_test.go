@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -46,7 +47,7 @@ func TestOverrideImage(t *testing.T) {
 			got, err := overrideImage(tt.image, &ImageOverrider{Component: tt.component, Operator: tt.op, Value: tt.value})
 			gotErr := ""
 			if err != nil {
-				gotErr = err.Error()
+				gotErr = manifest.Format(err, nil)
 			}
 			if diff := cmp.Diff(tt.wantErr != "", gotErr != ""); diff != "" {
 				t.Fatalf("error %q, want %q", gotErr, tt.wantErr)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -61,7 +62,7 @@ func TestOverridePolicyWebhookKarmadaRows(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), tt.want) {
 				t.Fatalf("error %v,\nwant ErrInvalid containing %q", err, tt.want)
 			}
 		})
@@ -139,7 +140,7 @@ func TestValidateAggregates(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v: want ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

@@ -1,12 +1,13 @@
 package karmada
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
@@ -297,11 +298,51 @@ func setMetadataMap(doc map[string]any, field string) bool {
 	return true
 }
 
-// notADocument matches json-patch's refusal of a document that is a
-// scalar.
-var notADocument = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`cannot unmarshal (\w+) into Go value of type map\[string\]\*jsonpatch\.lazyNode`)
-})
+// scalarDocError is json-patch's refusal of a document that is a JSON
+// string, number or bool (its error, kept as it is): Kind is which.
+type scalarDocError struct {
+	kind string
+	err  error
+}
+
+func (e *scalarDocError) Error() string { return e.err.Error() }
+func (e *scalarDocError) Unwrap() error { return e.err }
+
+// applyPatch is patch.Apply on doc; json-patch's refusal of a scalar
+// document (an error of its internal JSON decoder, whose type cannot be
+// named) is a *scalarDocError, the document's kind read from doc itself.
+func applyPatch(patch jsonpatch.Patch, doc []byte) ([]byte, error) {
+	out, err := patch.Apply(doc)
+	if err != nil {
+		if kind := scalarKind(doc); kind != "" {
+			return nil, &scalarDocError{kind: kind, err: err}
+		}
+	}
+	return out, err
+}
+
+// scalarKind is the JSON kind of doc when it is a string, number or bool
+// (as encoding/json names them in its errors), else "".
+func scalarKind(doc []byte) string {
+	if !json.Valid(doc) {
+		return "" // refused as invalid, not as a scalar
+	}
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	tok, err := d.Token()
+	if err != nil {
+		return ""
+	}
+	switch tok.(type) {
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return ""
+}
 
 // fieldOverride is Karmada's applyFieldOverriders for one FieldOverrider:
 // the string at FieldPath is patched as a JSON or YAML document and set
@@ -329,8 +370,9 @@ func fieldOverride(doc map[string]any, f *FieldOverrider) error {
 	}
 	if err != nil {
 		// json-patch's decoder error is Karmada's own wording; say what it means.
-		if m := notADocument().FindStringSubmatch(err.Error()); m != nil {
-			return fmt.Errorf("%w (the text at %s is a %s, not an object or list the patch can change)", err, f.FieldPath, m[1])
+		var se *scalarDocError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%w (the text at %s is a %s, not an object or list the patch can change)", se.err, f.FieldPath, se.kind)
 		}
 		return err
 	}
@@ -360,7 +402,7 @@ func jsonFieldPatch(raw []byte, ops []Operation) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return patch.Apply(raw)
+	return applyPatch(patch, raw)
 }
 
 // yamlFieldPatch is Karmada's applyRawYAMLPatch: YAML (1.1, first document)
@@ -374,7 +416,7 @@ func yamlFieldPatch(raw []byte, ops []Operation) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if data, err = patch.Apply(data); err != nil {
+	if data, err = applyPatch(patch, data); err != nil {
 		return nil, err
 	}
 	return yaml.JSONToYAML(data)

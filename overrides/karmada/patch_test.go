@@ -30,7 +30,7 @@ func comparePatch(t *testing.T, docJSON string, ops []patchOp) (exactErr error) 
 	d := &document{data: norm.(map[string]any)}
 	_, nerr := d.patch(ops)
 	if exactErr != nil || nerr != nil {
-		if exactErr == nil || nerr == nil || !sameMessage(exactErr.Error(), nerr.Error()) {
+		if exactErr == nil || nerr == nil || !sameMessage(manifest.Format(exactErr, nil), manifest.Format(nerr, nil)) {
 			t.Fatalf("ops %+v:\nevanphx error %v\nnative error  %v", ops, exactErr, nerr)
 		}
 		return exactErr

@@ -184,7 +184,7 @@ func TestParseErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Errorf("%v does not wrap ErrInvalid", err)
 			}
-			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), tt.pos) {
+			if !strings.Contains(manifest.Format(err, nil), tt.want) || !strings.HasPrefix(manifest.Format(err, nil), tt.pos) {
 				t.Errorf("error %q\nwant it to start with %q and contain %q", err, tt.pos, tt.want)
 			}
 		})

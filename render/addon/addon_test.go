@@ -10,6 +10,7 @@ import (
 
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -96,7 +97,7 @@ func TestRenderErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if !strings.HasPrefix(err.Error(), tt.prefix) {
+			if !strings.HasPrefix(manifest.Format(err, nil), tt.prefix) {
 				t.Errorf("Render() error\n%s\nwant prefix\n%s", err, tt.prefix)
 			}
 		})
@@ -281,7 +282,7 @@ func TestRenderErrorMessages(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("Render() error (-want +got):\n%s", diff)
 			}
 		})
@@ -390,7 +391,7 @@ func TestRenderRejectsSymlinks(t *testing.T) {
 		t.Skip("no symlinks here:", err)
 	}
 	_, err := Render(os.DirFS(dir), Options{})
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "resources/leak.yaml: symbolic links are not allowed") {
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), "resources/leak.yaml: symbolic links are not allowed") {
 		t.Errorf("Render() = %v, want the symlink rejected", err)
 	}
 }

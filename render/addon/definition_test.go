@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -260,7 +261,7 @@ func TestCUEDefinitionErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

@@ -115,7 +115,7 @@ func TestDispatchWorkloadDefinition(t *testing.T) {
 		t.Fatalf("Render() = %v, want an ErrInvalid", err)
 	}
 	want := "definitions/wl.cue: addon demo: cannot handle definition types WorkloadDefinition, name wl"
-	if diff := cmp.Diff(want, err.Error()); diff != "" {
+	if diff := cmp.Diff(want, manifest.Format(err, nil)); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
 }
@@ -198,7 +198,7 @@ func TestTemplateOutputsErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
@@ -300,7 +300,7 @@ func TestViewErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

@@ -151,7 +151,7 @@ func TestReadPackageRefusals(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -205,7 +206,7 @@ func TestDependencyErrors(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})

@@ -121,7 +121,7 @@ type TemplateError struct {
 
 // Error names the definition and shows the CUE error at its position.
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, render.PositionedCUE(e.Err))
+	return fmt.Sprintf("%s %q: template: %s", e.Def.Kind, e.Def.Name, manifest.Format(render.PositionedCUE(e.Err), nil))
 }
 
 // Unwrap returns Err.

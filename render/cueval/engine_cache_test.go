@@ -176,7 +176,7 @@ func TestTemplateError(t *testing.T) {
 	d := &render.Definition{Kind: render.KindComponent, Name: "bad", Template: "output: {\n\tx: 1 +\n}\n", TemplateFile: "bad.cue"}
 	_, err := e.template(d)
 	want := `ComponentDefinition "bad": template: bad.cue:3:1: expected operand, found '}'; expected '}', found 'EOF'`
-	if err == nil || err.Error() != want {
+	if err == nil || manifest.Format(err, nil) != want {
 		t.Fatalf("error %v, want %s", err, want)
 	}
 	var te *TemplateError
@@ -184,7 +184,7 @@ func TestTemplateError(t *testing.T) {
 		t.Error("a TemplateError does not unwrap to CUE's error")
 	}
 	if _, err := e.template(&render.Definition{Kind: render.KindTrait, Name: "empty"}); err == nil ||
-		err.Error() != `TraitDefinition "empty" has no CUE template (spec.schematic.cue.template)` {
+		manifest.Format(err, nil) != `TraitDefinition "empty" has no CUE template (spec.schematic.cue.template)` {
 		t.Errorf("empty template: %v", err)
 	}
 }

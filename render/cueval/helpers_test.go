@@ -111,7 +111,7 @@ func errText(t *testing.T, err error) string {
 	if err == nil {
 		return ""
 	}
-	msg := err.Error()
+	msg := manifest.Format(err, nil)
 	if p, ok := manifest.PosOf(err); ok && !strings.HasPrefix(msg, p.String()+": ") {
 		t.Errorf("error %q: manifest.PosOf gives %s", msg, p)
 	}

@@ -67,12 +67,12 @@ func renderDoc(t *testing.T, doc string) (string, []string) {
 			app, err = render.ParseApplication(o)
 		}
 		if err != nil {
-			return err.Error(), nil
+			return manifest.Format(err, nil), nil
 		}
 	}
 	res, err := workflow.Run(cueval.New(defs), app, cluster.NewInventory(), workflow.Options{})
 	if err != nil {
-		return err.Error(), nil
+		return manifest.Format(err, nil), nil
 	}
 	return "", res.Warnings
 }

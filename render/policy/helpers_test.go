@@ -38,7 +38,7 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return err.Error()
+	return manifest.Format(err, nil)
 }
 
 // errPos is where err says it arose (manifest.PosOf), "" for nowhere.

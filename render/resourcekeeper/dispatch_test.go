@@ -142,9 +142,9 @@ func TestDispatch(t *testing.T) {
 func errMessage(err error) string {
 	var me *manifest.Error
 	if errors.As(err, &me) {
-		return me.Err.Error()
+		return manifest.Format(me.Err, nil)
 	}
-	return err.Error()
+	return manifest.Format(err, nil)
 }
 
 // TestSharerProvenance: the shared-by annotation a sharer adds is

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -38,7 +39,7 @@ func TestDecodeWording(t *testing.T) {
 			}
 			got, path := "", ""
 			if err := decode(tt.props, tt.dst); err != nil {
-				got, path = err.Error(), render.ErrorPath(tt.props, err).String()
+				got, path = manifest.Format(err, nil), render.ErrorPath(tt.props, err).String()
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)

@@ -56,7 +56,7 @@ func renderDoc(t *testing.T, doc string) (string, []string) {
 	t.Helper()
 	res, err := renderResult(t, doc)
 	if err != nil {
-		return err.Error(), nil
+		return manifest.Format(err, nil), nil
 	}
 	return "", res.Warnings
 }
