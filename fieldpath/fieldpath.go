@@ -69,7 +69,19 @@ func (s Segment) write(b *strings.Builder, first bool) {
 	}
 }
 
+// isNumber reports whether strconv.Atoi reads s. Most keys are not
+// numbers, and Atoi's error allocates: only what looks like one (a sign,
+// then digits) is handed to it.
 func isNumber(s string) bool {
+	digits := strings.TrimLeft(s, "+-")
+	if digits == "" || len(s)-len(digits) > 1 {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
 	_, err := strconv.Atoi(s)
 	return err == nil
 }
@@ -145,7 +157,15 @@ func (p Path) Equal(q Path) bool { return len(p) == len(q) && p.HasPrefix(q) }
 
 // String is the path's one string form ("" for the empty Path).
 func (p Path) String() string {
+	if len(p) == 0 {
+		return ""
+	}
+	n := 0
+	for _, s := range p {
+		n += len(s.key) + 4 // the key, or a short index, and its punctuation
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, s := range p {
 		s.write(&b, i == 0)
 	}

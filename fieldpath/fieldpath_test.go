@@ -2,6 +2,7 @@ package fieldpath
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -268,5 +269,20 @@ func TestPrefixStrings(t *testing.T) {
 			t.Errorf("first prefix = %q", s)
 		}
 		break
+	}
+}
+
+// TestIsNumber: isNumber agrees with strconv.Atoi, which decides how
+// Parse reads a bracket.
+func TestIsNumber(t *testing.T) {
+	for _, s := range []string{"", "0", "80", "-1", "+5", "+-5", "--5", "5-", "1e3", "0x10", "99999999999999999999", "a", " 1", "-", "+"} {
+		_, err := strconv.Atoi(s)
+		if got := isNumber(s); got != (err == nil) {
+			t.Errorf("isNumber(%q) = %v, Atoi says %v", s, got, err == nil)
+		}
+	}
+	p := New("metadata", "labels", "app")
+	if n := testing.AllocsPerRun(100, func() { _ = p.String() }); n > 1 {
+		t.Errorf("String of a plain path allocates %v times, want 1 (the result)", n)
 	}
 }
