@@ -150,7 +150,7 @@ func wrapApply(err error, obj *manifest.Object, c *cluster.Cluster, p *Policy) e
 			pos = oe.pos
 		}
 	}
-	return located(pos, p.label(), path, fmt.Sprintf("%s on cluster %s: %s", obj.Key(), c.Name, err), ErrApply)
+	return located(pos, p.subject(), path, fmt.Sprintf("%s on cluster %s: %s", obj.Key(), c.Name, err), ErrApply)
 }
 
 // Overrider lists, in the order Karmada applies them within a rule.

@@ -182,12 +182,13 @@ func IsPolicy(obj *manifest.Object) bool {
 	return k == KindOverridePolicy || k == KindClusterOverridePolicy
 }
 
-// label names the policy in messages: "OverridePolicy default/foo".
-func (p *Policy) label() string {
+// subject names the policy in messages: its kind, and its name as
+// Karmada writes it ("OverridePolicy default/foo").
+func (p *Policy) subject() manifest.Subject {
 	if p.Namespace == "" {
-		return p.Kind + " " + p.Name
+		return manifest.Subject{Kind: p.Kind, Name: p.Name, Bare: true}
 	}
-	return p.Kind + " " + p.Namespace + "/" + p.Name
+	return manifest.Subject{Kind: p.Kind, Name: p.Namespace + "/" + p.Name, Bare: true}
 }
 
 // policyError is what is wrong with a policy (or with applying it), in
@@ -200,10 +201,10 @@ type policyError struct {
 func (e *policyError) Error() string { return e.msg }
 func (e *policyError) Unwrap() error { return e.sentinel }
 
-// located is an error about the policy labelled label, at pos, about the
-// field at path ("" for the policy as a whole).
-func located(pos manifest.Pos, label string, path fieldpath.Path, msg string, sentinel error) error {
-	return &manifest.Error{Pos: pos, Subjects: []manifest.Subject{{Kind: label}}, Field: path,
+// located is an error about the policy subject, at pos, about the field
+// at path (empty for the policy as a whole).
+func located(pos manifest.Pos, subject manifest.Subject, path fieldpath.Path, msg string, sentinel error) error {
+	return &manifest.Error{Pos: pos, Subjects: []manifest.Subject{subject}, Field: path,
 		Err: &policyError{msg: msg, sentinel: sentinel}}
 }
 
@@ -220,10 +221,10 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if err := schemaError(obj, p.label, schemas.Karmada(pol.Kind).Validate(obj)); err != nil {
+	if err := schemaError(obj, p.subject, schemas.Karmada(pol.Kind).Validate(obj)); err != nil {
 		return nil, err
 	}
-	p.label = pol.label()
+	p.subject = pol.subject()
 	spec := p.spec()
 	if p.err != nil {
 		return nil, p.err
@@ -249,7 +250,7 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 // header reads apiVersion, kind and metadata.
 func (p *parser) header() *Policy {
 	pol := &Policy{Kind: p.obj.Kind(), Pos: p.obj.Pos}
-	p.label = pol.Kind
+	p.subject = manifest.Subject{Kind: pol.Kind}
 	if !IsPolicy(p.obj) {
 		p.fail(fieldpath.New("kind"), "%q in %q is not an override policy", pol.Kind, p.obj.APIVersion())
 		return pol
@@ -450,14 +451,14 @@ func (p *parser) field(m map[string]any, path fieldpath.Path) FieldOverrider {
 // parser reads a policy's fields, keeping the first error.
 type parser struct {
 	obj   *manifest.Object
-	label string
+	subject manifest.Subject
 	err   error
 }
 
 // schemaError is the API server's refusal of a policy that breaks the
 // CRD's schema: every violation, aggregated as field.ErrorList does,
 // positioned at the first; nil for none.
-func schemaError(obj *manifest.Object, label string, errs []schemas.FieldError) error {
+func schemaError(obj *manifest.Object, subject manifest.Subject, errs []schemas.FieldError) error {
 	if len(errs) == 0 {
 		return nil
 	}
@@ -469,7 +470,7 @@ func schemaError(obj *manifest.Object, label string, errs []schemas.FieldError) 
 	if len(msgs) > 1 {
 		msg = "[" + strings.Join(msgs, ", ") + "]"
 	}
-	return located(errs[0].Pos, label, errs[0].Path, msg, ErrInvalid)
+	return located(errs[0].Pos, subject, errs[0].Path, msg, ErrInvalid)
 }
 
 // fail records an error about the field at path (the first one wins).
@@ -477,17 +478,17 @@ func (p *parser) fail(path fieldpath.Path, format string, args ...any) {
 	if p.err != nil {
 		return
 	}
-	p.err = invalidError(p.obj, p.label, path, fmt.Sprintf(format, args...))
+	p.err = invalidError(p.obj, p.subject, path, fmt.Sprintf(format, args...))
 }
 
-func invalidError(obj *manifest.Object, label string, path fieldpath.Path, msg string) error {
-	return invalidErrorAt(obj, label, path, path, msg)
+func invalidError(obj *manifest.Object, subject manifest.Subject, path fieldpath.Path, msg string) error {
+	return invalidErrorAt(obj, subject, path, path, msg)
 }
 
 // invalidErrorAt reports msg about the field at path, positioned at the
 // field at pos.
-func invalidErrorAt(obj *manifest.Object, label string, pos, path fieldpath.Path, msg string) error {
-	return located(obj.FieldPos(pos), label, path, path.String()+": "+msg, ErrInvalid)
+func invalidErrorAt(obj *manifest.Object, subject manifest.Subject, pos, path fieldpath.Path, msg string) error {
+	return located(obj.FieldPos(pos), subject, path, path.String()+": "+msg, ErrInvalid)
 }
 
 // fieldErr records a decoder's *manifest.FieldError under base.

@@ -19,7 +19,7 @@ const totalAnnotationSizeLimit = 256 * (1 << 10)
 // ValidateOverrideSpec appends them.
 type validation struct {
 	obj   *manifest.Object
-	label string
+	subject manifest.Subject
 	// pos is where the first error points.
 	pos  fieldpath.Path
 	errs []fieldError
@@ -73,9 +73,9 @@ func (v *validation) err() error {
 	case 0:
 		return nil
 	case 1:
-		return invalidErrorAt(v.obj, v.label, v.pos, errs[0].path, errs[0].msg)
+		return invalidErrorAt(v.obj, v.subject, v.pos, errs[0].path, errs[0].msg)
 	}
-	return located(v.obj.FieldPos(v.pos), v.label, errs[0].path, "["+strings.Join(texts, ", ")+"]", ErrInvalid)
+	return located(v.obj.FieldPos(v.pos), v.subject, errs[0].path, "["+strings.Join(texts, ", ")+"]", ErrInvalid)
 }
 
 const maxValueLen = 200
@@ -121,7 +121,7 @@ func (v *validation) raw(path fieldpath.Path) any {
 
 // validate runs the webhook checks on a policy whose schema is valid.
 func (p *parser) validate(pol *Policy, s *parsedSpec) error {
-	v := &validation{obj: p.obj, label: p.label}
+	v := &validation{obj: p.obj, subject: p.subject}
 	if s.target != nil {
 		v.affinity(s.target, fieldpath.New("spec", "targetCluster"))
 		if s.rulesPresent {
