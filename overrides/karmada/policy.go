@@ -450,9 +450,9 @@ func (p *parser) field(m map[string]any, path fieldpath.Path) FieldOverrider {
 
 // parser reads a policy's fields, keeping the first error.
 type parser struct {
-	obj   *manifest.Object
+	obj     *manifest.Object
 	subject manifest.Subject
-	err   error
+	err     error
 }
 
 // schemaError is the API server's refusal of a policy that breaks the

@@ -18,7 +18,7 @@ const totalAnnotationSizeLimit = 256 * (1 << 10)
 // validation collects the webhook's field errors in the order Karmada's
 // ValidateOverrideSpec appends them.
 type validation struct {
-	obj   *manifest.Object
+	obj     *manifest.Object
 	subject manifest.Subject
 	// pos is where the first error points.
 	pos  fieldpath.Path
