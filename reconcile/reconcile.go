@@ -284,9 +284,9 @@ func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error)
 	objs, err := manifest.Decode(r.path, r.data, manifest.DecodeOptions{})
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s %s: decode the recorded object: %s", c, k, manifest.Format(err, nil))
+		return nil, fmt.Errorf("%s %s: decode the recorded object: %w", c, k, err)
 	case len(objs) != 1:
-		return nil, fmt.Errorf("%s %s: decode the recorded object: <nil>", c, k)
+		return nil, fmt.Errorf("%s %s: the recorded object decodes to %d documents, want 1", c, k, len(objs))
 	}
 	return objs[0], nil
 }
