@@ -2,7 +2,6 @@ package deftest
 
 import (
 	"cmp"
-	"math"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -238,36 +237,12 @@ func testObjects(kind string, t Test, pos manifest.Pos) (objs []*manifest.Object
 		}
 		docs = append([]map[string]any{c}, docs...)
 	}
+	// As when the test's Application was a YAML stream: replicas: 3.0
+	// renders as 3.
 	for _, d := range docs {
-		objs = append(objs, manifest.New(wholeNumbers(d).(map[string]any)))
+		objs = append(objs, manifest.New(manifest.WholeNumbers(d, 1<<63).(map[string]any)))
 	}
 	return objs, policy, nil
-}
-
-// wholeNumbers is a copy of v with every whole float64 that an int64
-// holds made an int64: the value a render reads from YAML or JSON, where
-// 3.0 is written 3 (a test file's replicas: 3.0 renders as 3, as it did
-// when the test's Application was a YAML stream).
-func wholeNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = wholeNumbers(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = wholeNumbers(e)
-		}
-		return out
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e21 && x >= math.MinInt64 && x < math.MaxInt64 {
-			return int64(x)
-		}
-	}
-	return v
 }
 
 func orEmpty(m map[string]any) map[string]any {

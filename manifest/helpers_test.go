@@ -282,3 +282,18 @@ func TestTooLarge(t *testing.T) {
 		t.Error("TooLarge is ErrNotRegular")
 	}
 }
+
+func TestWholeNumbers(t *testing.T) {
+	in := map[string]any{"a": 3.0, "b": 1.5, "c": []any{2.0, float64(1 << 60)}, "s": "x"}
+	got := WholeNumbers(in, 1<<53)
+	want := map[string]any{"a": int64(3), "b": 1.5, "c": []any{int64(2), float64(1 << 60)}, "s": "x"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("WholeNumbers(2^53) (-want +got):\n%s", d)
+	}
+	if got := WholeNumbers(float64(1<<60), 1<<63); got != int64(1<<60) {
+		t.Errorf("WholeNumbers(2^60, 2^63) = %#v", got)
+	}
+	if in["a"] != 3.0 {
+		t.Error("WholeNumbers changed its input")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 // ErrInvalidJSON is wrapped by errors about a malformed JSON file read as
@@ -117,4 +118,31 @@ func jsonErrorPos(file string, src []byte, err error) Pos {
 	before := src[:min(int(se.Offset)-1, len(src))]
 	line := bytes.Count(before, []byte("\n")) + 1
 	return Pos{File: file, Line: line, Col: len(before) - bytes.LastIndexByte(before, '\n')}
+}
+
+// WholeNumbers returns a copy of v (the JSON data model) with every whole
+// float64 of magnitude below limit made an int64: the number a trip
+// through text gives back (3.0 is written 3 and read as an integer). limit
+// says how far that trip keeps integers: 1<<53 for JSON in KubeVela,
+// 1<<63 for YAML's shortest form. v is not changed.
+func WholeNumbers(v any, limit float64) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = WholeNumbers(e, limit)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = WholeNumbers(e, limit)
+		}
+		return out
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < limit {
+			return int64(x)
+		}
+	}
+	return v
 }

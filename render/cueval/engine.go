@@ -13,7 +13,6 @@ package cueval
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -184,27 +183,7 @@ func (e *Engine) maybeRecycle() {
 // turned into ints, as a trip through JSON does in KubeVela (1.0 in YAML
 // is 1 in the stored Application): what a value needs before it meets
 // CUE, which refuses a float where a template says int. v is not changed.
-func NormalizeNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = NormalizeNumbers(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = NormalizeNumbers(e)
-		}
-		return out
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return int64(x)
-		}
-	}
-	return v
-}
+func NormalizeNumbers(v any) any { return manifest.WholeNumbers(v, 1<<53) }
 
 // toGo converts a concrete CUE value to the JSON data model (ints as int64).
 func toGo(v cue.Value) (map[string]any, error) {
