@@ -22,6 +22,7 @@ var imports = map[string][]string{
 	"render/patch":          {},
 	"render":                {"render/patch", "schemas", "cluster", "manifest"},
 	"render/builtin":        {"render"},
+	"render/rendertest":     {"render", "manifest"},
 	"render/cueval":         {"render", "render/patch", "manifest"},
 	"overrides/kubevela":    {"render", "manifest"},
 	"render/policy":         {"overrides/kubevela", "render", "cluster", "manifest"},
