@@ -21,7 +21,7 @@ var imports = map[string][]string{
 	"gitrev":                {"manifest"},
 	"render/patch":          {},
 	"render":                {"render/patch", "schemas", "cluster", "manifest"},
-	"render/builtin":        {"render"},
+	"render/builtin":        {"render", "manifest"},
 	"render/rendertest":     {"render", "manifest"},
 	"render/cueval":         {"render", "render/patch", "manifest"},
 	"overrides/kubevela":    {"render", "manifest"},

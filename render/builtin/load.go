@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 	"sync"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
 
@@ -44,35 +46,65 @@ var definitions = sync.OnceValue(func() *render.Definitions {
 // Definitions returns drydock's embedded definitions.
 func Definitions() *render.Definitions { return definitions() }
 
-// Parse parses the embedded definition of a name (its file is
-// <name>.cue); nil when there is none.
+// Parse parses the embedded definition of a name (its file is <name>.cue
+// or <name>.yaml); nil when there is none.
 func Parse(name string) (*render.Definition, error) {
-	file := name + ".cue"
-	data, err := fs.ReadFile(FS, file)
-	if errors.Is(err, fs.ErrNotExist) || !fs.ValidPath(file) {
+	if !fs.ValidPath(name) || strings.Contains(name, "/") {
 		return nil, nil
 	}
+	for _, ext := range []string{".cue", ".yaml"} {
+		data, err := fs.ReadFile(FS, name+ext)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		ds, err := parseFile(name+ext, data)
+		if err != nil {
+			return nil, fmt.Errorf("built-in definition: %w", err)
+		}
+		if len(ds) != 1 || ds[0].Name != name {
+			return nil, fmt.Errorf("built-in definition file %s: want one definition named %q", name+ext, name)
+		}
+		return ds[0], nil
+	}
+	return nil, nil
+}
+
+// parseFile reads a `vela def` CUE file or a definition object (YAML).
+func parseFile(file string, data []byte) ([]*render.Definition, error) {
+	if strings.HasSuffix(file, ".cue") {
+		return render.ParseCUEDefinitions("builtin/"+file, data)
+	}
+	objs, err := manifest.Decode("builtin/"+file, data, manifest.DecodeOptions{})
 	if err != nil {
 		return nil, err
 	}
-	ds, err := render.ParseCUEDefinitions("builtin/"+file, data)
-	if err != nil {
-		return nil, fmt.Errorf("built-in definition: %w", err)
+	var ds []*render.Definition
+	for _, o := range objs {
+		d, err := render.DefinitionFromObject(o)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
 	}
-	if len(ds) != 1 || ds[0].Name != name {
-		return nil, fmt.Errorf("built-in definition file %s: want one definition named %q", file, name)
-	}
-	return ds[0], nil
+	return ds, nil
 }
 
-// Names lists the embedded definitions' names.
+// Names lists the embedded definitions' names, sorted.
 func Names() []string {
 	entries, _ := fs.ReadDir(FS, ".")
 	var names []string
 	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".cue"); ok {
+		n, ok := strings.CutSuffix(e.Name(), ".cue")
+		if !ok {
+			n, ok = strings.CutSuffix(e.Name(), ".yaml")
+		}
+		if ok {
 			names = append(names, n)
 		}
 	}
+	sort.Strings(names)
 	return names
 }

@@ -1,7 +1,11 @@
 package builtin
 
 import (
+	"os"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/render"
 )
@@ -49,5 +53,35 @@ func TestMerge(t *testing.T) {
 	none := Merge(true, []*render.Definition{other})
 	if none.Get(render.KindComponent, "worker") != nil || none.Get(render.KindTrait, "mine") != other {
 		t.Errorf("noBuiltins: worker present or given trait missing")
+	}
+}
+
+// TestChartNames: the built-ins are exactly the definitions of KubeVela
+// v1.11's vela-core chart (testdata/chart-names.txt), each of the chart's
+// kind, so that a definition added to or dropped from either is a failure.
+func TestChartNames(t *testing.T) {
+	data, err := os.ReadFile("testdata/chart-names.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && !strings.HasPrefix(line, "#") {
+			want[f[0]] = f[1]
+		}
+	}
+	if len(want) != 91 {
+		t.Fatalf("chart-names.txt lists %d definitions, the chart 91", len(want))
+	}
+	got := map[string]string{}
+	for _, name := range Names() {
+		d, err := Parse(name)
+		if err != nil || d == nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got[name] = d.Kind
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("built-ins (-chart +drydock):\n%s", diff)
 	}
 }

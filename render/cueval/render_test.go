@@ -1,7 +1,6 @@
 package cueval_test
 
 import (
-	"io/fs"
 	"sync"
 	"testing"
 
@@ -24,20 +23,14 @@ func builtinDefinitions(t *testing.T) *render.Definitions {
 	t.Helper()
 	builtinOnce.Do(func() {
 		builtinSet = render.NewDefinitions()
-		builtinErr = fs.WalkDir(builtin.FS, ".", func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := fs.ReadFile(builtin.FS, path)
+		for _, name := range builtin.Names() {
+			d, err := builtin.Parse(name)
 			if err != nil {
-				return err
+				builtinErr = err
+				return
 			}
-			ds, err := render.ParseCUEDefinitions("builtin/"+path, data)
-			for _, d := range ds {
-				builtinSet.Add(d)
-			}
-			return err
-		})
+			builtinSet.Add(d)
+		}
 	})
 	if builtinErr != nil {
 		t.Fatal(builtinErr)

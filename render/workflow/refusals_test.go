@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"io/fs"
 	"strings"
 	"sync"
 	"testing"
@@ -26,20 +25,14 @@ func builtinDefinitions(t *testing.T) *render.Definitions {
 	t.Helper()
 	builtinOnce.Do(func() {
 		builtinSet = render.NewDefinitions()
-		builtinErr = fs.WalkDir(builtin.FS, ".", func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := fs.ReadFile(builtin.FS, path)
+		for _, name := range builtin.Names() {
+			d, err := builtin.Parse(name)
 			if err != nil {
-				return err
+				builtinErr = err
+				return
 			}
-			ds, err := render.ParseCUEDefinitions("builtin/"+path, data)
-			for _, d := range ds {
-				builtinSet.Add(d)
-			}
-			return err
-		})
+			builtinSet.Add(d)
+		}
 	})
 	if builtinErr != nil {
 		t.Fatal(builtinErr)
@@ -332,6 +325,8 @@ func TestRefusals(t *testing.T) {
 		{"resource policies of one type merge", appDoc("  policies:\n  - {name: a, type: apply-once, properties: {enable: true}}\n  - {name: b, type: apply-once, properties: {enable: \"yes\", rules: x}}"),
 			`app.yaml:8:68: application "a": policy "b": spec.policies[1].properties.rules: failed to parse apply-once policy: failed to unmarshal *v1alpha1.ApplyOncePolicySpec: json: cannot unmarshal string into Go struct field ApplyOncePolicySpec.rules of type []v1alpha1.ApplyOncePolicyRule`},
 		{"unknown fields in resource policies are fine", appDoc("  policies: [{name: gc, type: garbage-collect, properties: {foo: bar}}]"), ""},
+		// parsePolicies never evaluates the chart's PolicyDefinition of a type it handles.
+		{"a resource policy's definition template is not evaluated", appDoc("  policies: [{name: gc, type: garbage-collect, properties: {rules: [{selector: {componentNames: [web]}, strategy: bogus}]}}]"), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
