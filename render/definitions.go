@@ -42,6 +42,9 @@ type Definition struct {
 	TemplateFile string
 	// Kube is set for a component with a kube schematic instead of CUE.
 	Kube *KubeSchematic
+	// Terraform is set for a component with a terraform schematic: it
+	// renders a terraform-controller Configuration, not a template.
+	Terraform *TerraformSchematic
 	// Stage is the trait's dispatch stage ("" or PostDispatch).
 	Stage string
 	// WorkloadType is spec.workload.type of a ComponentDefinition.
@@ -77,6 +80,28 @@ type defSpec struct {
 type KubeSchematic struct {
 	Template   map[string]any
 	Parameters []KubeParameter
+}
+
+// TerraformSchematic is a ComponentDefinition's `schematic.terraform`
+// (KubeVela's common.Terraform), with what of the definition object the
+// Configuration it renders carries.
+type TerraformSchematic struct {
+	// Configuration is the HCL, or the remote module's git URL.
+	Configuration string
+	// Type is hcl (the CRD's default), json or remote.
+	Type string
+	// Path is the remote module's sub-directory.
+	Path string
+	// WriteConnectionSecretToRef, ProviderRef and
+	// GitCredentialsSecretRef are the schematic's references as authored
+	// (nil: none).
+	WriteConnectionSecretToRef, ProviderRef, GitCredentialsSecretRef map[string]any
+	// Annotations are the definition's metadata.annotations.
+	Annotations map[string]any
+	// Category is true when the definition's annotation `type` is
+	// "terraform", which makes KubeVela render its components as
+	// Terraform even without the schematic.
+	Category bool
 }
 
 // KubeParameter maps one parameter to field paths of a kube template.
@@ -286,6 +311,10 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 	d.WorkloadType = manifest.String(spec, "workload", "type")
 	d.Status = StatusSpec{HealthPolicy: manifest.String(spec, "status", "healthPolicy"),
 		CustomStatus: manifest.String(spec, "status", "customStatus"), Details: manifest.String(spec, "status", "details")}
+	d.Terraform = terraformSchematic(obj, spec)
+	if d.Terraform != nil && manifest.Map(spec, "schematic", "terraform") != nil {
+		return d, nil
+	}
 	if kube := manifest.Map(spec, "schematic", "kube"); kube != nil {
 		k, err := kubeSchematic(obj, kube)
 		if err != nil {
@@ -353,4 +382,25 @@ func kubeSchematic(obj *manifest.Object, kube map[string]any) (*KubeSchematic, e
 		k.Parameters = append(k.Parameters, kp)
 	}
 	return k, nil
+}
+
+// terraformSchematic reads spec.schematic.terraform as KubeVela's
+// loadSchematicToTemplate and newTemplateOfCompDefinition do
+// (pkg/appfile/template.go): a terraform schematic wins over a CUE one,
+// and a ComponentDefinition annotated `type: terraform` is a Terraform
+// component even without it. nil for neither.
+func terraformSchematic(obj *manifest.Object, spec map[string]any) *TerraformSchematic {
+	tf := manifest.Map(spec, "schematic", "terraform")
+	annotated := obj.Kind() == KindComponent && manifest.String(obj.Data, "metadata", "annotations", "type") == "terraform"
+	if tf == nil && !annotated {
+		return nil
+	}
+	t := &TerraformSchematic{Category: annotated, Annotations: manifest.Map(obj.Data, "metadata", "annotations"),
+		Configuration: manifest.String(tf, "configuration"), Type: manifest.String(tf, "type"), Path: manifest.String(tf, "path"),
+		WriteConnectionSecretToRef: manifest.Map(tf, "writeConnectionSecretToRef"), ProviderRef: manifest.Map(tf, "providerRef"),
+		GitCredentialsSecretRef: manifest.Map(tf, "gitCredentialsSecretReference")}
+	if t.Type == "" {
+		t.Type = "hcl" // +kubebuilder:default:=hcl (apis/core.oam.dev/common/types.go)
+	}
+	return t
 }

@@ -82,6 +82,40 @@ spec:
 				{Name: "replicas", Type: "number", FieldPaths: []string{"spec.replicas"}},
 			},
 		}}},
+		// loadSchematicToTemplate: a terraform schematic, its type hcl
+		// unless given (the CRD's default), wins over a CUE one.
+		{"terraform schematic", `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: oss, annotations: {definition.oam.dev/description: OSS}}
+spec:
+  workload: {definition: {apiVersion: terraform.core.oam.dev/v1beta2, kind: Configuration}}
+  schematic:
+    cue: {template: "output: {}"}
+    terraform:
+      configuration: 'resource "a" "b" {}'
+      writeConnectionSecretToRef: {name: conn}
+      providerRef: {name: aws, namespace: default}
+      gitCredentialsSecretReference: {name: git}
+`, &Definition{Kind: KindComponent, Name: "oss", Terraform: &TerraformSchematic{Configuration: `resource "a" "b" {}`, Type: "hcl",
+			WriteConnectionSecretToRef: map[string]any{"name": "conn"}, ProviderRef: map[string]any{"name": "aws", "namespace": "default"},
+			GitCredentialsSecretRef: map[string]any{"name": "git"}, Annotations: map[string]any{"definition.oam.dev/description": "OSS"}}}},
+		{"remote terraform module", `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: ack}
+spec:
+  workload: {definition: {apiVersion: terraform.core.oam.dev/v1beta1, kind: Configuration}}
+  schematic: {terraform: {configuration: "https://github.com/m.git", type: remote, path: cs}}
+`, &Definition{Kind: KindComponent, Name: "ack", Terraform: &TerraformSchematic{Configuration: "https://github.com/m.git", Type: "remote", Path: "cs"}}},
+		// newTemplateOfCompDefinition: the annotation type: terraform makes a
+		// Terraform component of a CUE one.
+		{"terraform by annotation", `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: c, annotations: {type: terraform}}
+spec:
+  workload: {type: autodetects.core.oam.dev}
+  schematic: {cue: {template: "output: {}"}}
+`, &Definition{Kind: KindComponent, Name: "c", WorkloadType: "autodetects.core.oam.dev", Template: "output: {}", TemplateFile: "d.yaml",
+			Terraform: &TerraformSchematic{Type: "hcl", Category: true, Annotations: map[string]any{"type": "terraform"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

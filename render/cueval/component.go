@@ -132,6 +132,10 @@ type componentRun struct {
 	// policy is true when comp stands for a policy whose definition
 	// renders (errors then name the policy).
 	policy bool
+	// terraform is true for a component of a terraform schematic: its
+	// traits see no context.output and cannot patch it, as KubeVela
+	// renders the Configuration after them (baseGenerateComponent).
+	terraform bool
 	// warnings note what KubeVela's webhook would refuse.
 	warnings []string
 	// trace and prov record the workload's provenance (nil: not asked).
@@ -208,9 +212,13 @@ func (r *componentRun) workload() error {
 		err error
 	)
 	s := r.componentSubject(def)
-	if def.Kube != nil {
+	switch {
+	case def.Terraform != nil:
+		r.terraform = true
+		v, err = r.e.evaluateTerraform(def, r.comp, r.app.Namespace, r.ctxData)
+	case def.Kube != nil:
 		v, err = r.e.evaluateKube(def, r.comp.Properties, r.ctxData)
-	} else {
+	default:
 		v, err = r.e.evaluateMarked(def, r.comp.Properties, r.ctxData, r.mark(s))
 	}
 	if err != nil {
@@ -311,7 +319,9 @@ func (r *componentRun) trait(t *render.Trait) error {
 	if err := r.collectOutputs(def, v, t.Type, def.Stage == render.StagePostDispatch, t.Path, t.Type, s); err != nil {
 		return err
 	}
-	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() {
+	if p := v.LookupPath(cue.ParsePath("patch")); p.Exists() && r.terraform {
+		return r.errAt(t.Path, t.Type, fmt.Errorf("patch trait %s into an invalid workload", t.Type))
+	} else if p.Exists() {
 		// The context's output is the object before the patch.
 		before, _ := ctxData["output"].(map[string]any)
 		patched, err := patch.Apply(r.e.ctx, r.base.val, p)
@@ -366,7 +376,9 @@ func (r *componentRun) traitContext(def *render.Definition, t *render.Trait) (ma
 	for k, v := range r.ctxData {
 		ctxData[k] = v
 	}
-	ctxData["output"] = out
+	if !r.terraform {
+		ctxData["output"] = out
+	}
 	if len(r.aux) > 0 {
 		outs := map[string]any{}
 		for i := range r.aux {
