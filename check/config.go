@@ -86,7 +86,8 @@ type Suite struct {
 	// cluster would (nil: true; false opts out).
 	Validate *bool `json:"validate,omitempty"`
 	// KubeVersion is the Kubernetes version of clusters whose inventory
-	// gives none (default: the newest embedded).
+	// gives none: their context.clusterVersion (default: unknown) and the
+	// schemas validating their objects (default: the newest embedded).
 	KubeVersion string `json:"kubeVersion,omitempty"`
 	// CRDs are files or directories of CustomResourceDefinitions that
 	// validate custom resources.

@@ -262,6 +262,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		Exclude: s.Exclude, Skip: r.skip,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
+	in.Workflow.KubeVersion = s.KubeVersion
 	for _, a := range s.Addons {
 		params, err := pipeline.ParseAddonSet(a.Set)
 		if err != nil {

@@ -345,6 +345,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		}
 	}
 	opts := in.Workflow
+	if v := opts.KubeVersion; v != "" {
+		if _, _, err := schemas.KubeVersion(v); err != nil {
+			return nil, inputError(fmt.Errorf("--kube-version: %w", err))
+		}
+	}
 	opts.Observed = actual
 	if opts.Workflows, opts.Policies, err = hubObjects(&l); err != nil {
 		return nil, err

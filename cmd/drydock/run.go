@@ -262,7 +262,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringArrayVar(&filter.components, "component", nil, "print only the objects of this component (repeatable)")
 	var val pipeline.Validation
 	validate := fs.Bool("validate", false, "check every object as its cluster's API server would (schemas of its Kubernetes version, CRDs, removed APIs); exit 1 on findings")
-	fs.StringVar(&val.KubeVersion, "kube-version", "", "with --validate: Kubernetes version of clusters whose inventory gives none (default: the newest embedded, "+schemas.DefaultKubeVersion()+")")
+	fs.StringVar(&val.KubeVersion, "kube-version", "", "Kubernetes version of clusters whose inventory gives none: what templates see as context.clusterVersion (default: unknown) and, with --validate, the schemas (default: the newest embedded, "+schemas.DefaultKubeVersion()+")")
 	fs.StringArrayVar(&val.CRDPaths, "crds", nil, "with --validate: CustomResourceDefinitions that validate custom resources (repeatable)")
 	fs.BoolVar(&val.Strict, "strict", false, "with --validate: a custom resource with no known schema is an error, not a warning")
 	if code, done := cmd.parse(args, stdout, stderr); done {
@@ -275,14 +275,15 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in.Stdin = stdin
 	in.Record.Trace = *trace
 	in.Record.Status = *status
+	in.Workflow.KubeVersion = val.KubeVersion
 	if *validate {
 		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
 			return cmd.usageError(stderr, &missingPath{err})
 		}
 		in.Record.Validate = &val
 		heapBudget.Store(validateHeapBudget)
-	} else if val.KubeVersion != "" || len(val.CRDPaths) > 0 || val.Strict {
-		return cmd.usageError(stderr, errors.New("--kube-version, --crds and --strict need --validate"))
+	} else if len(val.CRDPaths) > 0 || val.Strict {
+		return cmd.usageError(stderr, errors.New("--crds and --strict need --validate"))
 	}
 	if outDir != "" {
 		if err := checkOutputDir(outDir, in.ReadPaths()); err != nil {

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -130,10 +131,15 @@ func (w *workflowRun) postDispatch() error {
 	return nil
 }
 
+// clusterVersion is the version of cluster name: the inventory's, else
+// Options.KubeVersion (as a gitVersion: v-prefixed), else unknown.
 func (w *workflowRun) clusterVersion(name string) cueval.ClusterVersion {
 	c, ok := w.inv.Get(name)
 	if !ok {
 		return cueval.ClusterVersion{}
+	}
+	if c.KubernetesVersion == "" && w.opts.KubeVersion != "" {
+		return cueval.ParseClusterVersion("v" + strings.TrimPrefix(strings.TrimSpace(w.opts.KubeVersion), "v"))
 	}
 	return cueval.ParseClusterVersion(c.KubernetesVersion)
 }

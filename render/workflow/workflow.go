@@ -79,6 +79,11 @@ type Options struct {
 	// deploy step's external policies name.
 	Workflows map[string]*render.Workflow
 	Policies  map[string]*render.Policy
+	// KubeVersion is the Kubernetes version ("1.30", "v1.30.2") templates
+	// see as context.clusterVersion on clusters whose inventory gives
+	// none; "" leaves their version unknown, as an unreachable cluster's
+	// is to KubeVela.
+	KubeVersion string
 }
 
 // Observed is read access to the clusters' state before the render
