@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -97,4 +98,37 @@ func missingBuiltins(t *testing.T, dir string, builtins *render.Definitions) []s
 	out := manifest.SortedKeys(seen)
 	sort.Strings(out)
 	return out
+}
+
+// TestBuiltinsAreTheChart: the built-ins embedded as YAML are the chart's
+// files (kubevela 5a44b5f charts/vela-core/templates/defwithtemplate, as
+// the KubeVela corpus's definitions/ holds them) byte for byte, and every
+// chart definition is built in.
+func TestBuiltinsAreTheChart(t *testing.T) {
+	dir := filepath.Join(conformanceRoot, "kubevela", "definitions")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtins := map[string]bool{}
+	for _, n := range builtin.Names() {
+		builtins[n] = true
+	}
+	yamls := 0
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".yaml")
+		if !builtins[name] {
+			t.Errorf("chart definition %s is not built in", name)
+		}
+		embedded, err := fs.ReadFile(builtin.FS, e.Name())
+		if err != nil {
+			continue // written as a `vela def` CUE file
+		}
+		yamls++
+		chart, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		if !bytes.Equal(embedded, chart) {
+			t.Errorf("builtin/%s differs from the chart's", e.Name())
+		}
+	}
+	t.Logf("%d chart definitions, %d embedded as the chart's files", len(entries), yamls)
 }
