@@ -130,12 +130,22 @@ func doDeploy(c *call) (map[string]any, error) {
 	if par <= 0 {
 		return nil, c.errf("parallelism cannot be smaller than 1")
 	}
-	if inline, _ := c.params["inlinePolicies"].([]any); len(inline) > 0 {
-		return nil, c.errf("inlinePolicies: drydock deploys with the Application's and external policies only")
+	var inline []map[string]any
+	list, _ := c.params["inlinePolicies"].([]any)
+	for i, x := range list {
+		p, _ := x.(map[string]any)
+		if p == nil {
+			continue
+		}
+		if manifest.String(p, "name") == "" {
+			// deploy.go fillInlinePolicyNames
+			p["name"] = fmt.Sprintf("inline-%s-policy-%d", manifest.String(p, "type"), i)
+		}
+		inline = append(inline, p)
 	}
 	names := strings2(c.params["policies"])
-	c.tracef("  multicluster.deploy policies %s", strings.Join(names, ","))
-	return nil, c.host.Deploy(names, par)
+	c.tracef("  multicluster.deploy policies %q, %d inline", names, len(inline))
+	return nil, c.host.Deploy(names, par, inline)
 }
 
 func strings2(v any) []string {

@@ -26,7 +26,9 @@ func (h *fakeHost) ApplyComponent(comp map[string]any, cluster, namespace string
 func (h *fakeHost) RenderComponent(comp map[string]any, cluster, namespace string) (map[string]any, map[string]any, error) {
 	return map[string]any{"kind": "Deployment"}, nil, nil
 }
-func (h *fakeHost) Deploy(policies []string, parallelism int64) error { return nil }
+func (h *fakeHost) Deploy(policies []string, parallelism int64, inline []map[string]any) error {
+	return nil
+}
 func (h *fakeHost) Clusters() []string                                { return []string{"local"} }
 func (h *fakeHost) Placements(policies []string) ([]map[string]any, error) { return nil, nil }
 func (h *fakeHost) ServiceEndpoints(app, namespace string, components []string) ([]any, error) {

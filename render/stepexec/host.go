@@ -27,8 +27,9 @@ type Host interface {
 	ApplyComponent(comp map[string]any, cluster, namespace string) (output map[string]any, outputs map[string]any, err error)
 	// RenderComponent renders a component without writing it.
 	RenderComponent(comp map[string]any, cluster, namespace string) (output map[string]any, outputs map[string]any, err error)
-	// Deploy runs a deploy with these policies, as the deploy step does.
-	Deploy(policies []string, parallelism int64) error
+	// Deploy runs a deploy with the named policies, then the inline ones
+	// (name, type, properties), as the deploy step does.
+	Deploy(policies []string, parallelism int64, inline []map[string]any) error
 	// Clusters are the clusters KubeVela knows (the inventory).
 	Clusters() []string
 	// Placements are the placements of the named topology policies.

@@ -246,7 +246,7 @@ func manifestOutputs(cm *cueval.ComponentManifest) (map[string]any, map[string]a
 }
 
 // Deploy runs the deploy step's emulation with these policies.
-func (h *stepHost) Deploy(policies []string, parallelism int64) error {
+func (h *stepHost) Deploy(policies []string, parallelism int64, inline []map[string]any) error {
 	list := make([]any, len(policies))
 	for i, p := range policies {
 		list[i] = p
@@ -254,7 +254,13 @@ func (h *stepHost) Deploy(policies []string, parallelism int64) error {
 	s := *h.s
 	s.Type = "deploy"
 	s.Properties = map[string]any{"policies": list, "parallelism": parallelism}
-	return h.w.deploy(&s)
+	var pols []*render.Policy
+	for _, m := range inline {
+		p := &render.Policy{Name: manifest.String(m, "name"), Type: manifest.String(m, "type"), Path: h.s.Path}
+		p.Properties, _ = m["properties"].(map[string]any)
+		pols = append(pols, p)
+	}
+	return h.w.deployWith(&s, pols)
 }
 
 // Clusters are the inventory's clusters.
