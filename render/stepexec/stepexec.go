@@ -18,6 +18,7 @@
 package stepexec
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -300,6 +301,10 @@ func concrete(v cue.Value) any {
 	}
 	if v.Validate(cue.Concrete(true)) != nil {
 		return nil
+	}
+	if b, err := v.Bytes(); err == nil && v.Kind() == cue.BytesKind {
+		// bytes are base64 in JSON, as MarshalJSON gives them
+		return base64.StdEncoding.EncodeToString(b)
 	}
 	var x any
 	if err := v.Decode(&x); err != nil {
