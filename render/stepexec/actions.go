@@ -177,8 +177,15 @@ func doString(c *call) (map[string]any, error) {
 	return map[string]any{"str": string(b)}, nil
 }
 
+// doLog records the data logged, or the log source a step names (the
+// logs of resources or a URL, which only the live cluster has).
 func doLog(c *call) (map[string]any, error) {
-	data := c.params["data"]
+	data, ok := c.params["data"]
+	if !ok {
+		b, _ := json.Marshal(c.params["source"])
+		c.tracef("  log source %s: not collected offline", b)
+		return nil, nil
+	}
 	if s, ok := data.(string); ok {
 		c.tracef("  log: %s", s)
 		return nil, nil

@@ -3,7 +3,6 @@ package stepexec
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"cuelang.org/go/cue"
@@ -131,9 +130,5 @@ func (c *call) wait(cont bool, why string) error {
 	c.tracef("  wait at %s: %s: taken as satisfied", c.path, why)
 	return nil
 }
-
-// errNoProvider is wrapped when a template names a provider or function
-// KubeVela does not have.
-var errNoProvider = errors.New("no such provider")
 
 func cuePath(s string) cue.Path { return cue.ParsePath(s) }

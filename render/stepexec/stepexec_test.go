@@ -104,9 +104,10 @@ import "encoding/base64"
 s: util.#ConvertString & {$params: bt: base64.Decode(null, "aGk=")}
 l: util.#Log & {$params: data: "text"}
 l2: util.#Log & {$params: data: {a: 1}}
+l3: util.#Log & {$params: source: url: "https://logs"}
 p: util.#PatchK8sObject & {$params: {value: {spec: {x: "y"}}, patch: {spec: replicas: 2}}}
 out: {str: s.$returns.str, patched: p.$returns.result}`, nil, false, "out",
-			outcome{Trace: []string{"log: text", `log: {"a":1}`, "patch-k8s-object at p"}, Value: `{"patched":{"spec":{"replicas":2,"x":"y"}},"str":"hi"}`}},
+			outcome{Trace: []string{"log: text", `log: {"a":1}`, `log source {"url":"https://logs"}: not collected offline`, "patch-k8s-object at p"}, Value: `{"patched":{"spec":{"replicas":2,"x":"y"}},"str":"hi"}`}},
 		{"time", `import "vela/time"
 ts: time.#DateToTimestamp & {$params: date: "2024-01-02T03:04:05Z"}
 d: time.#TimestampToDate & {$params: timestamp: 0}
