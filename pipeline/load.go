@@ -34,6 +34,8 @@ type loaded struct {
 	walking bool
 	// notes tell what the walks left out (git submodules).
 	notes []string
+	// objectsOnly keeps Applications as plain objects (observed state).
+	objectsOnly bool
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -292,7 +294,7 @@ func (l *loaded) addFile(name string, data []byte) error {
 func (l *loaded) add(o *manifest.Object) error {
 	group := manifest.Group(o.APIVersion())
 	switch {
-	case group == "core.oam.dev" && o.Kind() == "Application":
+	case group == "core.oam.dev" && o.Kind() == "Application" && !l.objectsOnly:
 		l.apps = append(l.apps, newAppSource(o))
 	case group == "core.oam.dev" && o.Kind() == "Workflow":
 		wf, err := render.ParseWorkflow(o)

@@ -327,7 +327,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	var observed loaded
+	// observed Applications are objects of the hub, as a workflow step
+	// reads them (depends-on-app, read-object), not Applications to render
+	observed := loaded{objectsOnly: true}
 	if err := in.files().readPaths(in.ObservedPaths, nil, &observed); err != nil {
 		return nil, err
 	}

@@ -41,11 +41,17 @@ var reportUsage func()
 func TestScripts(t *testing.T) {
 	examples, _ := filepath.Abs("../../examples")
 	schema, _ := filepath.Abs("testdata/sarif-schema-2.1.0.json")
+	stepdefs, _ := filepath.Abs("testdata/stepdefs")
+	addonsteps, _ := filepath.Abs("testdata/addonsteps")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("SARIF_SCHEMA", schema)
+			// KubeVela v1.11's WorkflowStepDefinitions (vela-core chart)
+			env.Setenv("STEPDEFS", stepdefs)
+			// kubevela/catalog's kruise-rollout addon: canary-deploy and its trait
+			env.Setenv("ADDONSTEPS", addonsteps)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -45,10 +45,16 @@ func (w *workflowRun) checkCluster(name string, path render.FieldRef, who string
 // component's inputs are filled first and its outputs evaluated over what
 // it rendered (`output`, `outputs.<name>`).
 func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step string, policies []string) error {
+	_, err := w.applyManifest(comp, pl, step, policies)
+	return err
+}
+
+// applyManifest is apply, returning what the component rendered into.
+func (w *workflowRun) applyManifest(comp *render.Component, pl cueval.Placement, step string, policies []string) (*cueval.ComponentManifest, error) {
 	owner := fmt.Sprintf("component %q", comp.Name)
 	props, _, err := w.withInputs(comp.Properties, comp.Inputs, owner, comp.Path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(comp.Inputs) > 0 {
 		c := *comp
@@ -57,7 +63,7 @@ func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step st
 	}
 	if comp.Type == "ref-objects" {
 		if comp, err = w.refObjects(comp); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	target := pl.Cluster
@@ -67,7 +73,7 @@ func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step st
 	pl.ClusterVersion = w.clusterVersion(target)
 	m, err := w.e.RenderComponent(w.app, comp, pl)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range m.Objects() {
 		w.write(r, step, policies)
@@ -87,10 +93,10 @@ func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step st
 		}
 		scope := map[string]any{"output": m.Workload.Object, "outputs": outs}
 		if err := w.evalOutputs(comp.Outputs, scope, owner); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return m, nil
 }
 
 // write records a rendered object for the cluster its app.oam.dev/cluster

@@ -19,6 +19,13 @@ import (
 // policies, components patched by override policies and replicated by
 // replication policies, each component applied to each placement.
 func (w *workflowRun) deploy(s *render.WorkflowStep) error {
+	return w.deployWith(s, nil)
+}
+
+// deployWith is deploy with inline policies after the named ones, as
+// multicluster.#Deploy's inlinePolicies (kubevela
+// pkg/workflow/providers/multicluster/deploy.go Deploy).
+func (w *workflowRun) deployWith(s *render.WorkflowStep, inline []*render.Policy) error {
 	params, err := w.deployParameters(s)
 	if err != nil {
 		return err
@@ -35,6 +42,7 @@ func (w *workflowRun) deploy(s *render.WorkflowStep) error {
 	if err != nil {
 		return err
 	}
+	pols = append(pols, inline...)
 	var names []string
 	for _, p := range pols {
 		names = append(names, p.Name)

@@ -104,7 +104,7 @@ func TestWorkflowErrors(t *testing.T) {
 		name, doc, want string
 	}{
 		{"env-binding", app("  components: [{name: web, type: webservice, properties: {image: nginx}}]\n  policies: [{name: eb, type: env-binding, properties: {envs: [{name: staging}]}}]"),
-			`app.yaml:6:14: application "a": unsupported workflow step: step "deploy-eb-staging" of type "deploy2env": the deprecated env-binding policy's deploy2env step is not emulated by drydock; KubeVela replaced env-binding with topology and override policies, which drydock renders`},
+			`app.yaml:6:31: application "a": step "deploy-eb-staging": failed to get workflow step definition deploy2env: workflowstepdefinitions.core.oam.dev "deploy2env" not found`},
 		// The property an override wrote is located in the policy.
 		{"deploy names its overrides", app(`  components: [{name: web, type: webservice, properties: {image: nginx}}]
   policies:

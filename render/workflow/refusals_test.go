@@ -206,8 +206,10 @@ func TestRefusals(t *testing.T) {
 			`app.yaml:7:68: invalid application: application "a": step "x": spec.workflow.steps[0].subSteps[0].type: failed to parseWorkflowSteps: failed to get workflow step definition nope: workflowstepdefinitions.core.oam.dev "nope" not found`},
 		{"empty step type", appDoc("  workflow:\n    steps: [{name: s, type: \"\"}]"),
 			`app.yaml:7:29: invalid application: application "a": step "s": spec.workflow.steps[0].type: failed to parseWorkflowSteps: failed to get workflow step definition : workflowstepdefinitions.core.oam.dev "" not found`},
-		{"installed but not emulated step type", appDoc("  workflow:\n    steps: [{name: s, type: notification}]"),
-			`app.yaml:7:29: application "a": unsupported workflow step: step "s" of type "notification"`},
+		// An installed type runs from its definition: without it loaded,
+		// KubeVela's words for a missing WorkflowStepDefinition.
+		{"installed step type without its definition", appDoc("  workflow:\n    steps: [{name: s, type: notification}]"),
+			`app.yaml:7:29: application "a": step "s": failed to get workflow step definition notification: workflowstepdefinitions.core.oam.dev "notification" not found`},
 		// spec.workflow.ref names a Workflow object in the namespace.
 		{"ref to a missing Workflow", appDoc("  workflow: {ref: wf}"),
 			`app.yaml:6:19: invalid application: application "a": workflow: spec.workflow.ref: failed to parseWorkflowSteps: workflows.core.oam.dev "wf" not found`},
@@ -255,11 +257,11 @@ func TestRefusals(t *testing.T) {
 			`app.yaml:6:73: invalid application: application "a": policy "o": spec.policies[0].properties.components[0].type: failed to parsePolicies: failed to get component definition nope for override policy o: componentdefinitions.core.oam.dev "nope" not found`},
 		{"override unknown trait type", appDoc("  policies: [{name: o, type: override, properties: {components: [{name: other, type: worker, traits: [{type: nope}]}]}}]"),
 			`app.yaml:6:110: invalid application: application "a": policy "o": spec.policies[0].properties.components[0].traits[0].type: failed to parsePolicies: failed to get trait definition nope for override policy o: traitdefinitions.core.oam.dev "nope" not found`},
-		// env-binding: KubeVela generates deploy2env steps, which drydock does not emulate.
+		// env-binding: KubeVela generates deploy2env steps, which run from their definition.
 		{"env-binding envs not a list", appDoc("  policies: [{name: eb, type: env-binding, properties: {envs: prod}}]"),
 			`app.yaml:6:63: invalid application: application "a": policy "eb": spec.policies[0].properties.envs: failed to parseWorkflowSteps: generate step failed in WorkflowStepGenerator : json: cannot unmarshal string into Go struct field EnvBindingSpec.envs of type []v1alpha1.EnvConfig`},
 		{"env-binding", appDoc("  policies: [{name: eb, type: env-binding, properties: {envs: [{name: prod}]}}]"),
-			`app.yaml:6:14: application "a": unsupported workflow step: step "deploy-eb-prod" of type "deploy2env": the deprecated env-binding policy's deploy2env step is not emulated by drydock; KubeVela replaced env-binding with topology and override policies, which drydock renders`},
+			`app.yaml:6:31: application "a": step "deploy-eb-prod": failed to get workflow step definition deploy2env: workflowstepdefinitions.core.oam.dev "deploy2env" not found`},
 		{"unused env-binding", appDoc("  policies: [{name: eb, type: env-binding, properties: {envs: [{name: prod}]}}]\n  workflow:\n    steps: [{name: s, type: apply-component, properties: {component: web}}]"), ""},
 		// ref-objects properties decode strictly when the parser refers to the objects.
 		{"ref-objects unknown field", refDoc("{objects: [{resource: configmaps, name: cm}], foo: bar}"),

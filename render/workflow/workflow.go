@@ -3,8 +3,10 @@
 // (its own, those of the Workflow it refers to, or the ones KubeVela
 // generates), run in dependency order with their conditions, inputs and
 // outputs: deploy, apply-component, step-group, suspend, apply-object and
-// read-object; then the PostDispatch traits. Run is the entry point; its
-// result is every write to a cluster, in order.
+// read-object natively, every other type from its WorkflowStepDefinition
+// (render/stepexec, with the workflow as the host of its providers); then
+// the PostDispatch traits. Run is the entry point; its result is every
+// write to a cluster, in order.
 //
 // It owns the order and the data flow, not what a component renders into
 // (render/cueval) nor what a policy does to placements and components
@@ -25,10 +27,6 @@ import (
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
 )
-
-// ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
-// cannot emulate offline.
-var ErrUnsupportedStep = errors.New("unsupported workflow step")
 
 // Write is one object a workflow step writes to a cluster: the desired
 // state a reconcile applies to the fake cluster.
@@ -58,6 +56,9 @@ type AppResult struct {
 	// (Options.StopAtSuspend): it has not succeeded, so KubeVela
 	// garbage-collects nothing of earlier revisions yet.
 	Suspended bool
+	// Terminated is true when a step terminated the workflow
+	// (builtin.#Break): later steps do not run.
+	Terminated bool
 }
 
 // service is a component applied somewhere: PostDispatch traits follow it.
@@ -141,6 +142,11 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 		run.res.Suspended = true
 		return run.res, nil
 	}
+	if errors.Is(err, errTerminated) {
+		// a terminated workflow has not succeeded: no PostDispatch
+		run.res.Terminated = true
+		return run.res, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +186,9 @@ func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 		if result == nil {
 			result = map[string]any{}
 		}
-		result["parameter"] = s.Properties
+		if _, ok := result["parameter"]; !ok {
+			result["parameter"] = s.Properties
+		}
 		if err := w.evalOutputs(s.Outputs, result, owner); err != nil {
 			return err
 		}
@@ -209,13 +217,8 @@ func (w *workflowRun) step(s *render.WorkflowStep) (map[string]any, error) {
 		return w.applyObject(s)
 	case "read-object":
 		return w.readObject(s)
-	case "deploy2env":
-		return nil, render.Locate(&render.Error{Pos: w.pos(s.Path), App: w.app.Name,
-			Err: fmt.Errorf("%w: step %q of type %q: the deprecated env-binding policy's deploy2env step is not emulated by drydock; "+
-				"KubeVela replaced env-binding with topology and override policies, which drydock renders", ErrUnsupportedStep, s.Name, s.Type)})
 	}
-	return nil, render.Locate(&render.Error{Pos: w.pos(s.Path.Child("type")), App: w.app.Name,
-		Err: fmt.Errorf("%w: step %q of type %q", ErrUnsupportedStep, s.Name, s.Type)})
+	return w.fromDefinition(s)
 }
 
 // warnf records a warning once.
