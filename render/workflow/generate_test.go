@@ -96,15 +96,16 @@ func TestGenerateSteps(t *testing.T) {
 
 // TestWorkflowErrors: what the emulation refuses while the workflow
 // runs. KubeVela generates deploy2env steps for env-binding policies
-// (Deploy2EnvWorkflowStepGenerator); drydock does not emulate them and
-// says so. An error inside a deploy names the step and its override
+// (Deploy2EnvWorkflowStepGenerator), run from the built-in definition:
+// an env without a placement fails as KubeVela's provider fails
+// (pkg/workflow/providers/legacy/multicluster). An error inside a deploy names the step and its override
 // policies.
 func TestWorkflowErrors(t *testing.T) {
 	tests := []struct {
 		name, doc, want string
 	}{
 		{"env-binding", app("  components: [{name: web, type: webservice, properties: {image: nginx}}]\n  policies: [{name: eb, type: env-binding, properties: {envs: [{name: staging}]}}]"),
-			`app.yaml:6:31: application "a": step "deploy-eb-staging": failed to get workflow step definition deploy2env: workflowstepdefinitions.core.oam.dev "deploy2env" not found`},
+			`app.yaml:6:31: application "a": step "deploy-eb-staging": WorkflowStepDefinition "deploy2env": function call error for app.prepare.placementDecisions: empty placement for policy eb in env staging`},
 		// The property an override wrote is located in the policy.
 		{"deploy names its overrides", app(`  components: [{name: web, type: webservice, properties: {image: nginx}}]
   policies:

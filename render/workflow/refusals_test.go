@@ -208,8 +208,8 @@ func TestRefusals(t *testing.T) {
 			`app.yaml:7:29: invalid application: application "a": step "s": spec.workflow.steps[0].type: failed to parseWorkflowSteps: failed to get workflow step definition : workflowstepdefinitions.core.oam.dev "" not found`},
 		// An installed type runs from its definition: without it loaded,
 		// KubeVela's words for a missing WorkflowStepDefinition.
-		{"installed step type without its definition", appDoc("  workflow:\n    steps: [{name: s, type: notification}]"),
-			`app.yaml:7:29: application "a": step "s": failed to get workflow step definition notification: workflowstepdefinitions.core.oam.dev "notification" not found`},
+		{"step type without a definition", appDoc("  workflow:\n    steps: [{name: s, type: my-notification}]"),
+			`app.yaml:7:29: invalid application: application "a": step "s": spec.workflow.steps[0].type: failed to parseWorkflowSteps: failed to get workflow step definition my-notification: workflowstepdefinitions.core.oam.dev "my-notification" not found (did you mean "notification"?)`},
 		// spec.workflow.ref names a Workflow object in the namespace.
 		{"ref to a missing Workflow", appDoc("  workflow: {ref: wf}"),
 			`app.yaml:6:19: invalid application: application "a": workflow: spec.workflow.ref: failed to parseWorkflowSteps: workflows.core.oam.dev "wf" not found`},
@@ -261,7 +261,7 @@ func TestRefusals(t *testing.T) {
 		{"env-binding envs not a list", appDoc("  policies: [{name: eb, type: env-binding, properties: {envs: prod}}]"),
 			`app.yaml:6:63: invalid application: application "a": policy "eb": spec.policies[0].properties.envs: failed to parseWorkflowSteps: generate step failed in WorkflowStepGenerator : json: cannot unmarshal string into Go struct field EnvBindingSpec.envs of type []v1alpha1.EnvConfig`},
 		{"env-binding", appDoc("  policies: [{name: eb, type: env-binding, properties: {envs: [{name: prod}]}}]"),
-			`app.yaml:6:31: application "a": step "deploy-eb-prod": failed to get workflow step definition deploy2env: workflowstepdefinitions.core.oam.dev "deploy2env" not found`},
+			`app.yaml:6:31: application "a": step "deploy-eb-prod": WorkflowStepDefinition "deploy2env": function call error for app.prepare.placementDecisions: empty placement for policy eb in env prod`},
 		{"unused env-binding", appDoc("  policies: [{name: eb, type: env-binding, properties: {envs: [{name: prod}]}}]\n  workflow:\n    steps: [{name: s, type: apply-component, properties: {component: web}}]"), ""},
 		// ref-objects properties decode strictly when the parser refers to the objects.
 		{"ref-objects unknown field", refDoc("{objects: [{resource: configmaps, name: cm}], foo: bar}"),
