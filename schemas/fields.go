@@ -34,16 +34,21 @@ const (
 // fieldValidations are the modes by kubectl's names.
 var fieldValidations = []string{"strict", "warn", "ignore"}
 
-// ParseFieldValidation reads a mode by kubectl's name: strict, warn or
-// ignore ("" is strict).
+// ParseFieldValidation reads a mode as kubectl's --validate does: strict,
+// warn or ignore in any case, true for strict and false for ignore ("" is
+// strict).
 func ParseFieldValidation(s string) (FieldValidation, error) {
-	if s == "" {
+	switch l := strings.ToLower(s); l {
+	case "", "true":
 		return FieldStrict, nil
+	case "false":
+		return FieldIgnore, nil
+	default:
+		if i := slices.Index(fieldValidations, l); i >= 0 {
+			return FieldValidation(i), nil
+		}
+		return FieldStrict, fmt.Errorf("%q: want strict, warn or ignore%s", s, manifest.DidYouMean(l, fieldValidations))
 	}
-	if i := slices.Index(fieldValidations, s); i >= 0 {
-		return FieldValidation(i), nil
-	}
-	return FieldStrict, fmt.Errorf("%q: want strict, warn or ignore%s", s, manifest.DidYouMean(strings.ToLower(s), fieldValidations))
 }
 
 // String is the mode's kubectl name.

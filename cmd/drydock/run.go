@@ -359,9 +359,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Trace != nil {
 		printTraces(stderr, res.Trace.Applications)
 	}
-	for _, w := range res.SortedWarnings() {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
-	}
+	printWarnings(stderr, res.SortedWarnings())
 	if res.Status != nil {
 		printStatuses(stderr, res.Status.Components)
 	}
@@ -378,6 +376,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return reportFindings(stderr, res.Validation.Findings)
 	}
 	return exitOK
+}
+
+// printWarnings prints a render's warnings, one a line.
+func printWarnings(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+	}
 }
 
 // reportFindings prints a validation's findings and a summary; it returns

@@ -38,9 +38,7 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
-	}
+	printWarnings(stderr, warnings)
 	kinds := []string{render.KindComponent, render.KindTrait, render.KindPolicy, render.KindWorkflowStep}
 	var found []*render.Definition
 	for _, kind := range kinds {
