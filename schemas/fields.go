@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -140,7 +141,7 @@ func UnknownFields(obj *manifest.Object) manifest.Errors {
 		return nil
 	}
 	var paths []unknownFieldError
-	unknownIn(s, obj.Data, nil, &paths)
+	unknownIn(s, obj.Data, make(fieldpath.Path, 0, 16), &paths)
 	if len(paths) == 0 {
 		return nil
 	}
@@ -154,8 +155,9 @@ func UnknownFields(obj *manifest.Object) manifest.Errors {
 		out[i] = &manifest.Error{Pos: keys.KeyPos(paths[i].path), Subjects: []manifest.Subject{{Kind: subject}},
 			Field: paths[i].path, Err: &paths[i]}
 	}
-	slices.SortStableFunc(out, func(a, b error) int {
-		return a.(*manifest.Error).Pos.Compare(b.(*manifest.Error).Pos)
+	slices.SortFunc(out, func(a, b error) int {
+		x, y := a.(*manifest.Error), b.(*manifest.Error)
+		return cmp.Or(x.Pos.Compare(y.Pos), strings.Compare(x.Field.String(), y.Field.String()))
 	})
 	return out
 }
@@ -188,7 +190,9 @@ func CheckFields(obj *manifest.Object, v FieldValidation) (dropped []*manifest.E
 // unknownIn adds the fields under v (at path) that s does not declare, as
 // the API server's pruning finds them: a field is known when s has it as
 // a property or has additionalProperties; x-kubernetes-preserve-unknown-
-// fields keeps any field, yet known nested ones are still checked.
+// fields keeps any field, yet known nested ones are still checked. path
+// is a stack the walk reuses: a field found is cloned. Maps are walked in
+// Go's order; UnknownFields sorts what it finds.
 func unknownIn(s *Structural, v any, path fieldpath.Path, out *[]unknownFieldError) {
 	if s == nil {
 		return
@@ -202,20 +206,21 @@ func unknownIn(s *Structural, v any, path fieldpath.Path, out *[]unknownFieldErr
 			return
 		}
 		for i, e := range x {
-			unknownIn(s.Items, e, path.At(i), out)
+			unknownIn(s.Items, e, append(path, fieldpath.Index(i)), out)
 		}
 	case map[string]any:
 		if s.Type != "" && s.Type != "object" {
 			return
 		}
-		for _, k := range manifest.SortedKeys(x) {
+		for k, e := range x {
 			switch child := s.Properties[k]; {
 			case child != nil:
-				unknownIn(child, x[k], path.Child(k), out)
+				unknownIn(child, e, append(path, fieldpath.Key(k)), out)
 			case s.AdditionalProperties != nil:
-				unknownIn(s.AdditionalProperties, x[k], path.Child(k), out)
+				unknownIn(s.AdditionalProperties, e, append(path, fieldpath.Key(k)), out)
 			case !s.PreserveUnknown:
-				*out = append(*out, unknownFieldError{path: path.Child(k), hint: meant(s, k)})
+				p := slices.Clone(append(path, fieldpath.Key(k)))
+				*out = append(*out, unknownFieldError{path: p, hint: meant(s, k)})
 			}
 		}
 	}

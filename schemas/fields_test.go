@@ -350,3 +350,17 @@ func TestUnknownFieldsAgreeWithPruningKubeVela(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkUnknownFields is the cost strict field validation adds to
+// each Application read (one without unknown fields).
+func BenchmarkUnknownFields(b *testing.B) {
+	objs, err := manifest.NewDecoder("in.yaml", []byte(fullApp), manifest.DecodeOptions{}).Next()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if UnknownFields(objs[0]) != nil {
+			b.Fatal("unknown fields")
+		}
+	}
+}
