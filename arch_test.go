@@ -41,7 +41,7 @@ var imports = map[string][]string{
 	"rules":                 {"regosandbox", "tree", "manifest"},
 	"gatekeeper":            {"regosandbox", "manifest"},
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
-	"check":                 {"deftest", "gatekeeper", "rules", "regosandbox", "golden", "pipeline", "cluster", "tree", "manifest"},
+	"check":                 {"deftest", "gatekeeper", "rules", "regosandbox", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"report":                {"check", "reconcile", "manifest"},
 	"cmd/drydock":           {"report", "check", "gatekeeper", "rules", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/addon", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},

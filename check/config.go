@@ -103,6 +103,11 @@ type Suite struct {
 	// Exclude are glob patterns of files the inputs' directories hold
 	// that are not inputs ("examples/*", "*.tmpl.yaml").
 	Exclude []string `json:"exclude,omitempty"`
+	// FieldValidation is what becomes of fields the CRDs of the inputs'
+	// Applications, Policies, Workflows and definitions do not declare:
+	// "strict" (or ""; errors, as kubectl's default --validate=strict),
+	// "warn" (dropped, with a warning) or "ignore" (dropped).
+	FieldValidation string `json:"fieldValidation,omitempty"`
 	// CompareRevisionHash compares the app.oam.dev/app-revision-hash
 	// label too (drydock's stand-in for KubeVela's hash changes with every
 	// spec change, so by default it is left out).

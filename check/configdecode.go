@@ -10,6 +10,7 @@ import (
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // configDocument decodes the config's one YAML document, keeping the
@@ -236,7 +237,8 @@ func valueName(v any) string {
 }
 
 // check validates what the types cannot say: suites exist, are named
-// once, have inputs and a known Rego version; limits parse.
+// once, have inputs, a known Rego version and field validation; limits
+// parse.
 func (d configDecoder) check(cfg *Config) error {
 	if len(cfg.Suites) == 0 {
 		return manifest.At(d.doc.FieldPos(fieldpath.New("suites")), "no suites (want suites: a list of {name, inputs, ...})")
@@ -253,6 +255,9 @@ func (d configDecoder) check(cfg *Config) error {
 			return manifest.At(d.doc.FieldPos(at.Child("inputs")), "suite %q: inputs are required", s.Name)
 		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
 			return manifest.At(d.doc.FieldPos(at.Child("regoVersion")), "suite %q: regoVersion %q: want v0 or v1", s.Name, s.RegoVersion)
+		}
+		if _, err := schemas.ParseFieldValidation(s.FieldValidation); err != nil {
+			return manifest.At(d.doc.FieldPos(at.Child("fieldValidation")), "suite %q: fieldValidation %w", s.Name, err)
 		}
 		if _, err := ParseNow(s.Now); err != nil {
 			return manifest.At(d.doc.FieldPos(at.Child("now")), "suite %q: now %q: %w", s.Name, s.Now, err)

@@ -99,9 +99,12 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 			jobs = append(jobs, defJob{file, doc, i, t})
 		}
 	}
-	defs, err := pipeline.LoadDefinitions(r.paths(s.Definitions), s.NoBuiltins)
+	defs, warnings, err := pipeline.LoadDefinitionsFields(r.paths(s.Definitions), s.NoBuiltins, r.fieldValidation(s))
 	if err != nil {
 		return &stageError{"tests", err}
+	}
+	for _, w := range warnings {
+		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "tests", Level: LevelWarning, Message: w})
 	}
 	if r.opts.Coverage {
 		cov := deftest.NewCoverage(defs)

@@ -82,6 +82,15 @@ func TestDefTests(t *testing.T) {
 				Err:      `defs/scale_test.yaml:2:5: test "scale": scaler is a trait: give the workload it patches (workload:)`}},
 		},
 		{
+			name: "a definition's unknown fields under the suite's field validation",
+			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], definitions: [defs], tests: [tests], validate: false, fieldValidation: warn}]\n",
+				"defs/team.yaml":       "apiVersion: core.oam.dev/v1beta1\nkind: TraitDefinition\nmetadata: {name: team}\nspec:\n  stag: PostDispatch\n  schematic: {cue: {template: 'patch: metadata: labels: team: \"x\"'}}\n",
+				"tests/snap_test.yaml": "tests:\n  - name: greeter\n    definition: greeter\n    asserts: [{equal: {path: output.data.greeting, value: hello world}}]\n"},
+			opts: Options{DefinitionsOnly: true},
+			want: []suiteSummary{{Name: "s", Status: "ok", Checks: []string{"tests/greeter"},
+				Findings: []string{` warning [tests] : defs/team.yaml:5:3: TraitDefinition "team": unknown field "spec.stag" (did you mean "stage"?)`}}},
+		},
+		{
 			name:  "a snapshot is written",
 			files: map[string]string{"tests/snap_test.yaml": "tests:\n  - name: greeter\n    definition: greeter\n    asserts: [{snapshot: {ignore: [metadata.labels]}}]\n"},
 			opts:  Options{DefinitionsOnly: true},

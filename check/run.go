@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 // Options steer a Run.
@@ -58,6 +60,9 @@ type Options struct {
 	RuleTimeout time.Duration
 	// Strict makes every suite strict (Suite.Strict).
 	Strict bool
+	// FieldValidation, when not "", replaces every suite's
+	// (Suite.FieldValidation); the caller has checked it parses.
+	FieldValidation string
 	// Skip are files and directories under the suites' input directories
 	// that no suite reads as input (pipeline.Inputs.Skip), besides every
 	// suite's golden directory: the golden directories of suites left out
@@ -242,6 +247,13 @@ func (r *runner) nothingChecked(s Suite, res *SuiteResult, check, why string) {
 		Message: fmt.Sprintf("%s (inputs: %s)", why, strings.Join(s.Inputs, ", "))})
 }
 
+// fieldValidation is s's field validation: Options', else the suite's
+// (LoadConfig has checked both parse).
+func (r *runner) fieldValidation(s Suite) schemas.FieldValidation {
+	fv, _ := schemas.ParseFieldValidation(cmp.Or(r.opts.FieldValidation, s.FieldValidation))
+	return fv
+}
+
 // suite renders s and checks the render, as it streams, against its
 // golden tree and its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
@@ -263,6 +275,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	in.Workflow.KubeVersion = s.KubeVersion
+	in.FieldValidation = r.fieldValidation(s)
 	for _, a := range s.Addons {
 		params, err := pipeline.ParseAddonSet(a.Set)
 		if err != nil {

@@ -42,6 +42,20 @@ func TestRunSuite(t *testing.T) {
 			want:  []suiteSummary{{Name: "s", Status: "ok", Objects: 1, Checks: []string{"render"}}},
 		},
 		{
+			name: "unknown fields under the suite's field validation",
+			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], validate: false, fieldValidation: warn}]\n",
+				"app.yaml": app + "  polices: []\n"},
+			want: []suiteSummary{{Name: "s", Status: "ok", Objects: 1, Checks: []string{"render"},
+				Findings: []string{` warning [render] : app.yaml:7:3: application "a": unknown field "spec.polices" (did you mean "policies"?)`}}},
+		},
+		{
+			name: "Options' field validation replaces the suite's",
+			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], validate: false, fieldValidation: warn}]\n",
+				"app.yaml": app + "  polices: []\n"},
+			opts: Options{FieldValidation: "ignore"},
+			want: []suiteSummary{{Name: "s", Status: "ok", Objects: 1, Checks: []string{"render"}}},
+		},
+		{
 			name: "an addon parameter that does not parse",
 			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], addons: [{dir: addon, set: [novalue]}]}]\n", "app.yaml": app,
 				"addon/metadata.yaml": "name: a\nversion: 1.0.0\n"},

@@ -162,6 +162,24 @@ func (d *Document) Decode() (*Object, error) {
 	return objs[0], nil
 }
 
+// WithKeyPositions returns o with the positions of its mapping keys (see
+// KeyPos), decoded again from its document with DecodeOptions.KeyPositions:
+// for the rare message about a key, without every object paying for
+// them. It returns o itself when o has them or cannot be decoded alone
+// again (Document).
+func (o *Object) WithKeyPositions() *Object {
+	if o.doc == nil || o.doc.opts.KeyPositions {
+		return o
+	}
+	d := *o.doc
+	d.opts.KeyPositions = true
+	again, err := d.Decode()
+	if err != nil {
+		return o
+	}
+	return again
+}
+
 // decodableAlone reports whether each document of data can be decoded
 // from its first line on: no directive (a line starting with %) and no
 // line break that go-yaml counts but a newline count does not (a lone CR,

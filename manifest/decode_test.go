@@ -339,3 +339,37 @@ func countValues(v any) int {
 	}
 	return n
 }
+
+// WithKeyPositions decodes an object again to find where its keys are
+// written; an object that cannot be decoded alone, or already has them,
+// is returned as it is.
+func TestWithKeyPositions(t *testing.T) {
+	src := "a: 1\n---\nkind: X\nspec:\n  list:\n    - x\n"
+	dec := NewDecoder("in.yaml", []byte(src), DecodeOptions{})
+	if _, err := dec.Next(); err != nil {
+		t.Fatal(err)
+	}
+	objs, err := dec.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := fieldpath.New("spec", "list")
+	o := objs[0]
+	if got, want := o.KeyPos(list), (Pos{File: "in.yaml", Line: 6, Col: 5}); got != want {
+		t.Errorf("without key positions: %v, want the value's %v", got, want)
+	}
+	keys := o.WithKeyPositions()
+	if got, want := keys.KeyPos(list), (Pos{File: "in.yaml", Line: 5, Col: 3}); got != want {
+		t.Errorf("with key positions: %v, want the key's %v", got, want)
+	}
+	if keys.WithKeyPositions() != keys {
+		t.Error("an object with key positions is decoded again")
+	}
+	items, err := NewDecoder("in.yaml", []byte("kind: List\nitems:\n  - kind: X\n    a: 1\n"), DecodeOptions{}).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items[0].WithKeyPositions() != items[0] {
+		t.Error("a List's item is decoded again")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/schemas"
 	"github.com/drydock-dev/drydock/tree"
 )
 
@@ -32,10 +33,13 @@ type loaded struct {
 	read map[string]bool
 	// walking is set while the files of a directory are read.
 	walking bool
-	// notes tell what the walks left out (git submodules).
+	// notes tell what the walks left out (git submodules), and the
+	// unknown fields field validation Warn dropped.
 	notes []string
 	// objectsOnly keeps Applications as plain objects (observed state).
 	objectsOnly bool
+	// fields is the field validation of KubeVela's objects.
+	fields schemas.FieldValidation
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -48,6 +52,8 @@ type files struct {
 	exclude []string
 	// skip are the paths of Inputs.Skip.
 	skip []string
+	// fields is Inputs.FieldValidation.
+	fields schemas.FieldValidation
 }
 
 // display is how a file of the source is named to the user.
@@ -56,6 +62,7 @@ func (f files) display(p string) string { return f.name + p }
 // readPaths reads files and directories (recursively, in byte order of
 // names); "-" reads stdin once.
 func (f files) readPaths(paths []string, stdin io.Reader, into *loaded) error {
+	into.fields = f.fields
 	for _, p := range paths {
 		if p == "-" {
 			if stdin == nil {
@@ -293,9 +300,31 @@ func (l *loaded) addFile(name string, data []byte) error {
 
 func (l *loaded) add(o *manifest.Object) error {
 	group := manifest.Group(o.APIVersion())
+	if l.objectsOnly {
+		// Observed state is what a cluster holds: the API server
+		// admitted it already.
+		return l.addObject(o, group)
+	}
+	dropped, err := schemas.CheckFields(o, l.fields)
+	for _, w := range dropped {
+		if l.fields == schemas.FieldWarn {
+			l.notes = append(l.notes, manifest.Format(w, nil))
+		}
+	}
 	switch {
-	case group == "core.oam.dev" && o.Kind() == "Application" && !l.objectsOnly:
-		l.apps = append(l.apps, newAppSource(o))
+	case group == "core.oam.dev" && o.Kind() == "Application":
+		l.apps = append(l.apps, checkedAppSource(o, err, len(dropped) > 0))
+		return nil
+	case err != nil:
+		return inputError(err)
+	}
+	return l.addObject(o, group)
+}
+
+// addObject files an object that is not an Application to render (or,
+// observed, any object) by kind.
+func (l *loaded) addObject(o *manifest.Object, group string) error {
+	switch {
 	case group == "core.oam.dev" && o.Kind() == "Workflow":
 		wf, err := render.ParseWorkflow(o)
 		if err != nil {
@@ -329,6 +358,22 @@ func (l *loaded) add(o *manifest.Object) error {
 		l.resources = append(l.resources, o)
 	}
 	return nil
+}
+
+// checkedAppSource is the Application o after field validation: refused
+// for its unknown fields (err), or parsed from o as the validation left
+// it; o's document, which still has the fields the validation dropped
+// (dropped), is not read again.
+func checkedAppSource(o *manifest.Object, err error, dropped bool) appSource {
+	src := newAppSource(o)
+	switch {
+	case err != nil:
+		src.app, src.doc, src.err = nil, nil, err
+	case dropped && src.doc != nil:
+		src.doc = nil
+		src.app, src.err = render.ParseApplication(o)
+	}
+	return src
 }
 
 // only refuses what a flag read that is not of the kinds it takes (its

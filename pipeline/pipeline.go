@@ -94,6 +94,13 @@ type Inputs struct {
 	// prefixes its file names in messages and positions ("HEAD~1:").
 	From     fs.FS
 	FromName string
+	// FieldValidation is what becomes of fields the CRDs of KubeVela's
+	// objects (Applications, Policies, Workflows, definitions) do not
+	// declare, in the inputs and -d definitions: errors (the zero value,
+	// kubectl's default), warnings, or dropped silently. What addons
+	// install is not checked: KubeVela's addon code applies it with a
+	// client that does not ask for strict validation.
+	FieldValidation schemas.FieldValidation
 	// BaseRevisions are the revision hashes of the Applications as last
 	// rendered (a base's Result.AppState.RevisionHashes), by
 	// namespace/name: an Application whose hash differs renders as
@@ -151,7 +158,7 @@ func (in *Inputs) ReadPaths() []string {
 }
 
 func (in *Inputs) files() files {
-	return files{fsys: in.From, name: in.FromName, exclude: in.Exclude, skip: in.Skip}
+	return files{fsys: in.From, name: in.FromName, exclude: in.Exclude, skip: in.Skip, fields: in.FieldValidation}
 }
 
 // Result is how a render went: the final state of every fake cluster
@@ -289,9 +296,10 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		}
 	}
 	given := in.Definitions
+	var defNotes []string
 	if given == nil {
 		var err error
-		if given, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); err != nil {
+		if given, defNotes, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); err != nil {
 			return nil, err
 		}
 	}
@@ -408,7 +416,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	res.Warnings = append(res.Warnings, karmada.Warnings...)
 	res.Works, res.Placement = karmada.Works, karmada.Placements
-	res.Warnings = slices.Concat(res.Warnings, l.notes, inventoried.notes, observed.notes)
+	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes)
 	if len(apps) == 0 && !authored.HasTemplates() {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
@@ -792,21 +800,29 @@ func Tree(store *cluster.Store) (tree.Tree, error) {
 
 // LoadDefinitions returns the definitions a render with these -d paths
 // would use: the built-ins (unless noBuiltins) replaced by those given.
+// Their unknown fields are errors (strict field validation).
 func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, error) {
-	return files{}.definitions(paths, noBuiltins)
+	defs, _, err := LoadDefinitionsFields(paths, noBuiltins, schemas.FieldStrict)
+	return defs, err
+}
+
+// LoadDefinitionsFields is LoadDefinitions with field validation v
+// (Inputs.FieldValidation); it returns the warnings of Warn.
+func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValidation) (*render.Definitions, []string, error) {
+	return files{fields: v}.definitions(paths, noBuiltins)
 }
 
 // definitions reads the definitions of -d paths over the built-ins
-// (unless noBuiltins).
-func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions, error) {
+// (unless noBuiltins), and the warnings of their field validation.
+func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions, []string, error) {
 	var given loaded
 	if err := f.readPaths(paths, nil, &given); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return builtin.Merge(noBuiltins, given.defs), nil
+	return builtin.Merge(noBuiltins, given.defs), given.notes, nil
 }
 
 // authoredProvenance gives the objects taken as authored (resource

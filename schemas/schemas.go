@@ -2,8 +2,9 @@
 // input kinds (what the Kubernetes API server's CRD validation would reject
 // before KubeVela ever saw an object) and their validation with positions.
 //
-// It checks structure only (types and required fields); what the objects
-// mean is for render, placement and overrides.
+// It checks structure only (types, required fields, and the fields
+// KubeVela's CRDs do not declare: strict field validation, FieldValidation);
+// what the objects mean is for render, placement and overrides.
 package schemas
 
 import (

@@ -22,6 +22,20 @@ const conformanceRoot = "../../../shared/conformance"
 // only shrinks; every entry is printed when the suite runs.
 var conformanceSkip = map[string]string{}
 
+// conformanceFlags are flags a case runs with after its cmd's, by
+// corpus/case, each with why; TestConformanceFieldValidation runs the
+// case without them.
+var conformanceFlags = map[string][]string{
+	// The input (pkg/appfile/dryrun/testdata/invalid-app-format.yaml) has
+	// spec.traits, a field the Application CRD does not declare: the API
+	// server refuses it under kubectl's default strict field validation,
+	// and so does drydock by default. The expected error is vela
+	// dry-run's, which reads the file with json.Unmarshal, dropping
+	// unknown fields silently (references/cli/dryrun.go,
+	// readApplicationFromFiles): the case runs as dry-run reads it.
+	"kubevela/dryrun-error-unknown-component-type": {"--field-validation=ignore"},
+}
+
 // TestConformanceKubeVela runs every case of the KubeVela corpus in-process
 // and compares the output tree with expected/ under the corpus's masking
 // rules.
@@ -192,6 +206,7 @@ func runCase(t *testing.T, dir, defs string, mask func(t *testing.T, k objectKey
 		t.Fatal(err)
 	}
 	out := t.TempDir()
+	args = append(args, conformanceFlags[caseKey(dir)]...)
 	args = append(args, "--output-dir", out)
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
@@ -208,6 +223,36 @@ func runCase(t *testing.T, dir, defs string, mask func(t *testing.T, k objectKey
 	gotNotes, _ := os.ReadFile(filepath.Join(out, "NOTES.txt"))
 	if string(wantNotes) != string(gotNotes) {
 		t.Errorf("NOTES differ:\nwant %q\n got %q", wantNotes, gotNotes)
+	}
+}
+
+// caseKey is corpus/case of the case directory dir
+// (<corpus>/cases/<case>).
+func caseKey(dir string) string {
+	return filepath.Base(filepath.Dir(filepath.Dir(dir))) + "/" + filepath.Base(dir)
+}
+
+// TestConformanceFieldValidation runs the cases of conformanceFlags
+// without those flags: under strict field validation, the default, their
+// inputs are refused for their unknown fields at their lines, as the API
+// server refuses them.
+func TestConformanceFieldValidation(t *testing.T) {
+	defs, _ := filepath.Abs(filepath.Join(conformanceRoot, "kubevela", "definitions"))
+	want := map[string]string{
+		"kubevela/dryrun-error-unknown-component-type": `drydock: input/invalid-app-format.yaml:13:3: application "website": strict decoding error: unknown field "spec.traits"` + "\n",
+	}
+	for key := range conformanceFlags {
+		t.Run(key, func(t *testing.T) {
+			t.Chdir(filepath.Join(conformanceRoot, filepath.Dir(key), "cases", filepath.Base(key)))
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"render", "-d", defs, "input"}, strings.NewReader(""), &stdout, &stderr)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			if diff := cmp.Diff(want[key], stderr.String()); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/reconcile"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
@@ -71,6 +72,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock diff: the inputs as they are now do not render:")
 		return reportError(stderr, err)
 	}
+	printWarnings(stderr, now.SortedWarnings())
 	plan, err := reconcile.Compute(
 		reconcile.Side{Objects: baseObjects, Resources: was.AppState.Resources, Suspended: was.AppState.Suspended, Frozen: was.Works.Frozen, Preserved: was.Works.Preserved},
 		reconcile.Side{Objects: headObjects, Resources: now.AppState.Resources, Suspended: now.AppState.Suspended, Frozen: now.Works.Frozen, Preserved: now.Works.Preserved})
@@ -100,6 +102,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 // objects are new). name is how the base is named to the user.
 func baseInputs(head pipeline.Inputs, rev, dir string) (in pipeline.Inputs, name string, err error) {
 	in = head
+	// What the base held is what the API server kept of it: its unknown
+	// fields dropped (a change that fixes a misspelt field diffs).
+	in.FieldValidation = schemas.FieldIgnore
 	var fsys fs.FS
 	var at func(p string) (string, error)
 	if rev != "" {

@@ -53,6 +53,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	printWarnings(stderr, res.SortedWarnings())
 	c, e, err := findObject(res.Clusters, target)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock explain: %s\n", errText(err))

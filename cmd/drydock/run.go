@@ -182,6 +182,7 @@ type renderFlags struct {
 	in     pipeline.Inputs
 	addons []string
 	lim    limitFlags
+	fields string
 }
 
 func (r *renderFlags) register(fs *pflag.FlagSet) {
@@ -193,7 +194,22 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&r.in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
 	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (repeatable): its definitions serve the Applications")
 	fs.StringArrayVar(&r.in.Exclude, "exclude", nil, "glob of files in the input directories that are not inputs (repeatable), e.g. 'examples/*' or '*.tmpl.yaml'")
+	registerFieldValidation(fs, &r.fields)
 	r.lim.register(fs)
+}
+
+// registerFieldValidation declares --field-validation into v.
+func registerFieldValidation(fs *pflag.FlagSet, v *string) {
+	fs.StringVar(v, "field-validation", "strict", "fields the CRDs of Applications, Policies, Workflows and definitions do not declare: strict (errors, as kubectl's default --validate=strict), warn (dropped with a warning) or ignore (dropped)")
+}
+
+// fieldValidation reads --field-validation; an error is a usage error.
+func fieldValidation(v string) (schemas.FieldValidation, error) {
+	fv, err := schemas.ParseFieldValidation(v)
+	if err != nil {
+		return fv, fmt.Errorf("--field-validation %w", err)
+	}
+	return fv, nil
 }
 
 // inputs completes the inputs from the parsed flags and paths, checking
@@ -201,6 +217,10 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 	in := r.in
 	in.Paths = paths
+	var err error
+	if in.FieldValidation, err = fieldValidation(r.fields); err != nil {
+		return in, err
+	}
 	for _, a := range r.addons {
 		dir, params, _ := strings.Cut(a, "=")
 		var args []string
@@ -220,7 +240,6 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		flagPaths{"--clusters", in.ClusterPaths}, flagPaths{"--observed", in.ObservedPaths}); err != nil {
 		return in, &missingPath{err}
 	}
-	var err error
 	if in.Limits, err = r.lim.limits(); err != nil {
 		return in, err
 	}
@@ -341,9 +360,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Trace != nil {
 		printTraces(stderr, res.Trace.Applications)
 	}
-	for _, w := range res.SortedWarnings() {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
-	}
+	printWarnings(stderr, res.SortedWarnings())
 	if res.Status != nil {
 		printStatuses(stderr, res.Status.Components)
 	}
@@ -360,6 +377,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return reportFindings(stderr, res.Validation.Findings)
 	}
 	return exitOK
+}
+
+// printWarnings prints a render's warnings, one a line.
+func printWarnings(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+	}
 }
 
 // reportFindings prints a validation's findings and a summary; it returns

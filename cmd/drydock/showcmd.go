@@ -21,17 +21,24 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 	var defPaths []string
 	fs.StringArrayVarP(&defPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
 	noBuiltins := fs.Bool("no-builtins", false, "do not use drydock's built-in definitions")
+	var fields string
+	registerFieldValidation(fs, &fields)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	fv, err := fieldValidation(fields)
+	if err != nil {
+		return cmd.fail(stderr, err)
 	}
 	if fs.NArg() != 1 {
 		return cmd.fail(stderr, errors.New("give one definition type (webservice, scaler, topology, deploy, ...)"))
 	}
 	typ := fs.Arg(0)
-	defs, err := pipeline.LoadDefinitions(defPaths, *noBuiltins)
+	defs, warnings, err := pipeline.LoadDefinitionsFields(defPaths, *noBuiltins, fv)
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	printWarnings(stderr, warnings)
 	kinds := []string{render.KindComponent, render.KindTrait, render.KindPolicy, render.KindWorkflowStep}
 	var found []*render.Definition
 	for _, kind := range kinds {

@@ -40,6 +40,7 @@ type testFlags struct {
 	sarif           string
 	failOnWarn      bool
 	strict          bool
+	fields          string
 	// conftest gives conftest's exit codes.
 	conftest bool
 	// listItems splits plain manifests' Lists into their items.
@@ -79,6 +80,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.listItems, "list-items", false, "with plain manifests, give the rules each item of a kind: List (default: the List as one document, as conftest)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
+	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
 	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable)")
@@ -294,7 +296,12 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 	if err != nil {
 		return check.Options{}, err
 	}
-	return check.Options{Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict}, nil
+	if o.fields != "" {
+		if _, err := fieldValidation(o.fields); err != nil {
+			return check.Options{}, err
+		}
+	}
+	return check.Options{Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any
