@@ -120,6 +120,7 @@ type workflowRun struct {
 func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
 	defer e.ForApplication(app.Name)()
 	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
+	run.noSpec()
 	steps, err := run.admit()
 	if err != nil {
 		return nil, err
