@@ -299,6 +299,14 @@ func (r *componentRun) trait(t *render.Trait) error {
 	if def == nil {
 		return r.errAt(t.Path.Child("type"), t.Type, fmt.Errorf("%w: no TraitDefinition %q", render.ErrUnknownDefinition, t.Type))
 	}
+	if strings.TrimSpace(def.Template) == "" {
+		// A TraitDefinition with a definitionRef and no template (the
+		// webhook admits it): KubeVela's parser loads an empty template
+		// (pkg/appfile/template.go loadSchematicToTemplate) and the trait's
+		// Complete (pkg/cue/definition/template.go) compiles only the
+		// parameter and context: no output, outputs or patch, nothing renders.
+		return nil
+	}
 	ctxData, err := r.traitContext(def, t)
 	if err != nil {
 		return err

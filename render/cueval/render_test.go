@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -75,4 +77,28 @@ func renderDoc(t *testing.T, doc string) (string, []string) {
 		return manifest.Format(err, nil), nil
 	}
 	return "", res.Warnings
+}
+
+// TestTraitWithoutTemplate: a TraitDefinition KubeVela admits with a
+// definitionRef and no template renders nothing and leaves the workload
+// as it was, whatever its properties.
+func TestTraitWithoutTemplate(t *testing.T) {
+	ref := &render.Definition{Kind: render.KindTrait, Name: "manualscaler"}
+	app := parseApp(t, "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n"+
+		"  - {name: web, type: webservice, properties: {image: nginx}, traits: [{type: manualscaler, properties: {replicaCount: 2}}]}\n")
+	with, err := renderFirst(t, withDefs(t, ref), app, cueval.Placement{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Components[0].Traits = nil
+	without, err := renderFirst(t, withDefs(t), app, cueval.Placement{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(without.Workload.Object, with.Workload.Object); diff != "" {
+		t.Errorf("workload (-without trait +with):\n%s", diff)
+	}
+	if len(with.Auxiliaries) != 0 {
+		t.Errorf("%d outputs, want none", len(with.Auxiliaries))
+	}
 }
