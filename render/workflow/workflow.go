@@ -101,12 +101,14 @@ type workflowRun struct {
 	warnings []string
 	vars     map[string]any
 	ran      map[string]bool
-	e        *cueval.Engine
-	defs     *render.Definitions
-	app      *render.Application
-	inv      *cluster.Inventory
-	res      *AppResult
-	services []service
+	// stepTypes are the types of the steps in ran.
+	stepTypes map[string]string
+	e         *cueval.Engine
+	defs      *render.Definitions
+	app       *render.Application
+	inv       *cluster.Inventory
+	res       *AppResult
+	services  []service
 	// crds caches observedResources.
 	crds []resourceKind
 }
@@ -166,7 +168,7 @@ func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 		}
 		if !run {
 			w.tracef("step %s (%s): skipped (if %s)", s.Name, s.Type, s.If)
-			w.ran[s.Name] = false
+			w.finish(&s, false)
 			continue
 		}
 		result, err := w.step(&s)
@@ -177,10 +179,11 @@ func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 			result = map[string]any{}
 		}
 		result["parameter"] = s.Properties
+		result["context"] = w.stepContext(s.Name)
 		if err := w.evalOutputs(s.Outputs, result, owner); err != nil {
 			return err
 		}
-		w.ran[s.Name] = true
+		w.finish(&s, true)
 	}
 	return nil
 }
