@@ -53,6 +53,9 @@ func TestAdmitDefinition(t *testing.T) {
 			`d.yaml:5:3: PolicyDefinition "p": definition denied: invalid PolicyDefinition: [policy must have a CUE schematic]`},
 		{"bad version", yamlDef(KindPolicy, "p", "version: v1", `parameter: {}`),
 			`d.yaml:5:12: PolicyDefinition "p": definition denied: Not a valid version`},
+		// KubeVela v1.9 removed schematic.kube; v1.11's CRD has no such field.
+		{"kube schematic", yamlDef(KindComponent, "c", "workload: {definition: {apiVersion: apps/v1, kind: Deployment}}\n  schematic:\n    kube: {template: {apiVersion: apps/v1, kind: Deployment}}"),
+			`d.yaml:7:11: ComponentDefinition "c": strict decoding error: unknown field "spec.schematic.kube" (KubeVela removed the kube schematic in v1.9; use a CUE template)`},
 		{"workflow step templates are not validated", yamlDef(KindWorkflowStep, "s", "", `x: {`), ""},
 	}
 	for _, tt := range tests {

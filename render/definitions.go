@@ -40,8 +40,6 @@ type Definition struct {
 	Template string
 	// TemplateFile is the file CUE errors in the template point at.
 	TemplateFile string
-	// Kube is set for a component with a kube schematic instead of CUE.
-	Kube *KubeSchematic
 	// Stage is the trait's dispatch stage ("" or PostDispatch).
 	Stage string
 	// WorkloadType is spec.workload.type of a ComponentDefinition.
@@ -70,21 +68,6 @@ type defSpec struct {
 	version string
 	// obj is the authored object (nil for a `vela def` CUE file).
 	obj *manifest.Object
-}
-
-// KubeSchematic is a ComponentDefinition's `schematic.kube`: a fixed object
-// whose fields are set from parameters.
-type KubeSchematic struct {
-	Template   map[string]any
-	Parameters []KubeParameter
-}
-
-// KubeParameter maps one parameter to field paths of a kube template.
-type KubeParameter struct {
-	Name       string
-	Required   bool
-	Type       string
-	FieldPaths []string
 }
 
 // IsDefinitionKind reports whether kind (core.oam.dev) is a definition kind.
@@ -286,13 +269,12 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 	d.WorkloadType = manifest.String(spec, "workload", "type")
 	d.Status = StatusSpec{HealthPolicy: manifest.String(spec, "status", "healthPolicy"),
 		CustomStatus: manifest.String(spec, "status", "customStatus"), Details: manifest.String(spec, "status", "details")}
-	if kube := manifest.Map(spec, "schematic", "kube"); kube != nil {
-		k, err := kubeSchematic(obj, kube)
-		if err != nil {
-			return nil, err
-		}
-		d.Kube = k
-		return d, nil
+	// KubeVela v1.9 removed the kube schematic (f1bae1672, "Chore: remove
+	// schematic kube and helm"): v1.11's CRD has no spec.schematic.kube,
+	// and the API server's strict field validation refuses it.
+	if _, ok := manifest.Lookup(spec, "schematic", "kube"); ok {
+		return nil, manifest.At(obj.FieldPos(fieldpath.New("spec", "schematic", "kube")),
+			"%s %q: strict decoding error: unknown field \"spec.schematic.kube\" (KubeVela removed the kube schematic in v1.9; use a CUE template)", d.Kind, d.Name)
 	}
 	// A template may also sit in the legacy spec.extension; a definition
 	// with neither (e.g. one that only names a CRD) renders nothing and is
@@ -331,26 +313,4 @@ func placeTemplate(obj *manifest.Object, path fieldpath.Path, text string) (stri
 		b.WriteString(line)
 	}
 	return b.String(), start.File
-}
-
-func kubeSchematic(obj *manifest.Object, kube map[string]any) (*KubeSchematic, error) {
-	tmpl, ok := kube["template"].(map[string]any)
-	if !ok {
-		return nil, manifest.At(obj.FieldPos(fieldpath.New("spec", "schematic", "kube")), "%s %q: schematic.kube.template must be an object", obj.Kind(), obj.Name())
-	}
-	k := &KubeSchematic{Template: tmpl}
-	params, _ := kube["parameters"].([]any)
-	for _, p := range params {
-		pm, _ := p.(map[string]any)
-		kp := KubeParameter{Name: manifest.String(pm, "name"), Type: manifest.String(pm, "type")}
-		kp.Required, _ = pm["required"].(bool)
-		paths, _ := pm["fieldPaths"].([]any)
-		for _, fp := range paths {
-			if s, ok := fp.(string); ok {
-				kp.FieldPaths = append(kp.FieldPaths, s)
-			}
-		}
-		k.Parameters = append(k.Parameters, kp)
-	}
-	return k, nil
 }

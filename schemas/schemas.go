@@ -124,7 +124,6 @@ var (
 			"providerRef":                   {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
 			"writeConnectionSecretToRef":    {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
 		}},
-		"kube": props,
 	}}
 	definitionRef = &field{kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "version": str}}
 	defStatus     = &field{kind: kMap, fields: map[string]*field{"customStatus": str, "details": str, "healthPolicy": str}}

@@ -203,16 +203,8 @@ func (r *componentRun) workload() error {
 	if r.comp.Properties != nil {
 		r.ctxData["parameter"] = NormalizeNumbers(r.comp.Properties)
 	}
-	var (
-		v   cue.Value
-		err error
-	)
 	s := r.componentSubject(def)
-	if def.Kube != nil {
-		v, err = r.e.evaluateKube(def, r.comp.Properties, r.ctxData)
-	} else {
-		v, err = r.e.evaluateMarked(def, r.comp.Properties, r.ctxData, r.mark(s))
-	}
+	v, err := r.e.evaluateMarked(def, r.comp.Properties, r.ctxData, r.mark(s))
 	if err != nil {
 		return r.cueErrIn(def, v, r.comp.Path, "", err)
 	}
