@@ -66,7 +66,7 @@ func (w *workflowRun) apply(comp *render.Component, pl cueval.Placement, step st
 	pl.ClusterVersion = w.clusterVersion(target)
 	m, err := w.e.RenderComponent(w.app, comp, pl)
 	if err != nil {
-		return err
+		return w.refHint(comp, err)
 	}
 	for _, r := range m.Objects() {
 		w.write(r, step, policies)
