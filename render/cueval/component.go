@@ -198,7 +198,7 @@ func (e *Engine) renderComponent(app *render.Application, comp *render.Component
 func (r *componentRun) workload() error {
 	def := r.e.defs.Get(render.KindComponent, r.comp.Type)
 	if def == nil {
-		return r.errAt(r.comp.Path.Child("type"), "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
+		return r.noDefinition()
 	}
 	if r.comp.Properties != nil {
 		r.ctxData["parameter"] = NormalizeNumbers(r.comp.Properties)
@@ -285,6 +285,33 @@ func (r *componentRun) uniqueOutput(name string, path render.FieldRef, trait str
 		}
 	}
 }
+
+// noDefinition is the error for a component whose type names no
+// definition. The parser refuses such types in the Application, so one
+// here came from an override policy: a patch naming a component the
+// Application does not have adds it (KubeVela's PatchComponents,
+// pkg/policy/envbinding/patch.go), with no type unless the patch gives
+// one, and the deploy fails to load its definition (Parser.makeComponent
+// and LoadTemplate, pkg/appfile).
+func (r *componentRun) noDefinition() error {
+	at := r.comp.Path.Child("type")
+	msg := fmt.Sprintf("fetch component/policy type of %s: load template from component definition [%s] : workloaddefinitions.core.oam.dev %q not found",
+		r.comp.Name, r.comp.Type, r.comp.Type)
+	if n := len(r.comp.Overlays); n > 0 && r.app.Component(r.comp.Name) == nil {
+		at = r.comp.Overlays[n-1].Child("name")
+		msg += fmt.Sprintf(" (an override policy names component %q, which the Application does not have: KubeVela adds it, of type %q)", r.comp.Name, r.comp.Type)
+	}
+	return r.errAt(at, "", unknownType(msg))
+}
+
+// unknownType is an error in KubeVela's words that matches
+// render.ErrUnknownDefinition.
+type unknownType string
+
+func (e unknownType) Error() string { return string(e) }
+
+// Is makes the error match render.ErrUnknownDefinition.
+func (e unknownType) Is(target error) bool { return target == render.ErrUnknownDefinition }
 
 func (r *componentRun) trait(t *render.Trait) error {
 	def := r.e.defs.Get(render.KindTrait, t.Type)
