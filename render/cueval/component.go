@@ -294,14 +294,15 @@ func (r *componentRun) uniqueOutput(name string, path render.FieldRef, trait str
 // one, and the deploy fails to load its definition (Parser.makeComponent
 // and LoadTemplate, pkg/appfile).
 func (r *componentRun) noDefinition() error {
-	at := r.comp.Path.Child("type")
-	msg := fmt.Sprintf("fetch component/policy type of %s: load template from component definition [%s] : workloaddefinitions.core.oam.dev %q not found",
-		r.comp.Name, r.comp.Type, r.comp.Type)
-	if n := len(r.comp.Overlays); n > 0 && r.app.Component(r.comp.Name) == nil {
-		at = r.comp.Overlays[n-1].Child("name")
-		msg += fmt.Sprintf(" (an override policy names component %q, which the Application does not have: KubeVela adds it, of type %q)", r.comp.Name, r.comp.Type)
+	n := len(r.comp.Overlays)
+	if n == 0 || r.app.Component(r.comp.Name) != nil {
+		// An Application the parser did not admit (an addon's).
+		return r.errAt(r.comp.Path.Child("type"), "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
 	}
-	return r.errAt(at, "", unknownType(msg))
+	msg := fmt.Sprintf("fetch component/policy type of %s: load template from component definition [%s] : workloaddefinitions.core.oam.dev %q not found"+
+		" (an override policy names component %q, which the Application does not have: KubeVela adds it, of type %q)",
+		r.comp.Name, r.comp.Type, r.comp.Type, r.comp.Name, r.comp.Type)
+	return r.errAt(r.comp.Overlays[n-1].Child("name"), "", unknownType(msg))
 }
 
 // unknownType is an error in KubeVela's words that matches

@@ -103,6 +103,7 @@ func (w *workflowRun) write(r *cueval.Resource, step string, policies []string) 
 }
 
 func (w *workflowRun) writeTo(target string, r *cueval.Resource, step string, policies []string) {
+	w.noteOverlap(target, r)
 	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
 	ns := manifest.String(r.Object, "metadata", "namespace")
 	if ns == "" {

@@ -364,6 +364,14 @@ func TestAcceptedWithWarnings(t *testing.T) {
 		// FilterComponents: the deploy dispatches only what the selector names.
 		{"an override selector drops components", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - {name: web, type: webservice, properties: {image: nginx}}\n  - {name: api, type: webservice, properties: {image: nginx}}\n  policies: [{name: o, type: override, properties: {selector: [api]}}]\n",
 			1, []string{`app.yaml:8:63: application "a" policy "o": the selector ["api"] keeps only those components in deploy step "deploy": KubeVela leaves out ["web"] there`}},
+		// The resource keeper dispatches both; the later wins.
+		{"two outputs write one object", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
+			"  - {name: web, type: webservice, properties: {image: nginx, ports: [{port: 80, expose: true}]}}\n" +
+			"  - {name: svc, type: k8s-objects, properties: {objects: [{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {ports: [{port: 81}]}}]}}\n",
+			3, []string{`app.yaml:7:5: application "a": component "web" output "webserviceExpose" and component "svc" workload render the same object Service default/web in cluster "local": KubeVela applies both in turn, and the cluster keeps the later`}},
+		{"a component deployed twice is an update", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
+			"  - {name: web, type: webservice, properties: {image: nginx}}\n  workflow:\n    steps: [{name: a, type: apply-component, properties: {component: web}}, {name: b, type: apply-component, properties: {component: web}}]\n",
+			2, nil},
 		{"PostDispatch traits are not checked", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - name: web\n    type: webservice\n    properties: {image: nginx}\n    traits: [{type: expose, properties: {port: [80]}}, {type: expose, properties: {port: [81]}}]\n",
 			3, nil},
 	}

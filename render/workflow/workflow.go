@@ -109,6 +109,9 @@ type workflowRun struct {
 	inv       *cluster.Inventory
 	res       *AppResult
 	services  []service
+	// writers are the producers of the objects written, by cluster and
+	// key (noteOverlap).
+	writers map[string]producer
 	// crds caches observedResources.
 	crds []resourceKind
 }
