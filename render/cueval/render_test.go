@@ -1,6 +1,7 @@
 package cueval_test
 
 import (
+	"errors"
 	"io/fs"
 	"sync"
 	"testing"
@@ -100,5 +101,36 @@ func TestTraitWithoutTemplate(t *testing.T) {
 	}
 	if len(with.Auxiliaries) != 0 {
 		t.Errorf("%d outputs, want none", len(with.Auxiliaries))
+	}
+}
+
+// TestNoDefinition: a component whose type names no definition. One an
+// override policy added (the Application does not have it) fails in
+// KubeVela's words at the patch; another (an addon's Application, which
+// the parser did not admit) names the missing definition. Both match
+// render.ErrUnknownDefinition.
+func TestNoDefinition(t *testing.T) {
+	app := parseApp(t, "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - {name: web, type: nope}\n")
+	added := render.Component{Name: "wbe", Path: render.AppField("spec", "policies", 0)}
+	added.AddOverlay(render.AppField("spec", "policies", 0, "properties", "components", 0))
+	tests := []struct {
+		name string
+		comp *render.Component
+		want string
+	}{
+		{"unknown type", &app.Components[0], `app.yaml:6:23: application "a" component "web": unknown type: no ComponentDefinition "nope"`},
+		{"added by an override", &added, `app.yaml:5:3: application "a" component "wbe": fetch component/policy type of wbe: load template from component definition [] : ` +
+			`workloaddefinitions.core.oam.dev "" not found (an override policy names component "wbe", which the Application does not have: KubeVela adds it, of type "")`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := cueval.New(withDefs(t)).RenderComponent(app, tt.comp, cueval.Placement{})
+			if !errors.Is(err, render.ErrUnknownDefinition) {
+				t.Errorf("error %v does not match ErrUnknownDefinition", err)
+			}
+			if diff := cmp.Diff(tt.want, manifest.Format(err, nil)); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

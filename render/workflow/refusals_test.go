@@ -372,6 +372,11 @@ func TestAcceptedWithWarnings(t *testing.T) {
 		{"a component deployed twice is an update", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
 			"  - {name: web, type: webservice, properties: {image: nginx}}\n  workflow:\n    steps: [{name: a, type: apply-component, properties: {component: web}}, {name: b, type: apply-component, properties: {component: web}}]\n",
 			2, nil},
+		// The Application CRD does not require spec.
+		{"no spec", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\n", 0,
+			[]string{`app.yaml:1:1: application "a" has no spec: KubeVela admits it and renders nothing for it`}},
+		{"spec: null", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec: null\n", 0,
+			[]string{`app.yaml:4:7: application "a" has spec: null (the API server drops it): KubeVela admits it and renders nothing for it`}},
 		{"PostDispatch traits are not checked", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - name: web\n    type: webservice\n    properties: {image: nginx}\n    traits: [{type: expose, properties: {port: [80]}}, {type: expose, properties: {port: [81]}}]\n",
 			3, nil},
 	}
