@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"hash/fnv"
 	"strconv"
 
@@ -20,8 +19,7 @@ func revisionKey(app *render.Application, defs *render.Definitions) string {
 		if d == nil {
 			return
 		}
-		kube, _ := json.Marshal(d.Kube)
-		for _, s := range []string{kind, typ, d.Template, d.WorkloadType, d.Stage, string(kube)} {
+		for _, s := range []string{kind, typ, d.Template, d.WorkloadType, d.Stage} {
 			_, _ = h.Write([]byte(s))
 			_, _ = h.Write([]byte{0})
 		}

@@ -53,6 +53,9 @@ func TestAdmitDefinition(t *testing.T) {
 			`d.yaml:5:3: PolicyDefinition "p": definition denied: invalid PolicyDefinition: [policy must have a CUE schematic]`},
 		{"bad version", yamlDef(KindPolicy, "p", "version: v1", `parameter: {}`),
 			`d.yaml:5:12: PolicyDefinition "p": definition denied: Not a valid version`},
+		// KubeVela v1.9 removed schematic.kube; v1.11's CRD has no such field.
+		{"kube schematic", yamlDef(KindComponent, "c", "workload: {definition: {apiVersion: apps/v1, kind: Deployment}}\n  schematic:\n    kube: {template: {apiVersion: apps/v1, kind: Deployment}}"),
+			`d.yaml:7:11: ComponentDefinition "c": strict decoding error: unknown field "spec.schematic.kube" (KubeVela removed the kube schematic in v1.9; use a CUE template)`},
 		{"workflow step templates are not validated", yamlDef(KindWorkflowStep, "s", "", `x: {`), ""},
 	}
 	for _, tt := range tests {
@@ -90,6 +93,17 @@ func TestAdmitCUEDefinition(t *testing.T) {
 			`box.cue:1:1: TraitDefinition "Bad_Trait": metadata.name: Invalid value: "Bad_Trait": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"component without workload", "box: {\n\ttype: \"component\"\n}\ntemplate: {\n\toutput: {}\n}\n",
 			`box.cue:1:1: ComponentDefinition "box": spec.workload: Required value (vela def makes the spec of the attributes: give attributes.workload)`},
+		// vela def's FromCUE decodes the attributes strictly into the
+		// kind's spec type (validateSpec, utils.StrictUnmarshal).
+		{"trait with attributes.workload", "box: {\n\ttype: \"trait\"\n\tattributes: {\n\t\tworkload: type: \"deployments.apps\"\n\t}\n}\ntemplate: {\n\tpatch: {}\n}\n",
+			`box.cue:4:3: TraitDefinition "box": invalid definition spec: json: unknown field "workload"`},
+		{"attribute of the wrong type", "box: {\n\ttype: \"trait\"\n\tattributes: podDisruptive: \"yes\"\n}\ntemplate: {\n\tpatch: {}\n}\n",
+			`box.cue:3:14: TraitDefinition "box": invalid definition spec: json: cannot unmarshal string into Go struct field TraitDefinitionSpec.podDisruptive of type bool`},
+		{"nested attribute of the wrong type", "box: {\n\ttype: \"component\"\n\tattributes: workload: definition: kind: 5\n}\ntemplate: {\n\toutput: {}\n}\n",
+			`box.cue:3:36: ComponentDefinition "box": invalid definition spec: json: cannot unmarshal number into Go struct field WorkloadGVK.workload.definition.kind of type string`},
+		{"policy attributes", "box: {\n\ttype: \"policy\"\n\tattributes: {priority: 2, global: true, scope: \"Application\"}\n}\ntemplate: {\n\tparameter: {}\n}\n", ""},
+		{"step attributes", "box: {\n\ttype: \"workflow-step\"\n\tattributes: stage: \"x\"\n}\ntemplate: {\n\tparameter: {}\n}\n",
+			`box.cue:3:14: WorkflowStepDefinition "box": invalid definition spec: json: unknown field "stage"`},
 		{"template structural cycle", "box: {\n\ttype: \"trait\"\n}\ntemplate: {\n\tpatch: {}\n\ta: b: a\n}\n",
 			`box.cue:6:5: TraitDefinition "box": definition denied: template: a.b: structural cycle`},
 		{"template type error", "box: {\n\ttype: \"trait\"\n}\ntemplate: {\n\tpatch: x: 1 + \"s\"\n}\n",

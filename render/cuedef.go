@@ -85,6 +85,9 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 	if msg := manifest.DNS1123Subdomain(d.Name); msg != "" {
 		return manifest.At(d.Source, "%s %q: metadata.name: Invalid value: %q: %s", d.Kind, d.Name, d.Name, msg)
 	}
+	if err := checkDefSpec(m, d); err != nil {
+		return err
+	}
 	attr := func(path string) string {
 		s, _ := m.LookupPath(cue.ParsePath("attributes." + path)).String()
 		return s

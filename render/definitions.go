@@ -40,8 +40,6 @@ type Definition struct {
 	Template string
 	// TemplateFile is the file CUE errors in the template point at.
 	TemplateFile string
-	// Kube is set for a component with a kube schematic instead of CUE.
-	Kube *KubeSchematic
 	// Terraform is set for a component with a terraform schematic: it
 	// renders a terraform-controller Configuration, not a template.
 	Terraform *TerraformSchematic
@@ -75,13 +73,6 @@ type defSpec struct {
 	obj *manifest.Object
 }
 
-// KubeSchematic is a ComponentDefinition's `schematic.kube`: a fixed object
-// whose fields are set from parameters.
-type KubeSchematic struct {
-	Template   map[string]any
-	Parameters []KubeParameter
-}
-
 // TerraformSchematic is a ComponentDefinition's `schematic.terraform`
 // (KubeVela's common.Terraform), with what of the definition object the
 // Configuration it renders carries.
@@ -102,14 +93,6 @@ type TerraformSchematic struct {
 	// "terraform", which makes KubeVela render its components as
 	// Terraform even without the schematic.
 	Category bool
-}
-
-// KubeParameter maps one parameter to field paths of a kube template.
-type KubeParameter struct {
-	Name       string
-	Required   bool
-	Type       string
-	FieldPaths []string
 }
 
 // IsDefinitionKind reports whether kind (core.oam.dev) is a definition kind.
@@ -315,13 +298,12 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 	if d.Terraform != nil && manifest.Map(spec, "schematic", "terraform") != nil {
 		return d, nil
 	}
-	if kube := manifest.Map(spec, "schematic", "kube"); kube != nil {
-		k, err := kubeSchematic(obj, kube)
-		if err != nil {
-			return nil, err
-		}
-		d.Kube = k
-		return d, nil
+	// KubeVela v1.9 removed the kube schematic (f1bae1672, "Chore: remove
+	// schematic kube and helm"): v1.11's CRD has no spec.schematic.kube,
+	// and the API server's strict field validation refuses it.
+	if _, ok := manifest.Lookup(spec, "schematic", "kube"); ok {
+		return nil, manifest.At(obj.FieldPos(fieldpath.New("spec", "schematic", "kube")),
+			"%s %q: strict decoding error: unknown field \"spec.schematic.kube\" (KubeVela removed the kube schematic in v1.9; use a CUE template)", d.Kind, d.Name)
 	}
 	// A template may also sit in the legacy spec.extension; a definition
 	// with neither (e.g. one that only names a CRD) renders nothing and is
@@ -360,28 +342,6 @@ func placeTemplate(obj *manifest.Object, path fieldpath.Path, text string) (stri
 		b.WriteString(line)
 	}
 	return b.String(), start.File
-}
-
-func kubeSchematic(obj *manifest.Object, kube map[string]any) (*KubeSchematic, error) {
-	tmpl, ok := kube["template"].(map[string]any)
-	if !ok {
-		return nil, manifest.At(obj.FieldPos(fieldpath.New("spec", "schematic", "kube")), "%s %q: schematic.kube.template must be an object", obj.Kind(), obj.Name())
-	}
-	k := &KubeSchematic{Template: tmpl}
-	params, _ := kube["parameters"].([]any)
-	for _, p := range params {
-		pm, _ := p.(map[string]any)
-		kp := KubeParameter{Name: manifest.String(pm, "name"), Type: manifest.String(pm, "type")}
-		kp.Required, _ = pm["required"].(bool)
-		paths, _ := pm["fieldPaths"].([]any)
-		for _, fp := range paths {
-			if s, ok := fp.(string); ok {
-				kp.FieldPaths = append(kp.FieldPaths, s)
-			}
-		}
-		k.Parameters = append(k.Parameters, kp)
-	}
-	return k, nil
 }
 
 // terraformSchematic reads spec.schematic.terraform as KubeVela's

@@ -55,33 +55,6 @@ metadata: {name: t}
 spec:
   definitionRef: {name: foos.example.com}
 `, &Definition{Kind: KindTrait, Name: "t"}},
-		// common.Kube: a fixed template and parameters mapped to field
-		// paths (name, type, required, fieldPaths).
-		{"kube schematic", `apiVersion: core.oam.dev/v1beta1
-kind: ComponentDefinition
-metadata: {name: kube-worker}
-spec:
-  workload: {definition: {apiVersion: apps/v1, kind: Deployment}}
-  schematic:
-    kube:
-      template:
-        apiVersion: apps/v1
-        kind: Deployment
-      parameters:
-      - name: image
-        required: true
-        type: string
-        fieldPaths: ["spec.template.spec.containers[0].image"]
-      - name: replicas
-        type: number
-        fieldPaths: [spec.replicas]
-`, &Definition{Kind: KindComponent, Name: "kube-worker", Kube: &KubeSchematic{
-			Template: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"},
-			Parameters: []KubeParameter{
-				{Name: "image", Required: true, Type: "string", FieldPaths: []string{"spec.template.spec.containers[0].image"}},
-				{Name: "replicas", Type: "number", FieldPaths: []string{"spec.replicas"}},
-			},
-		}}},
 		// loadSchematicToTemplate: a terraform schematic, its type hcl
 		// unless given (the CRD's default), wins over a CUE one.
 		{"terraform schematic", `apiVersion: core.oam.dev/v1beta1

@@ -75,7 +75,7 @@ var steps = &field{kind: kList, items: withSubSteps(step)}
 // mode is a workflow's execution mode (StepByStep or DAG).
 var mode = &field{kind: kMap, fields: map[string]*field{"steps": str, "subSteps": str}}
 
-var application = &field{kind: kMap, required: []string{"spec"}, fields: map[string]*field{
+var application = &field{kind: kMap, fields: map[string]*field{
 	"metadata": {kind: kMap, required: []string{"name"}, fields: map[string]*field{
 		"name": str, "namespace": str,
 		"labels":      {kind: kMap, items: str},
@@ -125,7 +125,6 @@ var (
 			"providerRef":                   {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
 			"writeConnectionSecretToRef":    {kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "namespace": str}},
 		}},
-		"kube": props,
 	}}
 	definitionRef = &field{kind: kMap, required: []string{"name"}, fields: map[string]*field{"name": str, "version": str}}
 	defStatus     = &field{kind: kMap, fields: map[string]*field{"customStatus": str, "details": str, "healthPolicy": str}}
@@ -201,7 +200,7 @@ func ValidateApplication(obj *manifest.Object) error {
 func ValidateDefinition(obj *manifest.Object) error {
 	f := definitions[obj.Kind()]
 	if f == nil {
-		return nil
+		return Served(obj)
 	}
 	return check(obj, f)
 }
@@ -217,6 +216,9 @@ func ValidatePolicy(obj *manifest.Object) error {
 }
 
 func check(obj *manifest.Object, f *field) error {
+	if err := Served(obj); err != nil {
+		return err
+	}
 	subject := obj.Kind()
 	if name, ok := manifest.Lookup(obj.Data, "metadata", "name"); ok {
 		if s, ok := name.(string); ok && s != "" {

@@ -23,8 +23,9 @@ func TestValidateApplication(t *testing.T) {
 		{"trait properties not a map", "spec:\n  components:\n  - name: c\n    type: t\n    traits:\n    - {type: scaler, properties: [1]}\n", `app.yaml:10:34: application "a" component "c" trait "scaler": spec.components[0].traits[0].properties must be a mapping`},
 		{"no components", "spec:\n  components: []\n", ""},
 		{"spec not a map", "spec: [a]\n", `app.yaml:5:7: application "a": spec must be a mapping`},
-		{"spec missing", "", `app.yaml:1:1: application "a": missing required field "spec"`},
-		{"spec null", "spec: null\n", `app.yaml:5:7: application "a": missing required field "spec" (null counts as absent: the API server drops null fields)`},
+		// The CRD does not require spec: KubeVela admits the Application.
+		{"spec missing", "", ""},
+		{"spec null", "spec: null\n", ""},
 		{"components null", "spec:\n  components: ~\n", `app.yaml:6:15: application "a": spec: missing required field "components" (null counts as absent: the API server drops null fields)`},
 		{"trait type null", "spec:\n  components: [{name: c, type: t, traits: [{type: null}]}]\n", `app.yaml:6:51: application "a" component "c": spec.components[0].traits[0]: missing required field "type" (null counts as absent: the API server drops null fields)`},
 		{"label not a string", "  labels: {v: 1}\nspec:\n  components: []\n", `app.yaml:5:15: application "a": metadata.labels.v must be a string`},

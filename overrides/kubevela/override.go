@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -116,13 +117,11 @@ func Override(app *render.Application, step string, pols []*render.Policy) (comp
 		if err != nil {
 			return nil, nil, render.PolicyFieldError(app, p, render.ErrorPath(p.Properties, err), "failed to parse override policy %s: %v", p.Name, err)
 		}
-		var warning string
-		if comps, warning, err = override(app, step, p, spec, comps); err != nil {
+		var more []string
+		if comps, more, err = override(app, step, p, spec, comps); err != nil {
 			return nil, nil, err
 		}
-		if warning != "" {
-			warnings = append(warnings, warning)
-		}
+		warnings = append(warnings, more...)
 	}
 	return comps, warnings, nil
 }
@@ -141,8 +140,9 @@ var errComponentLost = errors.New("component lost")
 // and the deploy step dispatches none: a KubeVela bug drydock reproduces,
 // with a warning. KubeVela visits the components of a nameless patch in
 // Go map order; drydock in the written order.
-func override(app *render.Application, step string, p *render.Policy, spec *OverridePolicySpec, comps []render.Component) ([]render.Component, string, error) {
+func override(app *render.Application, step string, p *render.Policy, spec *OverridePolicySpec, comps []render.Component) ([]render.Component, []string, error) {
 	failed, lost := 0, ""
+	var added []string
 	var last error
 	merge := func(c *render.Component, patch *EnvComponentPatch, overlay render.FieldRef, named bool) {
 		err := mergeComponent(c, patch, overlay)
@@ -170,7 +170,7 @@ func override(app *render.Application, step string, p *render.Policy, spec *Over
 		}
 		re, err := regexp.Compile(regexpFromWildcard(name))
 		if err != nil {
-			return nil, "", render.PolicyError(app, p, fieldpath.New("components", i, "name"), "invalid component name pattern %q: %v", name, err)
+			return nil, nil, render.PolicyError(app, p, fieldpath.New("components", i, "name"), "invalid component name pattern %q: %v", name, err)
 		}
 		matched := false
 		for j := range comps {
@@ -186,39 +186,64 @@ func override(app *render.Application, step string, p *render.Policy, spec *Over
 		}
 		if !matched && componentNamePattern().MatchString(name) {
 			comps = append(comps, componentFromPatch(patch, p.Path, overlay))
+			added = append(added, addedWarning(app, p, overlay, name, typ))
 		}
 	}
 	if lost != "" && failed == 0 {
-		return nil, "", render.PolicyFieldError(app, p, fieldpath.New("components"), "failed to apply override policy %s: KubeVela's merge loses component %s "+
+		return nil, nil, render.PolicyFieldError(app, p, fieldpath.New("components"), "failed to apply override policy %s: KubeVela's merge loses component %s "+
 			"(a trait patch whose properties are not an object, then one that merges) and dereferences it: the deploy fails", p.Name, lost)
 	}
 	if failed > 0 {
 		if last != nil && !errors.Is(last, errComponentLost) {
-			return nil, "", render.PolicyFieldError(app, p, fieldpath.New("components"), "failed to apply override policy %s: failed to merge application components: %v", p.Name, last)
+			return nil, nil, render.PolicyFieldError(app, p, fieldpath.New("components"), "failed to apply override policy %s: failed to merge application components: %v", p.Name, last)
 		}
-		return nil, fmt.Sprintf("%s: application %q policy %q: a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step %q, which dispatches nothing",
-			p.FieldPos(app, p.Path.Child("properties").Child("components")), app.Name, p.Name, step), nil
+		return nil, []string{fmt.Sprintf("%s: application %q policy %q: a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step %q, which dispatches nothing",
+			p.FieldPos(app, p.Path.Child("properties").Child("components")), app.Name, p.Name, step)}, nil
 	}
-	return selectComponents(spec.Selector, comps), "", nil
+	kept, dropped := selectComponents(spec.Selector, comps)
+	if len(dropped) > 0 {
+		added = append(added, fmt.Sprintf("%s: application %q policy %q: the selector %s keeps only those components in deploy step %q: KubeVela leaves out %s there",
+			p.FieldPos(app, p.Path.Child("properties").Child("selector")), app.Name, p.Name, quoteList(spec.Selector), step, quoteList(dropped)))
+	}
+	return kept, added, nil
+}
+
+// addedWarning notes that a patch naming no component of the
+// Application adds one (PatchComponents: "if no component matches, and
+// the component name is a valid kubernetes name, a new component will be
+// added").
+func addedWarning(app *render.Application, p *render.Policy, overlay render.FieldRef, name, typ string) string {
+	return fmt.Sprintf("%s: application %q policy %q: no component matches %q: KubeVela adds a component %q of type %q from the patch",
+		p.FieldPos(app, overlay.Child("name")), app.Name, p.Name, name, name, typ)
+}
+
+// quoteList writes names quoted, comma-separated, in brackets.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
 
 // selectComponents keeps the components an override policy's selector
-// names (all when it has none).
-func selectComponents(selector []string, comps []render.Component) []render.Component {
+// names (all when it has none) and lists the names of those it drops.
+func selectComponents(selector []string, comps []render.Component) (kept []render.Component, dropped []string) {
 	if selector == nil {
-		return comps
+		return comps, nil
 	}
 	keep := map[string]bool{}
 	for _, n := range selector {
 		keep[n] = true
 	}
-	var out []render.Component
 	for _, c := range comps {
 		if keep[c.Name] {
-			out = append(out, c)
+			kept = append(kept, c)
+		} else {
+			dropped = append(dropped, c.Name)
 		}
 	}
-	return out
+	return kept, dropped
 }
 
 // regexpFromWildcard turns a component name pattern into KubeVela's

@@ -205,8 +205,8 @@ func TestOverride(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(warnings) > 0 {
-				t.Errorf("warnings: %q", warnings)
+			if diff := cmp.Diff(overrideWarnings[tt.name], warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.want, summarize(got), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("components (-want +got):\n%s", diff)
@@ -328,4 +328,19 @@ func TestOverrideOverlays(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("paths and overlays (-want +got):\n%s", diff)
 	}
+}
+
+// overrideWarnings are TestOverride's warnings by case: what KubeVela
+// does silently (PatchComponents adds a component no patch name matches;
+// FilterComponents leaves out what the selector does not name).
+var overrideWarnings = map[string][]string{
+	"add-component": {`app.yaml:19:15: application "a" policy "override-auto-gen-0": no component matches "new-server": KubeVela adds a component "new-server" of type "worker" from the patch`},
+	"component-selector": {
+		`app.yaml:16:16: application "a" policy "override-auto-gen-0": no component matches "new-server": KubeVela adds a component "new-server" of type "worker" from the patch`,
+		`app.yaml:17:17: application "a" policy "override-auto-gen-0": the selector ["new-server"] keeps only those components in deploy step "deploy": KubeVela leaves out ["express-server"] there`,
+	},
+	"empty-component-selector": {
+		`app.yaml:16:16: application "a" policy "override-auto-gen-0": no component matches "new-server": KubeVela adds a component "new-server" of type "worker" from the patch`,
+		`app.yaml:17:17: application "a" policy "override-auto-gen-0": the selector [] keeps only those components in deploy step "deploy": KubeVela leaves out ["express-server", "new-server"] there`,
+	},
 }

@@ -202,22 +202,20 @@ func (e *Engine) renderComponent(app *render.Application, comp *render.Component
 func (r *componentRun) workload() error {
 	def := r.e.defs.Get(render.KindComponent, r.comp.Type)
 	if def == nil {
-		return r.errAt(r.comp.Path.Child("type"), "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
+		return r.noDefinition()
 	}
 	if r.comp.Properties != nil {
 		r.ctxData["parameter"] = NormalizeNumbers(r.comp.Properties)
 	}
+	s := r.componentSubject(def)
 	var (
 		v   cue.Value
 		err error
 	)
-	s := r.componentSubject(def)
 	switch {
 	case def.Terraform != nil:
 		r.terraform = true
 		v, err = r.e.evaluateTerraform(def, r.comp, r.app.Namespace, r.ctxData)
-	case def.Kube != nil:
-		v, err = r.e.evaluateKube(def, r.comp.Properties, r.ctxData)
 	default:
 		v, err = r.e.evaluateMarked(def, r.comp.Properties, r.ctxData, r.mark(s))
 	}
@@ -302,10 +300,46 @@ func (r *componentRun) uniqueOutput(name string, path render.FieldRef, trait str
 	}
 }
 
+// noDefinition is the error for a component whose type names no
+// definition. The parser refuses such types in the Application, so one
+// here came from an override policy: a patch naming a component the
+// Application does not have adds it (KubeVela's PatchComponents,
+// pkg/policy/envbinding/patch.go), with no type unless the patch gives
+// one, and the deploy fails to load its definition (Parser.makeComponent
+// and LoadTemplate, pkg/appfile).
+func (r *componentRun) noDefinition() error {
+	n := len(r.comp.Overlays)
+	if n == 0 || r.app.Component(r.comp.Name) != nil {
+		// An Application the parser did not admit (an addon's).
+		return r.errAt(r.comp.Path.Child("type"), "", fmt.Errorf("%w: no ComponentDefinition %q", render.ErrUnknownDefinition, r.comp.Type))
+	}
+	msg := fmt.Sprintf("fetch component/policy type of %s: load template from component definition [%s] : workloaddefinitions.core.oam.dev %q not found"+
+		" (an override policy names component %q, which the Application does not have: KubeVela adds it, of type %q)",
+		r.comp.Name, r.comp.Type, r.comp.Type, r.comp.Name, r.comp.Type)
+	return r.errAt(r.comp.Overlays[n-1].Child("name"), "", unknownType(msg))
+}
+
+// unknownType is an error in KubeVela's words that matches
+// render.ErrUnknownDefinition.
+type unknownType string
+
+func (e unknownType) Error() string { return string(e) }
+
+// Is makes the error match render.ErrUnknownDefinition.
+func (e unknownType) Is(target error) bool { return target == render.ErrUnknownDefinition }
+
 func (r *componentRun) trait(t *render.Trait) error {
 	def := r.e.defs.Get(render.KindTrait, t.Type)
 	if def == nil {
 		return r.errAt(t.Path.Child("type"), t.Type, fmt.Errorf("%w: no TraitDefinition %q", render.ErrUnknownDefinition, t.Type))
+	}
+	if strings.TrimSpace(def.Template) == "" {
+		// A TraitDefinition with a definitionRef and no template (the
+		// webhook admits it): KubeVela's parser loads an empty template
+		// (pkg/appfile/template.go loadSchematicToTemplate) and the trait's
+		// Complete (pkg/cue/definition/template.go) compiles only the
+		// parameter and context: no output, outputs or patch, nothing renders.
+		return nil
 	}
 	ctxData, err := r.traitContext(def, t)
 	if err != nil {

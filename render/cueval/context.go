@@ -17,10 +17,6 @@ func baseContext(app *render.Application, comp *render.Component, pl Placement) 
 	if pl.Namespace != "" {
 		ns = pl.Namespace
 	}
-	minor := int64(0)
-	if m := strings.TrimRight(strings.TrimSpace(pl.ClusterVersion.Minor), ".+-/?!"); m != "" {
-		_, _ = fmt.Sscanf(m, "%d", &minor)
-	}
 	return map[string]any{
 		"name":           comp.Name,
 		"namespace":      ns,
@@ -35,12 +31,43 @@ func baseContext(app *render.Application, comp *render.Component, pl Placement) 
 		"appAnnotations": stringMap(app.Annotations),
 		"replicaKey":     pl.ReplicaKey,
 		"cluster":        contextCluster(pl.Cluster),
-		"clusterVersion": map[string]any{
-			"major":      pl.ClusterVersion.Major,
-			"minor":      minor,
-			"gitVersion": pl.ClusterVersion.GitVersion,
-			"platform":   pl.ClusterVersion.Platform,
-		},
+		"clusterVersion": clusterVersionData(pl.ClusterVersion),
+	}
+}
+
+// clusterVersionData is context.clusterVersion: the minor version a
+// number (KubeVela's parseClusterVersion, pkg/cue/process/handle.go).
+func clusterVersionData(cv ClusterVersion) map[string]any {
+	minor := int64(0)
+	if m := strings.TrimRight(strings.TrimSpace(cv.Minor), ".+-/?!"); m != "" {
+		_, _ = fmt.Sscanf(m, "%d", &minor)
+	}
+	return map[string]any{"major": cv.Major, "minor": minor, "gitVersion": cv.GitVersion, "platform": cv.Platform}
+}
+
+// WorkflowContext is the process context KubeVela's controller gives a
+// workflow step (generateContextDataFromApp in pkg/controller/
+// core.oam.dev/v1beta1/application/generator.go through NewContext in
+// pkg/cue/process/handle.go): name is the Application's, no component,
+// cluster or replica key, and the hub's cluster version. The workflow
+// engine adds the step's stepName, stepSessionID and spanID while the
+// step runs (kubevela/workflow pkg/tasks/custom/task.go fillContext).
+func WorkflowContext(app *render.Application, hub ClusterVersion) map[string]any {
+	return map[string]any{
+		"name":           app.Name,
+		"namespace":      app.Namespace,
+		"workflowName":   app.Annotations["app.oam.dev/workflowName"],
+		"publishVersion": app.Annotations["app.oam.dev/publishVersion"],
+		"appName":        app.Name,
+		"appRevision":    app.RevisionName(),
+		"appRevisionNum": int64(app.RevisionNum()),
+		"revision":       "",
+		"components":     nil,
+		"appLabels":      stringMap(app.Labels),
+		"appAnnotations": stringMap(app.Annotations),
+		"replicaKey":     "",
+		"cluster":        "",
+		"clusterVersion": clusterVersionData(hub),
 	}
 }
 

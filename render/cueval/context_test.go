@@ -200,3 +200,22 @@ func TestUserErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkflowContext: the process context KubeVela's controller gives
+// workflow steps (generateContextDataFromApp): the Application's name,
+// no component or cluster, the hub's version.
+func TestWorkflowContext(t *testing.T) {
+	app := parseApp(t, "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: shop\n  namespace: prod\n"+
+		"  labels: {team: a}\n  annotations: {app.oam.dev/publishVersion: v3}\nspec:\n  components: []\n")
+	got := cueval.WorkflowContext(app, cueval.ParseClusterVersion("v1.29.4"))
+	want := map[string]any{
+		"name": "shop", "namespace": "prod", "workflowName": "", "publishVersion": "v3", "appName": "shop",
+		"appRevision": "shop-v1", "appRevisionNum": int64(1), "revision": "", "components": nil,
+		"appLabels": map[string]any{"team": "a"}, "appAnnotations": map[string]any{"app.oam.dev/publishVersion": "v3"},
+		"replicaKey": "", "cluster": "",
+		"clusterVersion": map[string]any{"major": "1", "minor": int64(29), "gitVersion": "v1.29.4", "platform": ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("context (-want +got):\n%s", diff)
+	}
+}

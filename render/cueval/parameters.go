@@ -30,13 +30,6 @@ type Parameter struct {
 // Parameters lists the fields of d's parameter, nested ones after their
 // parent, in the template's order.
 func (e *Engine) Parameters(d *render.Definition) ([]Parameter, error) {
-	if d.Kube != nil {
-		var out []Parameter
-		for _, p := range d.Kube.Parameters {
-			out = append(out, Parameter{Path: p.Name, Type: p.Type, Required: p.Required})
-		}
-		return out, nil
-	}
 	tmpl, err := e.template(d)
 	if err != nil {
 		return nil, err

@@ -53,35 +53,6 @@ func TestParameterList(t *testing.T) {
 	}
 }
 
-// TestParameterListKube: a kube schematic's parameters are listed as the
-// definition declares them.
-func TestParameterListKube(t *testing.T) {
-	got, err := cueval.New(withDefs(t)).Parameters(kubeDef())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) == 0 {
-		t.Fatal("no parameters")
-	}
-	for _, p := range got {
-		if p.Path == "" || p.Type == "" {
-			t.Errorf("parameter %+v lacks a name or type", p)
-		}
-	}
-	if !got[len(got)-1].Required && !anyRequired(got) {
-		t.Errorf("no required parameter among %+v; kubeDef declares one", got)
-	}
-}
-
-func anyRequired(ps []cueval.Parameter) bool {
-	for _, p := range ps {
-		if p.Required {
-			return true
-		}
-	}
-	return false
-}
-
 // TestParameterListBadTemplate: a template that does not compile is an
 // error, not an empty list.
 func TestParameterListBadTemplate(t *testing.T) {

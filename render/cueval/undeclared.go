@@ -27,7 +27,7 @@ type Undeclared struct {
 // as [string]: string, or no field declared: {...}), a disjunction and a
 // definition without a CUE template declare everything.
 func (e *Engine) Undeclared(d *render.Definition, props map[string]any) []Undeclared {
-	if d == nil || d.Kube != nil || len(props) == 0 {
+	if d == nil || len(props) == 0 {
 		return nil
 	}
 	tmpl, err := e.template(d)

@@ -256,3 +256,20 @@ func (w *workflowRun) pos(path render.FieldRef) manifest.Pos {
 	}
 	return obj.FieldPos(path.Path)
 }
+
+// noSpec notes an Application without spec (or with spec: null, which
+// the API server drops): the CRD does not require spec
+// (charts/vela-core/crds/core.oam.dev_applications.yaml), so KubeVela
+// admits it, and its parser finds no components and generates no steps:
+// nothing renders.
+func (w *workflowRun) noSpec() {
+	if w.app.Object == nil || w.app.Object.Data["spec"] != nil {
+		return
+	}
+	at := render.AppField()
+	how := "has no spec"
+	if _, ok := w.app.Object.Data["spec"]; ok {
+		at, how = render.AppField("spec"), "has spec: null (the API server drops it)"
+	}
+	w.warnings = append(w.warnings, fmt.Sprintf("%s: application %q %s: KubeVela admits it and renders nothing for it", w.pos(at), w.app.Name, how))
+}

@@ -73,7 +73,7 @@ func (w *workflowRun) applyManifest(comp *render.Component, pl cueval.Placement,
 	pl.ClusterVersion = w.clusterVersion(target)
 	m, err := w.e.RenderComponent(w.app, comp, pl)
 	if err != nil {
-		return nil, err
+		return nil, w.refHint(comp, err)
 	}
 	for _, r := range m.Objects() {
 		w.write(r, step, policies)
@@ -110,6 +110,7 @@ func (w *workflowRun) write(r *cueval.Resource, step string, policies []string) 
 }
 
 func (w *workflowRun) writeTo(target string, r *cueval.Resource, step string, policies []string) {
+	w.noteOverlap(target, r)
 	w.res.Writes = append(w.res.Writes, Write{Cluster: target, Resource: r, Step: step, Policies: policies})
 	ns := manifest.String(r.Object, "metadata", "namespace")
 	if ns == "" {

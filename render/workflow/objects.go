@@ -133,7 +133,12 @@ func (w *workflowRun) refObjects(comp *render.Component) (*render.Component, err
 		list[i] = o
 	}
 	out := *comp
-	out.Properties = map[string]any{"objects": list}
+	// KubeVela marshals the objects as a ReferredObjectList, whose
+	// objects are omitempty (LoadDynamicComponent, pkg/appfile/appfile.go).
+	out.Properties = map[string]any{}
+	if len(list) > 0 {
+		out.Properties["objects"] = list
+	}
 	return &out, nil
 }
 
@@ -175,6 +180,11 @@ func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectRefer
 				}
 			}
 		}
+		// KubeVela's List selects nothing, silently; a component left
+		// without objects then fails to render (its output needs one).
+		if len(out) == 0 {
+			w.warnf("%s: application %q component %q: %s", w.pos(comp.Path.Join(path)), w.app.Name, comp.Name, emptySelection(path, labels, kind, target))
+		}
 		return out, nil
 	}
 	if name == "" {
@@ -194,6 +204,32 @@ func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectRefer
 
 func (w *workflowRun) compErr(comp *render.Component, path fieldpath.Path, msg string) error {
 	return render.Locate(&render.Error{Pos: w.pos(comp.Path.Join(path)), App: w.app.Name, Component: comp.Name, Err: fmt.Errorf("%s", msg)})
+}
+
+// emptySelection says that a label selector selected nothing.
+func emptySelection(path fieldpath.Path, labels map[string]string, kind, target string) string {
+	return fmt.Sprintf("%s: label selector %s selects no %s in cluster %q: KubeVela selects nothing (the objects a selector sees come from --observed)",
+		path, selectorString(labels), kind, target)
+}
+
+// refHint adds to the render error of a ref-objects component that
+// selected no object why it has none.
+func (w *workflowRun) refHint(comp *render.Component, err error) error {
+	var re *render.Error
+	if comp.Type != "ref-objects" || len(comp.Properties) > 0 || !errors.As(err, &re) {
+		return err
+	}
+	re.Err = fmt.Errorf("%w (no object was selected: every selector came back empty)", re.Err)
+	return err
+}
+
+// selectorString writes labels as a label selector: k=v, sorted.
+func selectorString(labels map[string]string) string {
+	parts := make([]string, 0, len(labels))
+	for _, k := range manifest.SortedKeys(labels) {
+		parts = append(parts, k+"="+labels[k])
+	}
+	return strings.Join(parts, ",")
 }
 
 func hasLabels(have, want map[string]string) bool {

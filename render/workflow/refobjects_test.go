@@ -71,3 +71,43 @@ func TestRefObjects(t *testing.T) {
 		})
 	}
 }
+
+// TestRefObjectsSelectNothing: a label selector nothing observed matches
+// selects nothing, as KubeVela's List does (SelectRefObjectsForDispatch),
+// with a warning; a component left without objects fails to render, as
+// ref-objects' template needs one (KubeVela's LoadDynamicComponent
+// leaves the omitempty objects out), where a name nothing observed
+// matches is KubeVela's "not found".
+func TestRefObjectsSelectNothing(t *testing.T) {
+	const observed = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: default, labels: {app: x}}\ndata: {k: b}\n---\n"
+	tests := []struct {
+		name, props string
+		writes      int
+		warnings    []string
+		wantErr     string
+	}{
+		{"a selector among others", "{objects: [{resource: configmaps, name: other}, {resource: configmaps, labelSelector: {app: z}}]}", 1,
+			[]string{`app.yaml:10:107: application "a" component "ref": properties.objects[1]: label selector app=z selects no ConfigMap in cluster "local": KubeVela selects nothing (the objects a selector sees come from --observed)`}, ""},
+		{"the only selector", "{objects: [{resource: configmaps, labelSelector: {app: z, tier: web}}]}", 0, nil,
+			`app.yaml:10:16: application "a" component "ref": output: output: cannot reference optional field: objects (no object was selected: every selector came back empty) (deploy step "deploy")`},
+		{"a name", "{objects: [{resource: configmaps, name: nope}]}", 0, nil,
+			`app.yaml:10:70: application "a" component "ref": failed to load ref object ConfigMap default/nope: not found in cluster "local" (give the clusters' objects with --observed)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := renderResult(t, observed+app("  components: [{name: ref, type: ref-objects, properties: "+tt.props+"}]"))
+			if diff := cmp.Diff(tt.wantErr, errText(t, err)); diff != "" {
+				t.Fatalf("error (-want +got):\n%s", diff)
+			}
+			if err != nil {
+				return
+			}
+			if diff := cmp.Diff(tt.warnings, res.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if len(res.Writes) != tt.writes {
+				t.Errorf("%d writes, want %d", len(res.Writes), tt.writes)
+			}
+		})
+	}
+}

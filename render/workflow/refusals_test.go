@@ -324,6 +324,10 @@ func TestRefusals(t *testing.T) {
 			`app.yaml:6:62: application "a": policy "ro": spec.policies[0].properties.rules: failed to parse read-only policy: failed to unmarshal *v1alpha1.ReadOnlyPolicySpec: json: cannot unmarshal string into Go struct field ReadOnlyPolicySpec.rules of type []v1alpha1.ReadOnlyPolicyRule`},
 		{"resource-update rules not a list", appDoc("  policies: [{name: ru, type: resource-update, properties: {rules: x}}]"),
 			`app.yaml:6:68: application "a": policy "ru": spec.policies[0].properties.rules: failed to parse resource-update policy: failed to unmarshal *v1alpha1.ResourceUpdatePolicySpec: json: cannot unmarshal string into Go struct field ResourceUpdatePolicySpec.rules of type []v1alpha1.ResourceUpdatePolicyRule`},
+		// PatchComponents adds a component no patch name matches; without
+		// a type, the deploy cannot load its definition (makeComponent).
+		{"an override names a missing component", appDoc("  policies: [{name: o, type: override, properties: {components: [{name: wbe, properties: {image: x}}]}}]"),
+			`app.yaml:6:73: application "a" component "wbe": fetch component/policy type of wbe: load template from component definition [] : workloaddefinitions.core.oam.dev "" not found (an override policy names component "wbe", which the Application does not have: KubeVela adds it, of type "") (deploy step "deploy", override policies o)`},
 		{"resource policies of one type merge", appDoc("  policies:\n  - {name: a, type: apply-once, properties: {enable: true}}\n  - {name: b, type: apply-once, properties: {enable: \"yes\", rules: x}}"),
 			`app.yaml:8:68: application "a": policy "b": spec.policies[1].properties.rules: failed to parse apply-once policy: failed to unmarshal *v1alpha1.ApplyOncePolicySpec: json: cannot unmarshal string into Go struct field ApplyOncePolicySpec.rules of type []v1alpha1.ApplyOncePolicyRule`},
 		{"unknown fields in resource policies are fine", appDoc("  policies: [{name: gc, type: garbage-collect, properties: {foo: bar}}]"), ""},
@@ -354,6 +358,22 @@ func TestAcceptedWithWarnings(t *testing.T) {
 			0, []string{`app.yaml:6:65: application "a" policy "o": a component patch does not merge (its properties are not an object); KubeVela then drops every component of deploy step "deploy", which dispatches nothing`}},
 		{"two traits output one name", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - name: web\n    type: webservice\n    properties: {image: nginx}\n    traits: [{type: hpa, properties: {max: 5}}, {type: hpa, properties: {max: 8}}]\n",
 			3, []string{`app.yaml:9:49: application "a" component "web" trait "hpa": spec.components[0].traits[1]: KubeVela's validating webhook refuses this Application: cannot evaluate trait "hpa": cannot append auxiliaries into context: outputs item name must be unique: auxiliary "hpa" already exits (its controller renders it, as drydock does)`}},
+		// FilterComponents: the deploy dispatches only what the selector names.
+		{"an override selector drops components", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - {name: web, type: webservice, properties: {image: nginx}}\n  - {name: api, type: webservice, properties: {image: nginx}}\n  policies: [{name: o, type: override, properties: {selector: [api]}}]\n",
+			1, []string{`app.yaml:8:63: application "a" policy "o": the selector ["api"] keeps only those components in deploy step "deploy": KubeVela leaves out ["web"] there`}},
+		// The resource keeper dispatches both; the later wins.
+		{"two outputs write one object", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
+			"  - {name: web, type: webservice, properties: {image: nginx, ports: [{port: 80, expose: true}]}}\n" +
+			"  - {name: svc, type: k8s-objects, properties: {objects: [{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {ports: [{port: 81}]}}]}}\n",
+			3, []string{`app.yaml:7:5: application "a": component "web" output "webserviceExpose" and component "svc" workload render the same object Service default/web in cluster "local": KubeVela applies both in turn, and the cluster keeps the later`}},
+		{"a component deployed twice is an update", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n" +
+			"  - {name: web, type: webservice, properties: {image: nginx}}\n  workflow:\n    steps: [{name: a, type: apply-component, properties: {component: web}}, {name: b, type: apply-component, properties: {component: web}}]\n",
+			2, nil},
+		// The Application CRD does not require spec.
+		{"no spec", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\n", 0,
+			[]string{`app.yaml:1:1: application "a" has no spec: KubeVela admits it and renders nothing for it`}},
+		{"spec: null", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec: null\n", 0,
+			[]string{`app.yaml:4:7: application "a" has spec: null (the API server drops it): KubeVela admits it and renders nothing for it`}},
 		{"PostDispatch traits are not checked", "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec:\n  components:\n  - name: web\n    type: webservice\n    properties: {image: nginx}\n    traits: [{type: expose, properties: {port: [80]}}, {type: expose, properties: {port: [81]}}]\n",
 			3, nil},
 	}

@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
@@ -33,7 +32,7 @@ func (w *workflowRun) fromDefinition(s *render.WorkflowStep) (map[string]any, er
 	}
 	host := &stepHost{w: w, s: s}
 	res, err := stepexec.Run(host, stepexec.Step{Name: s.Name, Type: s.Type, Template: def.Template, TemplateFile: def.TemplateFile,
-		Properties: s.Properties, Context: w.stepContext(s)}, stepexec.Options{StopAtSuspend: w.opts.StopAtSuspend, Trace: func(l string) { w.tracef("%s", l) }})
+		Properties: s.Properties, Context: w.stepContext(s.Name)}, stepexec.Options{StopAtSuspend: w.opts.StopAtSuspend, Trace: func(l string) { w.tracef("%s", l) }})
 	if err != nil {
 		var re *render.Error
 		if errors.As(err, &re) {
@@ -48,46 +47,6 @@ func (w *workflowRun) fromDefinition(s *render.WorkflowStep) (map[string]any, er
 		return nil, errTerminated
 	}
 	return res.Value, nil
-}
-
-// stepContext is the process context a step's template sees as
-// `context` (kubevela application/generator.go
-// generateContextDataFromApp and workflow pkg/tasks/custom/task.go's
-// step metadata).
-func (w *workflowRun) stepContext(s *render.WorkflowStep) map[string]any {
-	app := w.app
-	return map[string]any{
-		"name":           app.Name,
-		"namespace":      app.Namespace,
-		"appName":        app.Name,
-		"appRevision":    app.RevisionName(),
-		"appLabels":      stringMapAny(app.Labels),
-		"appAnnotations": stringMapAny(app.Annotations),
-		"workflowName":   app.Annotations["app.oam.dev/workflowName"],
-		"publishVersion": app.Annotations["app.oam.dev/publishVersion"],
-		"stepName":       s.Name,
-		"stepSessionID":  sessionID(app, s.Name),
-	}
-}
-
-// sessionID stands for the random ID KubeVela gives each step run: a
-// stable one, so that renders are deterministic.
-func sessionID(app *render.Application, step string) string {
-	sum := sha256.Sum256([]byte(app.Namespace + "/" + app.Name + "/" + step))
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	out := make([]byte, 10)
-	for i := range out {
-		out[i] = alphabet[int(sum[i])%len(alphabet)]
-	}
-	return string(out)
-}
-
-func stringMapAny(m map[string]string) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // componentMap is a component as KubeVela's oam provider loads it (the

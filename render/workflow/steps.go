@@ -75,35 +75,62 @@ func stepNoun(s *render.WorkflowStep) string {
 	return "step"
 }
 
-// shouldRun evaluates a step's `if`. Every emulated step succeeds, so
-// `status.<step>.phase` is "succeeded" for steps that ran and "skipped"
-// for steps that did not; "always" runs the step regardless. The step's
-// inputs are visible as `inputs.<from>`.
+// shouldRun evaluates a step's `if` as KubeVela's ValidateIfValue does
+// (kubevela/workflow v0.6.4 pkg/tasks/custom/task.go): over `status` of
+// the finished steps (stepStatus), `inputs.<from>`, and the step's
+// `context` and `parameter`. Every emulated step succeeds; "always" runs
+// the step regardless.
 func (w *workflowRun) shouldRun(s *render.WorkflowStep, inputs map[string]any) (bool, error) {
 	if s.If == "" || s.If == "always" {
 		return true, nil
-	}
-	status := map[string]any{}
-	for name, ran := range w.ran {
-		phase := "skipped"
-		if ran {
-			phase = "succeeded"
-		}
-		status[name] = map[string]any{"phase": phase, "succeeded": ran, "failed": false, "skipped": !ran}
 	}
 	if inputs == nil {
 		inputs = map[string]any{}
 	}
 	done := w.e.Begin(w.pos(s.Path.Child("if")), fmt.Sprintf("step %q if", s.Name))
 	defer done()
-	v := w.e.Compile("status: _\ninputs: _\nresult: " + s.If)
+	v := w.e.Compile("status: _\ninputs: _\ncontext: _\nparameter: _\nresult: " + s.If)
 	if err := v.Err(); err != nil {
 		return false, w.stepErr(s, fieldpath.New("if"), fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}
-	v = v.FillPath(cue.ParsePath("status"), status).FillPath(cue.ParsePath("inputs"), inputs)
+	params := s.Properties
+	if params == nil {
+		params = map[string]any{}
+	}
+	v = v.FillPath(cue.ParsePath("status"), w.stepStatus()).FillPath(cue.ParsePath("inputs"), inputs).
+		FillPath(cue.ParsePath("context"), w.stepContext(s.Name)).FillPath(cue.ParsePath("parameter"), params)
 	b, err := v.LookupPath(cue.ParsePath("result")).Bool()
 	if err != nil {
 		return false, w.stepErr(s, fieldpath.New("if"), fmt.Sprintf("if %q: %s", s.If, render.CUEMessage(err)))
 	}
 	return b, nil
+}
+
+// finish records that step s ran or was skipped.
+func (w *workflowRun) finish(s *render.WorkflowStep, ran bool) {
+	w.ran[s.Name] = ran
+	if w.stepTypes == nil {
+		w.stepTypes = map[string]string{}
+	}
+	w.stepTypes[s.Name] = s.Type
+}
+
+// stepStatus is the `status` an `if` sees: each finished step's
+// StepStatus as JSON (id, name, type, phase; reason and message only
+// when set, as omitempty drops them) with the flags buildValueForStatus
+// adds (failed, succeeded, skipped, timeout, failedAfterRetries,
+// terminate). A step an `if` skipped has reason "Skip" (executor.Skip in
+// pkg/tasks/custom/action.go). The execute times are left out: KubeVela
+// gives wall-clock times, which a reproducible render cannot.
+func (w *workflowRun) stepStatus() map[string]any {
+	status := make(map[string]any, len(w.ran))
+	for name, ran := range w.ran {
+		st := map[string]any{"id": stepID(w.app, name), "name": name, "type": w.stepTypes[name], "phase": "succeeded",
+			"failed": false, "succeeded": ran, "skipped": !ran, "timeout": false, "failedAfterRetries": false, "terminate": false}
+		if !ran {
+			st["phase"], st["reason"] = "skipped", "Skip"
+		}
+		status[name] = st
+	}
+	return status
 }

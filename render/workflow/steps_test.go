@@ -323,6 +323,20 @@ func TestIf(t *testing.T) {
 			cmStep("s6", ", if: 'status.s2.phase == \"skipped\" && status.s5.phase == \"succeeded\"'") +
 			cmStep("s7", ", if: always"),
 			want: []string{"s1", "s3", "s4", "s5", "s6", "s7"}},
+		// Every status field KubeVela gives a finished step
+		// (buildValueForStatus); reason only where set (omitempty).
+		{name: "status fields", steps: cmStep("s1", "") + cmStep("s2", ", if: status.s1.failed") +
+			cmStep("s3", ", if: 'status.s1.timeout == false && !status.s1.failedAfterRetries && !status.s1.terminate && status.s1.type == \"apply-object\" && status.s1.name == \"s1\" && len(status.s1.id) == 10'") +
+			cmStep("s4", ", if: 'status.s2.reason == \"Skip\" && !status.s2.timeout'") +
+			cmStep("s5", ", if: 'status.s1.reason == _|_'"),
+			want: []string{"s1", "s3", "s4", "s5"}},
+		// The step's process context and parameter (MakeBasicValue).
+		{name: "context and parameter", steps: cmStep("s1", ", if: 'context.stepName == \"s1\" && context.name == \"a\" && context.appRevision == \"a-v1\" && parameter.value.kind == \"ConfigMap\"'"),
+			want: []string{"s1"}},
+		// Outputs evaluate over the step's value, its context included.
+		{name: "outputs from context", steps: cmStep("s1", ", outputs: [{name: who, valueFrom: context.stepName}, {name: app, valueFrom: context.appName}, {name: ns, valueFrom: context.namespace}, {name: rev, valueFrom: context.appRevisionNum}]") +
+			cmStep("s2", ", inputs: [{from: who}, {from: app}, {from: ns}, {from: rev}], if: 'inputs.who == \"s1\" && inputs.app == \"a\" && inputs.ns == \"default\" && inputs.rev == 1'"),
+			want: []string{"s1", "s2"}},
 		{name: "if is not a bool", steps: cmStep("s1", ", if: '\"yes\"'"),
 			wantErr: `app.yaml:24:120: application "a": step "s1": if "\"yes\"": result: cannot use value "yes" (type string) as bool`},
 		{name: "if names a step that has not run", steps: cmStep("s1", ", if: status.later.succeeded") + cmStep("later", ""),

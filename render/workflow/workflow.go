@@ -107,12 +107,17 @@ type workflowRun struct {
 	warnings []string
 	vars     map[string]any
 	ran      map[string]bool
-	e        *cueval.Engine
-	defs     *render.Definitions
-	app      *render.Application
-	inv      *cluster.Inventory
-	res      *AppResult
-	services []service
+	// stepTypes are the types of the steps in ran.
+	stepTypes map[string]string
+	e         *cueval.Engine
+	defs      *render.Definitions
+	app       *render.Application
+	inv       *cluster.Inventory
+	res       *AppResult
+	services  []service
+	// writers are the producers of the objects written, by cluster and
+	// key (noteOverlap).
+	writers map[string]producer
 	// crds caches observedResources.
 	crds []resourceKind
 }
@@ -126,6 +131,7 @@ type workflowRun struct {
 func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
 	defer e.ForApplication(app.Name)()
 	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
+	run.noSpec()
 	steps, err := run.admit()
 	if err != nil {
 		return nil, err
@@ -176,7 +182,7 @@ func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 		}
 		if !run {
 			w.tracef("step %s (%s): skipped (if %s)", s.Name, s.Type, s.If)
-			w.ran[s.Name] = false
+			w.finish(&s, false)
 			continue
 		}
 		result, err := w.step(&s)
@@ -189,10 +195,13 @@ func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 		if _, ok := result["parameter"]; !ok {
 			result["parameter"] = s.Properties
 		}
+		if _, ok := result["context"]; !ok {
+			result["context"] = w.stepContext(s.Name)
+		}
 		if err := w.evalOutputs(s.Outputs, result, owner); err != nil {
 			return err
 		}
-		w.ran[s.Name] = true
+		w.finish(&s, true)
 	}
 	return nil
 }
