@@ -8,13 +8,13 @@ import (
 	"github.com/drydock-dev/drydock/render"
 )
 
-// revisionKey identifies an Application's revision: its spec (the
-// stand-in revision hash) and the definitions of the types it names, since
+// revisionKey identifies an Application's revision: its spec and the definitions of the types it names, since
 // KubeVela's revision hash covers both and a changed definition alone cuts
 // a new ApplicationRevision.
 func revisionKey(app *render.Application, defs *render.Definitions) string {
 	h := fnv.New64a()
-	_, _ = h.Write([]byte(app.RevisionHash()))
+	spec, _ := json.Marshal(app.Object.Data["spec"])
+	_, _ = h.Write(spec)
 	add := func(kind, typ string) {
 		d := defs.Get(kind, typ)
 		if d == nil {

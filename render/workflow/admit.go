@@ -228,8 +228,12 @@ func (w *workflowRun) admitRefObjects() error {
 		if c.Type != "ref-objects" {
 			continue
 		}
-		if _, err := w.refObjects(c); err != nil {
+		rc, err := w.refObjects(c)
+		if err != nil {
 			return err
+		}
+		for _, o := range rc.Properties["objects"].([]any) {
+			w.referred = appendObject(w.referred, o.(map[string]any))
 		}
 	}
 	return nil

@@ -24,6 +24,7 @@ import (
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
+	"github.com/drydock-dev/drydock/render/revision"
 )
 
 // ErrUnsupportedStep is wrapped when a workflow uses a step type drydock
@@ -109,6 +110,9 @@ type workflowRun struct {
 	services []service
 	// crds caches observedResources.
 	crds []resourceKind
+	// referred are the objects ref-objects components refer to
+	// (KubeVela's Appfile.ReferredObjects).
+	referred []map[string]any
 }
 
 // Run renders app by emulating its workflow (its own, the Workflow it
@@ -122,6 +126,9 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
 	steps, err := run.admit()
 	if err != nil {
+		return nil, err
+	}
+	if err := run.revisionHash(steps); err != nil {
 		return nil, err
 	}
 	if run.res.Resources, err = resourcekeeper.ResourcePolicies(app); err != nil {
@@ -143,6 +150,18 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 		return nil, err
 	}
 	return run.res, nil
+}
+
+// revisionHash sets the application-revision hash KubeVela computes once
+// the parser has read the Application (PrepareCurrentAppRevision).
+func (w *workflowRun) revisionHash(steps []render.WorkflowStep) error {
+	h, err := revision.AppRevisionHash(revision.Inputs{App: w.app, Definitions: w.defs, Steps: steps,
+		Workflow: w.wf, ExternalPolicies: w.external, ReferredObjects: w.referred})
+	if err != nil {
+		return err
+	}
+	w.app.SetRevisionHash(h)
+	return nil
 }
 
 // steps runs a list of steps (or sub-steps) in dependency order.
