@@ -194,7 +194,7 @@ func usedDefinitions(in Inputs) (map[string]map[string]string, error) {
 					add(render.KindTrait, manifest.String(t, "type"))
 				}
 			}
-		case !builtinPolicies[p.Type]:
+		case !builtinPolicies[p.Type] && !applicationScoped(in.Definitions.Get(render.KindPolicy, p.Type)):
 			add(render.KindPolicy, p.Type)
 		}
 	}
@@ -229,4 +229,12 @@ func listOf(v any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// applicationScoped is true for a PolicyDefinition with a scope: the
+// parser leaves such policies to the Application-scoped policy pipeline
+// (parser.go isApplicationScopedPolicy), which the default feature gates
+// switch off, so the revision records no definition of theirs.
+func applicationScoped(d *render.Definition) bool {
+	return d != nil && manifest.String(d.Spec(), "scope") != ""
 }

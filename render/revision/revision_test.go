@@ -233,3 +233,31 @@ func TestAppRevisionHashRecords(t *testing.T) {
 		t.Errorf("referred objects in another order (-want +got):\n%s", diff)
 	}
 }
+
+// TestAppRevisionHashPolicyDefinitions: a custom policy's definition is
+// recorded, unless it is Application-scoped (spec.scope), which the
+// parser leaves to a pipeline the default feature gates switch off.
+func TestAppRevisionHashPolicyDefinitions(t *testing.T) {
+	const spec = "  components:\n  - {name: c, type: webservice, properties: {image: x}}\n  policies:\n  - {name: p, type: custom, properties: {a: 1}}\n"
+	withDef := func(extra string) string {
+		in := appInputs(t, "{name: a}", spec)
+		objs, err := manifest.Decode("def.yaml", []byte("apiVersion: core.oam.dev/v1beta1\nkind: PolicyDefinition\nmetadata: {name: custom}\nspec:\n"+
+			"  schematic: {cue: {template: 'parameter: {a: int}'}}\n"+extra), manifest.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := render.DefinitionFromObject(objs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Definitions = builtin.Merge(false, []*render.Definition{d})
+		return hashOf(t, in)
+	}
+	none := hashOf(t, appInputs(t, "{name: a}", spec))
+	if withDef("") == none {
+		t.Errorf("the custom policy's definition does not count")
+	}
+	if scoped := withDef("  scope: Application\n"); scoped != none {
+		t.Errorf("an Application-scoped policy's definition counts: %s, want %s", scoped, none)
+	}
+}
