@@ -1,19 +1,21 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"hash/fnv"
 	"strconv"
 
 	"github.com/drydock-dev/drydock/render"
 )
 
-// revisionKey identifies an Application's revision: its spec (the
-// stand-in revision hash) and the definitions of the types it names, since
+// revisionKey identifies an Application's revision: its spec and the
+// definitions of the types it names, since
 // KubeVela's revision hash covers both and a changed definition alone cuts
 // a new ApplicationRevision.
 func revisionKey(app *render.Application, defs *render.Definitions) string {
 	h := fnv.New64a()
-	_, _ = h.Write([]byte(app.RevisionHash()))
+	spec, _ := json.Marshal(app.Object.Data["spec"])
+	_, _ = h.Write(spec)
 	add := func(kind, typ string) {
 		d := defs.Get(kind, typ)
 		if d == nil {
@@ -22,6 +24,10 @@ func revisionKey(app *render.Application, defs *render.Definitions) string {
 		for _, s := range []string{kind, typ, d.Template, d.WorkloadType, d.Stage} {
 			_, _ = h.Write([]byte(s))
 			_, _ = h.Write([]byte{0})
+		}
+		if d.Terraform != nil {
+			tf, _ := json.Marshal(d.Terraform)
+			_, _ = h.Write(tf)
 		}
 	}
 	for _, c := range app.Components {

@@ -7,6 +7,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 
@@ -56,7 +57,48 @@ func ParseCUEDefinitions(file string, src []byte) ([]*Definition, error) {
 		return nil, err
 	}
 	d.Template = templateSource(src, f, body)
+	tmplText, err := velaDefTemplate(f, body)
+	if err != nil {
+		return nil, err
+	}
+	if d.velaDef == nil {
+		d.velaDef = map[string]any{}
+	}
+	d.velaDef["schematic"] = map[string]any{"cue": map[string]any{"template": tmplText}}
 	return []*Definition{d}, nil
+}
+
+// velaDefTemplate is the template text `vela def apply` stores (kubevela
+// 5a44b5f pkg/definition/definition.go FromCUEString): the imports, then
+// the template's declarations, each part printed by CUE's formatter with
+// simplification, trimmed, ending in a newline.
+func velaDefTemplate(f *ast.File, body *ast.StructLit) (string, error) {
+	var imports []ast.Decl
+	for _, decl := range f.Decls {
+		if imp, ok := decl.(*ast.ImportDecl); ok {
+			imports = append(imports, imp)
+		}
+	}
+	imp, err := formatDecls(imports)
+	if err != nil {
+		return "", err
+	}
+	tmpl, err := formatDecls(body.Elts)
+	if err != nil {
+		return "", err
+	}
+	if imp = strings.TrimSpace(imp); imp != "" {
+		return imp + "\n" + tmpl, nil
+	}
+	return tmpl, nil
+}
+
+func formatDecls(decls []ast.Decl) (string, error) {
+	b, err := format.Node(&ast.File{Decls: decls}, format.Simplify())
+	if err != nil {
+		return "", fmt.Errorf("format template: %w", err)
+	}
+	return strings.TrimSpace(string(b)) + "\n", nil
 }
 
 // readDefMeta evaluates the definition's own field (without the template).
@@ -91,6 +133,10 @@ func readDefMeta(file string, src []byte, f *ast.File, tmpl *ast.Field, d *Defin
 	attr := func(path string) string {
 		s, _ := m.LookupPath(cue.ParsePath("attributes." + path)).String()
 		return s
+	}
+	var attrs map[string]any
+	if err := m.LookupPath(cue.ParsePath("attributes")).Decode(&attrs); err == nil {
+		d.velaDef = attrs
 	}
 	d.Stage = attr("stage")
 	d.WorkloadType = attr("workload.type")

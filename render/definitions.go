@@ -52,8 +52,15 @@ type Definition struct {
 	Status StatusSpec
 	// Source is where the definition was authored.
 	Source manifest.Pos
+	// SpecHash, when set, is KubeVela's spec hash of the definition as a
+	// cluster holds it, for a definition whose spec drydock does not carry
+	// (a built-in: its KubeVela chart counterpart's); see render/revision.
+	SpecHash string
 	// spec is what KubeVela's webhook checks besides the template.
 	spec defSpec
+	// velaDef is, for a `vela def` CUE file, the spec `vela def apply`
+	// makes of it.
+	velaDef map[string]any
 	// placed is true when Template's positions are the authored file's
 	// (false for a template whose place in its file is unknown).
 	placed bool
@@ -71,6 +78,16 @@ type defSpec struct {
 	version string
 	// obj is the authored object (nil for a `vela def` CUE file).
 	obj *manifest.Object
+}
+
+// Spec is the definition's spec as a cluster holds it: the authored
+// object's spec, or for a `vela def` CUE file the spec `vela def apply`
+// writes (its attributes and its template). Callers must not modify it.
+func (d *Definition) Spec() map[string]any {
+	if d.spec.obj != nil {
+		return manifest.Map(d.spec.obj.Data, "spec")
+	}
+	return d.velaDef
 }
 
 // TerraformSchematic is a ComponentDefinition's `schematic.terraform`

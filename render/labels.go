@@ -1,10 +1,6 @@
 package render
 
-import (
-	"encoding/json"
-	"fmt"
-	"hash/fnv"
-)
+import "fmt"
 
 // Label keys KubeVela puts on dispatched objects.
 const (
@@ -26,17 +22,14 @@ const (
 // shared-resource policy writes.
 const AnnotationAppSharedBy = "app.oam.dev/shared-by"
 
-// RevisionHash is a stable hash of the application spec standing in for
-// KubeVela's app-revision-hash label (1 to 16 lowercase hex digits).
-func (a *Application) RevisionHash() string {
-	if a.revisionHash == "" {
-		h := fnv.New64a()
-		spec, _ := json.Marshal(a.Object.Data["spec"])
-		_, _ = h.Write(spec)
-		a.revisionHash = fmt.Sprintf("%x", h.Sum64())
-	}
-	return a.revisionHash
-}
+// RevisionHash is the app.oam.dev/app-revision-hash label's value:
+// KubeVela's application-revision hash, which render/revision computes and
+// render/workflow sets (SetRevisionHash) once it knows what the revision
+// records; "" before.
+func (a *Application) RevisionHash() string { return a.revisionHash }
+
+// SetRevisionHash records the application-revision hash.
+func (a *Application) SetRevisionHash(h string) { a.revisionHash = h }
 
 // RevisionNum is the number of the revision rendered (1 unless Revision
 // says otherwise).

@@ -1,10 +1,6 @@
 package render
 
 import (
-	"encoding/json"
-	"fmt"
-	"hash/fnv"
-	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,46 +28,17 @@ func TestLabelKeys(t *testing.T) {
 	}
 }
 
-// TestRevisionHash: docs/divergences.md, "app.oam.dev/app-revision-hash":
-// drydock hashes the application spec with FNV-64a, 1 to 16 hex digits.
-// It follows the spec, not how it was written, nor the metadata.
+// TestRevisionHash: the application carries the hash it is given
+// (render/revision computes KubeVela's; render/workflow sets it), none
+// before.
 func TestRevisionHash(t *testing.T) {
-	hash := func(doc string) string {
-		app, err := ParseApplication(decodeOne(t, "a.yaml", doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := app.RevisionHash()
-		if again := app.RevisionHash(); again != h {
-			t.Errorf("RevisionHash changed from %s to %s", h, again)
-		}
-		return h
+	app := &Application{Name: "shop"}
+	if h := app.RevisionHash(); h != "" {
+		t.Errorf("RevisionHash before SetRevisionHash = %q, want none", h)
 	}
-	base := hash(appHead + "  components:\n  - {name: c, type: worker, properties: {image: x, cmd: [a]}}\n")
-	relabeled := hash("apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: b, namespace: prod, labels: {team: a}}\nspec:\n" +
-		"  components:\n  - type: worker\n    properties:\n      cmd: [a]\n      image: x\n    name: c\n")
-	changed := hash(appHead + "  components:\n  - {name: c, type: worker, properties: {image: y, cmd: [a]}}\n")
-	empty := hash(appHead + "  components: []\n")
-
-	h := fnv.New64a()
-	spec, _ := json.Marshal(map[string]any{"components": []any{}})
-	_, _ = h.Write(spec)
-	want := fmt.Sprintf("%x", h.Sum64())
-
-	hex := regexp.MustCompile(`^[0-9a-f]{1,16}$`)
-	for _, h := range []string{base, changed, empty} {
-		if !hex.MatchString(h) {
-			t.Errorf("hash %q is not 1 to 16 hex digits", h)
-		}
-	}
-	if base != relabeled {
-		t.Errorf("the same spec hashes to %s and %s", base, relabeled)
-	}
-	if base == changed {
-		t.Errorf("different specs hash to %s", base)
-	}
-	if diff := cmp.Diff(want, empty); diff != "" {
-		t.Errorf("hash of an empty spec (-want +got):\n%s", diff)
+	app.SetRevisionHash("1c3d847600ac0514")
+	if diff := cmp.Diff("1c3d847600ac0514", app.RevisionHash()); diff != "" {
+		t.Errorf("RevisionHash (-want +got):\n%s", diff)
 	}
 }
 

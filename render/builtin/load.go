@@ -67,6 +67,7 @@ func Parse(name string) (*render.Definition, error) {
 		if len(ds) != 1 || ds[0].Name != name {
 			return nil, fmt.Errorf("built-in definition file %s: want one definition named %q", name+ext, name)
 		}
+		ds[0].SpecHash = ChartSpecHash(ds[0].Kind, name)
 		return ds[0], nil
 	}
 	return nil, nil

@@ -9,14 +9,12 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/patch"
+	"github.com/drydock-dev/drydock/render/revision"
 )
 
 // AuxiliaryWorkload is the trait type KubeVela gives a component
 // definition's own `outputs`.
 const AuxiliaryWorkload = "AuxiliaryWorkload"
-
-// revisionPlaceholder is what KubeVela puts in context.revision.
-const revisionPlaceholder = "KUBEVELA_COMPONENT_REVISION_PLACEHOLDER"
 
 // Placement is where a component is rendered: the cluster and namespace of a
 // deploy target, and what the template context says about them.
@@ -31,6 +29,10 @@ type Placement struct {
 	ClusterVersion ClusterVersion
 	// ReplicaKey feeds context.replicaKey (replication policy).
 	ReplicaKey string
+	// ApplyStep is true when an apply-component step renders the
+	// component (not deploy): the component KubeVela hashes into
+	// context.revision then has no dependsOn, inputs or outputs.
+	ApplyStep bool
 }
 
 // ClusterVersion is a cluster's Kubernetes version as KubeVela reads it.
@@ -179,6 +181,11 @@ func (e *Engine) HasPostDispatch(comp *render.Component) bool {
 func (e *Engine) renderComponent(app *render.Application, comp *render.Component, pl Placement, post bool) (*ComponentManifest, error) {
 	defer e.maybeRecycle()
 	run := &componentRun{e: e, app: app, comp: comp, ctxData: baseContext(app, comp, pl)}
+	rev, err := revision.ComponentRevision(comp, pl.ReplicaKey, pl.ApplyStep)
+	if err != nil {
+		return nil, err
+	}
+	run.ctxData["revision"] = rev
 	if e.provenance {
 		run.trace = &tracer{}
 	}

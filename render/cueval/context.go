@@ -25,7 +25,9 @@ func baseContext(app *render.Application, comp *render.Component, pl Placement) 
 		"appName":        app.Name,
 		"appRevision":    app.RevisionName(),
 		"appRevisionNum": int64(app.RevisionNum()),
-		"revision":       revisionPlaceholder,
+		// KubeVela's component revision (render/revision) for a
+		// component, set by renderComponent; "" for a policy's template.
+		"revision":       "",
 		"components":     contextComponents(app),
 		"appLabels":      stringMap(app.Labels),
 		"appAnnotations": stringMap(app.Annotations),

@@ -39,8 +39,13 @@ func parseApp(t *testing.T, doc string) *render.Application {
 	if err != nil {
 		t.Fatal(err)
 	}
+	app.SetRevisionHash(testRevisionHash)
 	return app
 }
+
+// testRevisionHash stands for the application-revision hash the workflow
+// computes (render/revision): the engine only copies it into labels.
+const testRevisionHash = "5ceecfbe58dde83a"
 
 // withDefs is the built-in definitions plus defs.
 func withDefs(t *testing.T, defs ...*render.Definition) *render.Definitions {

@@ -228,8 +228,14 @@ func (w *workflowRun) admitRefObjects() error {
 		if c.Type != "ref-objects" {
 			continue
 		}
-		if _, err := w.refObjects(c); err != nil {
+		rc, err := w.refObjects(c)
+		if err != nil {
 			return err
+		}
+		// A selector that selects nothing leaves no objects.
+		objs, _ := rc.Properties["objects"].([]any)
+		for _, o := range objs {
+			w.referred = appendObject(w.referred, o.(map[string]any))
 		}
 	}
 	return nil

@@ -24,7 +24,7 @@ func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
 	if comp == nil {
 		return w.stepErr(s, fieldpath.New("properties", "component"), fmt.Sprintf("component %q not found", name))
 	}
-	pl := cueval.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace")}
+	pl := cueval.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace"), ApplyStep: true}
 	if pl.Cluster != "" {
 		if err := w.checkCluster(pl.Cluster, s.Path.Child("properties").Child("cluster"), fmt.Sprintf("step %q", s.Name)); err != nil {
 			return err

@@ -26,6 +26,7 @@ import (
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
+	"github.com/drydock-dev/drydock/render/revision"
 )
 
 // Write is one object a workflow step writes to a cluster: the desired
@@ -120,6 +121,9 @@ type workflowRun struct {
 	writers map[string]producer
 	// crds caches observedResources.
 	crds []resourceKind
+	// referred are the objects ref-objects components refer to
+	// (KubeVela's Appfile.ReferredObjects).
+	referred []map[string]any
 }
 
 // Run renders app by emulating its workflow (its own, the Workflow it
@@ -134,6 +138,9 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	run.noSpec()
 	steps, err := run.admit()
 	if err != nil {
+		return nil, err
+	}
+	if err := run.revisionHash(steps); err != nil {
 		return nil, err
 	}
 	if run.res.Resources, err = resourcekeeper.ResourcePolicies(app); err != nil {
@@ -160,6 +167,18 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 		return nil, err
 	}
 	return run.res, nil
+}
+
+// revisionHash sets the application-revision hash KubeVela computes once
+// the parser has read the Application (PrepareCurrentAppRevision).
+func (w *workflowRun) revisionHash(steps []render.WorkflowStep) error {
+	h, err := revision.AppRevisionHash(revision.Inputs{App: w.app, Definitions: w.defs, Steps: steps,
+		Workflow: w.wf, ExternalPolicies: w.external, ReferredObjects: w.referred})
+	if err != nil {
+		return err
+	}
+	w.app.SetRevisionHash(h)
+	return nil
 }
 
 // steps runs a list of steps (or sub-steps) in dependency order.
