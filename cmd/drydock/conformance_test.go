@@ -61,7 +61,11 @@ func TestConformanceAddons(t *testing.T) {
 // runCorpus runs one corpus's cases, honouring the skip list, and logs
 // the counts `make test` prints.
 func runCorpus(t *testing.T, corpus string, runOne func(t *testing.T, dir string)) {
-	root := filepath.Join(conformanceRoot, corpus)
+	runCorpusAt(t, filepath.Join(conformanceRoot, corpus), corpus, runOne)
+}
+
+// runCorpusAt is runCorpus for a corpus rooted at root.
+func runCorpusAt(t *testing.T, root, corpus string, runOne func(t *testing.T, dir string)) {
 	cases := corpusCases(t, root)
 	printSkips(t, corpus, cases)
 	var passed, failed, skipped int
@@ -89,7 +93,7 @@ func runCorpus(t *testing.T, corpus string, runOne func(t *testing.T, dir string
 
 // maskAddon drops what the addon corpus README says a comparator treats
 // as absent.
-func maskAddon(_ *testing.T, _ objectKey, want, got map[string]any) {
+func maskAddon(_ testing.TB, _ objectKey, want, got map[string]any) {
 	normaliseAddonObject(want)
 	normaliseAddonObject(got)
 }
@@ -195,7 +199,7 @@ func printSkips(t *testing.T, corpus string, cases []string) {
 // runCase runs a case's cmd (split like a POSIX shell, {defs} replaced)
 // with the case directory as working directory, and compares the tree
 // (each object pair passed through mask first) and the NOTES.
-func runCase(t *testing.T, dir, defs string, mask func(t *testing.T, k objectKey, want, got map[string]any)) {
+func runCase(t testing.TB, dir, defs string, mask func(t testing.TB, k objectKey, want, got map[string]any)) {
 	t.Helper()
 	cmdline, err := os.ReadFile(filepath.Join(dir, "cmd"))
 	if err != nil {
@@ -256,7 +260,7 @@ func TestConformanceFieldValidation(t *testing.T) {
 	}
 }
 
-func checkExpectedError(t *testing.T, code int, stderr, want string) {
+func checkExpectedError(t testing.TB, code int, stderr, want string) {
 	t.Helper()
 	if code == 0 {
 		t.Fatalf("exit 0, want an error containing %q", want)
@@ -275,7 +279,7 @@ func checkExpectedError(t *testing.T, code int, stderr, want string) {
 // objectKey is how the corpus keys objects.
 type objectKey struct{ cluster, apiVersion, kind, namespace, name string }
 
-func readTree(t *testing.T, dir string) map[objectKey]map[string]any {
+func readTree(t testing.TB, dir string) map[objectKey]map[string]any {
 	t.Helper()
 	out := map[objectKey]map[string]any{}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
@@ -308,7 +312,7 @@ var revisionHash = regexp.MustCompile(`^[0-9a-f]{1,16}$`)
 
 // compareTrees compares like the corpus READMEs say: keys, then objects
 // with volatile values masked.
-func compareTrees(t *testing.T, wantDir, gotDir string, mask func(t *testing.T, k objectKey, want, got map[string]any)) {
+func compareTrees(t testing.TB, wantDir, gotDir string, mask func(t testing.TB, k objectKey, want, got map[string]any)) {
 	t.Helper()
 	want, got := readTree(t, wantDir), readTree(t, gotDir)
 	for k, w := range want {
@@ -330,7 +334,7 @@ func compareTrees(t *testing.T, wantDir, gotDir string, mask func(t *testing.T, 
 	}
 }
 
-func maskVolatile(t *testing.T, k objectKey, want, got map[string]any) {
+func maskVolatile(t testing.TB, k objectKey, want, got map[string]any) {
 	wl := manifest.Map(want, "metadata", "labels")
 	gl := manifest.Map(got, "metadata", "labels")
 	const hashKey = "app.oam.dev/app-revision-hash"
