@@ -156,6 +156,13 @@ func TestRunAuthored(t *testing.T) {
 			err:    "ClusterOverridePolicy bad: ConfigMap c on cluster m1: spec.overrideRules[0].overriders.plaintext[0]: replace operation does not apply",
 		},
 		{
+			name: "a Work Karmada cannot prune",
+			inputs: []string{"apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default}\nspec: {parallelism: 1, template: {metadata: {labels: {a: b}}, spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}\n",
+				cpp("all", "batch/v1", "Job", "  placement: {}\n"),
+				copHead + "metadata: {name: num}\nspec:\n  overrideRules:\n  - overriders: {plaintext: [{path: /spec/template/metadata/labels/n, operator: add, value: 1}]}\n"},
+			err: `Job.batch default/j: on cluster m1: Karmada cannot prune it for its Work: .spec.template.metadata.labels accessor error: contains non-string value in the map under key "n": 1 is of the type`,
+		},
+		{
 			name:   "a template Karmada refuses",
 			inputs: []string{strings.Replace(deploy, "replicas: 4", "replicas: many", 1), cpp("all", "apps/v1", "Deployment", "  placement: {}\n")},
 			err:    "spec.replicas: Invalid value: many",

@@ -136,7 +136,12 @@ func (cp *controlPlane) place(i int) placed {
 		if out.Provenance != nil {
 			claimed = manifest.DeepCopy(out.Data).(map[string]any)
 		}
-		propagation.Finish(out)
+		if err := propagation.Finish(out); err != nil {
+			// Karmada's prune fails: the Work is not created.
+			r.err = cp.inContext(t, &manifest.Error{Pos: t.Pos, Subjects: []manifest.Subject{{Kind: t.Key().String()}},
+				Err: fmt.Errorf("on cluster %s: Karmada cannot prune it for its Work: %w", target.Cluster.Name, err)})
+			return r
+		}
 		if claimed != nil {
 			out.Provenance.Record(claimed, out.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: "Karmada", Detail: "Work on " + target.Cluster.Name, Pos: p.Pos})
 		}
