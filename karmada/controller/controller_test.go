@@ -124,11 +124,17 @@ func TestRunAuthored(t *testing.T) {
 			works:      []string{"frozen m1 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted", "frozen m2 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"},
 		},
 		{
-			name:       "a plain manifest beside policies that do not select it",
+			name:       "a template beside policies that do not select it lands nowhere",
 			inputs:     []string{configMap, cpp("all", "apps/v1", "Deployment", "  placement: {}\n")},
 			plainToHub: true,
-			written:    []string{"local ConfigMap default/c: template in.yaml:1:1"},
-			warnings:   []string{"in.yaml:1:1: ConfigMap c: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster (rendered to the hub local, as kubectl apply would)"},
+			warnings:   []string{"in.yaml:1:1: ConfigMap c: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster"},
+			works:      []string{"frozen m1 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted", "frozen m2 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"},
+		},
+		{
+			name:       "beside an override policy alone a template lands nowhere",
+			inputs:     []string{configMap, copHead + "metadata: {name: o}\nspec:\n  overrideRules:\n  - overriders: {labelsOverrider: [{operator: add, value: {a: b}}]}\n"},
+			plainToHub: true,
+			warnings:   []string{"in.yaml:1:1: ConfigMap c: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster"},
 			works:      []string{"frozen m1 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted", "frozen m2 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"},
 		},
 		{

@@ -68,15 +68,14 @@ func (cp *controlPlane) place(i int) placed {
 	p := propagation.Select(t, cp.props)
 	if p == nil {
 		r.frozen, r.frozenWhy = cp.memberNames(), "no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"
-		if !cp.plainToHub {
+		// Beside Karmada policies the inputs are a Karmada control plane:
+		// a template none selects lands nowhere, as on karmada-apiserver.
+		if !cp.plainToHub || len(cp.props) > 0 || len(cp.ovs) > 0 {
 			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
 			return r
 		}
-		// A plain manifest among the inputs: applied to the hub, as
-		// kubectl apply would.
-		if len(cp.props) > 0 {
-			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster (rendered to the hub %s, as kubectl apply would)", t.Pos, t.Key(), cluster.Local)
-		}
+		// Plain manifests alone: applied to the hub, as kubectl apply
+		// would.
 		r.writes = append(r.writes, cluster.Entry{Object: kubectlApplied(t), Source: cp.sources[i], Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, cluster.Local)
 		return r
