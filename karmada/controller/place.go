@@ -65,7 +65,10 @@ type placed struct {
 func (cp *controlPlane) place(i int) placed {
 	t := cp.templates[i]
 	r := placed{key: t.Key()}
-	p := propagation.Select(t, cp.props)
+	// Karmada sees the template as karmada-apiserver stores it, with the
+	// defaults of its kind.
+	stored, defaults := propagation.Default(t)
+	p := propagation.Select(stored, cp.props)
 	if p == nil {
 		r.frozen, r.frozenWhy = cp.memberNames(), "no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"
 		// Beside Karmada policies the inputs are a Karmada control plane:
@@ -80,13 +83,13 @@ func (cp *controlPlane) place(i int) placed {
 		r.targets = append(r.targets, cluster.Local)
 		return r
 	}
-	if err := propagation.CheckTemplate(t); err != nil {
+	if err := propagation.CheckTemplate(stored); err != nil {
 		r.err = cp.inContext(t, err)
 		return r
 	}
-	d, err := propagation.Schedule(t, p, cp.members)
+	d, err := propagation.Schedule(stored, p, cp.members)
 	if cp.placements != nil {
-		r.placement = explainPlacement(t, cp, p, d, err)
+		r.placement = explainPlacement(stored, cp, p, d, err)
 	}
 	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%s); it reaches no member cluster", t.Pos, t.Key(), p, manifest.Format(err, nil))
@@ -121,16 +124,18 @@ func (cp *controlPlane) place(i int) placed {
 			r.frozenWhy = p.String() + " suspends dispatching to it: Karmada leaves the member's object as it is"
 			continue
 		}
-		obj := propagation.Claim(t, d, target)
-		if t.Provenance != nil {
-			obj.Provenance = t.Provenance.Clone()
-			obj.Provenance.Record(t.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.PlacementPos})
+		obj := propagation.Claim(stored, d, target)
+		if stored.Provenance != nil {
+			obj.Provenance = stored.Provenance.Clone()
+			obj.Provenance.Record(stored.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.PlacementPos})
 		}
 		out, applied, err := override.Apply(obj, target.Cluster, cp.ovs)
 		if err != nil {
 			r.err = cp.inContext(t, err)
 			return r
 		}
+		// The member's API server defaults the Work's object again.
+		defaults.Elide(out)
 		var claimed map[string]any
 		if out.Provenance != nil {
 			claimed = manifest.DeepCopy(out.Data).(map[string]any)
