@@ -134,7 +134,8 @@ func (cp *controlPlane) place(i int) placed {
 			r.err = cp.inContext(t, err)
 			return r
 		}
-		// The member's API server defaults the Work's object again.
+		// The defaults still at karmada-apiserver's value are left out:
+		// the member's API server sets them again.
 		defaults.Elide(out)
 		var claimed map[string]any
 		if out.Provenance != nil {
