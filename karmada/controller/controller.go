@@ -60,11 +60,13 @@ func (a *Authored) empty() bool {
 type Options struct {
 	// Authored is the inputs' control plane (nil: it holds nothing).
 	Authored *Authored
-	// PlainToHub applies the inputs' templates that no policy selects to
-	// the hub (cluster.Local), as kubectl apply would: inputs of plain
-	// manifests. Beside Applications they are what the clusters hold
-	// already (the KubeVela corpus's usage-configmap renders its
-	// ConfigMap nowhere), so it is set only when there is none.
+	// PlainToHub applies the inputs' templates to the hub (cluster.Local),
+	// as kubectl apply would, when the inputs hold no Karmada policy:
+	// inputs of plain manifests. Beside Applications they are what the
+	// clusters hold already (the KubeVela corpus's usage-configmap renders
+	// its ConfigMap nowhere), so it is set only when there is none. Beside
+	// Karmada policies a template none selects lands nowhere, with a
+	// warning, as on karmada-apiserver.
 	PlainToHub bool
 	// Explain fills Result.Placements.
 	Explain bool

@@ -124,11 +124,17 @@ func TestRunAuthored(t *testing.T) {
 			works:      []string{"frozen m1 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted", "frozen m2 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"},
 		},
 		{
-			name:       "a plain manifest beside policies that do not select it",
+			name:       "a template beside policies that do not select it lands nowhere",
 			inputs:     []string{configMap, cpp("all", "apps/v1", "Deployment", "  placement: {}\n")},
 			plainToHub: true,
-			written:    []string{"local ConfigMap default/c: template in.yaml:1:1"},
-			warnings:   []string{"in.yaml:1:1: ConfigMap c: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster (rendered to the hub local, as kubectl apply would)"},
+			warnings:   []string{"in.yaml:1:1: ConfigMap c: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster"},
+			works:      []string{"frozen m1 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted", "frozen m2 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"},
+		},
+		{
+			name:       "beside an override policy alone a template lands nowhere",
+			inputs:     []string{configMap, copHead + "metadata: {name: o}\nspec:\n  overrideRules:\n  - overriders: {labelsOverrider: [{operator: add, value: {a: b}}]}\n"},
+			plainToHub: true,
+			warnings:   []string{"in.yaml:1:1: ConfigMap c: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster"},
 			works:      []string{"frozen m1 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted", "frozen m2 ConfigMap c: no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"},
 		},
 		{
@@ -154,6 +160,13 @@ func TestRunAuthored(t *testing.T) {
 			name:   "a failing override",
 			inputs: []string{configMap, cpp("all", "v1", "ConfigMap", "  placement: {}\n"), copHead + "metadata: {name: bad}\nspec:\n  overrideRules:\n  - overriders: {plaintext: [{path: /data/missing/deeper, operator: replace, value: x}]}\n"},
 			err:    "ClusterOverridePolicy bad: ConfigMap c on cluster m1: spec.overrideRules[0].overriders.plaintext[0]: replace operation does not apply",
+		},
+		{
+			name: "a Work Karmada cannot prune",
+			inputs: []string{"apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default}\nspec: {parallelism: 1, template: {metadata: {labels: {a: b}}, spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}\n",
+				cpp("all", "batch/v1", "Job", "  placement: {}\n"),
+				copHead + "metadata: {name: num}\nspec:\n  overrideRules:\n  - overriders: {plaintext: [{path: /spec/template/metadata/labels/n, operator: add, value: 1}]}\n"},
+			err: `Job.batch default/j: on cluster m1: Karmada cannot prune it for its Work: .spec.template.metadata.labels accessor error: contains non-string value in the map under key "n": 1 is of the type`,
 		},
 		{
 			name:   "a template Karmada refuses",

@@ -65,29 +65,31 @@ type placed struct {
 func (cp *controlPlane) place(i int) placed {
 	t := cp.templates[i]
 	r := placed{key: t.Key()}
-	p := propagation.Select(t, cp.props)
+	// Karmada sees the template as karmada-apiserver stores it, with the
+	// defaults of its kind.
+	stored, defaults := propagation.Default(t)
+	p := propagation.Select(stored, cp.props)
 	if p == nil {
 		r.frozen, r.frozenWhy = cp.memberNames(), "no policy selects its template; Karmada keeps the binding, and what it propagated, until the template is deleted"
-		if !cp.plainToHub {
+		// Beside Karmada policies the inputs are a Karmada control plane:
+		// a template none selects lands nowhere, as on karmada-apiserver.
+		if !cp.plainToHub || len(cp.props) > 0 || len(cp.ovs) > 0 {
 			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy%s selects it; it reaches no member cluster", t.Pos, t.Key(), cp.where())
 			return r
 		}
-		// A plain manifest among the inputs: applied to the hub, as
-		// kubectl apply would.
-		if len(cp.props) > 0 {
-			r.warning = fmt.Sprintf("%s: %s: no PropagationPolicy or ClusterPropagationPolicy selects it; it reaches no member cluster (rendered to the hub %s, as kubectl apply would)", t.Pos, t.Key(), cluster.Local)
-		}
+		// Plain manifests alone: applied to the hub, as kubectl apply
+		// would.
 		r.writes = append(r.writes, cluster.Entry{Object: kubectlApplied(t), Source: cp.sources[i], Origin: cp.origins[i], Owner: cp.owners[i]})
 		r.targets = append(r.targets, cluster.Local)
 		return r
 	}
-	if err := propagation.CheckTemplate(t); err != nil {
+	if err := propagation.CheckTemplate(stored); err != nil {
 		r.err = cp.inContext(t, err)
 		return r
 	}
-	d, err := propagation.Schedule(t, p, cp.members)
+	d, err := propagation.Schedule(stored, p, cp.members)
 	if cp.placements != nil {
-		r.placement = explainPlacement(t, cp, p, d, err)
+		r.placement = explainPlacement(stored, cp, p, d, err)
 	}
 	if errors.Is(err, propagation.ErrUnschedulable) {
 		r.warning = fmt.Sprintf("%s: %s: %s: Karmada's scheduler cannot place it (%s); it reaches no member cluster", t.Pos, t.Key(), p, manifest.Format(err, nil))
@@ -122,21 +124,29 @@ func (cp *controlPlane) place(i int) placed {
 			r.frozenWhy = p.String() + " suspends dispatching to it: Karmada leaves the member's object as it is"
 			continue
 		}
-		obj := propagation.Claim(t, d, target)
-		if t.Provenance != nil {
-			obj.Provenance = t.Provenance.Clone()
-			obj.Provenance.Record(t.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.PlacementPos})
+		obj := propagation.Claim(stored, d, target)
+		if stored.Provenance != nil {
+			obj.Provenance = stored.Provenance.Clone()
+			obj.Provenance.Record(stored.Data, obj.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: p.String(), Detail: "placement on " + target.Cluster.Name, Pos: p.PlacementPos})
 		}
 		out, applied, err := override.Apply(obj, target.Cluster, cp.ovs)
 		if err != nil {
 			r.err = cp.inContext(t, err)
 			return r
 		}
+		// The defaults still at karmada-apiserver's value are left out:
+		// the member's API server sets them again.
+		defaults.Elide(out)
 		var claimed map[string]any
 		if out.Provenance != nil {
 			claimed = manifest.DeepCopy(out.Data).(map[string]any)
 		}
-		propagation.Finish(out)
+		if err := propagation.Finish(out); err != nil {
+			// Karmada's prune fails: the Work is not created.
+			r.err = cp.inContext(t, &manifest.Error{Pos: t.Pos, Subjects: []manifest.Subject{{Kind: t.Key().String()}},
+				Err: fmt.Errorf("on cluster %s: Karmada cannot prune it for its Work: %w", target.Cluster.Name, err)})
+			return r
+		}
 		if claimed != nil {
 			out.Provenance.Record(claimed, out.Data, manifest.Origin{Stage: manifest.StageKarmada, Name: "Karmada", Detail: "Work on " + target.Cluster.Name, Pos: p.Pos})
 		}

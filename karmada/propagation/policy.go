@@ -103,9 +103,11 @@ func IsPolicy(obj *manifest.Object) bool {
 		(k == KindPropagationPolicy || k == KindClusterPropagationPolicy)
 }
 
-// Parse reads and validates a propagation policy as Karmada's CRD schema
-// and webhook would. A selector without a namespace gets the policy's, as
-// Karmada's mutating webhook does.
+// Parse reads and validates a propagation policy as karmada-apiserver
+// would: the CRD's defaults and Karmada's mutating webhook first (a
+// selector without a namespace gets the policy's, an empty spread
+// constraint spreads by cluster), then the CRD schema and the validating
+// webhook.
 func Parse(obj *manifest.Object) (*Policy, error) {
 	p := &Policy{Kind: obj.Kind(), Name: obj.Name(), Pos: obj.Pos, PlacementPos: obj.FieldPos(fieldpath.New("spec", "placement")), Scheduling: Duplicated}
 	if p.Kind == KindPropagationPolicy {
@@ -117,6 +119,8 @@ func Parse(obj *manifest.Object) (*Policy, error) {
 	if p.Name == "" {
 		return nil, p.errorf(obj, fieldpath.New("metadata", "name"), "metadata.name: Required value")
 	}
+	// The API server defaults and mutates before its schema check.
+	obj = admitted(obj, p.Namespace)
 	if errs := schemas.Karmada(p.Kind).Validate(obj); len(errs) > 0 {
 		var vs violations
 		for _, e := range errs {
