@@ -126,7 +126,12 @@ func (e *TemplateError) Error() string {
 // Unwrap returns Err.
 func (e *TemplateError) Unwrap() error { return e.Err }
 
-// checkImports rejects imports that only mean something under `cue cmd`.
+// checkImports rejects imports that only mean something under `cue cmd`,
+// and KubeVela's provider packages (vela/*), which a component, trait or
+// policy template could only call on a live controller: drydock runs
+// them in workflow steps (render/stepexec), not while rendering a
+// component. vela/helm, which the built-in helmchart imports, downloads
+// and renders a chart.
 func checkImports(d *render.Definition) error {
 	f, err := parser.ParseFile(d.TemplateFile, d.Template, parser.ImportsOnly)
 	if err != nil {
@@ -136,6 +141,12 @@ func checkImports(d *render.Definition) error {
 		path := strings.Trim(spec.Path.Value, `"`)
 		if path == "tool" || strings.HasPrefix(path, "tool/") {
 			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: tool/* packages only work under `cue cmd`", d.Kind, d.Name, path)
+		}
+		if path == "vela/helm" {
+			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: KubeVela's helm provider downloads and renders the chart while the controller runs; drydock renders no Helm chart offline yet (use a Flux HelmRelease component to render the release object)", d.Kind, d.Name, path)
+		}
+		if path == "vela" || strings.HasPrefix(path, "vela/") {
+			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: KubeVela's provider packages run in workflow steps; drydock does not call them while rendering a %s", d.Kind, d.Name, path, strings.TrimSuffix(d.Kind, "Definition"))
 		}
 	}
 	return nil
