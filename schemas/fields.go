@@ -220,7 +220,7 @@ func unknownIn(s *Structural, v any, path fieldpath.Path, out *[]unknownFieldErr
 				unknownIn(s.AdditionalProperties, e, append(path, fieldpath.Key(k)), out)
 			case !s.PreserveUnknown:
 				p := slices.Clone(append(path, fieldpath.Key(k)))
-				*out = append(*out, unknownFieldError{path: p, hint: meant(s, k)})
+				*out = append(*out, unknownFieldError{path: p, hint: meant(s, path, k)})
 			}
 		}
 	}
@@ -229,8 +229,13 @@ func unknownIn(s *Structural, v any, path fieldpath.Path, out *[]unknownFieldErr
 // meant is the hint for unknown field k of an object of schema s: the
 // closest declared sibling (" (did you mean "policies"?)"), else, beside
 // a `properties` that keeps anything, that property (a key dedented out
-// of properties), else "".
-func meant(s *Structural, k string) string {
+// of properties), else "". A definition's kube or helm schematic says
+// what became of it.
+func meant(s *Structural, path fieldpath.Path, k string) string {
+	if (k == "kube" || k == "helm") && path.String() == "spec.schematic" {
+		// kubevela f1bae1672 (v1.9.0): "Chore: remove schematic kube and helm".
+		return fmt.Sprintf(" (KubeVela removed the %s schematic in v1.9; use a CUE template)", k)
+	}
 	if hint := manifest.DidYouMean(k, manifest.SortedKeys(s.Properties)); hint != "" {
 		return hint
 	}

@@ -12,6 +12,7 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -274,23 +275,28 @@ func TestMeant(t *testing.T) {
 	component := KubeVela("Application", "v1beta1").Properties["spec"].Properties["components"].Items
 	policy := KubeVela("Application", "v1beta1").Properties["spec"].Properties["policies"].Items
 	mode := KubeVela("Application", "v1beta1").Properties["spec"].Properties["workflow"].Properties["mode"]
+	schematic := KubeVela("ComponentDefinition", "v1beta1").Properties["spec"].Properties["schematic"]
 	for _, tt := range []struct {
 		s    *Structural
 		key  string
 		want string
+		at   fieldpath.Path
 	}{
-		{component, "propertes", ` (did you mean "properties"?)`},
-		{component, "trait", ` (did you mean "traits"?)`},
-		{component, "dependOn", ` (did you mean "dependsOn"?)`},
-		{component, "externalrevision", ` (did you mean "externalRevision"?)`},
-		{component, "replica", ` (did you mean "properties.replica"?)`},
-		{component, "image", ` (did you mean "properties.image"?)`},
-		{policy, "typ", ` (did you mean "type"?)`},
-		{policy, "clusters", ` (did you mean "properties.clusters"?)`},
-		{mode, "step", ` (did you mean "steps"?)`},
-		{mode, "parallel", ""},
+		{component, "propertes", ` (did you mean "properties"?)`, nil},
+		{component, "trait", ` (did you mean "traits"?)`, nil},
+		{component, "dependOn", ` (did you mean "dependsOn"?)`, nil},
+		{component, "externalrevision", ` (did you mean "externalRevision"?)`, nil},
+		{component, "replica", ` (did you mean "properties.replica"?)`, nil},
+		{component, "image", ` (did you mean "properties.image"?)`, nil},
+		{policy, "typ", ` (did you mean "type"?)`, nil},
+		{policy, "clusters", ` (did you mean "properties.clusters"?)`, nil},
+		{mode, "step", ` (did you mean "steps"?)`, nil},
+		{mode, "parallel", "", nil},
+		{schematic, "kube", " (KubeVela removed the kube schematic in v1.9; use a CUE template)", fieldpath.New("spec", "schematic")},
+		{schematic, "helm", " (KubeVela removed the helm schematic in v1.9; use a CUE template)", fieldpath.New("spec", "schematic")},
+		{schematic, "kub", ` (did you mean "cue"?)`, fieldpath.New("spec", "schematic")},
 	} {
-		if got := meant(tt.s, tt.key); got != tt.want {
+		if got := meant(tt.s, tt.at, tt.key); got != tt.want {
 			t.Errorf("meant(%q) = %q, want %q", tt.key, got, tt.want)
 		}
 	}
