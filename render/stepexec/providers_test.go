@@ -131,9 +131,9 @@ c: multicluster.#ListClusters & {}
 p: op.#GetPlacementsFromTopologyPolicies & {policies: ["t"]}
 d: multicluster.#Deploy & {$params: {policies: ["t"], parallelism: 2, ignoreTerraformComponent: true, inlinePolicies: [{type: "override", properties: {}}]}}
 out: {clusters: c.$returns.outputs.clusters, placements: p.placements}`, "out",
-			outcome{Trace: []string{"multicluster.list-clusters: 2", "multicluster.get-placements-from-topology-policies t: 1", `multicluster.deploy policies ["t"], 1 inline`},
+			outcome{Trace: []string{"multicluster.list-clusters: 1", "multicluster.get-placements-from-topology-policies t: 1", `multicluster.deploy policies ["t"], 1 inline`},
 				Calls: []string{"deploy [t] 2 [map[name:inline-override-policy-0 properties:map[] type:override]]"},
-				Value: `{"clusters":["local","m1"],"placements":[{"cluster":"m1","namespace":""}]}`}},
+				Value: `{"clusters":["m1"],"placements":[{"cluster":"m1","namespace":""}]}`}},
 		{"placements error", `import "vela/op"
 p: op.#GetPlacementsFromTopologyPolicies & {policies: []}`, "",
 			outcome{Err: "function call error for p: no policies"}},
