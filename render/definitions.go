@@ -334,6 +334,11 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 		if !ok {
 			return nil, manifest.At(obj.FieldPos(path), "%s %q: %s must be a string", d.Kind, d.Name, path)
 		}
+		if d.Kind == KindComponent || d.Kind == KindTrait || d.Kind == KindPolicy {
+			if up, ok := upgradeLegacyCUE(text); ok {
+				text = up
+			}
+		}
 		d.Template, d.TemplateFile = placeTemplate(obj, path, text)
 		_, d.placed = obj.BlockStart(path)
 		return d, nil
