@@ -41,6 +41,11 @@ func TestAdmitDefinition(t *testing.T) {
 		{"import not found", yamlDef(KindComponent, "c", workload, `import "example.com/nope"`, `output: {data: x: nope.X}`),
 			`d.yaml:9:16: ComponentDefinition "c": definition denied: template: import "example.com/nope": package not found (a template may import CUE's standard library)`},
 		{"list arithmetic is upgraded", yamlDef(KindTrait, "t", "", `patch: spec: args: parameter.a + ["x"]`, `parameter: a: [...string]`), ""},
+		// The upgrade makes templating.list: list.Concat(...), whose `list`
+		// is the field itself (kubevela/catalog's grafana-dashboard trait):
+		// admission judges the authored template, as the shared addon
+		// corpus expects.
+		{"an upgrade shadowing the list import is admitted", yamlDef(KindTrait, "t", "", `a: [1]`, `b: [2]`, `patch: templating: list: a + b`), ""},
 		{"vela packages are not judged", yamlDef(KindTrait, "t", "", `import "vela/op"`, `patch: {}`), ""},
 		{"trait without template or definitionRef", yamlDef(KindTrait, "t", "podDisruptive: true"),
 			`d.yaml:5:3: TraitDefinition "t": definition denied: if definition reference is omitted, patch or output with GVK is required`},

@@ -64,6 +64,9 @@ type Definition struct {
 	// placed is true when Template's positions are the authored file's
 	// (false for a template whose place in its file is unknown).
 	placed bool
+	// authored is the template as written when Template is its legacy-CUE
+	// upgrade (upgradeLegacyCUE); admission judges the authored one.
+	authored string
 }
 
 // defSpec are the spec fields KubeVela's definition webhooks read, and
@@ -335,6 +338,18 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 			return nil, manifest.At(obj.FieldPos(path), "%s %q: %s must be a string", d.Kind, d.Name, path)
 		}
 		d.Template, d.TemplateFile = placeTemplate(obj, path, text)
+		if d.Kind == KindComponent || d.Kind == KindTrait || d.Kind == KindPolicy {
+			// KubeVela renders the upgraded template (pkg/cue/definition/
+			// template.go, application_policies.go). Its webhook judges the
+			// upgraded one too, but drydock's admission keeps judging the
+			// authored one: the upgrade can shadow the list import (a field
+			// named list, as kubevela/catalog's grafana-dashboard trait has),
+			// which the shared addon corpus expects admitted.
+			if up, ok := upgradeLegacyCUE(text); ok {
+				d.authored = d.Template
+				d.Template, _ = placeTemplate(obj, path, up)
+			}
+		}
 		_, d.placed = obj.BlockStart(path)
 		return d, nil
 	}

@@ -102,10 +102,16 @@ func placement(cluster, ns string) string {
 	return cluster + "/" + ns
 }
 
+// doListClusters lists the registered clusters: KubeVela lists the
+// cluster-gateway Secrets (pkg/workflow/providers/multicluster/multicluster.go
+// ListClusters, pkg/multicluster/utils.go ListExistingClusterSecrets), so
+// the hub `local`, which has none, is never among them.
 func doListClusters(c *call) (map[string]any, error) {
 	clusters := []any{}
 	for _, name := range c.host.Clusters() {
-		clusters = append(clusters, name)
+		if name != "local" {
+			clusters = append(clusters, name)
+		}
 	}
 	c.tracef("  multicluster.list-clusters: %d", len(clusters))
 	return map[string]any{"outputs": map[string]any{"clusters": clusters}}, nil

@@ -40,6 +40,29 @@ func describe(cluster string, obj map[string]any) string {
 	return fmt.Sprintf("%s/%s %s %s", cluster, ns, manifest.String(obj, "kind"), manifest.String(obj, "metadata", "name"))
 }
 
+// dispatchLabels labels obj as KubeVela's controller does what a kube
+// step applies: Apply and Patch add the Application's labels (kubevela/
+// workflow pkg/providers/kube/kube.go, RuntimeParams.Labels, which the
+// controller sets to app.oam.dev/name and app.oam.dev/namespace in
+// application/generator.go GenerateApplicationSteps), then the
+// controller's dispatcher (application/apply.go Dispatch,
+// multicluster.ResourcesWithClusterName) sets app.oam.dev/cluster to the
+// step's cluster when the object has none ("" for the hub).
+func (c *call) dispatchLabels(obj map[string]any, cluster string, withApp bool) {
+	labels := manifest.Map(obj, "metadata", "labels")
+	if labels == nil {
+		labels = map[string]any{}
+		manifest.SetNested(obj, labels, "metadata", "labels")
+	}
+	if app := manifest.String(c.step.Context, "appName"); withApp && app != "" {
+		labels[render.LabelAppName] = app
+		labels[render.LabelAppNamespace] = manifest.String(c.step.Context, "namespace")
+	}
+	if s, _ := labels[render.LabelAppCluster].(string); s == "" {
+		labels[render.LabelAppCluster] = cluster
+	}
+}
+
 func doApply(c *call) (map[string]any, error) {
 	obj := c.obj("value")
 	if obj == nil {
@@ -47,6 +70,7 @@ func doApply(c *call) (map[string]any, error) {
 	}
 	defaultNamespace(obj)
 	cluster := c.str("cluster")
+	c.dispatchLabels(obj, cluster, true)
 	c.tracef("  kube.apply %s", describe(cluster, obj))
 	if err := c.host.Apply(cluster, obj); err != nil {
 		return nil, c.errf("%w", err)
@@ -63,6 +87,7 @@ func doApplyInParallel(c *call) (map[string]any, error) {
 			return nil, c.errf("value holds a non-object")
 		}
 		defaultNamespace(obj)
+		c.dispatchLabels(obj, cluster, false)
 		c.tracef("  kube.apply-in-parallel %s", describe(cluster, obj))
 		if err := c.host.Apply(cluster, obj); err != nil {
 			return nil, c.errf("%w", err)
@@ -96,6 +121,7 @@ func doPatch(c *call) (map[string]any, error) {
 	if err := out.Decode(&result); err != nil {
 		return nil, c.errf("%w", err)
 	}
+	c.dispatchLabels(result, cluster, true)
 	c.tracef("  kube.patch %s", describe(cluster, result))
 	if err := c.host.Apply(cluster, result); err != nil {
 		return nil, c.errf("%w", err)

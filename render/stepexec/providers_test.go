@@ -41,6 +41,25 @@ out: {read: r.$returns.value.data, err: miss.$returns.err, patched: p.$returns.r
 				Calls: []string{"apply :ConfigMap/default/new", "apply m1:Namespace//n", "apply :Secret/default/x", "apply :ConfigMap/default/cm",
 					"list  ConfigMap default map[x:y]", "list  Broken  map[]", "delete :ConfigMap/default/new", "delete :Job/default/j"},
 				Value: `{"delErr":"forbidden","err":"configmaps \"none\" not found","listErr":"no such kind","n":3,"patched":{"a":"b","c":"d"},"read":{"a":"b"}}`}},
+		// KubeVela labels what kube.#Apply and #Patch write with the
+		// Application, and its dispatcher adds the cluster when the object
+		// has none; #ApplyInParallel gets the cluster only.
+		{"kube writes carry KubeVela's labels", `import "vela/kube"
+import "vela/op"
+a: kube.#Apply & {$params: value: {apiVersion: "v1", kind: "ConfigMap", metadata: {name: "new", labels: x: "y"}}}
+m: kube.#Apply & {$params: {cluster: "m1", value: {apiVersion: "v1", kind: "ConfigMap", metadata: {name: "n", labels: "app.oam.dev/cluster": "m2"}}}}
+par: kube.#ApplyInParallel & {$params: {cluster: "m1", value: [{apiVersion: "v1", kind: "Secret", metadata: name: "x"}]}}
+p: kube.#Patch & {$params: {value: {apiVersion: "v1", kind: "ConfigMap", metadata: name: "cm"}, patch: data: c: "d"}}
+l: op.#Apply & {value: {apiVersion: "v1", kind: "ConfigMap", metadata: name: "old"}}
+out: {apply: a.$returns.value.metadata.labels, other: m.$returns.value.metadata.labels, parallel: par.$returns.value, patched: p.$returns.result.metadata.labels, legacy: l.value.metadata.labels}`, "out",
+			outcome{Trace: []string{"kube.apply local/default ConfigMap new", "kube.apply m1/default ConfigMap n", "kube.apply-in-parallel m1/default Secret x",
+				"kube.patch local/default ConfigMap cm", "kube.apply local/default ConfigMap old"},
+				Calls: []string{"apply :ConfigMap/default/new", "apply m1:ConfigMap/default/n", "apply m1:Secret/default/x", "apply :ConfigMap/default/cm", "apply :ConfigMap/default/old"},
+				Value: `{"apply":{"app.oam.dev/cluster":"","app.oam.dev/name":"app","app.oam.dev/namespace":"ns","x":"y"},` +
+					`"legacy":{"app.oam.dev/cluster":"","app.oam.dev/name":"app","app.oam.dev/namespace":"ns"},` +
+					`"other":{"app.oam.dev/cluster":"m2","app.oam.dev/name":"app","app.oam.dev/namespace":"ns"},` +
+					`"parallel":[{"apiVersion":"v1","kind":"Secret","metadata":{"labels":{"app.oam.dev/cluster":"m1"},"name":"x","namespace":"default"}}],` +
+					`"patched":{"app.oam.dev/cluster":"","app.oam.dev/name":"app","app.oam.dev/namespace":"ns"}}`}},
 		{"legacy kube", `import "vela/op"
 a: op.#Apply & {value: {apiVersion: "v1", kind: "ConfigMap", metadata: {name: "new", namespace: "ns"}}}
 l: op.#List & {resource: {apiVersion: "v1", kind: "ConfigMap"}}
@@ -131,9 +150,9 @@ c: multicluster.#ListClusters & {}
 p: op.#GetPlacementsFromTopologyPolicies & {policies: ["t"]}
 d: multicluster.#Deploy & {$params: {policies: ["t"], parallelism: 2, ignoreTerraformComponent: true, inlinePolicies: [{type: "override", properties: {}}]}}
 out: {clusters: c.$returns.outputs.clusters, placements: p.placements}`, "out",
-			outcome{Trace: []string{"multicluster.list-clusters: 2", "multicluster.get-placements-from-topology-policies t: 1", `multicluster.deploy policies ["t"], 1 inline`},
+			outcome{Trace: []string{"multicluster.list-clusters: 1", "multicluster.get-placements-from-topology-policies t: 1", `multicluster.deploy policies ["t"], 1 inline`},
 				Calls: []string{"deploy [t] 2 [map[name:inline-override-policy-0 properties:map[] type:override]]"},
-				Value: `{"clusters":["local","m1"],"placements":[{"cluster":"m1","namespace":""}]}`}},
+				Value: `{"clusters":["m1"],"placements":[{"cluster":"m1","namespace":""}]}`}},
 		{"placements error", `import "vela/op"
 p: op.#GetPlacementsFromTopologyPolicies & {policies: []}`, "",
 			outcome{Err: "function call error for p: no policies"}},

@@ -18,19 +18,42 @@ import (
 // applyComponent emulates the apply-component step: the component named
 // by properties.component, to properties.cluster (the hub when unset) and
 // properties.namespace (the Application's when unset).
-func (w *workflowRun) applyComponent(s *render.WorkflowStep) error {
+//
+// The result is the step's scope for its outputs: KubeVela runs the step
+// as pkg/workflow/template/static/builtin-apply-component.cue, whose
+// `output` and `outputs` are what oam.#ApplyComponent returns, the
+// component's workload and auxiliaries as rendered (never read back, so
+// without status).
+func (w *workflowRun) applyComponent(s *render.WorkflowStep) (map[string]any, error) {
 	name := manifest.String(s.Properties, "component")
 	comp := w.app.Component(name)
 	if comp == nil {
-		return w.stepErr(s, fieldpath.New("properties", "component"), fmt.Sprintf("component %q not found", name))
+		return nil, w.stepErr(s, fieldpath.New("properties", "component"), fmt.Sprintf("component %q not found", name))
 	}
 	pl := cueval.Placement{Cluster: manifest.String(s.Properties, "cluster"), Namespace: manifest.String(s.Properties, "namespace"), ApplyStep: true}
 	if pl.Cluster != "" {
 		if err := w.checkCluster(pl.Cluster, s.Path.Child("properties").Child("cluster"), fmt.Sprintf("step %q", s.Name)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return w.apply(comp, pl, s.Name, nil)
+	m, err := w.applyManifest(comp, pl, s.Name, nil)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	scope := map[string]any{}
+	if m.Workload != nil {
+		scope["output"] = m.Workload.Object
+	}
+	outs := map[string]any{}
+	for _, a := range m.Auxiliaries {
+		if a.Output != "" {
+			outs[a.Output] = a.Object
+		}
+	}
+	if len(outs) > 0 {
+		scope["outputs"] = outs
+	}
+	return scope, nil
 }
 
 func (w *workflowRun) checkCluster(name string, path render.FieldRef, who string) error {

@@ -157,6 +157,42 @@ func (w *workflowRun) evalOutputs(outs []render.Output, scope map[string]any, ow
 	return nil
 }
 
+// stepOutputs evaluates a finished step's outputs as kubevela/workflow's
+// hooks.Output does (pkg/hooks/data_passing.go at v0.6.4): a valueFrom
+// that does not resolve, also as output.$returns.<rest>, leaves the
+// output null and the step succeeded with the error as its message, so
+// drydock warns and goes on.
+func (w *workflowRun) stepOutputs(outs []render.Output, scope map[string]any, owner string) {
+	for _, o := range outs {
+		err := w.evalOutputs([]render.Output{o}, scope, owner)
+		if err == nil {
+			continue
+		}
+		if alt, ok := returnsPath(o.ValueFrom); ok {
+			if w.evalOutputs([]render.Output{{Name: o.Name, ValueFrom: alt, Path: o.Path}}, scope, owner) == nil {
+				continue
+			}
+		}
+		w.setVar(o.Name, nil)
+		w.tracef("  output %s = null", o.Name)
+		w.warnf("%s; KubeVela sets the output to null (the step succeeds with the lookup error as its message)", manifest.Format(err, nil))
+	}
+}
+
+// returnsPath is hooks.Output's second try: `output.<rest>` read as
+// `output.$returns.<rest>`, any other path as `<path>.$returns`; none
+// for a path already through $returns.
+func returnsPath(valueFrom string) (string, bool) {
+	if strings.Contains(valueFrom, "$returns.") {
+		return "", false
+	}
+	parts := strings.Split(valueFrom, "output.")
+	if len(parts) > 1 {
+		return parts[0] + "output.$returns." + strings.Join(parts[1:], "."), true
+	}
+	return valueFrom + ".$returns", true
+}
+
 // shortJSON renders a value for the trace, cut to one line.
 func shortJSON(v any) string {
 	s := fmt.Sprintf("%v", v)

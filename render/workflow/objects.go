@@ -36,9 +36,29 @@ func (w *workflowRun) applyObject(s *render.WorkflowStep) (map[string]any, error
 	if manifest.String(obj, "metadata", "namespace") == "" && !render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
 	}
+	dispatchLabels(obj, w.app, manifest.String(s.Properties, "cluster"))
 	w.writeTo(target, &cueval.Resource{Object: obj}, s.Name, nil)
 	returns := map[string]any{"value": obj}
 	return map[string]any{"apply": map[string]any{"$params": s.Properties, "$returns": returns}}, nil
+}
+
+// dispatchLabels labels what apply-object writes as KubeVela's controller
+// does: its kube.#Apply adds the Application's labels (kubevela/workflow
+// pkg/providers/kube/kube.go Apply; the controller gives them in
+// application/generator.go GenerateApplicationSteps), and the dispatcher
+// (application/apply.go Dispatch, multicluster.ResourcesWithClusterName)
+// sets app.oam.dev/cluster to the step's cluster when the object has none.
+func dispatchLabels(obj map[string]any, app *render.Application, clusterName string) {
+	labels := manifest.Map(obj, "metadata", "labels")
+	if labels == nil {
+		labels = map[string]any{}
+		manifest.SetNested(obj, labels, "metadata", "labels")
+	}
+	labels[render.LabelAppName] = app.Name
+	labels[render.LabelAppNamespace] = app.Namespace
+	if s, _ := labels[render.LabelAppCluster].(string); s == "" {
+		labels[render.LabelAppCluster] = clusterName
+	}
 }
 
 // readObject emulates the read-object step: the object as the workflow

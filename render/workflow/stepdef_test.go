@@ -97,8 +97,8 @@ p: op.#GetPlacementsFromTopologyPolicies & {policies: ["t"]}
 d: multicluster.#Deploy & {$params: {policies: ["t"], parallelism: 1, ignoreTerraformComponent: true, inlinePolicies: [{type: "override", properties: components: [{name: "c", properties: data: a: "over"}]}]}}
 `) + app("  components:\n  - {name: c, type: cm, properties: {data: {a: b}}}\n  policies: [{name: t, type: topology, properties: {clusters: [m1]}}]\n  workflow:\n    steps:\n    - name: s\n      type: dep\n      outputs:\n      - {name: clusters, valueFrom: c.$returns.outputs.clusters}\n      - {name: pl, valueFrom: 'p.placements[0].cluster'}\n"),
 			want: []written{{At: "m1/default/ConfigMap/c", Step: "s", Policies: "t,inline-override-policy-0", Data: map[string]any{"a": "over"}}},
-			wantTrace: []string{"step s (dep)", "  multicluster.list-clusters: 2", "  multicluster.get-placements-from-topology-policies t: 1",
-				`  multicluster.deploy policies ["t"], 1 inline`, "  write m1/default ConfigMap c", `  output clusters = ["local","m1"]`, `  output pl = "m1"`}},
+			wantTrace: []string{"step s (dep)", "  multicluster.list-clusters: 1", "  multicluster.get-placements-from-topology-policies t: 1",
+				`  multicluster.deploy policies ["t"], 1 inline`, "  write m1/default ConfigMap c", `  output clusters = ["m1"]`, `  output pl = "m1"`}},
 		{name: "placements of a missing policy", doc: stepDef("dep", `
 import "vela/op"
 p: op.#GetPlacementsFromTopologyPolicies & {policies: ["nope"]}

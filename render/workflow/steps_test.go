@@ -284,6 +284,85 @@ func TestSteps(t *testing.T) {
 	}
 }
 
+// TestApplyObjectLabels: what apply-object writes carries the
+// Application's name and namespace (kubevela/workflow kube.go Apply with
+// the controller's app labels) and the step's cluster unless the object
+// names one (the controller's Dispatch, ResourcesWithClusterName), as
+// KubeVela's controller writes the realworld ex-workflow-apply-object-app.
+func TestApplyObjectLabels(t *testing.T) {
+	doc := app(`  components: []
+  workflow:
+    steps:
+    - {name: hub, type: apply-object, properties: {value: {apiVersion: v1, kind: ConfigMap, metadata: {name: a, labels: {x: z}}}}}
+    - {name: member, type: apply-object, properties: {cluster: m1, value: {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}}}
+    - {name: own, type: apply-object, properties: {value: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, labels: {app.oam.dev/cluster: m1, app.oam.dev/name: other}}}}}`)
+	res, err := renderWith(t, doc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	for _, w := range res.Writes {
+		got = append(got, manifest.Map(w.Resource.Object, "metadata", "labels"))
+	}
+	want := []map[string]any{
+		{"x": "z", "app.oam.dev/name": "a", "app.oam.dev/namespace": "default", "app.oam.dev/cluster": ""},
+		{"app.oam.dev/name": "a", "app.oam.dev/namespace": "default", "app.oam.dev/cluster": "m1"},
+		{"app.oam.dev/name": "a", "app.oam.dev/namespace": "default", "app.oam.dev/cluster": "m1"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+}
+
+// TestStepOutputs: a step's outputs as kubevela/workflow's hooks.Output
+// gives them. apply-component's scope is builtin-apply-component.cue's
+// (`output` is the workload as rendered); `output.<rest>` is tried again
+// as `output.$returns.<rest>`; a valueFrom that still does not resolve
+// (status, which a rendered workload lacks) leaves the output null with
+// a warning and the workflow goes on (the realworld
+// ex-workflow-export2config-app).
+func TestStepOutputs(t *testing.T) {
+	doc := cmDef + app(`  components: [{name: c, type: cm, properties: {data: {a: b}}}]
+  workflow:
+    steps:
+    - name: s
+      type: apply-component
+      properties: {component: c}
+      outputs: [{name: name, valueFrom: output.metadata.name}, {name: status, valueFrom: 'output.status.conditions[0].message'}]
+    - name: o
+      type: read-object
+      properties: {apiVersion: v1, kind: ConfigMap, name: c}
+      outputs: [{name: returned, valueFrom: output.value.metadata.name}]
+    - name: w
+      type: apply-object
+      inputs: [{from: name, parameterKey: value.data.name}, {from: status, parameterKey: value.data.status}, {from: returned, parameterKey: value.data.returned}]
+      properties: {value: {apiVersion: v1, kind: ConfigMap, metadata: {name: w}}}`)
+	res, err := renderWith(t, doc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []written{
+		{At: "local/default/ConfigMap/c", Step: "s", Data: map[string]any{"a": "b"}},
+		{At: "local/default/ConfigMap/w", Step: "w", Data: map[string]any{"name": "c", "status": nil, "returned": "c"}},
+	}
+	if diff := cmp.Diff(want, writes(res)); diff != "" {
+		t.Errorf("writes (-want +got):\n%s", diff)
+	}
+	wantWarn := []string{`app.yaml:27:90: application "a": step "s": output "status": valueFrom "output.status.conditions[0].message" does not resolve offline: undefined field: status; KubeVela sets the output to null (the step succeeds with the lookup error as its message)`}
+	if diff := cmp.Diff(wantWarn, res.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestReturnsPath: hooks.Output's second path.
+func TestReturnsPath(t *testing.T) {
+	for in, want := range map[string]string{"output.a.b": "output.$returns.a.b", "x.output.a": "x.output.$returns.a", "value": "value.$returns", "output.$returns.a": ""} {
+		if got, _ := returnsPath(in); got != want {
+			t.Errorf("returnsPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // errText is err's message ("" for nil). Positions are part of the
 // message; when err carries a manifest.Error, its position must be the
 // one the message starts with.

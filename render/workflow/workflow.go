@@ -217,9 +217,7 @@ func (w *workflowRun) steps(steps []render.WorkflowStep) error {
 		if _, ok := result["context"]; !ok {
 			result["context"] = w.stepContext(s.Name)
 		}
-		if err := w.evalOutputs(s.Outputs, result, owner); err != nil {
-			return err
-		}
+		w.stepOutputs(s.Outputs, result, owner)
 		w.finish(&s, true)
 	}
 	return nil
@@ -238,7 +236,7 @@ func (w *workflowRun) step(s *render.WorkflowStep) (map[string]any, error) {
 		}
 		return nil, w.suspend(s.Name)
 	case "apply-component":
-		return nil, w.applyComponent(s)
+		return w.applyComponent(s)
 	case "deploy":
 		return nil, w.deploy(s)
 	case "apply-object":
