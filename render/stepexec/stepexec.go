@@ -136,11 +136,10 @@ func (r *run) compile() (cue.Value, error) {
 	if err := bi.AddSyntax(f); err != nil {
 		return cue.Value{}, fmt.Errorf("template: %w", err)
 	}
-	v := cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2)).BuildInstance(bi)
-	if err := v.Err(); err != nil {
-		return cue.Value{}, fmt.Errorf("template: %w", err)
-	}
-	return v, nil
+	// A value in error is no compile error: kubevela/pkg v1.10.0
+	// cue/cuex/compiler.go CompileStringWithOptions resolves the actions
+	// over BuildInstance's value without looking at its Err (see check).
+	return cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2)).BuildInstance(bi), nil
 }
 
 // resolve runs the actions until none is left
@@ -251,9 +250,14 @@ func stableByStep(vs []cue.Value) {
 	}
 }
 
-// check fails the step as KubeVela does when the value is in error
-// after the actions, and when a field needs an HTTP response body drydock
-// does not have.
+// check fails the step when a field needs an HTTP response body drydock
+// does not have. A value otherwise in error after the actions does not
+// fail it: kubevela/workflow v0.6.4 pkg/tasks/custom/task.go fails the
+// step on taskv.Err() only while the step's last status
+// (options.StepStatus) is succeeded, i.e. on its first run, and as a
+// retryable failure (exec.err with wait); the retry finds the step failed,
+// skips the check, and the step succeeds. So the workflow goes on, as
+// KubeVela's controller takes it on; the error is traced.
 func (r *run) check(v cue.Value) error {
 	err := v.Err()
 	if err == nil && len(r.http) > 0 {
@@ -265,7 +269,8 @@ func (r *run) check(v cue.Value) error {
 	case len(r.http) > 0:
 		return fmt.Errorf("the template needs the response of %s, which drydock does not have (it never reaches the network): %w", strings.Join(r.http, ", "), err)
 	}
-	return err
+	r.tracef("value in error: %v: the step fails once and succeeds on its retry, as in KubeVela", err)
+	return nil
 }
 
 // concrete is the concrete part of v in the JSON data model: fields that
