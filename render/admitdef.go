@@ -41,7 +41,7 @@ var ErrDefinitionDenied = errors.New("definition denied")
 // templates. The webhook's check that output kinds exist in the cluster
 // needs the API server's resources and is not made.
 func AdmitDefinition(d *Definition) error {
-	key := admitKey{kind: d.Kind, name: d.Name, template: d.admitted(), spec: d.spec}
+	key := admitKey{kind: d.Kind, name: d.Name, template: d.Template, spec: d.spec}
 	key.spec.obj = nil
 	if _, ok := admitted.Load(key); ok {
 		return nil
@@ -125,10 +125,10 @@ func upgraded(msg string) bool {
 func validateTemplate(d *Definition) error {
 	// An unquoted error label is rewritten before validating: drydock
 	// does not rewrite, so it does not judge such a template.
-	if usesVelaPackages(d) || errorFieldLabel().MatchString(d.admitted()) {
+	if usesVelaPackages(d) || errorFieldLabel().MatchString(d.Template) {
 		return nil
 	}
-	v := cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2)).CompileString(d.admitted(), cue.Filename(d.TemplateFile))
+	v := cuecontext.New(cuecontext.EvaluatorVersion(cuecontext.EvalV2)).CompileString(d.Template, cue.Filename(d.TemplateFile))
 	err := v.Err()
 	if err == nil {
 		err = v.Validate()
@@ -158,19 +158,11 @@ func validateTemplate(d *Definition) error {
 	return nil
 }
 
-// admitted is the template admission judges: the authored one.
-func (d *Definition) admitted() string {
-	if d.authored != "" {
-		return d.authored
-	}
-	return d.Template
-}
-
 // usesVelaPackages reports whether d's template imports KubeVela's
 // packages (vela/op, vela/kube, ...), which only KubeVela's compiler
 // resolves.
 func usesVelaPackages(d *Definition) bool {
-	f, err := parser.ParseFile(d.TemplateFile, d.admitted(), parser.ImportsOnly)
+	f, err := parser.ParseFile(d.TemplateFile, d.Template, parser.ImportsOnly)
 	if err != nil {
 		return false
 	}

@@ -26,7 +26,7 @@ func (d *Definition) Branches() []Branch {
 	if d.Template == "" {
 		return nil
 	}
-	f, err := parser.ParseFile(d.TemplateFile, d.Template)
+	f, err := parser.ParseFile(d.TemplateFile, d.RenderedTemplate())
 	if err != nil {
 		return nil
 	}
@@ -53,7 +53,7 @@ func (d *Definition) BranchOutcomes(branches []Branch, properties, context map[s
 		properties = map[string]any{}
 	}
 	ctx := cuecontext.New()
-	tmpl := ctx.CompileString(d.Template + "\ncontext: _\nparameter: _\n")
+	tmpl := ctx.CompileString(d.RenderedTemplate() + "\ncontext: _\nparameter: _\n")
 	param := tmpl.LookupPath(cue.ParsePath("parameter")).Unify(ctx.Encode(properties))
 	pj, err := json.Marshal(defaultsOf(param))
 	if err != nil {

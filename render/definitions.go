@@ -64,9 +64,55 @@ type Definition struct {
 	// placed is true when Template's positions are the authored file's
 	// (false for a template whose place in its file is unknown).
 	placed bool
-	// authored is the template as written when Template is its legacy-CUE
-	// upgrade (upgradeLegacyCUE); admission judges the authored one.
-	authored string
+	// upgrade, for a template KubeVela upgrades before rendering it
+	// (components, traits, policies), places an upgraded template as
+	// Template is placed; nil for none.
+	upgrade func(string) string
+	// rendered is RenderedTemplate's result, computed once.
+	rendered struct {
+		once sync.Once
+		text string
+	}
+}
+
+// RenderedTemplate is the template KubeVela renders: Template after
+// v1.11's legacy-CUE upgrade (pkg/cue/definition/template.go,
+// application_policies.go) for a component, trait or policy, computed on
+// first use, since the upgrade parses and formats the template and most
+// definitions a render loads are never rendered. Admission judges
+// Template, the authored one: the upgrade can shadow the list import (a
+// field named list, as kubevela/catalog's grafana-dashboard trait has),
+// which the shared addon corpus expects admitted.
+func (d *Definition) RenderedTemplate() string {
+	if d.upgrade == nil {
+		return d.Template
+	}
+	d.rendered.once.Do(func() {
+		d.rendered.text = d.Template
+		if up := upgradedCUE(d.Template); up != "" {
+			d.rendered.text = d.upgrade(up)
+		}
+	})
+	return d.rendered.text
+}
+
+// upgrades memoises upgradeLegacyCUE by template text ("" for a template
+// it leaves as it is): a process renders the same definitions again
+// (every case of a suite loads its -d directory; --watch reloads).
+var upgrades sync.Map
+
+// upgradedCUE is upgradeLegacyCUE's upgraded template, "" when it
+// changes nothing.
+func upgradedCUE(tmpl string) string {
+	if up, ok := upgrades.Load(tmpl); ok {
+		return up.(string)
+	}
+	up, ok := upgradeLegacyCUE(tmpl)
+	if !ok {
+		up = ""
+	}
+	upgrades.Store(tmpl, up)
+	return up
 }
 
 // defSpec are the spec fields KubeVela's definition webhooks read, and
@@ -339,15 +385,9 @@ func DefinitionFromObject(obj *manifest.Object) (*Definition, error) {
 		}
 		d.Template, d.TemplateFile = placeTemplate(obj, path, text)
 		if d.Kind == KindComponent || d.Kind == KindTrait || d.Kind == KindPolicy {
-			// KubeVela renders the upgraded template (pkg/cue/definition/
-			// template.go, application_policies.go). Its webhook judges the
-			// upgraded one too, but drydock's admission keeps judging the
-			// authored one: the upgrade can shadow the list import (a field
-			// named list, as kubevela/catalog's grafana-dashboard trait has),
-			// which the shared addon corpus expects admitted.
-			if up, ok := upgradeLegacyCUE(text); ok {
-				d.authored = d.Template
-				d.Template, _ = placeTemplate(obj, path, up)
+			d.upgrade = func(up string) string {
+				placed, _ := placeTemplate(obj, path, up)
+				return placed
 			}
 		}
 		_, d.placed = obj.BlockStart(path)

@@ -102,7 +102,7 @@ func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	if err := checkImports(d); err != nil {
 		return cue.Value{}, err
 	}
-	src := d.Template + "\ncontext: _\nparameter: _\n"
+	src := d.RenderedTemplate() + "\ncontext: _\nparameter: _\n"
 	v := e.ctx.CompileString(src, cue.Filename(d.TemplateFile))
 	if err := v.Err(); err != nil {
 		// v locates an error CUE gives no position (a structural cycle).
@@ -133,7 +133,7 @@ func (e *TemplateError) Unwrap() error { return e.Err }
 // component. vela/helm, which the built-in helmchart imports, downloads
 // and renders a chart.
 func checkImports(d *render.Definition) error {
-	f, err := parser.ParseFile(d.TemplateFile, d.Template, parser.ImportsOnly)
+	f, err := parser.ParseFile(d.TemplateFile, d.RenderedTemplate(), parser.ImportsOnly)
 	if err != nil {
 		return &TemplateError{Def: d, Err: err}
 	}

@@ -331,7 +331,7 @@ func (r *componentRun) inParameter(d *render.Definition, pos token.Pos) bool {
 	}
 	spans, ok := r.e.paramSpans[d]
 	if !ok {
-		if f, err := parser.ParseFile(d.TemplateFile, d.Template); err == nil {
+		if f, err := parser.ParseFile(d.TemplateFile, d.RenderedTemplate()); err == nil {
 			for _, decl := range f.Decls {
 				if fld, ok := decl.(*ast.Field); ok && patch.LabelString(fld.Label) == "parameter" {
 					spans = append(spans, [2]int{fld.Pos().Line(), fld.End().Line()})
