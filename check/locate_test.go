@@ -2,12 +2,15 @@ package check
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // shopApp is an Application whose override policy sets web's replicas
@@ -128,5 +131,32 @@ func TestDriftFieldWithoutGolden(t *testing.T) {
 		if got := r.driftField(Suite{Golden: "golden"}, p, objs[0]); got != "" {
 			t.Errorf("driftField(%s) = %q, want none", p, got)
 		}
+	}
+}
+
+// TestDriftFieldNoLinkOut: a golden file that links out of the golden
+// tree is not read: the object outside, which differs in data.a, would
+// name that field.
+func TestDriftFieldNoLinkOut(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"outside.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: x}\n",
+		"golden/local/.keep": "",
+	})
+	if err := os.Symlink(filepath.Join(dir, "outside.yaml"), filepath.Join(dir, "golden", "local", "c.yaml")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	objs, err := manifest.Decode("o.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n"), manifest.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{dir: dir}
+	if got := r.driftField(Suite{Golden: "golden"}, "local/c.yaml", objs[0]); got != "" {
+		t.Errorf("driftField through a link out = %q, want none", got)
+	}
+	// The same file inside the tree names the field.
+	writeFiles(t, dir, map[string]string{"golden/local/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: x}\n"})
+	if got := r.driftField(Suite{Golden: "golden"}, "local/d.yaml", objs[0]); got != "data.a" {
+		t.Errorf("driftField inside = %q, want data.a", got)
 	}
 }
