@@ -320,7 +320,8 @@ func TestApplyObjectLabels(t *testing.T) {
 // as `output.$returns.<rest>`; a valueFrom that still does not resolve
 // (status, which a rendered workload lacks) leaves the output null with
 // a warning and the workflow goes on (the realworld
-// ex-workflow-export2config-app).
+// ex-workflow-export2config-app); state keeping then deletes the null
+// entry from the object (TestStateKeep).
 func TestStepOutputs(t *testing.T) {
 	doc := cmDef + app(`  components: [{name: c, type: cm, properties: {data: {a: b}}}]
   workflow:
@@ -343,7 +344,7 @@ func TestStepOutputs(t *testing.T) {
 	}
 	want := []written{
 		{At: "local/default/ConfigMap/c", Step: "s", Data: map[string]any{"a": "b"}},
-		{At: "local/default/ConfigMap/w", Step: "w", Data: map[string]any{"name": "c", "status": nil, "returned": "c"}},
+		{At: "local/default/ConfigMap/w", Step: "w", Data: map[string]any{"name": "c", "returned": "c"}},
 	}
 	if diff := cmp.Diff(want, writes(res)); diff != "" {
 		t.Errorf("writes (-want +got):\n%s", diff)

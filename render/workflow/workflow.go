@@ -153,6 +153,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	run.res.Warnings = run.warnings
 	if errors.Is(err, errSuspended) {
 		run.res.Suspended = true
+		run.stateKeep()
 		return run.res, nil
 	}
 	if errors.Is(err, errTerminated) {
@@ -166,6 +167,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	if err := run.postDispatch(); err != nil {
 		return nil, err
 	}
+	run.stateKeep()
 	return run.res, nil
 }
 
