@@ -31,12 +31,19 @@ const (
 // ErrInvalidYAML is wrapped by every error about malformed YAML input.
 var ErrInvalidYAML = errors.New("invalid YAML")
 
+// ErrDuplicateKey is wrapped by the error about a mapping key written twice.
+var ErrDuplicateKey = errors.New("duplicate key")
+
 // DecodeOptions tune Decode.
 type DecodeOptions struct {
 	// LastKeyWins accepts duplicate mapping keys, keeping the last value
 	// (KubeVela's reading of addon metadata). By default a duplicate key is an
 	// error, as kubectl rejects it.
 	LastKeyWins bool
+	// Duplicate, when set, is given each duplicate mapping key (an error
+	// located at the later key, wrapping ErrDuplicateKey) and the last
+	// value wins, as kubectl's conversion of YAML to JSON keeps it.
+	Duplicate func(error)
 	// KeepLists keeps `kind: List` documents whole instead of expanding items.
 	KeepLists bool
 	// KeyPositions records where each mapping key is written, for
@@ -544,14 +551,17 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int) (map[string]an
 			return nil, err
 		}
 		if line, dup := seen[key]; dup && !c.opts.LastKeyWins {
-			return nil, c.errorf(kn, "duplicate key %q (first defined at line %d)", key, line)
+			if c.opts.Duplicate == nil {
+				return nil, At(c.pos(kn), "%w: %w %q (first defined at line %d)", ErrInvalidYAML, ErrDuplicateKey, key, line)
+			}
+			c.opts.Duplicate(At(c.pos(kn), "%w %q (first defined at line %d)", ErrDuplicateKey, key, line))
 		}
 		seen[key] = kn.Line
 		child := fieldpath.Key(key).After(path)
 		if c.opts.KeyPositions {
 			c.fields[child+keySuffix] = c.pos(kn)
 		}
-		if c.opts.LastKeyWins {
+		if c.opts.LastKeyWins || c.opts.Duplicate != nil {
 			delete(c.fields, child)
 		}
 		v, err := c.value(vn, child, depth+1)

@@ -373,3 +373,30 @@ func TestWithKeyPositions(t *testing.T) {
 		t.Error("a List's item is decoded again")
 	}
 }
+
+// TestDecodeDuplicateReported: with DecodeOptions.Duplicate, a key
+// written twice is reported at the later key (ErrDuplicateKey) and the
+// last value wins, as kubectl's YAML to JSON conversion keeps it; the
+// later key's position is the field's.
+func TestDecodeDuplicateReported(t *testing.T) {
+	var got []string
+	objs, err := Decode("in.yaml", []byte("a: 1\nb: {c: 2, c: 3}\na: 4\n"), DecodeOptions{Duplicate: func(err error) {
+		if !errors.Is(err, ErrDuplicateKey) {
+			t.Errorf("%v does not wrap ErrDuplicateKey", err)
+		}
+		got = append(got, Format(err, nil))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`in.yaml:2:11: duplicate key "c" (first defined at line 2)`, `in.yaml:3:1: duplicate key "a" (first defined at line 1)`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reported (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"a": int64(4), "b": map[string]any{"c": int64(3)}}, objs[0].Data); diff != "" {
+		t.Errorf("data (-want +got):\n%s", diff)
+	}
+	if p := objs[0].FieldPos(fieldpath.New("a")); p.Line != 3 {
+		t.Errorf("a is at %v, want line 3", p)
+	}
+}

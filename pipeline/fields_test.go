@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
 )
 
@@ -67,5 +68,40 @@ func TestFieldValidation(t *testing.T) {
 				t.Errorf("the render differs from the one without the unknown fields (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestFieldValidationDuplicateKeys: a key written twice follows
+// Inputs.FieldValidation (the API server's duplicate fields): an error
+// under strict, one warning per key under warn (though each
+// Application's document is decoded again in the render's workers), the
+// last value kept under warn and ignore.
+func TestFieldValidationDuplicateKeys(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	var want []string
+	for _, n := range []string{"a", "b", "c", "d"} {
+		app := strings.Replace(configMapApp, "{name: shop}", "\n  name: "+n+"\n  name: "+n+"2", 1)
+		files[n+".yaml"] = strings.Replace(app, "metadata: {name: a}", "metadata: {name: "+n+"}", 1)
+		want = append(want, filepath.Join(dir, n+".yaml")+`:5:3: duplicate key "name" (first defined at line 4): the last value is kept (--field-validation warn)`)
+	}
+	writeFiles(t, dir, files)
+	render := func(v schemas.FieldValidation) (*Result, error) {
+		return Run(context.Background(), Inputs{Paths: []string{dir}, FieldValidation: v, Workers: 4})
+	}
+	if _, err := render(schemas.FieldStrict); !errors.Is(err, manifest.ErrDuplicateKey) {
+		t.Fatalf("strict: %v, want a duplicate key error", err)
+	}
+	for v, warnings := range map[schemas.FieldValidation][]string{schemas.FieldWarn: want, schemas.FieldIgnore: nil} {
+		res, err := render(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(warnings, res.SortedWarnings()); diff != "" {
+			t.Errorf("%v: warnings (-want +got):\n%s", v, diff)
+		}
+		if got := res.Applications; got != 4 {
+			t.Errorf("%v: %d applications, want 4", v, got)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
@@ -278,7 +279,7 @@ func (l *loaded) addFile(name string, data []byte) error {
 	}
 	// Document by document: an Application is kept as its document, so
 	// that a stream of thousands is never all decoded at once.
-	dec := manifest.NewDecoder(name, data, manifest.DecodeOptions{})
+	dec := manifest.NewDecoder(name, data, manifest.DecodeOptions{Duplicate: l.duplicateKey()})
 	for {
 		objs, err := dec.Next()
 		if errors.Is(err, io.EOF) {
@@ -296,6 +297,33 @@ func (l *loaded) addFile(name string, data []byte) error {
 			}
 		}
 	}
+}
+
+// duplicateKey is what becomes of a key written twice in an input: the
+// API server's strict field validation refuses duplicate fields (nil: a
+// decoding error), warn keeps the last value with a warning and ignore
+// keeps it silently — kubectl's --validate modes. (kubectl's own YAML to
+// JSON conversion keeps the last value before the server can see both.)
+func (l *loaded) duplicateKey() func(error) {
+	switch l.fields {
+	case schemas.FieldWarn:
+		// An Application's document is decoded again when it renders, in
+		// the render's workers: its notes are there already.
+		var mu sync.Mutex
+		seen := map[string]bool{}
+		return func(err error) {
+			note := manifest.Format(err, nil) + ": the last value is kept (--field-validation warn)"
+			mu.Lock()
+			defer mu.Unlock()
+			if !seen[note] {
+				seen[note] = true
+				l.notes = append(l.notes, note)
+			}
+		}
+	case schemas.FieldIgnore:
+		return func(error) {}
+	}
+	return nil
 }
 
 func (l *loaded) add(o *manifest.Object) error {
