@@ -24,13 +24,15 @@ tools:
 
 # Benchmarks. The CLI ones run drydock as a process per operation and report
 # cpu-s/op, peak-rss-MiB and apps/s (1,000 and 10,000 apps, the cold single
-# render, version, Karmada's 1,000 x 10 x 5 set); their output trees go under
+# render, version, Karmada's 1,000 x 10 x 5 set, `drydock test -p` of 500,
+# 1,290 and 2,580 plain manifest files); their output trees go under
 # BENCH_DIR (tmpfs when there is one: file creation on some disks is noisy).
-# Then the in-process library benchmarks.
+# Then the in-process library benchmarks (check: plain files streamed and
+# whole, with their peak heap).
 BENCH_DIR ?= $(shell test -d /dev/shm && test -w /dev/shm && echo /dev/shm)
 bench:
 	DRYDOCK_BENCH_DIR=$(BENCH_DIR) $(GO) test -run '^$$' -bench CLI -benchtime 3x ./cmd/drydock/
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pipeline/ ./render/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pipeline/ ./render/ ./check/
 
 # Long fuzzing, one target at a time (go test -fuzz takes one package and one
 # target): every parser of user bytes, then the mutation test over the corpora.

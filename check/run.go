@@ -84,12 +84,17 @@ type Options struct {
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
 	suites := opts.Shard.Suites(cfg.Suites)
+	r := newRunner(cfg, opts)
+	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
+}
+
+// newRunner is the runner of one Run of cfg's suites.
+func newRunner(cfg *Config, opts Options) *runner {
 	if opts.Limits.Guard == nil {
 		opts.Limits.Guard = &pipeline.Guard{} // the suites and definition tests share it
 	}
-	r := &runner{dir: cfg.Dir, opts: opts, skip: slices.Concat(opts.Skip, cfg.GoldenDirs()),
+	return &runner{dir: cfg.Dir, opts: opts, skip: slices.Concat(opts.Skip, cfg.GoldenDirs()),
 		budget: &regosandbox.Budget{Timeout: opts.RuleTimeout, Memory: opts.Limits.Memory}}
-	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
 }
 
 // runner runs the suites of one Run.

@@ -274,22 +274,24 @@ func (rs *ruleSink) finish(ctx context.Context, res *SuiteResult, objs []*sunk) 
 	return rep.StopErrors()
 }
 
-// merge appends one object's report to rep as input i.
-func merge(rep, one *rules.Report, i int) {
-	for _, r := range one.Results {
-		r.Input = i
+// merge appends the report of some inputs to rep, their indexes moved
+// by offset: one object's report (input 0) becomes input offset, a
+// batch's the inputs from offset on.
+func merge(rep, part *rules.Report, offset int) {
+	for _, r := range part.Results {
+		r.Input += offset
 		rep.Results = append(rep.Results, r)
 	}
-	for _, s := range one.Summaries {
-		s.Input = i
+	for _, s := range part.Summaries {
+		s.Input += offset
 		rep.Summaries = append(rep.Summaries, s)
 	}
-	for _, p := range one.Prints {
-		p.Input = i
+	for _, p := range part.Prints {
+		p.Input += offset
 		rep.Prints = append(rep.Prints, p)
 	}
-	for _, s := range one.Stopped {
-		s.Input = i
+	for _, s := range part.Stopped {
+		s.Input += offset
 		rep.Stopped = append(rep.Stopped, s)
 	}
 }
