@@ -12,7 +12,9 @@
 # invocation gave (appended when it gave none), so that the findings can be
 # compared whatever the original report format. The exception is `verify
 # --report`, which conftest refuses with any output but stdout: those cases
-# run as written and their text report goes to expected/<case>.txt.
+# run as written and their text report goes to expected/<case>.txt. What
+# conftest writes on stderr goes to expected/<case>.stderr (when it writes
+# anything): the error messages the bats tests look for ("errors").
 set -euo pipefail
 CONFTEST=${CONFTEST:-/work/tools/conftest}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,9 +28,10 @@ for ((i = 0; i < n; i++)); do
 	if jq -e ".[$i].args | any(. == \"--report\" or startswith(\"--report=\"))" "$here/cases.json" >/dev/null; then
 		mapfile -d '' args < <(jq -j ".[$i].args | map(. + \"\\u0000\") | add" "$here/cases.json")
 		set +e
-		(cd "$here/$dir" && "$CONFTEST" "${args[@]}" <"$stdin" >"$here/expected/$name.txt" 2>/dev/null)
+		(cd "$here/$dir" && "$CONFTEST" "${args[@]}" <"$stdin" >"$here/expected/$name.txt" 2>"$here/expected/$name.stderr")
 		echo $? >"$here/expected/$name.exit"
 		set -e
+		[ -s "$here/expected/$name.stderr" ] || rm "$here/expected/$name.stderr"
 		continue
 	fi
 	# The arguments, with -o X / --output X / --output=X / -oX dropped and
@@ -41,7 +44,8 @@ for ((i = 0; i < n; i++)); do
 			else .out += [\$a] end)
 		| .out + [\"-o\", \"json\"] | map(. + \"\\u0000\") | add" "$here/cases.json")
 	set +e
-	(cd "$here/$dir" && "$CONFTEST" "${args[@]}" <"$stdin" >"$here/expected/$name.json" 2>/dev/null)
+	(cd "$here/$dir" && "$CONFTEST" "${args[@]}" <"$stdin" >"$here/expected/$name.json" 2>"$here/expected/$name.stderr")
 	echo $? >"$here/expected/$name.exit"
 	set -e
+	[ -s "$here/expected/$name.stderr" ] || rm "$here/expected/$name.stderr"
 done
