@@ -1,0 +1,6 @@
+package grafana
+import rego.v1
+
+is_config if {
+	input.server.protocol = http
+}

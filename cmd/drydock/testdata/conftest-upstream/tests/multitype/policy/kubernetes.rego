@@ -1,0 +1,6 @@
+package kubernetes
+import rego.v1
+
+is_deployment if {
+	input.kind = "Deployment"
+}

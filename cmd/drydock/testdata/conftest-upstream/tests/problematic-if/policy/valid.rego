@@ -1,0 +1,7 @@
+package main
+import rego.v1
+
+
+deny contains msg if {
+    msg := "foo"
+}

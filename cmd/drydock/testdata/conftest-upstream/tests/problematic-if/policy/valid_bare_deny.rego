@@ -1,0 +1,6 @@
+package main
+import rego.v1
+
+deny if {
+    true
+}

@@ -1,0 +1,6 @@
+package main
+
+deny[msg] {
+    input.bar == "baz"
+    msg := "foo"
+}

@@ -1,0 +1,6 @@
+package main
+
+deny contains msg if {
+    input.bar == "baz"
+    msg := "foo"
+}

@@ -1,0 +1,7 @@
+package main
+
+deny contains {
+    "msg": "test",
+    "other": "metadata",
+    "_loc": data.loc
+}
