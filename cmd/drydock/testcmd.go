@@ -19,6 +19,7 @@ import (
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/rules"
 )
 
 // testFlags are the flags of drydock test.
@@ -264,7 +265,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
 		return fail("drydock test: --rego-version must be v0 or v1")
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}, flagPaths{"--gatekeeper", o.rules.gatekeeper}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", dataFilePaths(o.rules.data)}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}, flagPaths{"--gatekeeper", o.rules.gatekeeper}); err != nil {
 		return fail("drydock: %w", err)
 	}
 	for i := range cfg.Suites {
@@ -376,7 +377,7 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 		s.Policies = fromBase(base, f.policies)
 	}
 	if fs.Changed("data") {
-		s.Data = fromBase(base, f.data)
+		s.Data = dataFromBase(base, f.data)
 	}
 	if fs.Changed("namespace") {
 		s.Namespaces = f.namespaces
@@ -402,6 +403,27 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 	if fs.Changed("now") {
 		s.Now = f.now
 	}
+}
+
+// dataFilePaths are the file paths of --data paths, without their place
+// under data ("a.b:dir", rules.SplitDataPath).
+func dataFilePaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		_, out[i] = rules.SplitDataPath(p)
+	}
+	return out
+}
+
+// dataFromBase is fromBase for --data paths, each keeping its place
+// under data.
+func dataFromBase(base string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		prefix, path := rules.SplitDataPath(p)
+		out[i] = rules.JoinDataPath(prefix, fromBase(base, []string{path})[0])
+	}
+	return out
 }
 
 // fromBase rewrites command-line paths, relative to the working

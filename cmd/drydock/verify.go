@@ -92,7 +92,7 @@ func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *rego
 			return exitOK
 		}
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", dataFilePaths(o.DataPaths)}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
