@@ -84,7 +84,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
-	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable)")
+	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
 	fs.StringArrayVar(&o.rules.namespaces, "namespace", nil, "Rego namespace to evaluate (repeatable; default main)")
 	fs.BoolVar(&o.rules.allNamespaces, "all-namespaces", false, "evaluate every namespace of the policies")
 	fs.BoolVar(&o.rules.combine, "combine", false, "give each rule a whole cluster's objects at once (conftest --combine)")
@@ -101,6 +101,12 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	o.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if o.conftest {
+		if err := applyConftestConfig(fs, "test", stderr); err != nil {
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
+			return exitCheck // conftest's exit code for any error
+		}
 	}
 	if o.watch {
 		if o.update || o.out != "" || o.sarif != "" {
