@@ -254,7 +254,7 @@ func (s Suite) Reads(dir, file string) bool {
 // drydock.yaml (all but golden, which --update creates).
 func (s Suite) pathFields() map[string][]string {
 	return map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
-		"observed": s.Observed, "policies": s.Policies, "data": s.Data, "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons),
+		"observed": s.Observed, "policies": s.Policies, "data": dataFilePaths(s.Data), "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons),
 		"capabilities": nonEmpty(s.Capabilities), "gatekeeper": s.Gatekeeper}
 }
 

@@ -180,6 +180,27 @@ func (r *runner) paths(paths []string) []string {
 	return out
 }
 
+// dataPaths joins relative data paths to the config's directory, each
+// keeping its place under data ("a.b:dir", rules.SplitDataPath).
+func (r *runner) dataPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		prefix, path := rules.SplitDataPath(p)
+		out[i] = rules.JoinDataPath(prefix, r.paths([]string{path})[0])
+	}
+	return out
+}
+
+// dataFilePaths are the file paths of data paths, without their place
+// under data.
+func dataFilePaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		_, out[i] = rules.SplitDataPath(p)
+	}
+	return out
+}
+
 // fail records err as why the suite failed, with its findings under the
 // check that could not run: the stage's (a stageError), else check.
 func (res *SuiteResult) fail(err error, check string) {

@@ -45,8 +45,12 @@
 //   - Options.Strict is OPA's strict compile mode (conftest --strict);
 //     Options.Capabilities an OPA capabilities file (--capabilities).
 //   - Options.DataPaths are JSON/YAML files or directories (searched
-//     recursively for .json, .yaml, .yml); every file is merged at the root of
-//     data, as conftest's --data does.
+//     recursively for .json, .yaml, .yml), laid out under data as
+//     conftest's --data lays them out (OPA's loader): a file given, or
+//     directly in a directory given, is merged at the root of data, one in
+//     a subdirectory under that subdirectory's path (sub/x.yaml is
+//     data.sub); "a.b:path" loads path under data.a.b. Two files may not
+//     set the same value, nor may one file given twice at one place.
 //   - Rego v1 syntax is the default; Options.RegoV0 parses v0 (conftest's
 //     --rego-version v0).
 //   - Success counts follow conftest: per input and namespace, the number of

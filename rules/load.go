@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -170,22 +172,134 @@ func shapeProblem(r *ast.Rule, name string) string {
 	return ""
 }
 
-// loadData reads the JSON/YAML files under paths into one document merged at
-// the root of data, and returns a store holding it.
+// loadData loads the data files under paths as conftest's --data does
+// (conftest v0.71.1 policy/engine.go LoadWithData: OPA's file loader,
+// every file not named .json, .yaml or .yml left out), and returns a store
+// holding them. Where a document goes under data is OPA's loader's rule
+// (opa v1/loader/loader.go allRec): a file given as a path, or directly
+// in a directory given, at the root of data; a file in a subdirectory
+// under that subdirectory's path (--data policy reads
+// policy/exceptions/x.yaml as data.exceptions); "a.b:path" puts path's
+// documents under data.a.b. A document merged at the root must be an
+// object; two files may not set the same value.
+//
+// The files are found by drydock's walk (inside the repository, no
+// directory links, no submodules), so the loader reads only those; a
+// path given that is not a data file is an error (conftest ignores it).
 func loadData(paths []string) (storage.Store, error) {
-	files, err := listFiles(paths, isData)
+	files, keep, err := dataFiles(paths)
 	if err != nil {
 		return nil, err
 	}
 	docs := map[string]any{}
 	if len(files) > 0 {
-		res, err := loader.NewFileLoader().All(files)
+		res, err := loader.NewFileLoader().Filtered(paths, func(p string, info fs.FileInfo, depth int) bool {
+			return !keep[filepath.Clean(p)]
+		})
 		if err != nil {
 			return nil, dataError(files, err)
 		}
 		docs = res.Documents
 	}
 	return inmem.NewFromObjectWithOpts(docs, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)), nil
+}
+
+// SplitDataPath splits a data path as OPA's loader, and so conftest's
+// --data, reads it: "a.b:dir" is dir loaded under data.a.b. prefix is ""
+// for a path loaded at the root of data.
+func SplitDataPath(p string) (prefix, path string) {
+	parts, path := loader.SplitPrefix(p)
+	return strings.Join(parts, "."), path
+}
+
+// JoinDataPath is the data path that loads path under data.<prefix>
+// (at the root when prefix is ""): the inverse of SplitDataPath.
+func JoinDataPath(prefix, path string) string {
+	if prefix == "" {
+		return path
+	}
+	return prefix + ":" + path
+}
+
+// dataFiles lists the data files under paths (each optionally prefixed
+// "a.b:", SplitDataPath), and the set of paths the loader may enter: those
+// files and the directories leading to them.
+func dataFiles(paths []string) ([]string, map[string]bool, error) {
+	keep := map[string]bool{}
+	places := map[string]bool{}
+	var all []string
+	for _, p := range paths {
+		prefix, root := SplitDataPath(p)
+		root = filepath.Clean(root)
+		files, err := listFiles([]string{root}, isData)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(files) == 1 && files[0] == root && !isData(root) {
+			return nil, nil, invalid(fmt.Errorf("%s: not a data file: only .json, .yaml and .yml files are data (conftest ignores the others)", root))
+		}
+		keep[root] = true
+		for _, f := range files {
+			for d := filepath.Clean(f); !keep[d]; d = filepath.Dir(d) {
+				keep[d] = true
+			}
+			if err := loadedTwice(places, dataPlace(prefix, root, f), f); err != nil {
+				return nil, nil, err
+			}
+		}
+		all = append(all, files...)
+	}
+	slices.Sort(all)
+	return slices.Compact(all), keep, nil
+}
+
+// dataPlace is where OPA's loader puts the file f found under root (a
+// path given, with its prefix): prefix, then f's directory below root.
+func dataPlace(prefix, root, f string) []string {
+	var place []string
+	if prefix != "" {
+		place = strings.Split(prefix, ".")
+	}
+	if rel, err := filepath.Rel(root, filepath.Dir(f)); err == nil && f != root && rel != "." {
+		place = append(place, strings.Split(filepath.ToSlash(rel), "/")...)
+	}
+	return place
+}
+
+// loadedTwice refuses the file f loaded a second time at place (seen
+// holds the places and files loaded so far) when it sets a value, as
+// conftest v0.71.1 does: its loader (OPA v1.21.1) merges the file with
+// itself, and two files may not set the same value. OPA v1.22's loader,
+// drydock's, loads such a file once.
+func loadedTwice(seen map[string]bool, place []string, f string) error {
+	key := strings.Join(place, "\x00") + "\x01" + filepath.Clean(f)
+	if !seen[key] {
+		seen[key] = true
+		return nil
+	}
+	res, err := loader.NewFileLoader().All([]string{JoinDataPath("doc", f)})
+	if err != nil || !setsValue(res.Documents["doc"]) {
+		return nil // a syntax error is reported by the load
+	}
+	ref := ast.Ref{ast.DefaultRootDocument}
+	for _, k := range place {
+		ref = append(ref, ast.StringTerm(k))
+	}
+	return invalid(fmt.Errorf("%s: merge error: the file is given twice at %s and sets values there (conftest merges it with itself)", f, ref))
+}
+
+// setsValue reports whether the document doc holds anything but objects.
+func setsValue(doc any) bool {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return true
+	}
+	for _, v := range m {
+		if setsValue(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // dataError explains why OPA's loader refused the data files. Its syntax
@@ -214,7 +328,7 @@ func dataError(files []string, err error) error {
 // nil. JSON is checked as JSON (YAML would accept a trailing comma).
 func dataSyntaxError(f string, src []byte) error {
 	if filepath.Ext(f) != ".json" {
-		_, err := manifest.Decode(f, src, manifest.DecodeOptions{KeepLists: true})
+		_, err := manifest.DecodeValues(f, src, 1, manifest.DecodeOptions{})
 		return err
 	}
 	var v any

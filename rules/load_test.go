@@ -1,14 +1,19 @@
 package rules
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/storage"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 func TestLoadErrors(t *testing.T) {
@@ -90,8 +95,15 @@ func TestLoadErrors(t *testing.T) {
 		},
 		{
 			name: "data conflict",
-			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/checks/data", "testdata/checks/data/limits.yaml", "testdata/conflict"}},
+			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/checks/data", "testdata/conflict"}},
 			want: []string{"testdata/conflict/limits.json: merge error: conflicting values at data.limits.max_replicas"},
+		},
+		{
+			// conftest v0.71.1 (OPA v1.21.1) merges a file given twice
+			// at one place with itself: "limits.yaml: merge error".
+			name: "data file given twice",
+			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/checks/data", "testdata/checks/data/limits.yaml"}},
+			want: []string{"testdata/checks/data/limits.yaml: merge error: the file is given twice at data and sets values there"},
 		},
 	}
 	for _, tt := range tests {
@@ -205,5 +217,109 @@ func TestExceptionName(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("exceptionName (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadDataLayout checks where --data puts each file under data. The
+// wanted documents are what conftest v0.71.1 gave for the same paths,
+// run from rules/testdata/layout with a policy printing each key of data:
+//
+//	conftest test -p P --data data in.yaml        exit 1: top = t; sub = {"deeper": {"y": 1, "z": {}},
+//	                                              "list": [1, 2], "x": {"name": "sx"}}; hidden = {"h": true}
+//	                                              (data.json at the root; notes.txt left out)
+//	conftest test -p P --data data/sub/x.yaml ... exit 1: x = {"name": "sx"} (a file given: at the root)
+//	conftest test -p P --data p.q:data/sub ...    exit 1: p = {"q": {"deeper": ..., "list": ..., "x": ...}}
+//	conftest test -p P --data data/sub --data data/sub/deeper/objects.yaml
+//	                                              exit 1: x = {"name": "sx"}; z = {} (objects only: no conflict)
+func TestLoadDataLayout(t *testing.T) {
+	sub := map[string]any{
+		"deeper": map[string]any{"y": json.Number("1"), "z": map[string]any{}},
+		"list":   []any{json.Number("1"), json.Number("2")},
+		"x":      map[string]any{"name": "sx"},
+	}
+	tests := []struct {
+		name  string
+		paths []string
+		want  map[string]any
+	}{
+		{"directory", []string{"data"}, map[string]any{"top": "t", "sub": sub, ".hidden": map[string]any{"h": true}}},
+		{"file given", []string{"data/sub/x.yaml"}, map[string]any{"x": map[string]any{"name": "sx"}}},
+		{"prefix", []string{"p.q:data/sub"}, map[string]any{"p": map[string]any{"q": sub}}},
+		{"subdirectory given", []string{"data/sub/deeper"}, map[string]any{"y": json.Number("1"), "z": map[string]any{}}},
+		{"objects-only file twice", []string{"data/sub", "data/sub/deeper/objects.yaml"},
+			map[string]any{"deeper": sub["deeper"], "list": sub["list"], "x": sub["x"], "z": map[string]any{}}},
+		{"none", nil, map[string]any{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir("testdata/layout")
+			store, err := loadData(tt.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			v, err := storage.ReadOne(ctx, store, storage.Path{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ast.JSONWithOpt(v.(ast.Value), ast.JSONOpt{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, normalise(got)); diff != "" {
+				t.Errorf("data (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// normalise makes the numbers of a document json.Numbers.
+func normalise(v any) any {
+	b, _ := json.Marshal(v)
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var out any
+	_ = d.Decode(&out)
+	return out
+}
+
+// TestLoadDataErrors checks the data paths conftest v0.71.1 refuses, and
+// the one drydock refuses where conftest ignores it. From
+// rules/testdata/layout:
+//
+//	conftest test -p P --data rootlist in.yaml       exit 1: rootlist/l.yaml: document must be of type object
+//	conftest test -p P --data data --data data ...   exit 1: data/.hidden/h.yaml: merge error (and the others)
+//	conftest test -p P --data data/sub --data data/sub/x.yaml ...  exit 1: data/sub/x.yaml: merge error
+//	conftest test -p P --data data/notes.txt ...     exit 0: the file is left out (drydock: an error)
+func TestLoadDataErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		paths []string
+		want  string
+	}{
+		{"list at the root", []string{"rootlist"}, "rootlist/l.yaml: document must be of type object"},
+		{"directory twice", []string{"data", "data"}, `data/.hidden/h.yaml: merge error: the file is given twice at data[".hidden"] and sets values there`},
+		{"file twice at one place", []string{"data/sub", "data/sub/x.yaml"}, "data/sub/x.yaml: merge error: the file is given twice at data and sets values there"},
+		{"file twice under a prefix", []string{"a.b.sub:data/sub/x.yaml", "a.b:data"}, "data/sub/x.yaml: merge error: the file is given twice at data.a.b.sub"},
+		{"not a data file", []string{"data/notes.txt"}, "data/notes.txt: not a data file: only .json, .yaml and .yml files are data"},
+		{"missing", []string{"p:missing"}, "missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir("testdata/layout")
+			_, err := loadData(tt.paths)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("loadData(%q) = %v, want ErrInvalid naming %q", tt.paths, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSplitDataPath(t *testing.T) {
+	for _, p := range []string{"data", "a.b:data", "a:dir/x.yaml", "file:///x"} {
+		prefix, path := SplitDataPath(p)
+		if got := JoinDataPath(prefix, path); got != p {
+			t.Errorf("JoinDataPath(SplitDataPath(%q)) = %q (%q, %q)", p, got, prefix, path)
+		}
 	}
 }

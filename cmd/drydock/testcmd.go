@@ -19,6 +19,7 @@ import (
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/report"
+	"github.com/drydock-dev/drydock/rules"
 )
 
 // testFlags are the flags of drydock test.
@@ -83,7 +84,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
-	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable)")
+	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
 	fs.StringArrayVar(&o.rules.namespaces, "namespace", nil, "Rego namespace to evaluate (repeatable; default main)")
 	fs.BoolVar(&o.rules.allNamespaces, "all-namespaces", false, "evaluate every namespace of the policies")
 	fs.BoolVar(&o.rules.combine, "combine", false, "give each rule a whole cluster's objects at once (conftest --combine)")
@@ -100,6 +101,12 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	o.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if o.conftest {
+		if err := applyConftestConfig(fs, "test", stderr); err != nil {
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
+			return exitCheck // conftest's exit code for any error
+		}
 	}
 	if o.watch {
 		if o.update || o.out != "" || o.sarif != "" {
@@ -264,7 +271,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
 		return fail("drydock test: --rego-version must be v0 or v1")
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", o.rules.data}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}, flagPaths{"--gatekeeper", o.rules.gatekeeper}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.rules.policies}, flagPaths{"--data", dataFilePaths(o.rules.data)}, flagPaths{"--capabilities", nonEmpty(o.rules.capabilities)}, flagPaths{"--gatekeeper", o.rules.gatekeeper}); err != nil {
 		return fail("drydock: %w", err)
 	}
 	for i := range cfg.Suites {
@@ -376,7 +383,7 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 		s.Policies = fromBase(base, f.policies)
 	}
 	if fs.Changed("data") {
-		s.Data = fromBase(base, f.data)
+		s.Data = dataFromBase(base, f.data)
 	}
 	if fs.Changed("namespace") {
 		s.Namespaces = f.namespaces
@@ -402,6 +409,27 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 	if fs.Changed("now") {
 		s.Now = f.now
 	}
+}
+
+// dataFilePaths are the file paths of --data paths, without their place
+// under data ("a.b:dir", rules.SplitDataPath).
+func dataFilePaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		_, out[i] = rules.SplitDataPath(p)
+	}
+	return out
+}
+
+// dataFromBase is fromBase for --data paths, each keeping its place
+// under data.
+func dataFromBase(base string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		prefix, path := rules.SplitDataPath(p)
+		out[i] = rules.JoinDataPath(prefix, fromBase(base, []string{path})[0])
+	}
+	return out
 }
 
 // fromBase rewrites command-line paths, relative to the working

@@ -19,7 +19,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs := cmd.fs
 	var o rules.VerifyOptions
 	fs.StringArrayVarP(&o.PolicyDirs, "policy", "p", []string{"policy"}, "directory of .rego policies and _test.rego tests (repeatable)")
-	fs.StringArrayVar(&o.DataPaths, "data", nil, "JSON/YAML data files or directories (repeatable)")
+	fs.StringArrayVar(&o.DataPaths, "data", nil, "JSON/YAML data files or directories (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
 	regoVersion := fs.String("rego-version", "v1", "Rego syntax: v1 or v0")
 	fs.StringVar(&o.Run, "run", "", "only tests whose name matches this regular expression")
 	fs.BoolVar(&o.Coverage, "coverage", false, "report the policies' coverage by their tests")
@@ -32,6 +32,12 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	conftest := fs.Bool("conftest", false, "conftest verify's exit codes: 1 for failed tests and for any error (bad policy, no policies)")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if *conftest {
+		if err := applyConftestConfig(fs, "verify", stderr); err != nil {
+			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
+			return exitCheck // conftest's exit code for any error
+		}
 	}
 	mem, err := check.ParseSize(*memory)
 	if err != nil {
@@ -92,7 +98,7 @@ func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *rego
 			return exitOK
 		}
 	}
-	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", o.DataPaths}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
+	if err := checkFlagPaths(flagPaths{"--policy", o.PolicyDirs}, flagPaths{"--data", dataFilePaths(o.DataPaths)}, flagPaths{"--capabilities", nonEmpty(o.Capabilities)}); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}

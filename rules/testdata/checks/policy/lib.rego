@@ -5,6 +5,6 @@ containers contains c if {
 }
 
 allowed_registry(image) if {
-	some r in data.registries
+	some r in data.nested.registries
 	startswith(image, r)
 }
