@@ -36,7 +36,7 @@ func inNamespaces(tests []TestResult, patterns []string) ([]TestResult, error) {
 		for _, p := range patterns {
 			ok, err := path.Match(p, t.Package)
 			if err != nil {
-				return nil, invalid(fmt.Errorf("--namespace %q: %w", p, err))
+				return nil, invalid(fmt.Errorf("--namespace: match pattern %q: %w", p, err))
 			}
 			if ok {
 				kept = append(kept, t)
