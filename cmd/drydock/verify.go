@@ -64,6 +64,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := f.settle(&o, fs.Changed("output")); err != nil {
 		fmt.Fprintf(stderr, "drydock verify: %s\n", errText(err))
+		if f.conftest {
+			return exitCheck
+		}
 		return exitUsage
 	}
 	f.policyGiven = fs.Changed("policy")
@@ -85,6 +88,9 @@ func (f *verifyFlags) settle(o *rules.VerifyOptions, outputGiven bool) error {
 			return fmt.Errorf("--output %q: want one of %s", f.cf.format, strings.Join(conftestFormats, ", "))
 		}
 		f.conftest = true
+	}
+	if o.Coverage && (f.conftest || f.report != "" || f.varVals) {
+		return fmt.Errorf("--coverage is drydock's own output: not with --conftest, -o, --report or --var-values")
 	}
 	if f.varVals && f.report == "" {
 		f.report = rules.ReportFails
@@ -154,7 +160,14 @@ func verify(o rules.VerifyOptions, f verifyFlags, budget *regosandbox.Budget, st
 		return exitUsage
 	}
 	if f.conftest || f.report != "" {
-		return verifyConftest(rep, f, stdout, stderr)
+		code := verifyConftest(rep, f, stdout, stderr)
+		if len(gk) > 0 {
+			fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
+			if gkFailed > 0 {
+				code = exitCheck
+			}
+		}
+		return code
 	}
 	passed, failed, skipped := 0, 0, 0
 	for _, t := range rep.Tests {
