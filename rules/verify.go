@@ -42,9 +42,18 @@ type VerifyOptions struct {
 	StrictBuiltinErrors bool
 	// Timeout bounds each test. Default: 5s.
 	Timeout time.Duration
-	// Trace records the evaluation of the tests that fail or err
-	// (TestResult.Trace), as opa test --explain full does.
+	// Trace records the evaluation of the tests: TestResult.Trace for
+	// the tests that fail or err (as opa test --explain full), and every
+	// test's events for TraceLines and WriteReport (conftest verify
+	// --trace and --report).
 	Trace bool
+	// Namespaces, when set, keeps only the tests whose package (without
+	// "data.") matches one of these path.Match patterns, as conftest
+	// verify --namespace: "main.*" matches main.gke; all tests still run.
+	Namespaces []string
+	// Strict compiles the policies and tests in OPA's strict mode
+	// (conftest verify --strict).
+	Strict bool
 }
 
 // Outcome is how a test ended.
@@ -89,6 +98,9 @@ type TestResult struct {
 	// Trace is the test's evaluation step by step, when it failed or
 	// erred and VerifyOptions.Trace is set.
 	Trace string
+
+	// raw is OPA's result, for TraceLines and WriteReport.
+	raw *tester.Result
 }
 
 // Coverage is the share of the policies' lines the tests evaluated.
@@ -145,16 +157,17 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	compiler := newCompiler(caps, true)
+	compiler := newCompiler(caps, true).WithStrict(opts.Strict)
 	mods, err := parseModules(files, regoVersion(opts.RegoV0), compiler.Capabilities())
 	if err != nil {
 		return nil, err
 	}
 	// No checkShapes: tests exercise rules as Rego, whatever their shape
 	// (conftest verify loads a boolean deny; drydock test refuses it).
-	if err := addConftestModule(mods, regoVersion(opts.RegoV0)); err != nil {
-		return nil, err
-	}
+	// No data.conftest.file either: conftest verify has none (it is set
+	// per input file by conftest test, policy/engine.go addFileInfo), so
+	// a test mocks it with `with data.conftest.file.name as ...`, which
+	// OPA refuses on the rule drydock test defines it with.
 	store, err := loadData(opts.DataPaths)
 	if err != nil {
 		return nil, err
@@ -193,6 +206,9 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	for r := range ch {
 		rep.Tests = append(rep.Tests, testResult(r))
 	}
+	if rep.Tests, err = inNamespaces(rep.Tests, opts.Namespaces); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -210,6 +226,7 @@ func testResult(r *tester.Result) TestResult {
 		Package: strings.TrimPrefix(r.Package, "data."),
 		Name:    r.Name,
 		Output:  string(r.Output),
+		raw:     r,
 	}
 	if r.Location != nil {
 		t.Pos = manifest.Pos{File: r.Location.File, Line: r.Location.Row, Col: r.Location.Col}

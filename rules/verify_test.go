@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -53,7 +54,7 @@ func TestVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(TestResult{})); diff != "" {
 				t.Errorf("Verify (-want +got):\n%s", diff)
 			}
 			if wantPassed := len(tt.want.Tests) == 2; got.Passed() != wantPassed {
