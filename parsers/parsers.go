@@ -175,5 +175,5 @@ func ForFile(path string) (string, error) {
 	case Known(ext):
 		return ext, nil
 	}
-	return "", fmt.Errorf("%s: %w for extension %q (conftest would need --parser)", path, ErrUnknown, ext)
+	return "", fmt.Errorf("%s: no parser for its name (%w for extension %q): give one with --parser", path, ErrUnknown, ext)
 }
