@@ -3,6 +3,7 @@ package parsers
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -62,7 +63,7 @@ func TestForFile(t *testing.T) {
 	if diff := cmp.Diff(cases, got); diff != "" {
 		t.Error(diff)
 	}
-	for _, f := range []string{"README.md", "Makefile", "a.conf", "a.tfplan", "noext"} {
+	for _, f := range []string{"README.md", "Makefile", "a.conf", "a.tfplan", "noextension", "LICENSE", "file.unknown"} {
 		if p, err := ForFile(f); !errors.Is(err, ErrUnknown) {
 			t.Errorf("%s: got %q, %v; want ErrUnknown", f, p, err)
 		}
@@ -126,5 +127,18 @@ func TestJsonnetImports(t *testing.T) {
 	}
 	if _, err := Parse(Jsonnet, []byte(`import '../parsers.go'`), Options{Path: "testdata/x.jsonnet"}); err == nil {
 		t.Error("an import leaves the directory")
+	}
+}
+
+// TestParseDeadline: go-vcl loops forever on an unterminated string
+// (conftest v0.71.1 hangs: `printf 'acl = fprivate"\n' > h.vcl;
+// timeout 10 conftest parse h.vcl` exits 124); drydock gives ErrHung.
+func TestParseDeadline(t *testing.T) {
+	old := Deadline
+	Deadline = 200 * time.Millisecond
+	defer func() { Deadline = old }()
+	_, err := Parse(VCL, []byte("acl = fprivate\"\n"), Options{})
+	if !errors.Is(err, ErrHung) {
+		t.Errorf("error %v, want ErrHung", err)
 	}
 }

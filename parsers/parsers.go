@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // The parsers, by the names conftest's --parser and parse_config take
@@ -114,15 +115,41 @@ func Parse(name string, src []byte, o Options) (any, error) {
 	return normalise(v)
 }
 
-// guarded runs f, a panic of its library (go-vcl and go-akka panic on
-// some malformed input, crashing conftest) becoming an error.
-func guarded(f unmarshal, src []byte, o Options) (v any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = nil, fmt.Errorf("malformed input: %v", r)
-		}
+// Deadline bounds one parse. go-vcl and go-akka's HOCON loop forever
+// on some malformed input (an unterminated VCL string: conftest hangs
+// there); past Deadline Parse returns ErrHung and the parse goes on in
+// the background, where nothing can stop it.
+var Deadline = time.Minute
+
+// ErrHung is the error of a parse that did not end within Deadline.
+var ErrHung = errors.New("the parser did not finish: its library loops on some malformed input")
+
+// guarded runs f within Deadline, a panic of its library (go-vcl and
+// go-akka panic on some malformed input, crashing conftest) becoming an
+// error.
+func guarded(f unmarshal, src []byte, o Options) (any, error) {
+	type result struct {
+		v   any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{nil, fmt.Errorf("malformed input: %v", r)}
+			}
+		}()
+		v, err := f(src, o)
+		done <- result{v, err}
 	}()
-	return f(src, o)
+	timer := time.NewTimer(Deadline)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-timer.C:
+		return nil, fmt.Errorf("%w (after %s)", ErrHung, Deadline)
+	}
 }
 
 // normalise turns v into encoding/json's forms by a round trip, numbers
