@@ -39,12 +39,13 @@ var imports = map[string][]string{
 	"golden":                {"tree"},
 	"reconcile":             {"golden", "render/resourcekeeper", "render", "cluster", "tree", "manifest"},
 	"regosandbox":           {"manifest"},
-	"rules":                 {"regosandbox", "tree", "manifest"},
+	"parsers":               {"manifest"},
+	"rules":                 {"parsers", "regosandbox", "tree", "manifest"},
 	"gatekeeper":            {"regosandbox", "manifest"},
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
-	"check":                 {"deftest", "gatekeeper", "rules", "regosandbox", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
+	"check":                 {"deftest", "gatekeeper", "rules", "parsers", "regosandbox", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"report":                {"check", "reconcile", "manifest"},
-	"cmd/drydock":           {"report", "check", "gatekeeper", "rules", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/addon", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"cmd/drydock":           {"report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/addon", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},
 }
 

@@ -77,6 +77,13 @@ type Suite struct {
 	// ListItems gives the rules the items of a plain suite's `kind: List`
 	// documents one by one instead of the List as one document.
 	ListItems bool `json:"listItems,omitempty"`
+	// Parser parses every input file of a plain suite with one of
+	// conftest's parsers (conftest --parser; parsers.Names); "": each
+	// file's own, by its name.
+	Parser string `json:"parser,omitempty"`
+	// IgnorePattern is a regular expression: a plain suite's input files
+	// whose paths it matches are not read (conftest --ignore).
+	IgnorePattern string `json:"ignorePattern,omitempty"`
 	// Strict turns the suite's doubts into errors: a render of no
 	// object, a custom resource without a schema, and Rego that OPA's
 	// strict mode refuses (unused variables and imports, deprecated

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/schemas"
 )
 
@@ -262,9 +264,33 @@ func (d configDecoder) check(cfg *Config) error {
 		if _, err := ParseNow(s.Now); err != nil {
 			return manifest.At(d.doc.FieldPos(at.Child("now")), "suite %q: now %q: %w", s.Name, s.Now, err)
 		}
+		if err := d.checkPlainKeys(s, at); err != nil {
+			return err
+		}
 		names[s.Name] = at.Child("name")
 	}
 	return d.checkLimits(&cfg.Limits)
+}
+
+// checkPlainKeys checks a suite's parser and ignorePattern: known and
+// compiling, and only on a plain suite (a rendered suite reads its
+// inputs as a render does).
+func (d configDecoder) checkPlainKeys(s Suite, at fieldpath.Path) error {
+	for _, k := range []struct {
+		key string
+		set bool
+	}{{"parser", s.Parser != ""}, {"ignorePattern", s.IgnorePattern != ""}} {
+		if key, set := k.key, k.set; set && !s.Plain {
+			return manifest.At(d.doc.FieldPos(at.Child(key)), "suite %q: %s is for plain suites (plain: true)", s.Name, key)
+		}
+	}
+	if s.Parser != "" && !parsers.Known(s.Parser) {
+		return manifest.At(d.doc.FieldPos(at.Child("parser")), "suite %q: parser %q: %w (parsers: %s)", s.Name, s.Parser, parsers.ErrUnknown, strings.Join(parsers.Names(), ", "))
+	}
+	if _, err := regexp.Compile(s.IgnorePattern); err != nil {
+		return manifest.At(d.doc.FieldPos(at.Child("ignorePattern")), "suite %q: ignorePattern: %w", s.Name, err)
+	}
+	return nil
 }
 
 // checkLimits checks that the limits parse.

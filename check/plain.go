@@ -1,86 +1,181 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"slices"
+	"io"
+	"regexp"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/regosandbox"
 	"github.com/drydock-dev/drydock/rules"
 )
 
-// isManifest tells the files a plain suite checks: YAML and JSON.
+// isManifest tells the files a plain suite reads from a directory: those
+// conftest has a parser for by name (parsers.ForFile), as conftest test
+// keeps them (runner/test.go, parser.FileSupported).
 func isManifest(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
+	_, err := parsers.ForFile(name)
+	return err == nil
 }
 
-// readPlain reads a plain suite's inputs as conftest does: each YAML or
-// JSON document goes to the rules as written (see plainDocuments). Two
-// documents of the same kind, namespace and name are both kept: each is
-// checked. Files are found as a render finds its inputs
-// (pipeline.InputFiles), skip left out.
-func readPlain(paths, exclude, skip []string, listItems bool) ([]*sunk, error) {
-	files, err := pipeline.InputFiles(paths, exclude, skip)
+// plainInput is what a plain suite reads, as conftest test reads its
+// arguments (runner/test.go at v0.71.1).
+type plainInput struct {
+	paths, exclude, skip []string
+	// parser parses every file (conftest --parser); "": each file's own.
+	parser string
+	// ignore leaves out the paths it matches (conftest --ignore).
+	ignore *regexp.Regexp
+	// stdin is read for "-".
+	stdin     io.Reader
+	listItems bool
+}
+
+// readPlain reads a plain suite's inputs as conftest test does: a file
+// named is parsed whatever its name (an error if no parser takes it), a
+// directory is walked hidden directories and all (pipeline.ConftestFiles)
+// and its files a parser takes are parsed, "-" is standard input (YAML
+// unless --parser). Each document goes to the rules as written (see
+// plainValues); a document that is a map is an object too. Two documents
+// of the same kind, namespace and name are both kept. The notes tell
+// what conftest would skip silently (a walked file without a parser).
+func readPlain(in plainInput) ([]*sunk, []string, error) {
+	files, notes, err := plainFiles(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var docs []*sunk
 	for _, f := range files {
-		fdocs, _, err := readPlainFile(f, paths, listItems)
+		vals, _, err := readPlainFile(f, in)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		fdocs, err := plainSunks(vals, in.listItems)
+		if err != nil {
+			return nil, nil, err
 		}
 		docs = append(docs, fdocs...)
 	}
-	return docs, nil
+	return docs, notes, nil
 }
 
-// readPlainFile reads one file of a plain suite (paths are the suite's
-// inputs): its documents, and the size of its source. A file that is not
-// a manifest has none, unless it was named in paths (an error).
-func readPlainFile(f string, paths []string, listItems bool) ([]*sunk, int, error) {
-	if !isManifest(f) {
-		if slices.Contains(paths, f) {
-			return nil, 0, fmt.Errorf("%s: not a YAML or JSON manifest", f)
-		}
-		return nil, 0, nil // a CUE file in a directory
-	}
-	src, err := manifest.ReadFile(f)
-	if err != nil {
-		return nil, 0, err
-	}
-	vals, err := plainDocuments(f, src)
-	if err != nil {
-		return nil, 0, err
-	}
-	var docs []*sunk
-	for _, v := range vals {
-		obj, ok := v.Object()
-		if !ok {
-			docs = append(docs, &sunk{origin: cluster.Origin{Pos: v.Pos}, doc: v.Data})
+// plainFile is a file to parse with its parser.
+type plainFile struct{ path, parser string }
+
+// plainFiles lists the files conftest test would parse (runner/test.go
+// parseFileList): named files and "-" whatever they are, the files of
+// directories a parser takes by name; --ignore applied to both (not to
+// "-"). A walked file no parser takes is left out, as conftest does,
+// and named in a note.
+func plainFiles(in plainInput) ([]plainFile, []string, error) {
+	var out []plainFile
+	var notes, noParser []string
+	for _, p := range in.paths {
+		if p == "-" {
+			out = append(out, plainFile{"-", cmp.Or(in.parser, parsers.YAML)})
 			continue
 		}
-		items := []*manifest.Object{obj}
-		if listItems {
-			if items, err = obj.ExpandList(); err != nil {
-				return nil, 0, err
-			}
+		list, err := pipeline.ConftestFiles(p, in.exclude, in.skip, func(n string) { notes = append(notes, n) })
+		if err != nil {
+			return nil, nil, err
 		}
-		for _, o := range items {
-			docs = append(docs, &sunk{origin: cluster.Origin{Pos: o.Pos}, obj: o})
+		named := len(list) == 1 && list[0] == p
+		for _, f := range list {
+			if in.ignore != nil && in.ignore.MatchString(f) {
+				continue
+			}
+			parser, err := parsers.ForFile(f)
+			switch {
+			case in.parser != "" && (named || err == nil):
+				parser = in.parser
+			case err != nil && named:
+				return nil, nil, err
+			case err != nil:
+				noParser = append(noParser, f)
+				continue
+			}
+			out = append(out, plainFile{f, parser})
 		}
 	}
-	return docs, len(src), nil
+	if len(out) == 0 {
+		return nil, nil, errors.New("no files found: no file in the inputs has a parser (conftest test: \"no files found\")")
+	}
+	if len(noParser) > 0 {
+		notes = append(notes, skippedNote(noParser))
+	}
+	return out, notes, nil
+}
+
+// skippedNote names the walked files no parser takes (the first few).
+func skippedNote(files []string) string {
+	const shown = 5
+	list := strings.Join(files[:min(len(files), shown)], ", ")
+	if len(files) > shown {
+		list += fmt.Sprintf(", and %d more", len(files)-shown)
+	}
+	return fmt.Sprintf("%d file(s) in the input directories have no parser and were not checked, as conftest skips them: %s", len(files), list)
+}
+
+// readPlainFile reads and parses one file (stdin for "-", at most
+// manifest.MaxInputBytes) into its documents; it gives the size of its
+// source too.
+func readPlainFile(f plainFile, in plainInput) ([]manifest.Value, int, error) {
+	var src []byte
+	var err error
+	if f.path == "-" {
+		if in.stdin == nil {
+			return nil, 0, errors.New("-: no standard input")
+		}
+		if src, err = io.ReadAll(io.LimitReader(in.stdin, manifest.MaxInputBytes+1)); err == nil && len(src) > manifest.MaxInputBytes {
+			err = fmt.Errorf("larger than %d bytes", manifest.MaxInputBytes)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("-: %w", err)
+		}
+	} else if src, err = manifest.ReadFile(f.path); err != nil {
+		return nil, 0, err
+	}
+	vals, err := plainValues(f.path, f.parser, src)
+	return vals, len(src), err
+}
+
+// plainValues are a file's documents as conftest's parser gives them to
+// conftest's engine (policy/engine.go Check): YAML as plainDocuments
+// splits it, JSON as manifest.DecodeJSONFile reads it, every other
+// format by the parsers package, where a value that is an array gives
+// each element as a document, as conftest evaluates a file's sub
+// configurations (a Dockerfile: its list of instructions).
+func plainValues(file, parser string, src []byte) ([]manifest.Value, error) {
+	switch parser {
+	case parsers.YAML:
+		return plainDocuments(file, src)
+	case parsers.JSON:
+		v, err := manifest.DecodeJSONFile(file, src)
+		if err != nil {
+			return nil, err
+		}
+		return valueElements(v), nil
+	}
+	data, err := parsers.Parse(parser, src, parsers.Options{Path: file})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return valueElements(manifest.Value{Pos: manifest.Pos{File: file}, Data: manifest.FromJSONNumbers(data)}), nil
+}
+
+// valueElements is v's elements when it is an array, else v.
+func valueElements(v manifest.Value) []manifest.Value {
+	if elems := v.Elements(); elems != nil {
+		return elems
+	}
+	return []manifest.Value{v}
 }
 
 // plainDocuments gives the rules a file's documents as conftest does
@@ -97,6 +192,31 @@ func plainDocuments(file string, src []byte) ([]manifest.Value, error) {
 		}
 	}
 	return vals, nil
+}
+
+// plainSunks are a file's documents as the rules take them: a document
+// that is a map is an object too (a kind: List expanded into its items
+// with listItems).
+func plainSunks(vals []manifest.Value, listItems bool) ([]*sunk, error) {
+	var docs []*sunk
+	for _, v := range vals {
+		obj, ok := v.Object()
+		if !ok {
+			docs = append(docs, &sunk{origin: cluster.Origin{Pos: v.Pos}, doc: v.Data})
+			continue
+		}
+		items := []*manifest.Object{obj}
+		if listItems {
+			var err error
+			if items, err = obj.ExpandList(); err != nil {
+				return nil, err
+			}
+		}
+		for _, o := range items {
+			docs = append(docs, &sunk{origin: cluster.Origin{Pos: o.Pos}, obj: o})
+		}
+	}
+	return docs, nil
 }
 
 // plainSuite checks a suite of plain manifests: nothing is rendered, no
@@ -126,12 +246,17 @@ type plainBatch struct{ docs, bytes int }
 // first.
 func (r *runner) plainStreamed(ctx context.Context, s Suite, limit plainBatch) *SuiteResult {
 	res := &SuiteResult{Name: s.Name, Checks: []string{"inputs"}}
-	paths := r.paths(s.Inputs)
-	files, err := pipeline.InputFiles(paths, s.Exclude, r.skip)
+	in, err := r.plainInput(s)
 	if err != nil {
 		res.fail(err, "inputs")
 		return res
 	}
+	files, notes, err := plainFiles(in)
+	if err != nil {
+		res.fail(err, "inputs")
+		return res
+	}
+	res.Notes = notes
 	opts, ok := r.ruleOptions(s)
 	ev := &plainEval{ctx: ctx, workers: r.renderWorkers, rep: &rules.Report{}}
 	if ok {
@@ -140,12 +265,15 @@ func (r *runner) plainStreamed(ctx context.Context, s Suite, limit plainBatch) *
 	var batch []*sunk
 	size := 0
 	for i, f := range files {
-		docs, n, err := readPlainFile(f, paths, s.ListItems)
+		vals, n, err := readPlainFile(f, in)
+		if err == nil {
+			vals, err = nil, appendSunks(&batch, vals, in.listItems)
+		}
 		if err != nil {
 			res.fail(err, "inputs")
 			return res
 		}
-		batch, size = append(batch, docs...), size+n
+		size += n
 		if len(batch) >= limit.docs || size >= limit.bytes || i == len(files)-1 {
 			ev.eval(batch)
 			clear(batch)
@@ -154,7 +282,7 @@ func (r *runner) plainStreamed(ctx context.Context, s Suite, limit plainBatch) *
 	}
 	res.Objects = len(ev.objs)
 	if len(ev.objs) == 0 {
-		r.nothingChecked(s, res, "inputs", "no YAML or JSON document in the inputs: nothing was checked")
+		r.nothingChecked(s, res, "inputs", "no document in the inputs: nothing was checked")
 	}
 	if !ok {
 		res.fail(errors.New("no policies to check the manifests with: give policies (-p DIR) or Gatekeeper constraints (--gatekeeper); policy/ does not exist"), "rules")
@@ -211,14 +339,20 @@ func (ev *plainEval) eval(batch []*sunk) {
 func (r *runner) plainWhole(ctx context.Context, s Suite) *SuiteResult {
 	res := &SuiteResult{Name: s.Name, Checks: []string{"inputs"}}
 	// No output path or cluster: a finding names the document by its place.
-	objs, err := readPlain(r.paths(s.Inputs), s.Exclude, r.skip, s.ListItems)
+	in, err := r.plainInput(s)
 	if err != nil {
 		res.fail(err, "inputs")
 		return res
 	}
+	objs, notes, err := readPlain(in)
+	if err != nil {
+		res.fail(err, "inputs")
+		return res
+	}
+	res.Notes = notes
 	res.Objects = len(objs)
 	if len(objs) == 0 {
-		r.nothingChecked(s, res, "inputs", "no YAML or JSON document in the inputs: nothing was checked")
+		r.nothingChecked(s, res, "inputs", "no document in the inputs: nothing was checked")
 	}
 	inputs := make([]rules.Input, len(objs))
 	var kube []*sunk // the documents that are objects, for Gatekeeper
@@ -263,4 +397,35 @@ func (r *runner) plainWhole(ctx context.Context, s Suite) *SuiteResult {
 		res.fail(&stageError{"rules", err}, "rules")
 	}
 	return res
+}
+
+// appendSunks appends a file's documents to batch (see plainSunks).
+func appendSunks(batch *[]*sunk, vals []manifest.Value, listItems bool) error {
+	docs, err := plainSunks(vals, listItems)
+	*batch = append(*batch, docs...)
+	return err
+}
+
+// plainInput is what suite s reads: its inputs, with the suite's parser
+// and ignore pattern (conftest test --parser, --ignore).
+func (r *runner) plainInput(s Suite) (plainInput, error) {
+	in := plainInput{exclude: s.Exclude, skip: r.skip, parser: s.Parser, stdin: r.opts.Stdin, listItems: s.ListItems}
+	for _, p := range s.Inputs {
+		if p == "-" {
+			in.paths = append(in.paths, p)
+		} else {
+			in.paths = append(in.paths, r.paths([]string{p})...)
+		}
+	}
+	if s.Parser != "" && !parsers.Known(s.Parser) {
+		return in, fmt.Errorf("parser %q: %w (parsers: %s)", s.Parser, parsers.ErrUnknown, strings.Join(parsers.Names(), ", "))
+	}
+	if s.IgnorePattern != "" {
+		re, err := regexp.Compile(s.IgnorePattern)
+		if err != nil {
+			return in, fmt.Errorf("ignore pattern: %w", err)
+		}
+		in.ignore = re
+	}
+	return in, nil
 }

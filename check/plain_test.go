@@ -1,6 +1,8 @@
 package check
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,5 +56,58 @@ func TestPlainDocumentsErrorLines(t *testing.T) {
 	_, err := plainDocuments("f.yaml", []byte("a: 1\n---\nb: 2\n---\nc: [\n"))
 	if err == nil || !strings.HasPrefix(manifest.Format(err, nil), "f.yaml:5: ") {
 		t.Errorf("error %v, want it at f.yaml:5", err)
+	}
+}
+
+// TestReadPlain: files conftest skips in a directory are named in a
+// note, "-" reads standard input (YAML, or as --parser says), hidden
+// directories are walked, .git is not (with a note).
+func TestReadPlain(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"a.yaml": "a: 1\n", "README.md": "x\n", "policy/p.rego": "package p\n", ".hidden/b.toml": "b = 2\n", ".git/c.json": "{}",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, _, err := readPlain(plainInput{paths: []string{"-"}, stdin: strings.NewReader("c = 3\n")})
+	if err != nil || len(docs) != 1 || docs[0].doc != "c = 3" {
+		t.Fatalf("stdin as YAML: %v, %v; want the string \"c = 3\"", docs, err)
+	}
+	docs, _, err = readPlain(plainInput{paths: []string{"-"}, stdin: strings.NewReader("c = 3\n"), parser: "toml"})
+	if err != nil || len(docs) != 1 || !cmp.Equal(docs[0].obj.Data, map[string]any{"c": int64(3)}) {
+		t.Fatalf("stdin as TOML: %v, %v; want {c: 3}", docs, err)
+	}
+	// --parser toml reads every file as TOML, as conftest's
+	// ParseConfigurationsAs: a.yaml is refused.
+	if _, _, err = readPlain(plainInput{paths: []string{dir}, parser: "toml"}); err == nil || !strings.Contains(err.Error(), "a.yaml: toml") {
+		t.Errorf("a.yaml read as TOML: %v, want its error", err)
+	}
+	docs, notes, err := readPlain(plainInput{paths: []string{dir, "-"}, stdin: strings.NewReader("c: 3\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.origin.Pos.File)
+	}
+	want := []string{filepath.Join(dir, ".hidden/b.toml"), filepath.Join(dir, "a.yaml"), "-"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("documents' files (-want +got):\n%s", d)
+	}
+	wantNotes := []string{
+		dir + ": its .git directory is not read (git's own files, which conftest would walk)",
+		"2 file(s) in the input directories have no parser and were not checked, as conftest skips them: " + filepath.Join(dir, "README.md") + ", " + filepath.Join(dir, "policy/p.rego"),
+	}
+	if d := cmp.Diff(wantNotes, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+	if _, _, err := readPlain(plainInput{paths: []string{"-"}}); err == nil {
+		t.Error("- without standard input: no error")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -152,8 +153,8 @@ func TestPlainStreamedIsWhole(t *testing.T) {
 			delete(files, "policy/main.rego")
 			return files
 		}(), wantErr: "no policies"},
-		{name: "no documents", files: map[string]string{"drydock.yaml": "suites: [{name: p, plain: true, inputs: [in]}]\n",
-			"in/a.cue": "a: 1\n", "policy/main.rego": streamPolicy}},
+		{name: "no file a parser takes", files: map[string]string{"drydock.yaml": "suites: [{name: p, plain: true, inputs: [in]}]\n",
+			"in/a.txt": "a: 1\n", "policy/main.rego": streamPolicy}, wantErr: "no files found"},
 	}
 	batches := []plainBatch{{docs: 1, bytes: 1 << 30}, {docs: 2, bytes: 1 << 30}, {docs: 3, bytes: 1 << 30},
 		{docs: 1 << 30, bytes: 1}, {docs: 1 << 30, bytes: 200}, {docs: 1 << 30, bytes: 1 << 30}, {docs: 256, bytes: 1 << 20}}
@@ -211,8 +212,12 @@ func TestPlainEvalDrops(t *testing.T) {
 	ev := &plainEval{ctx: context.Background(), workers: 1, eng: eng, rep: &rules.Report{}}
 	var places []string
 	for _, f := range []string{"in/f01.yaml", "in/f02.yaml"} {
-		batch, _, err := readPlainFile(f, nil, false)
+		vals, _, err := readPlainFile(plainFile{f, parsers.YAML}, plainInput{})
 		if err != nil {
+			t.Fatal(err)
+		}
+		var batch []*sunk
+		if err := appendSunks(&batch, vals, false); err != nil {
 			t.Fatal(err)
 		}
 		ev.eval(batch)

@@ -6,11 +6,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestIsManifest pins the files a plain suite reads from a directory.
+// TestIsManifest pins the files a plain suite reads from a directory:
+// those conftest has a parser for (parser.FileSupported).
 func TestIsManifest(t *testing.T) {
 	tests := map[string]bool{
 		"a.yaml": true, "a.yml": true, "a.json": true, "dir/A.YAML": true, "b.JSON": true,
-		"a.cue": false, "a.rego": false, "README": false, "a.yaml.bak": false,
+		"a.cue": true, "a.toml": true, "main.tf": true, "Dockerfile": true, ".gitignore": true,
+		"a.rego": false, "README": false, "a.yaml.bak": false, "a.md": false,
 	}
 	for name, want := range tests {
 		if got := isManifest(name); got != want {
@@ -44,7 +46,7 @@ func TestPlainSuite(t *testing.T) {
 		{
 			name: "each document is checked at its place",
 			files: map[string]string{"drydock.yaml": plain(""), "in/m.yaml": plainDeploy + "---\n" + plainSvc,
-				"in/skip.cue": "a: 1\n", "policy/main.rego": denyAll},
+				"in/skip.md": "no parser\n", "policy/main.rego": denyAll},
 			want: []suiteSummary{{Name: "p", Status: "FAIL", Objects: 2, Checks: []string{"inputs", "rules/main", "rules/main.deny"},
 				Findings: []string{"in/m.yaml:1:1 error [rules/main.deny] : web is a Deployment"}}},
 			code: ExitFail,
@@ -80,16 +82,38 @@ func TestPlainSuite(t *testing.T) {
 		},
 		{
 			name:  "no document: a warning",
-			files: map[string]string{"drydock.yaml": plain(""), "in/a.cue": "a: 1\n", "policy/main.rego": denyAll},
+			files: map[string]string{"drydock.yaml": plain(""), "in/a.json": "[]", "policy/main.rego": denyAll},
 			want: []suiteSummary{{Name: "p", Status: "ok", Checks: []string{"inputs", "rules/main"},
-				Findings: []string{" warning [inputs] : no YAML or JSON document in the inputs: nothing was checked (inputs: in)"}}},
+				Findings: []string{" warning [inputs] : no document in the inputs: nothing was checked (inputs: in)"}}},
+		},
+		{
+			name:  "no file a parser takes: an error, as conftest's no files found",
+			files: map[string]string{"drydock.yaml": plain(""), "in/a.md": "# a\n", "policy/main.rego": denyAll},
+			want: []suiteSummary{{Name: "p", Status: "ERROR", Checks: []string{"inputs"},
+				Findings: []string{` error [inputs] : no files found: no file in the inputs has a parser (conftest test: "no files found")`},
+				Err:      `no files found: no file in the inputs has a parser (conftest test: "no files found")`}},
+			code: ExitInput,
+		},
+		{
+			name: "other formats are parsed as conftest parses them: a TOML file, a CUE file, a Dockerfile's instructions",
+			files: map[string]string{"drydock.yaml": plain(""), "in/c.toml": "[server]\nport = 80\n", "in/d.cue": "kind: \"Deployment\"\nmetadata: name: \"cue\"\n",
+				"in/Dockerfile": "FROM alpine\nUSER root\n", "in/.hidden/e.toml": "[server]\nport = 81\n",
+				"policy/main.rego": denyAll + "\ndeny contains msg if {\n\tinput.server.port < 1024\n\tmsg := sprintf(\"port %d\", [input.server.port])\n}\n\ndeny contains msg if {\n\tsome c in input\n\tc.Cmd == \"user\"\n\tmsg := sprintf(\"user %s\", c.Value)\n}\n"},
+			want: []suiteSummary{{Name: "p", Status: "FAIL", Objects: 4, Checks: []string{"inputs", "rules/main", "rules/main.deny"},
+				Findings: []string{
+					"in/.hidden/e.toml error [rules/main.deny] : port 81",
+					"in/Dockerfile error [rules/main.deny] : user root",
+					"in/c.toml error [rules/main.deny] : port 80",
+					"in/d.cue error [rules/main.deny] : cue is a Deployment",
+				}}},
+			code: ExitFail,
 		},
 		{
 			name:  "no document in a strict suite: an error",
-			files: map[string]string{"drydock.yaml": plain(""), "in/a.cue": "a: 1\n", "policy/main.rego": denyAll},
+			files: map[string]string{"drydock.yaml": plain(""), "in/a.json": "[]", "policy/main.rego": denyAll},
 			opts:  Options{Strict: true},
 			want: []suiteSummary{{Name: "p", Status: "FAIL", Checks: []string{"inputs", "rules/main"},
-				Findings: []string{" error [inputs] : no YAML or JSON document in the inputs: nothing was checked (inputs: in)"}}},
+				Findings: []string{" error [inputs] : no document in the inputs: nothing was checked (inputs: in)"}}},
 			code: ExitFail,
 		},
 		{
@@ -101,10 +125,26 @@ func TestPlainSuite(t *testing.T) {
 			code: ExitInput,
 		},
 		{
-			name:  "an input named that is no manifest",
-			files: map[string]string{"drydock.yaml": "suites: [{name: p, plain: true, inputs: [a.cue]}]\n", "a.cue": "a: 1\n", "policy/main.rego": denyAll},
+			name:  "an input named that no parser takes",
+			files: map[string]string{"drydock.yaml": "suites: [{name: p, plain: true, inputs: [a.md]}]\n", "a.md": "a: 1\n", "policy/main.rego": denyAll},
 			want: []suiteSummary{{Name: "p", Status: "ERROR", Checks: []string{"inputs"},
-				Findings: []string{" error [inputs] : a.cue: not a YAML or JSON manifest"}, Err: "a.cue: not a YAML or JSON manifest"}},
+				Findings: []string{` error [inputs] : a.md: no parser for its name (unknown parser for extension "md"): give one with --parser`},
+				Err:      `a.md: no parser for its name (unknown parser for extension "md"): give one with --parser`}},
+			code: ExitInput,
+		},
+		{
+			name:  "parser and ignorePattern: every file read as the parser says, the paths matched left out",
+			files: map[string]string{"drydock.yaml": plain(", parser: yaml, ignorePattern: skip"), "in/m.txt": plainDeploy, "in/m.yaml": plainDeploy, "in/skip.yaml": plainDeploy, "policy/main.rego": denyAll},
+			want: []suiteSummary{{Name: "p", Status: "FAIL", Objects: 1, Checks: []string{"inputs", "rules/main", "rules/main.deny"},
+				Findings: []string{"in/m.yaml:1:1 error [rules/main.deny] : web is a Deployment"}}},
+			code: ExitFail,
+		},
+		{
+			name:  "a file a parser refuses is an error naming it",
+			files: map[string]string{"drydock.yaml": plain(""), "in/c.toml": "a = \n", "policy/main.rego": denyAll},
+			want: []suiteSummary{{Name: "p", Status: "ERROR", Checks: []string{"inputs"},
+				Findings: []string{" error [inputs] : in/c.toml: toml: unmarshal toml: toml: line 1 (last key \"a\"): expected value but found '\\n' instead"},
+				Err:      "in/c.toml: toml: unmarshal toml: toml: line 1 (last key \"a\"): expected value but found '\\n' instead"}},
 			code: ExitInput,
 		},
 		{

@@ -86,6 +86,10 @@ type SuiteResult struct {
 	Coverage []BranchCoverage
 	// Err is bad input: the suite could not be checked.
 	Err error
+	// Notes tell what the suite left out that the user should know of
+	// (a plain suite's input files no parser takes, as conftest skips
+	// them); they change no outcome.
+	Notes []string
 }
 
 // Failed reports whether a finding of the suite is at LevelError.

@@ -68,7 +68,7 @@ func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {
 	now, _ := ParseNow(s.Now) // checked by LoadConfig and drydock test
 	opts := rules.Options{PolicyDirs: dirs, DataPaths: r.dataPaths(s.Data), Namespaces: s.Namespaces, AllNamespaces: s.AllNamespaces,
 		RegoV0: s.RegoVersion == "v0", Strict: r.strict(s), QueryTimeout: r.opts.RuleTimeout,
-		StrictBuiltinErrors: s.StrictBuiltinErrors, Now: now, Readable: r.paths(s.Inputs)}
+		StrictBuiltinErrors: s.StrictBuiltinErrors, Now: now, Root: r.dir}
 	if s.Capabilities != "" {
 		opts.Capabilities = r.paths([]string{s.Capabilities})[0]
 	}

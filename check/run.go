@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -44,6 +45,8 @@ type Options struct {
 	// DefinitionsOnly runs only the suites' definition tests: nothing is
 	// rendered, compared, validated or checked by rules.
 	DefinitionsOnly bool
+	// Stdin is read for a plain suite's input "-" (nil: none).
+	Stdin io.Reader
 	// Progress, when set, is called as each suite ends with the number
 	// ended and the total (from the suites' goroutines, one at a time).
 	Progress func(done, total int)

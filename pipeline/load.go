@@ -115,9 +115,13 @@ var walkOptions = manifest.WalkOptions{
 // wrote (it holds tree.OwnershipFile) or one of f.skip; skipped (if not
 // nil) hears of the submodules left out, named as the user knows them.
 func (f files) walk(root string, skipped func(note string)) ([]string, error) {
+	return f.walkWith(root, walkOptions, skipped)
+}
+
+// walkWith is walk with the walk options opts.
+func (f files) walkWith(root string, opts manifest.WalkOptions, skipped func(note string)) ([]string, error) {
 	var list []string
 	var err error
-	opts := walkOptions
 	if skipped != nil {
 		opts.Skipped = func(note string) { skipped(f.name + note) }
 	}
@@ -439,6 +443,29 @@ func InputFiles(paths, exclude, skip []string) ([]string, error) {
 		out = append(out, list...)
 	}
 	return out, nil
+}
+
+// ConftestFiles lists the files under root as conftest's runner walks
+// a directory for conftest test (runner/test.go getFilesFromDirectory
+// at v0.71.1): every directory entered, hidden ones too, every file
+// listed (the caller keeps those a parser takes), except below a
+// directory drydock wrote, one of skip or git's own .git (told to
+// skipped, as submodules are), and the exclude patterns applied as
+// InputFiles applies them. A file root is listed whatever it is.
+func ConftestFiles(root string, exclude, skip []string, skipped func(note string)) ([]string, error) {
+	told := false
+	opts := manifest.WalkOptions{
+		Keep: func(string) bool { return true },
+		SkipDir: func(name string) bool {
+			if name == ".git" && !told && skipped != nil {
+				told = true
+				skipped(root + ": its .git directory is not read (git's own files, which conftest would walk)")
+			}
+			return name == ".git"
+		},
+	}
+	f := files{exclude: exclude, skip: skip}
+	return f.walkWith(root, opts, skipped)
 }
 
 // Reads reports whether a render of in reads the file at p, which need

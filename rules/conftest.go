@@ -2,16 +2,18 @@ package rules
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
 
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/parsers"
 )
 
 // builtin is a function drydock adds to OPA's: its declaration and its
@@ -98,16 +100,6 @@ func fileFunc(bctx rego.BuiltinContext, _ []*ast.Term) (*ast.Term, error) {
 	return ast.ObjectTerm(ast.Item(ast.StringTerm("dir"), ast.StringTerm(dir)), ast.Item(ast.StringTerm("name"), ast.StringTerm(name))), nil
 }
 
-// absPaths returns paths made absolute (as given when that fails), the
-// files and directories a policy may read.
-func absPaths(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = absDir(p)
-	}
-	return out
-}
-
 func absDir(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -116,8 +108,8 @@ func absDir(p string) string {
 	return abs
 }
 
-// parseConfigFunc implements parse_config(parser, content): yaml (a
-// multi-document stream gives an array of documents) or json.
+// parseConfigFunc implements parse_config(parser, content) with any of
+// conftest's parsers (see parseConfig).
 func parseConfigFunc(_ rego.BuiltinContext, args []*ast.Term) (*ast.Term, error) {
 	parser, err := stringArg(args[0], "parser")
 	if err != nil {
@@ -127,16 +119,19 @@ func parseConfigFunc(_ rego.BuiltinContext, args []*ast.Term) (*ast.Term, error)
 	if err != nil {
 		return nil, err
 	}
-	v, err := parseConfig(parser, "parse_config", []byte(content))
+	v, err := parseConfig(parser, "parse_config", []byte(content), parsers.Options{})
 	if err != nil {
 		return nil, err
 	}
 	return valueTerm(v)
 }
 
-// parseConfigFileFunc implements parse_config_file(path): the path is
-// relative to the directory of the policy file calling it, as in
-// conftest, and must be one of the inputs (Options.Readable).
+// parseConfigFileFunc implements parse_config_file(path), as conftest's
+// (builtins/parse_config.go at v0.71.1): the path joined to the
+// directory of the policy file calling it (an absolute path too, as
+// filepath.Join makes it), parsed by the parser its name picks. Unlike
+// conftest, the file must be a regular file inside the repository
+// (readInput).
 func parseConfigFileFunc(bctx rego.BuiltinContext, args []*ast.Term) (*ast.Term, error) {
 	p, err := stringArg(args[0], "path")
 	if err != nil {
@@ -195,27 +190,12 @@ func stringArg(t *ast.Term, what string) (string, error) {
 	return string(s), nil
 }
 
-// parserOf is the parser conftest picks by a file's extension.
-func parserOf(file string) string {
-	switch strings.ToLower(filepath.Ext(file)) {
-	case ".json":
-		return "json"
-	case ".yaml", ".yml":
-		return "yaml"
-	}
-	return strings.TrimPrefix(filepath.Ext(file), ".")
-}
-
-// parseConfig parses src with the named parser, as conftest's: yaml (a
-// file of several documents, as Documents splits it, gives an array of
-// them, null for an empty one) or json.
-func parseConfig(parser, name string, src []byte) (any, error) {
-	switch parser {
-	case "json":
-		return manifest.DecodeJSONStrict(name, src)
-	case "yaml":
-	default:
-		return nil, fmt.Errorf("parser %q is not one drydock has (yaml, json)", parser)
+// parseConfig parses src with the named parser, as conftest's: yaml
+// as YAMLDocuments splits it (several documents give an array of them,
+// null for an empty one), every other parser by the parsers package.
+func parseConfig(parser, name string, src []byte, o parsers.Options) (any, error) {
+	if parser != parsers.YAML {
+		return parsers.Parse(parser, src, o)
 	}
 	vals, err := YAMLDocuments(name, src)
 	if err != nil {
@@ -231,20 +211,34 @@ func parseConfig(parser, name string, src []byte) (any, error) {
 	return docs, nil
 }
 
-// readConfig reads and parses, by its extension, the file p names for a
-// policy (see readInput); it returns the file's path and its value.
+// readConfig reads the file p names for a policy (see readInput) and
+// parses it with the parser conftest picks by its name (chosen first,
+// as conftest does); it returns the file's path and its value.
 func readConfig(bctx rego.BuiltinContext, p string) (string, any, error) {
+	parser, err := parsers.ForFile(p)
+	if err != nil {
+		return "", nil, err
+	}
 	file, src, err := readInput(bctx, p)
 	if err != nil {
 		return "", nil, err
 	}
-	v, err := parseConfig(parserOf(file), file, src)
-	return file, v, err
+	v, err := parseConfig(parser, file, src, parsers.Options{Path: file})
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return file, v, nil
 }
 
+// ErrOutsideRoot is the refusal of a file a policy names outside the
+// repository (Options.Root).
+var ErrOutsideRoot = errors.New("outside the repository")
+
 // readInput reads the file p names for a policy: p joined to the
-// calling policy's directory (an absolute p too, as conftest joins it),
-// which must be among the evaluation's readable inputs.
+// calling policy's directory (an absolute p too, as conftest joins it).
+// conftest reads any file; drydock reads a regular file (not a link,
+// no device) below the evaluation's root, through os.Root so that no
+// link in its path leads out, of at most manifest.MaxInputBytes.
 func readInput(bctx rego.BuiltinContext, p string) (string, []byte, error) {
 	dir := "."
 	if bctx.Location != nil && bctx.Location.File != "" {
@@ -252,10 +246,21 @@ func readInput(bctx rego.BuiltinContext, p string) (string, []byte, error) {
 	}
 	file := filepath.Join(dir, p)
 	s, _ := bctx.Context.Value(stateKey{}).(*evalState)
-	if s == nil || !s.readable(file) {
-		return "", nil, fmt.Errorf("%s is not one of the inputs: a policy reads only the files it checks (a test, the files under the policy and data directories)", file)
+	root := "."
+	if s != nil && s.root != "" {
+		root = s.root
 	}
-	src, err := manifest.ReadFile(file)
+	absRoot, absFile := absDir(root), absDir(file)
+	rel, err := filepath.Rel(absRoot, absFile)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", nil, fmt.Errorf("%s: %w %s: a policy reads only files below it", file, ErrOutsideRoot, absRoot)
+	}
+	r, err := os.OpenRoot(absRoot)
+	if err != nil {
+		return "", nil, err
+	}
+	defer r.Close()
+	src, err := manifest.ReadIn(r, filepath.ToSlash(rel))
 	if err != nil {
 		return "", nil, err
 	}
@@ -268,14 +273,4 @@ func valueTerm(v any) (*ast.Term, error) {
 		return nil, err
 	}
 	return ast.NewTerm(x), nil
-}
-
-// readable reports whether the file is one of the paths (files, or
-// directories holding it) a policy may read.
-func (s *evalState) readable(file string) bool {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return false
-	}
-	return slices.ContainsFunc(s.readablePaths, func(root string) bool { return manifest.Within(root, abs) })
 }

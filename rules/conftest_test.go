@@ -36,10 +36,13 @@ func messages(rep *Report) []string {
 }
 
 // TestConftestBuiltins: parse_config, parse_config_file (relative to
-// the policy's directory, inputs only), parse_combined_config_files and
-// data.conftest.file behave as conftest's.
+// the policy's directory, inside the repository),
+// parse_combined_config_files and data.conftest.file behave as
+// conftest's.
 func TestConftestBuiltins(t *testing.T) {
-	dir := t.TempDir()
+	top := t.TempDir()
+	dir := filepath.Join(top, "repo")
+	writeFiles(t, top, map[string]string{"secret.yaml": "token: x\n"})
 	writeFiles(t, dir, map[string]string{
 		"policy/main.rego": `package main
 
@@ -65,8 +68,18 @@ deny contains msg if {
 }
 
 deny contains msg if {
-	parse_config_file("../secret.yaml")
-	msg := "read a file that is not an input"
+	parse_config_file("../../secret.yaml")
+	msg := "read a file outside the repository"
+}
+
+deny contains msg if {
+	cfg := parse_config("toml", "[server]\nport = 8080\n")
+	msg := sprintf("toml port %v", [cfg.server.port])
+}
+
+deny contains msg if {
+	f := parse_config_file("../limits.toml")
+	msg := sprintf("limits.toml cpu %v", [f.limits.cpu])
 }
 
 deny contains msg if {
@@ -75,9 +88,9 @@ deny contains msg if {
 `,
 		"inputs/settings.json": `{"mode": "fast"}`,
 		"inputs/two.yaml":      "a: 1\n---\nb: 2\n",
-		"secret.yaml":          "token: x\n",
+		"limits.toml":          "[limits]\ncpu = \"500m\"\n",
 	})
-	e, err := Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "policy")}, Readable: []string{filepath.Join(dir, "inputs")}})
+	e, err := Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "policy")}, Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,22 +105,24 @@ deny contains msg if {
 	want := []string{
 		"main failure combined: 3 entries, first " + filepath.Join(dir, "inputs", "settings.json"),
 		"main failure file cm.yaml",
+		"main failure limits.toml cpu 500m",
 		"main failure parse_config gives 2 documents",
 		`main failure parse_config reads as conftest: [null, {"enabled": true}, null]`,
 		"main failure settings.json has mode fast",
+		"main failure toml port 8080",
 	}
 	if diff := cmp.Diff(want, messages(rep)); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 
-	// Reading outside the inputs is a built-in error: undefined by
+	// Reading outside the repository is a built-in error: undefined by
 	// default, an error naming the file when built-in errors are strict.
-	e, err = Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "policy")}, Readable: []string{filepath.Join(dir, "inputs")}, StrictBuiltinErrors: true})
+	e, err = Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "policy")}, Root: dir, StrictBuiltinErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.Eval(context.Background(), []Input{in}, 1)
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), "secret.yaml is not one of the inputs") {
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(manifest.Format(err, nil), "secret.yaml: outside the repository") {
 		t.Errorf("strict built-in errors: Eval error %v, want the refusal of secret.yaml", err)
 	}
 }
@@ -168,5 +183,46 @@ func TestCapabilitiesFile(t *testing.T) {
 	}
 	if _, err := Load(context.Background(), Options{PolicyDirs: []string{filepath.Join(dir, "p")}, Capabilities: filepath.Join(dir, "missing.json")}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("a missing capabilities file: Load error %v, want ErrInvalid", err)
+	}
+}
+
+// TestParseConfigFileRefusals: what conftest would read but drydock
+// refuses (a link out of the repository, a link, a directory), and a
+// parser conftest lacks, are errors naming the file or parser, never
+// a silent undefined, with strict built-in errors.
+func TestParseConfigFileRefusals(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "repo")
+	writeFiles(t, top, map[string]string{"outside.yaml": "a: 1\n"})
+	writeFiles(t, dir, map[string]string{"inside.yaml": "a: 1\n", "inside.unknown": "a\n", "sub/x.yaml": "a: 1\n"})
+	if err := os.Symlink(filepath.Join(top, "outside.yaml"), filepath.Join(dir, "out.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("inside.yaml", filepath.Join(dir, "in.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		`parse_config_file("../out.yaml")`:             "out.yaml",
+		`parse_config_file("../in.yaml")`:              "in.yaml",
+		`parse_config_file("../sub")`:                  "sub",
+		`parse_config_file("../missing.yaml")`:         "missing.yaml",
+		`parse_config_file("../inside.unknown")`:       "unknown parser",
+		`parse_config("csv", "a,b")`:                   `unknown parser "csv"`,
+		`parse_config("toml", "a = ")`:                 "toml",
+		`parse_combined_config_files(["../out.yaml"])`: "out.yaml",
+	}
+	for call, want := range cases {
+		t.Run(call, func(t *testing.T) {
+			d := filepath.Join(dir, "p"+strings.NewReplacer("/", "_", `"`, "", "(", "_", ")", "", ".", "", " ", "", ",", "", "[", "", "]", "").Replace(call))
+			writeFiles(t, d, map[string]string{"main.rego": "package main\n\ndeny contains \"read\" if " + call + "\n"})
+			e, err := Load(context.Background(), Options{PolicyDirs: []string{d}, Root: dir, StrictBuiltinErrors: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.Eval(context.Background(), []Input{{Object: object("v1", "ConfigMap", "shop", "a")}}, 1)
+			if err == nil || !strings.Contains(manifest.Format(err, nil), want) {
+				t.Errorf("error %v, want one naming %q", err, want)
+			}
+		})
 	}
 }

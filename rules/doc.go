@@ -35,10 +35,12 @@
 //     makes its expression undefined, so the rule does not fire for that
 //     input, as in conftest and opa test; Options.StrictBuiltinErrors
 //     (conftest --show-builtin-errors) makes it an evaluation error.
-//   - conftest's built-ins are there: parse_config(parser, content) (yaml,
-//     json), parse_config_file(path) and parse_combined_config_files(paths),
-//     whose paths are relative to the calling policy's directory and must be
-//     among Options.Readable (the inputs); data.conftest.file is {"name":
+//   - conftest's built-ins are there: parse_config(parser, content) with
+//     every parser of conftest (package parsers), parse_config_file(path)
+//     and parse_combined_config_files(paths), whose paths are relative to
+//     the calling policy's directory, parsed by the parser the name picks,
+//     and must be regular files below Options.Root (the repository), of
+//     at most manifest.MaxInputBytes; data.conftest.file is {"name":
 //     base name, "dir": absolute directory} of the input's file
 //     (Context.File), {"name": "Combined", "dir": working directory} in
 //     combined mode.

@@ -39,9 +39,10 @@ type Options struct {
 	// the policies may use only what it lists (and what the sandbox
 	// keeps). "": OPA's own.
 	Capabilities string
-	// Readable are the files (or directories) parse_config_file and
-	// parse_combined_config_files may read: the inputs. Nothing else is.
-	Readable []string
+	// Root is the repository: parse_config_file and
+	// parse_combined_config_files read regular files below it, nothing
+	// else. "": the working directory.
+	Root string
 	// StrictBuiltinErrors makes a failing built-in (to_number("500m"),
 	// object.get on a non-object) an evaluation error, as conftest
 	// --show-builtin-errors does. By default it makes the expression
@@ -78,8 +79,8 @@ type Engine struct {
 	debug      *syncWriter
 	// strictBuiltins reports failing built-ins as errors.
 	strictBuiltins bool
-	// readable are Options.Readable, absolute.
-	readable []string
+	// root is Options.Root.
+	root string
 	// budget, when set (WithBudget), is the run's budget: stops are
 	// reported in Report.Stopped instead of as errors.
 	budget *regosandbox.Budget
@@ -159,7 +160,7 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Debug != nil {
 		e.debug = &syncWriter{w: opts.Debug}
 	}
-	e.readable = absPaths(opts.Readable)
+	e.root = opts.Root
 	if err := e.prepare(ctx, opts); err != nil {
 		return nil, err
 	}

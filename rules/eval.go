@@ -360,7 +360,7 @@ func (e *Engine) runOne(ctx context.Context, i int, mk func(int) (job, error), o
 
 // evalNamespace runs one namespace's prepared query on one job.
 func (e *Engine) evalNamespace(ctx context.Context, j job, nc *namespaceChecks, out *outcome) error {
-	st := &evalState{context: j.context, input: j.index, group: j.group, combined: j.combined, ns: nc.name, debug: e.debug, readablePaths: e.readable}
+	st := &evalState{context: j.context, input: j.index, group: j.group, combined: j.combined, ns: nc.name, debug: e.debug, root: e.root}
 	opts := []rego.EvalOption{rego.EvalParsedInput(j.input)}
 	if !e.now.IsZero() {
 		opts = append(opts, rego.EvalTime(e.now))

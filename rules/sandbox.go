@@ -80,8 +80,9 @@ type evalState struct {
 	combined bool
 	ns       string
 	debug    *syncWriter
-	// readablePaths are the absolute paths parse_config_file may read.
-	readablePaths []string
+	// root is the directory parse_config_file reads below ("": the
+	// working directory).
+	root string
 	// rule is the index, among the namespace's queried rules, of the rule
 	// being evaluated (-1 before the first); read by a budget's stop.
 	rule atomic.Int32

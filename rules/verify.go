@@ -40,6 +40,9 @@ type VerifyOptions struct {
 	// verify --show-builtin-errors); by default its expression is
 	// undefined, as in opa test.
 	StrictBuiltinErrors bool
+	// Root is the repository, as Options.Root: the tests' fixtures are
+	// read below it. "": the working directory.
+	Root string
 	// Timeout bounds each test. Default: 5s.
 	Timeout time.Duration
 	// Trace records the evaluation of the tests: TestResult.Trace for
@@ -190,10 +193,10 @@ func Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 		runner.EnableTracing(true)
 	}
 	// parse_config_file and parse_combined_config_files read the tests'
-	// fixtures: the files under the policy and data directories.
+	// fixtures: the files below Root.
 	// The tester runs tests in parallel: the state is only read (the
 	// context term is made here, not lazily).
-	state := &evalState{term: contextTerm(Context{}), readablePaths: absPaths(slices.Concat(dirs, opts.DataPaths))}
+	state := &evalState{term: contextTerm(Context{}), root: opts.Root}
 	ch, err := runner.RunTests(withState(ctx, state), nil)
 	if err != nil {
 		var errs ast.Errors

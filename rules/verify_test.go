@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -76,11 +77,13 @@ func TestVerifySandbox(t *testing.T) {
 
 // TestVerifyAsConftest: verify loads what conftest verify loads (a
 // boolean deny, which drydock test refuses), lets tests read their
-// fixtures under the policy and data directories with parse_config_file
-// and parse_combined_config_files (nothing else), and refuses a
+// fixtures in the repository with parse_config_file and
+// parse_combined_config_files (nothing outside it), and refuses a
 // directory without policies.
 func TestVerifyAsConftest(t *testing.T) {
-	dir := t.TempDir()
+	top := t.TempDir()
+	dir := filepath.Join(top, "repo")
+	writeFiles(t, top, map[string]string{"secret.yaml": "token: x\n"})
 	writeFiles(t, dir, map[string]string{
 		"policy/main.rego": "package main\n\ndeny contains \"two\" if count(input) == 2\n\nbare if true\n\ndeny_bool if true\n\nno_cluster if drydock.context().cluster == \"\"\n",
 		"policy/main_test.rego": `package main
@@ -94,7 +97,7 @@ test_config_file if {
 }
 
 test_outside if {
-	parse_config_file("../secret.yaml")
+	parse_config_file("../../secret.yaml")
 }
 
 test_boolean if deny_bool
@@ -107,10 +110,9 @@ test_context_4 if no_cluster
 `,
 		"policy/fixtures/a.yaml": "a: 1\n",
 		"data/b.yaml":            "b: 2\n",
-		"secret.yaml":            "token: x\n",
 		"empty/README.md":        "no policies\n",
 	})
-	rep, err := Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/policy"}, DataPaths: []string{dir + "/data"}})
+	rep, err := Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/policy"}, DataPaths: []string{dir + "/data"}, Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +126,11 @@ test_context_4 if no_cluster
 		t.Errorf("outcomes (-want +got):\n%s", d)
 	}
 	// test_outside fails because the sandbox refuses the read.
-	rep, err = Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/policy"}, DataPaths: []string{dir + "/data"}, Run: "test_outside", StrictBuiltinErrors: true})
+	rep, err = Verify(context.Background(), VerifyOptions{PolicyDirs: []string{dir + "/policy"}, DataPaths: []string{dir + "/data"}, Run: "test_outside", StrictBuiltinErrors: true, Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Tests) != 1 || rep.Tests[0].Outcome != Error || !strings.Contains(rep.Tests[0].Error, "secret.yaml is not one of the inputs") {
+	if len(rep.Tests) != 1 || rep.Tests[0].Outcome != Error || !strings.Contains(rep.Tests[0].Error, "secret.yaml: outside the repository") {
 		t.Errorf("test_outside with strict built-in errors: %+v, want an error refusing secret.yaml", rep.Tests)
 	}
 

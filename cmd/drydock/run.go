@@ -104,7 +104,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "diff":
 		return runDiff(args[1:], text, stderr)
 	case "test":
-		return runTest(args[1:], stdout, stderr)
+		return runTest(args[1:], stdin, stdout, stderr)
 	case "addon":
 		return runAddon(args[1:], stdout, stderr)
 	case "verify":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/rules"
 )
@@ -46,9 +49,14 @@ type testFlags struct {
 	conftest bool
 	// listItems splits plain manifests' Lists into their items.
 	listItems bool
-	watch     bool
+	// parser and ignore are conftest test's --parser and --ignore, for
+	// plain manifests.
+	parser, ignore string
+	watch          bool
 	// stdout is where the report goes without -o (coloured on a terminal).
-	stdout  io.Writer
+	stdout io.Writer
+	// stdin is read for the plain manifest "-".
+	stdin   io.Reader
 	workers int
 	out     string
 	// lim and ruleTimeout hold the limit flags.
@@ -79,6 +87,8 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.rules.capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists (conftest --capabilities)")
 	fs.StringVar(&o.rules.now, "now", "", "the time the policies see, RFC 3339 (e.g. 2026-01-02T15:04:05Z): makes time.now_ns available and runs alike")
 	fs.BoolVar(&o.listItems, "list-items", false, "with plain manifests, give the rules each item of a kind: List (default: the List as one document, as conftest)")
+	fs.StringVar(&o.parser, "parser", "", "with plain manifests, parse every file with this parser, as conftest test --parser ("+strings.Join(parsers.Names(), ", ")+"); default: each file's by its name")
+	fs.StringVar(&o.ignore, "ignore", "", "with plain manifests, a regular expression: the files whose paths it matches are not read (conftest test --ignore)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
@@ -94,10 +104,10 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.watch, "watch", false, "run again on every change under the config's directory; Ctrl-C ends")
 }
 
-func runTest(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("test", "test [flags] [FILE...]", "Renders every suite of the config, compares it with its golden tree, validates its objects\nand runs its OPA rules. With FILEs (no --affected), checks them as plain manifests instead,\nas conftest test does: each YAML or JSON document goes to the rules as written.\nExit 0 ok, 1 a check failed, 2 bad input or usage.")
+func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := newCommand("test", "test [flags] [FILE...]", "Renders every suite of the config, compares it with its golden tree, validates its objects\nand runs its OPA rules. With FILEs (no --affected), checks them as plain manifests instead,\nas conftest test does: each document, parsed as conftest parses its file, goes to the rules.\nExit 0 ok, 1 a check failed, 2 bad input or usage.")
 	fs := cmd.fs
-	o := testFlags{stdout: stdout}
+	o := testFlags{stdout: stdout, stdin: stdin}
 	o.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
@@ -182,6 +192,9 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		}
 	}
 	for _, s := range res.Suites {
+		for _, n := range s.Notes {
+			fmt.Fprintf(stderr, "drydock: suite %s: %s\n", s.Name, n)
+		}
 		if s.Err != nil {
 			fmt.Fprintf(stderr, "drydock: suite %s: %s\n", s.Name, errText(s.Err))
 			fmt.Fprint(stderr, limitHint(s.Err))
@@ -224,6 +237,9 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: fs.Args(), Plain: true, ListItems: o.listItems}}}
 	} else if cfg, err = check.LoadConfig(o.config); err != nil {
 		return fail("drydock: %w", err)
+	}
+	if err := o.plainFlags(cfg); err != nil {
+		return fail("drydock test: %w", err)
 	}
 	// What drydock writes is never a suite's input, whichever suites run.
 	skip := slices.Concat(cfg.GoldenDirs(), nonEmpty(o.out), nonEmpty(o.sarif))
@@ -308,7 +324,34 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 			return check.Options{}, err
 		}
 	}
-	return check.Options{Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
+	return check.Options{Stdin: o.stdin, Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
+}
+
+// plainFlags applies --parser and --ignore to the plain suites of cfg
+// (they replace the suites' settings); either flag with no plain suite
+// to apply to, an unknown parser or a bad expression is an error.
+func (o *testFlags) plainFlags(cfg *check.Config) error {
+	if o.parser == "" && o.ignore == "" {
+		return nil
+	}
+	if o.parser != "" && !parsers.Known(o.parser) {
+		return fmt.Errorf("--parser %q: %w (parsers: %s)", o.parser, parsers.ErrUnknown, strings.Join(parsers.Names(), ", "))
+	}
+	if _, err := regexp.Compile(o.ignore); err != nil {
+		return fmt.Errorf("--ignore: %w", err)
+	}
+	plain := false
+	for i := range cfg.Suites {
+		if s := &cfg.Suites[i]; s.Plain {
+			plain = true
+			s.Parser = cmp.Or(o.parser, s.Parser)
+			s.IgnorePattern = cmp.Or(o.ignore, s.IgnorePattern)
+		}
+	}
+	if !plain {
+		return errors.New("--parser and --ignore are for plain manifests (drydock test FILE..., or a suite with plain: true); no suite here is one")
+	}
+	return nil
 }
 
 // writeReport writes the report to the file out, else to stdout. Any

@@ -1,0 +1,2 @@
+local lib = import 'lib.libsonnet';
+{ name: lib.name, replicas: lib.replicas * 2 }

@@ -1,0 +1,1 @@
+{ name: 'web', replicas: 3 }
