@@ -141,6 +141,7 @@ func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	ruleFindings(res, eng, rep, objs, s.Combine)
+	res.Conftest = conftestResults(s, eng, rep, objs)
 	if err := rep.StopErrors(); err != nil {
 		res.fail(&stageError{"rules", err}, "rules")
 	}
