@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path"
@@ -27,6 +28,17 @@ type ConftestResult struct {
 	// Prints are the policies' print() output as conftest keeps it:
 	// "file:line: message\n" per call.
 	Prints []string
+	// Traces are, with Options.Trace, conftest's queries on the file's
+	// documents with OPA's trace of each.
+	Traces []ConftestTrace
+}
+
+// ConftestTrace is one query conftest ran and its trace.
+type ConftestTrace struct {
+	Query string
+	// Passed: the query gave no message.
+	Passed bool
+	Lines  []string
 }
 
 // ConftestMessage is one failure, warning or exception (conftest's
@@ -150,4 +162,42 @@ func conftestNamespaces(s Suite, found []string) []string {
 		}
 	}
 	return out
+}
+
+// conftestQueries runs, in conftest mode, conftest's own queries on the
+// inputs when a policy prints or the run traces, and puts their print()
+// output and traces in results (in place of the prints of drydock's one
+// query per namespace, which runs a helper or an exception rule once).
+func (r *runner) conftestQueries(ctx context.Context, s Suite, eng *rules.Engine, inputs []rules.Input, results []ConftestResult) error {
+	if !r.opts.Conftest || !(r.opts.Trace || eng.HasPrint()) {
+		return nil
+	}
+	var qs []rules.Query
+	var err error
+	if s.Combine {
+		qs, err = eng.QueriesCombined(ctx, inputs, r.opts.Trace)
+	} else {
+		qs, err = eng.Queries(ctx, inputs, r.opts.Trace)
+	}
+	if err != nil {
+		return err
+	}
+	for i := range results {
+		cr := &results[i]
+		cr.Prints = nil
+		for _, q := range qs {
+			file := conftestFile
+			if !s.Combine {
+				file = inputs[q.Input].Context.File
+			}
+			if q.Namespace != cr.Namespace || file != cr.File {
+				continue
+			}
+			cr.Prints = append(cr.Prints, q.Prints...)
+			if r.opts.Trace {
+				cr.Traces = append(cr.Traces, ConftestTrace{Query: q.Query, Passed: q.Passed, Lines: q.Trace})
+			}
+		}
+	}
+	return nil
 }

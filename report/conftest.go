@@ -36,6 +36,9 @@ type ConftestOptions struct {
 	JUnitHideMessage bool
 	// GitHubHidePassed: --github-hide-passed.
 	GitHubHidePassed bool
+	// Trace: --trace, with which the stdout format writes the queries'
+	// traces instead of the results (conftest's Standard.Tracing).
+	Trace bool
 	// Dir is the working directory, which the github format makes a
 	// result's absolute _loc file relative to ("": kept absolute).
 	Dir string
@@ -101,6 +104,7 @@ type conftestResult struct {
 	Failures   []conftestItem `json:"failures,omitempty"`
 	Exceptions []conftestItem `json:"exceptions,omitempty"`
 	prints     []string
+	traces     []check.ConftestTrace
 }
 
 // conftestItem is output.Result.
@@ -131,7 +135,7 @@ func toConftest(c check.ConftestResult) conftestResult {
 		return out
 	}
 	return conftestResult{FileName: c.File, Namespace: c.Namespace, Successes: c.Successes,
-		Warnings: items(c.Warnings), Failures: items(c.Failures), Exceptions: items(c.Exceptions), prints: c.Prints}
+		Warnings: items(c.Warnings), Failures: items(c.Failures), Exceptions: items(c.Exceptions), prints: c.Prints, traces: c.Traces}
 }
 
 // conftestTotals is output.Totals (Skipped is always 0 in conftest test).
@@ -184,6 +188,10 @@ type conftestStandard struct{ o ConftestOptions }
 
 func (s conftestStandard) write(w io.Writer, results []conftestResult) error {
 	colour := aurora.NewAurora(!s.o.NoColor)
+	if s.o.Trace {
+		writeTraces(w, results, colour)
+		return nil
+	}
 	for _, r := range results {
 		for _, p := range r.prints {
 			fmt.Fprintln(w, colour.Colorize("PRNT ", aurora.BlueFg), "", p)
@@ -216,6 +224,57 @@ func (s conftestStandard) write(w io.Writer, results []conftestResult) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, colour.Colorize(t.String(), c))
 	return nil
+}
+
+// ConftestTrace writes the traces of r's conftest queries as conftest
+// --trace writes them to stderr (output.go's traceOutputter): per query a
+// header, green when it passed, then its trace lines. The colours go to w
+// as they are, the text (which quotes inputs) through a PrintableWriter.
+func ConftestTrace(w io.Writer, r *check.Result, noColor bool) error {
+	sw := &StickyWriter{W: w}
+	p := &PrintableWriter{W: sw}
+	paint := func(text string, c aurora.Color) {
+		if noColor {
+			io.WriteString(p, text)
+			return
+		}
+		io.WriteString(sw, "\x1b["+c.Nos(false)+"m")
+		io.WriteString(p, text)
+		io.WriteString(sw, "\x1b[0m")
+	}
+	for _, s := range r.Suites {
+		for _, c := range s.Conftest {
+			for _, q := range c.Traces {
+				c2 := aurora.GreenFg
+				if !q.Passed {
+					c2 = aurora.RedFg
+				}
+				paint("file: "+c.File+" | query: "+q.Query, c2)
+				io.WriteString(p, "\n")
+				for _, line := range q.Lines {
+					paint("TRAC ", aurora.BlueFg)
+					io.WriteString(p, "  "+line+"\n")
+				}
+			}
+		}
+	}
+	return sw.Err
+}
+
+// writeTraces is standard.go's outputTrace.
+func writeTraces(w io.Writer, results []conftestResult, colour aurora.Aurora) {
+	for _, r := range results {
+		for _, q := range r.traces {
+			c := aurora.GreenFg
+			if !q.Passed {
+				c = aurora.RedFg
+			}
+			fmt.Fprintln(w, colour.Colorize("file: "+r.FileName+" | query: "+q.Query, c))
+			for _, line := range q.Lines {
+				fmt.Fprintln(w, colour.Colorize("TRAC ", aurora.BlueFg), "", line)
+			}
+		}
+	}
 }
 
 // conftestJSON is output/json.go: the results tab-indented, "" for

@@ -222,4 +222,3 @@ func addSARIFResult(run *sarif.Run, m conftestItem, namespace, kind, level, file
 		WithMessage(sarif.NewTextMessage(m.Message)).
 		AddLocation(sarif.NewLocationWithPhysicalLocation(location))
 }
-

@@ -90,7 +90,7 @@ func (o *testFlags) checkOutputFlags(fs *pflag.FlagSet, plain bool) (report.Form
 		name = "stdout"
 	}
 	f, ok := report.LookupConftest(name, report.ConftestOptions{NoColor: o.conftestOut.noColor, SuppressExceptions: o.conftestOut.suppressExceptions,
-		JUnitHideMessage: o.conftestOut.junitHideMessage, GitHubHidePassed: o.conftestOut.githubHidePassed, Dir: wd, GoVersion: runtime.Version(), ToolVersion: version})
+		JUnitHideMessage: o.conftestOut.junitHideMessage, Trace: o.conftestOut.trace, GitHubHidePassed: o.conftestOut.githubHidePassed, Dir: wd, GoVersion: runtime.Version(), ToolVersion: version})
 	if !ok {
 		// conftest v0.71.1 falls back to its stdout format for an unknown
 		// name (output/output.go newOutputter): a typo must not pass.
@@ -122,6 +122,15 @@ func (o *testFlags) conftestRun(stdout, stderr io.Writer, res *check.Result) int
 		if s.Err != nil {
 			fmt.Fprintf(stderr, "drydock: %s\n", errText(s.Err))
 			fmt.Fprint(stderr, limitHint(s.Err))
+			return 1
+		}
+	}
+	if o.conftestOut.trace {
+		raw := stderr // the colours as they are; the text made printable
+		if pw, ok := stderr.(*report.PrintableWriter); ok {
+			raw = pw.W
+		}
+		if err := report.ConftestTrace(raw, res, o.conftestOut.noColor); err != nil {
 			return 1
 		}
 	}

@@ -279,6 +279,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return fail("drydock test: %w", err)
 	}
 	opts.Skip = skip
+	opts.Conftest, opts.Trace = o.cformat != nil, o.conftestOut.trace
 	if opts.Shard, err = check.ParseShard(o.shard); err != nil {
 		return fail("drydock test: --shard %w", err)
 	}
