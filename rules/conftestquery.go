@@ -184,4 +184,3 @@ func passed(rs rego.ResultSet) bool {
 	}
 	return true
 }
-
