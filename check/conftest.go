@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -78,6 +79,7 @@ func conftestResults(s Suite, eng *rules.Engine, rep *rules.Report, objs []*sunk
 	}
 	var out []ConftestResult
 	for _, ns := range conftestNamespaces(s, eng.Namespaces()) {
+		results := inConftestOrder(rep.Results, ns, eng.CheckOrder(ns))
 		for _, f := range files {
 			cr := ConftestResult{File: f, Namespace: ns}
 			for _, sum := range rep.Summaries {
@@ -90,8 +92,8 @@ func conftestResults(s Suite, eng *rules.Engine, rep *rules.Report, objs []*sunk
 					cr.Prints = append(cr.Prints, fmt.Sprintf("%s: %s\n", p.Location, p.Message))
 				}
 			}
-			for _, r := range rep.Results {
-				if r.Namespace != ns || fileOf(r.Input) != f {
+			for _, r := range results {
+				if fileOf(r.Input) != f {
 					continue
 				}
 				switch m := conftestMessage(r); r.Kind {
@@ -106,6 +108,22 @@ func conftestResults(s Suite, eng *rules.Engine, rep *rules.Report, objs []*sunk
 			out = append(out, cr)
 		}
 	}
+	return out
+}
+
+// inConftestOrder are ns's results in conftest's order: by input, then
+// by check in the order the policies declare them (conftest's queries),
+// each check's messages in OPA's set order, which Report keeps.
+func inConftestOrder(results []rules.Result, ns string, order []string) []rules.Result {
+	var out []rules.Result
+	for _, r := range results {
+		if r.Namespace == ns {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b rules.Result) int {
+		return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(slices.Index(order, a.Rule), slices.Index(order, b.Rule)))
+	})
 	return out
 }
 

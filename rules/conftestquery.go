@@ -90,6 +90,10 @@ func (e *Engine) QueriesCombined(ctx context.Context, inputs []Input, trace bool
 	return e.Queries(ctx, []Input{{Document: combine("", inputs), Context: Context{}}}, trace)
 }
 
+// CheckOrder is the namespace's check rules in the order conftest
+// queries them (see Queries): the order of its results.
+func (e *Engine) CheckOrder(ns string) []string { return e.moduleOrder(ns) }
+
 // moduleOrder is a namespace's check rules in the order of its modules
 // (sorted by file name; conftest's is its map's) and their rules, once
 // each: conftest's order of queries.

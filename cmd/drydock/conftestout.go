@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,7 +60,8 @@ func conftestArg(args []string) bool {
 
 // checkOutputFlags checks -o and the conftest output flags. With
 // --conftest and plain manifests, -o is conftest's output format (default
-// stdout); the returned format writes it. Elsewhere -o is the file the
+// stdout); the returned format writes it, unless --format asks for
+// drydock's report (nil). Elsewhere -o is the file the
 // report goes to, and never a format's name: `-o json` used to write the
 // text report to a file named json.
 func (o *testFlags) checkOutputFlags(fs *pflag.FlagSet, plain bool) (report.Format, error) {
@@ -81,8 +83,11 @@ func (o *testFlags) checkOutputFlags(fs *pflag.FlagSet, plain bool) (report.Form
 		}
 		return nil, nil
 	}
-	if fs.Changed("format") {
-		return nil, fmt.Errorf("drydock test: with --conftest, -o chooses conftest's output format (%s), not --format", strings.Join(report.ConftestFormats, ", "))
+	if fs.Changed("format") { // drydock's report, with conftest's exit codes
+		if fs.Changed("output") || len(given) > 0 {
+			return nil, errors.New("drydock test: --format gives drydock's report; -o FORMAT and conftest's output flags give conftest's: not both")
+		}
+		return nil, nil
 	}
 	wd, _ := os.Getwd() // "": absolute _loc files stay absolute
 	name := o.out
