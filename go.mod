@@ -24,6 +24,7 @@ require (
 	github.com/hashicorp/hcl v1.0.0
 	github.com/hmarr/codeowners v1.2.1
 	github.com/jstemmer/go-junit-report v1.0.0
+	github.com/logrusorgru/aurora v2.0.3+incompatible
 	github.com/magiconair/properties v1.18.12
 	github.com/mitchellh/hashstructure/v2 v2.0.2
 	github.com/moby/buildkit v0.33.1

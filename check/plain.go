@@ -393,6 +393,11 @@ func (r *runner) plainWhole(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	ruleFindings(res, eng, rep, objs, s.Combine)
+	res.Conftest = conftestResults(s, eng, rep, objs)
+	if err := r.conftestQueries(ctx, s, eng, inputs, res.Conftest); err != nil {
+		res.fail(&stageError{"rules", err}, "rules")
+		return res
+	}
 	if err := rep.StopErrors(); err != nil {
 		res.fail(&stageError{"rules", err}, "rules")
 	}

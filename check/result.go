@@ -84,6 +84,9 @@ type SuiteResult struct {
 	// Coverage is, with Options.Coverage, every if of the tested
 	// definitions' templates and the ways the definition tests took it.
 	Coverage []BranchCoverage
+	// Conftest is, for a suite of plain manifests, its rule results as
+	// conftest groups them: per namespace and file.
+	Conftest []ConftestResult
 	// Err is bad input: the suite could not be checked.
 	Err error
 	// Notes tell what the suite left out that the user should know of

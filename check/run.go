@@ -71,6 +71,11 @@ type Options struct {
 	// suite's golden directory: the golden directories of suites left out
 	// of the config, the files the report goes to.
 	Skip []string
+	// Conftest makes a plain suite's ConftestResults hold print() output
+	// as conftest test gives it: from conftest's own queries, one per
+	// check and its exceptions (run again for that, only when a policy
+	// prints or with Trace). Trace adds OPA's trace of those queries.
+	Conftest, Trace bool
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and

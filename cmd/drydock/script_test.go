@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,11 +53,16 @@ func TestScripts(t *testing.T) {
 			env.Setenv("STEPDEFS", stepdefs)
 			// kubevela/catalog's kruise-rollout addon: canary-deploy and its trait
 			env.Setenv("ADDONSTEPS", addonsteps)
+			// conftest's junit names the Go it was built with, its sarif
+			// its version: the conftest_output scripts compare with these.
+			env.Setenv("GOVERSION", runtime.Version())
+			env.Setenv("SARIF_VERSION", strings.TrimPrefix(version, "v"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sarif-check": sarifCheck,
-			"exits":       exits,
+			"sarif-check":  sarifCheck,
+			"exits":        exits,
+			"cmpenv-noeol": cmpenvNoEOL,
 		},
 	})
 }
@@ -94,6 +100,23 @@ func sarifCheck(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	fmt.Fprintf(ts.Stdout(), "%s: valid SARIF 2.1.0\n", args[0])
+}
+
+// cmpenvNoEOL is cmpenv for output without a final newline (conftest's
+// sarif): the output must not end in one, and with one added it must be
+// the file, its $VARs expanded (a txtar file always ends in a newline).
+func cmpenvNoEOL(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmpenv-noeol stdout|FILE WANT")
+	}
+	got := ts.ReadFile(args[0])
+	if strings.HasSuffix(got, "\n") {
+		ts.Fatalf("%s ends in a newline", args[0])
+	}
+	want := os.Expand(ts.ReadFile(args[1]), ts.Getenv)
+	if got+"\n" != want {
+		ts.Fatalf("%s and %s differ:\n%s\n%s", args[0], args[1], got, want)
+	}
 }
 
 // exits runs a command (exec's way: in the work directory, its output the

@@ -45,8 +45,13 @@ type testFlags struct {
 	failOnWarn      bool
 	strict          bool
 	fields          string
-	// conftest gives conftest's exit codes.
-	conftest bool
+	// conftest gives conftest's exit codes, and with plain manifests
+	// conftest's output (-o is its format).
+	conftest    bool
+	conftestOut conftestFlags
+	// cformat is conftest's output format of a conftest-mode run of plain
+	// manifests (set by setup), nil otherwise.
+	cformat report.Format
 	// listItems splits plain manifests' Lists into their items.
 	listItems bool
 	// parser and ignore are conftest test's --parser and --ignore, for
@@ -81,7 +86,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.affected, "affected", false, "the arguments are changed files: run only the suites that read them (pre-commit's hook)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the SARIF report to FILE (one run for GitHub annotations and code scanning)")
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
-	fs.BoolVar(&o.conftest, "conftest", false, "conftest's exit codes: 1 for failures and for any error (bad policy, bad input); with --fail-on-warn 2 for failures, 1 for warnings only")
+	fs.BoolVar(&o.conftest, "conftest", false, "conftest's exit codes: 1 for failures and for any error (bad policy, bad input, bad usage); with --fail-on-warn 2 for failures, 1 for warnings only; with plain manifests, conftest's output (-o FORMAT)")
 	fs.StringArrayVar(&o.rules.gatekeeper, "gatekeeper", nil, "Gatekeeper ConstraintTemplates and Constraints (file or directory, repeatable) for every suite: each cluster's objects are reviewed as gator does")
 	fs.BoolVar(&o.rules.showBuiltinErrors, "show-builtin-errors", false, "a failing built-in in a policy is an error, as conftest --show-builtin-errors (default: the rule does not fire)")
 	fs.StringVar(&o.rules.capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists (conftest --capabilities)")
@@ -92,7 +97,8 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
-	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout")
+	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout (never a format's name: see --format); with --conftest and plain manifests, conftest's output format: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
+	o.conftestOut.register(fs)
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
 	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
 	fs.StringArrayVar(&o.rules.namespaces, "namespace", nil, "Rego namespace to evaluate (repeatable; default main)")
@@ -110,6 +116,9 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := testFlags{stdout: stdout, stdin: stdin}
 	o.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
+		if code == exitUsage && conftestArg(args) {
+			return exitConftestUsage
+		}
 		return code
 	}
 	if o.conftest {
@@ -161,6 +170,9 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	o.loaded.Store(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, errText(err))
+		if o.conftest {
+			return exitConftestUsage
+		}
 		return exitUsage
 	}
 	if o.affected && len(cfg.Suites) == 0 {
@@ -173,6 +185,9 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	}
 	res := check.Run(ctx, cfg, opts)
 	bar.end()
+	if o.cformat != nil {
+		return o.conftestRun(stdout, stderr, res)
+	}
 	if err := writeReport(stdout, res, o.out, format); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
@@ -215,6 +230,10 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths
 	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd, Colour: o.out == "" && colour(o.stdout)})
+	var err error
+	if o.cformat, err = o.checkOutputFlags(fs, plain); err != nil {
+		return fail("%w", err)
+	}
 	switch {
 	case !ok:
 		return fail("drydock test: unknown --format %q (%s)", o.format, strings.Join(report.Formats, ", "))
@@ -225,7 +244,6 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	case o.adopt && !o.update:
 		return fail("drydock test: --adopt only makes sense with --update")
 	}
-	var err error
 	if _, err = check.ParseNow(o.rules.now); err != nil {
 		return fail("drydock test: --now %q: %w", o.rules.now, err)
 	}
@@ -242,7 +260,10 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return fail("drydock test: %w", err)
 	}
 	// What drydock writes is never a suite's input, whichever suites run.
-	skip := slices.Concat(cfg.GoldenDirs(), nonEmpty(o.out), nonEmpty(o.sarif))
+	skip := slices.Concat(cfg.GoldenDirs(), nonEmpty(o.sarif))
+	if o.cformat == nil {
+		skip = append(skip, nonEmpty(o.out)...)
+	}
 	if len(o.suites) > 0 {
 		var names []string
 		var keep []check.Suite
@@ -281,6 +302,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return fail("drydock test: %w", err)
 	}
 	opts.Skip = skip
+	opts.Conftest, opts.Trace = o.cformat != nil, o.conftestOut.trace
 	if opts.Shard, err = check.ParseShard(o.shard); err != nil {
 		return fail("drydock test: --shard %w", err)
 	}
