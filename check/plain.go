@@ -225,7 +225,7 @@ func plainSunks(vals []manifest.Value, listItems bool) ([]*sunk, error) {
 // for rendered suites.) The files stream through the rules a batch at a
 // time (plainStreamed), unless the suite's checks see every document at
 // once: combined rules, and Gatekeeper, whose data.inventory is every
-// object (plainWhole).
+// object, and conftest's print() and --trace output (plainWhole).
 func (r *runner) plainSuite(ctx context.Context, s Suite) *SuiteResult {
 	if s.Combine || len(s.Gatekeeper) > 0 {
 		return r.plainWhole(ctx, s)
@@ -262,6 +262,11 @@ func (r *runner) plainStreamed(ctx context.Context, s Suite, limit plainBatch) *
 	if ok {
 		ev.eng, ev.err = r.engine(ctx, opts)
 	}
+	if ev.err == nil && ev.eng != nil && r.opts.Conftest && (r.opts.Trace || ev.eng.HasPrint()) {
+		// conftest's print() and --trace output comes from queries run
+		// again on each document (conftestQueries): every one is kept.
+		return r.plainWhole(ctx, s)
+	}
 	var batch []*sunk
 	size := 0
 	for i, f := range files {
@@ -293,6 +298,7 @@ func (r *runner) plainStreamed(ctx context.Context, s Suite, limit plainBatch) *
 		return res
 	}
 	ruleFindings(res, ev.eng, ev.rep, ev.objs, false)
+	res.Conftest = conftestResults(s, ev.eng, ev.rep, ev.objs)
 	if err := ev.rep.StopErrors(); err != nil {
 		res.fail(&stageError{"rules", err}, "rules")
 	}
