@@ -27,6 +27,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test, and of each Gatekeeper template's evaluation on one case (a template that takes longer is not evaluated again)")
 	memory := fs.String("memory-limit", defaultMemory, "memory limit of the process while Gatekeeper templates evaluate (e.g. 512MiB); 0: none")
 	gk := fs.StringArray("gatekeeper", nil, "file or directory of Gatekeeper suites (kind: Suite, test.gatekeeper.sh) to run as gator verify does (repeatable); without --policy, only these run")
+	k8sNative := fs.Bool("enable-k8s-native-validation", true, "evaluate Gatekeeper templates with their K8sNativeValidation (CEL) code when they have it, as gator does; false: with their Rego only")
 	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
 	conftest := fs.Bool("conftest", false, "conftest verify's exit codes: 1 for failed tests and for any error (bad policy, no policies)")
@@ -39,7 +40,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	budget := &regosandbox.Budget{Timeout: o.Timeout, Memory: mem}
-	code := verify(o, *regoVersion, *gk, budget, fs.Changed("policy"), stdout, stderr)
+	code := verify(o, *regoVersion, *gk, gatekeeper.Options{RegoOnly: !*k8sNative}, budget, fs.Changed("policy"), stdout, stderr)
 	if *conftest && code == exitUsage {
 		return exitCheck
 	}
@@ -48,7 +49,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 
 // verify runs the tests runVerify parsed the flags of; without
 // policyGiven, Gatekeeper suites run alone.
-func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *regosandbox.Budget, policyGiven bool, stdout, stderr io.Writer) int {
+func verify(o rules.VerifyOptions, regoVersion string, gk []string, gkOpts gatekeeper.Options, budget *regosandbox.Budget, policyGiven bool, stdout, stderr io.Writer) int {
 	switch regoVersion {
 	case "v1":
 	case "v0":
@@ -63,7 +64,7 @@ func verify(o rules.VerifyOptions, regoVersion string, gk []string, budget *rego
 	}
 	gkPassed, gkFailed := 0, 0
 	if len(gk) > 0 {
-		cases, err := gatekeeper.Verify(context.Background(), gk, budget)
+		cases, err := gatekeeper.Verify(context.Background(), gk, budget, gkOpts)
 		if err != nil {
 			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return exitUsage
