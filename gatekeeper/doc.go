@@ -106,7 +106,7 @@
 // collapse into one. An evaluation error (a conflict, say) becomes a
 // violation whose message is the error, at its place in the template file,
 // as Gatekeeper reports it. The enforcement action (spec.enforcementAction,
-// "deny" by default, not validated) is carried on each violation and does
+// "deny" when absent, empty when written empty, not validated) is carried on each violation and does
 // not change evaluation. A "scoped" constraint must have
 // scopedEnforcementActions ([{action, enforcementPoints: [{name}]}]); the
 // actions whose enforcement points name gator's, gator.gatekeeper.sh, or

@@ -243,3 +243,42 @@ func TestVerifyOptions(t *testing.T) {
 		t.Errorf("with EmptyNamespace, %d cases fail, want 9", failed)
 	}
 }
+
+// TestEmptyAction: an enforcementAction written empty stays empty, as in
+// gator (gator test -o json gives no enforcementAction and exits 0 on
+// such a constraint's violations); only an absent one is deny.
+func TestEmptyAction(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/gk.yaml", `apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata: {name: k8sany}
+spec:
+  crd: {spec: {names: {kind: K8sAny}}}
+  targets:
+  - target: admission.k8s.gatekeeper.sh
+    rego: |
+      package k8sany
+      violation[{"msg": "any"}] { true }
+---
+apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sAny
+metadata: {name: absent}
+---
+apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sAny
+metadata: {name: empty}
+spec: {enforcementAction: ""}
+`)
+	set, err := Load([]string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := set.Review(context.Background(), readTestObjects(t, "testdata/scoped/objects.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []got{{0, "K8sAny/absent", "deny", "any", nil}, {0, "K8sAny/empty", "", "any", nil}}
+	if diff := cmp.Diff(want, summarize(vs)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+}
