@@ -69,6 +69,17 @@ type Suite struct {
 	// ConstraintTemplates and Constraints, evaluated against every object
 	// of every cluster, data.inventory being that cluster's objects.
 	Gatekeeper []string `json:"gatekeeper,omitempty"`
+	// EnableK8sNativeValidation, false, leaves the Gatekeeper templates'
+	// K8sNativeValidation (CEL) code out, as gator
+	// --enable-k8s-native-validation=false: templates are evaluated with
+	// their Rego (nil: true).
+	EnableK8sNativeValidation *bool `json:"enableK8sNativeValidation,omitempty"`
+	// GatekeeperEmptyNamespace matches the objects with the Gatekeeper
+	// constraints as gator test does: an object without a namespace is
+	// in an empty Namespace, one of namespace default in an unlabeled
+	// default when the objects have none (gatekeeper.Options.EmptyNamespace).
+	// Without it, as gator verify and Gatekeeper's audit, they are in none.
+	GatekeeperEmptyNamespace bool `json:"gatekeeperEmptyNamespace,omitempty"`
 	// Plain makes the inputs plain manifests, checked as they are, as
 	// conftest checks them: nothing is rendered, compared with a golden
 	// tree or validated; each YAML or JSON document is one object for the

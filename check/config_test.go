@@ -20,7 +20,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown top-level key", "suites:\n  - name: s\n    inputs: [app.yaml]\nsweets: true\n",
 			`drydock.yaml:4:1: unknown key "sweets" (valid keys at the top level: limits, suites)`},
 		{"unknown key of suites[3]", "suites:\n  - {name: a, inputs: [app.yaml]}\n  - {name: b, inputs: [app.yaml]}\n  - {name: c, inputs: [app.yaml]}\n  - name: d\n    inputs: [app.yaml]\n    goldne: golden/d\n",
-			`drydock.yaml:7:5: suites[3]: unknown key "goldne" (valid keys of a suite: addons, allNamespaces, capabilities, clusters, combine, compareRevisionHash, crds, data, definitions, exclude, fieldValidation, gatekeeper, golden, ignore, ignorePattern, inputs, kubeVersion, listItems, name, namespaces, noBuiltins, now, observed, parser, plain, policies, regoVersion, stopAtSuspend, strict, strictBuiltinErrors, tests, validate); did you mean "golden"?`},
+			`drydock.yaml:7:5: suites[3]: unknown key "goldne" (valid keys of a suite: addons, allNamespaces, capabilities, clusters, combine, compareRevisionHash, crds, data, definitions, enableK8sNativeValidation, exclude, fieldValidation, gatekeeper, gatekeeperEmptyNamespace, golden, ignore, ignorePattern, inputs, kubeVersion, listItems, name, namespaces, noBuiltins, now, observed, parser, plain, policies, regoVersion, stopAtSuspend, strict, strictBuiltinErrors, tests, validate); did you mean "golden"?`},
 		{"unknown field validation", "suites:\n  - name: s\n    inputs: [app.yaml]\n    fieldValidation: Warm\n",
 			`drydock.yaml:4:22: suite "s": fieldValidation "Warm": want strict, warn or ignore (did you mean "warn"?)`},
 		{"parser on a rendered suite", "suites:\n  - name: s\n    inputs: [app.yaml]\n    parser: toml\n",

@@ -3,21 +3,40 @@ package check
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
-// gatekeeperLevel is the level of a violation by its constraint's
-// enforcementAction: deny (the default) and scoped, whose actions gator
-// reports, fail, as they fail gator test; warn, dryrun and anything else
-// are reported.
-func gatekeeperLevel(action string) Level {
-	switch action {
-	case "deny", "scoped":
+// gatekeeperActions are the enforcement actions gator gives a violation:
+// its constraint's enforcementAction, or when that is scoped the actions
+// scopedEnforcementActions give gator's enforcement point.
+func gatekeeperActions(v gatekeeper.Violation) []string {
+	if v.EnforcementAction == "scoped" {
+		return v.ScopedEnforcementActions
+	}
+	return []string{v.EnforcementAction}
+}
+
+// gatekeeperLevel is the level of a violation by the enforcement actions
+// gator gives it: one of them deny fails, as it fails gator test (gatekeeper
+// cmd/gator/test/test.go, enforceableFailure); warn, dryrun and anything
+// else are reported.
+func gatekeeperLevel(actions []string) Level {
+	if slices.Contains(actions, "deny") {
 		return LevelError
 	}
 	return LevelWarning
+}
+
+// gatekeeperOptions are the suite's switches for Gatekeeper.
+func gatekeeperOptions(s Suite) gatekeeper.Options {
+	return gatekeeper.Options{
+		RegoOnly:       s.EnableK8sNativeValidation != nil && !*s.EnableK8sNativeValidation,
+		EmptyNamespace: s.GatekeeperEmptyNamespace,
+	}
 }
 
 // gatekeeperFindings reviews the objects of each cluster (objs in output
@@ -29,8 +48,9 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 		return nil
 	}
 	paths := r.paths(s.Gatekeeper)
-	set, err := r.gatekeepers.get(fmt.Sprintf("%q", paths), func() (*gatekeeper.Set, error) {
-		set, err := gatekeeper.Load(paths)
+	opts := gatekeeperOptions(s)
+	set, err := r.gatekeepers.get(fmt.Sprintf("%q %+v", paths, opts), func() (*gatekeeper.Set, error) {
+		set, err := gatekeeper.Load(paths, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -62,10 +82,11 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 		for _, v := range out.Violations {
 			o := group[v.Object]
 			msg := v.Message
-			if v.EnforcementAction != "deny" {
-				msg = fmt.Sprintf("%s (enforcementAction: %s)", msg, v.EnforcementAction)
+			actions := gatekeeperActions(v)
+			if !slices.Equal(actions, []string{"deny"}) {
+				msg = fmt.Sprintf("%s (enforcementAction: %s)", msg, strings.Join(actions, ", "))
 			}
-			f := Finding{Suite: s.Name, Check: "gatekeeper/" + v.Constraint, Level: gatekeeperLevel(v.EnforcementAction),
+			f := Finding{Suite: s.Name, Check: "gatekeeper/" + v.Constraint, Level: gatekeeperLevel(actions),
 				Message: msg, Object: o.path, Origin: o.origin, Pos: o.origin.Pos}
 			if !f.Pos.IsValid() {
 				f.Pos = v.Pos

@@ -5,15 +5,30 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/gatekeeper"
 )
 
-// TestGatekeeperLevel: deny and scoped fail, as gator test fails them;
-// every other enforcementAction is reported.
+// TestGatekeeperLevel: a violation fails when gator gives it deny (its
+// enforcementAction, or one of a scoped constraint's actions for gator),
+// as gator test fails it; any other action is reported.
 func TestGatekeeperLevel(t *testing.T) {
-	tests := map[string]Level{"deny": LevelError, "scoped": LevelError, "warn": LevelWarning, "dryrun": LevelWarning, "": LevelWarning, "other": LevelWarning}
-	for action, want := range tests {
-		if got := gatekeeperLevel(action); got != want {
-			t.Errorf("gatekeeperLevel(%q) = %s, want %s", action, got, want)
+	tests := []struct {
+		v    gatekeeper.Violation
+		want Level
+	}{
+		{gatekeeper.Violation{EnforcementAction: "deny"}, LevelError},
+		{gatekeeper.Violation{EnforcementAction: "warn"}, LevelWarning},
+		{gatekeeper.Violation{EnforcementAction: "dryrun"}, LevelWarning},
+		{gatekeeper.Violation{EnforcementAction: ""}, LevelWarning},
+		{gatekeeper.Violation{EnforcementAction: "other"}, LevelWarning},
+		{gatekeeper.Violation{EnforcementAction: "scoped", ScopedEnforcementActions: []string{"deny"}}, LevelError},
+		{gatekeeper.Violation{EnforcementAction: "scoped", ScopedEnforcementActions: []string{"deny", "warn"}}, LevelError},
+		{gatekeeper.Violation{EnforcementAction: "scoped", ScopedEnforcementActions: []string{"dryrun", "warn"}}, LevelWarning},
+	}
+	for _, tt := range tests {
+		if got := gatekeeperLevel(gatekeeperActions(tt.v)); got != tt.want {
+			t.Errorf("level of %+v = %s, want %s", tt.v, got, tt.want)
 		}
 	}
 }

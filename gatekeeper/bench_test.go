@@ -46,7 +46,7 @@ func benchReview(b *testing.B, template string) {
 	if err := os.WriteFile(filepath.Join(dir, "policy.yaml"), []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	set, err := Load([]string{dir})
+	set, err := Load([]string{dir}, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func loopObjects(n int) []*manifest.Object {
 // how many evaluations were skipped.
 func TestBudget(t *testing.T) {
 	const limit = 50 * time.Millisecond
-	set, err := Load([]string{"testdata/loop"})
+	set, err := Load([]string{"testdata/loop"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestBudget(t *testing.T) {
 // TestBudgetMemory: past the memory limit the template's evaluation is
 // cancelled, naming the template and the object, and no later one starts.
 func TestBudgetMemory(t *testing.T) {
-	set, err := Load([]string{"testdata/loop"})
+	set, err := Load([]string{"testdata/loop"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestBudgetMemory(t *testing.T) {
 // with the stop, and the later cases of that template are not run.
 func TestVerifyBudget(t *testing.T) {
 	start := time.Now()
-	res, err := Verify(context.Background(), []string{"testdata/verifyloop"}, &regosandbox.Budget{Timeout: 50 * time.Millisecond})
+	res, err := Verify(context.Background(), []string{"testdata/verifyloop"}, &regosandbox.Budget{Timeout: 50 * time.Millisecond}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,9 @@ type constraint struct {
 	// applied. nil for a Rego template.
 	celParams *unstructured.Unstructured
 	action    string
+	// scoped are the actions of a scoped constraint for gator's
+	// enforcement point, sorted.
+	scoped []string
 	// skip is set for a scoped constraint with no action for gator's
 	// enforcement point: Gatekeeper does not evaluate it there.
 	skip bool
@@ -71,16 +74,25 @@ func parseConstraint(obj *manifest.Object, tmpl *template) (*constraint, error) 
 		if !ok {
 			return nil, schemaErr(fieldpath.New("spec", "enforcementAction"), "must be of type string")
 		}
-		if s != "" {
-			c.action = s
-		}
+		// Written, even empty, it is the action: only an absent one
+		// defaults to deny (frameworks/constraint
+		// pkg/apis/constraints/apis.go, GetEnforcementAction), so gator
+		// test does not fail on an empty one.
+		c.action = s
+	}
+	scoped, err := scopedActions(spec["scopedEnforcementActions"])
+	if err != nil {
+		fe := err.(*manifest.FieldError)
+		return nil, schemaErr(fieldpath.New("spec", "scopedEnforcementActions").Join(fe.Path), "%s", fe.Msg)
 	}
 	if c.action == "scoped" {
-		skip, err := scopedSkip(spec["scopedEnforcementActions"])
-		if err != nil {
-			return nil, schemaErr(fieldpath.New("spec", "scopedEnforcementActions"), "%v", err)
+		// frameworks/constraint pkg/apis/constraints/apis.go,
+		// GetEnforcementActionsForEP: a list is required.
+		if scoped == nil {
+			return nil, bad(fieldpath.New("spec", "scopedEnforcementActions"), "missing required field: spec.scopedEnforcementActions must be defined when enforcementAction is scoped")
 		}
-		c.skip = skip
+		c.scoped = scoped.forGator()
+		c.skip = len(c.scoped) == 0
 	}
 	if v, ok := spec["match"]; ok && v != nil {
 		m, err := parseMatch(v)
@@ -146,24 +158,73 @@ func celParams(obj *manifest.Object, params map[string]any) *unstructured.Unstru
 	return &unstructured.Unstructured{Object: data}
 }
 
-// scopedSkip reports whether scopedEnforcementActions has no action for
-// gator's enforcement point (or "*").
-func scopedSkip(v any) (bool, error) {
-	list, ok := v.([]any)
-	if v != nil && !ok {
-		return false, fmt.Errorf("must be of type array")
+// scopedList is a constraint's spec.scopedEnforcementActions: each
+// action with the names of its enforcement points.
+type scopedList []scopedAction
+
+type scopedAction struct {
+	action string
+	points []string
+}
+
+// scopedActions reads spec.scopedEnforcementActions, checked as the
+// constraint CRD's schema does (frameworks/constraint
+// pkg/client/crds/schema.go): a list of {action: string,
+// enforcementPoints: [{name: string}]}. nil when absent or null. Errors
+// are *manifest.FieldError.
+func scopedActions(v any) (scopedList, error) {
+	if v == nil {
+		return nil, nil
 	}
-	for _, a := range list {
-		points, _ := manifest.Lookup(asMap(a), "enforcementPoints")
-		pl, _ := points.([]any)
-		for _, p := range pl {
-			switch manifest.String(asMap(p), "name") {
-			case enforcementPoint, "*":
-				return false, nil
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fieldErr(nil, "must be of type array")
+	}
+	out := scopedList{}
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, fieldErr(fieldpath.New(i), "must be of type object")
+		}
+		var a scopedAction
+		var err error
+		if a.action, err = manifest.OptionalString(m, "action"); err != nil {
+			return nil, manifest.PrefixError(fieldpath.New(i), err)
+		}
+		points, ok := m["enforcementPoints"].([]any)
+		if !ok && m["enforcementPoints"] != nil {
+			return nil, fieldErr(fieldpath.New(i, "enforcementPoints"), "must be of type array")
+		}
+		for j, p := range points {
+			pm, ok := p.(map[string]any)
+			if !ok {
+				return nil, fieldErr(fieldpath.New(i, "enforcementPoints", j), "must be of type object")
 			}
+			name, err := manifest.OptionalString(pm, "name")
+			if err != nil {
+				return nil, manifest.PrefixError(fieldpath.New(i, "enforcementPoints", j), err)
+			}
+			a.points = append(a.points, name)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// forGator lists, sorted and without duplicates, the actions that name
+// gator's enforcement point or "*" (frameworks/constraint
+// pkg/apis/constraints/apis.go, GetEnforcementActionsForEP, with gator's
+// only enforcement point, gatekeeper pkg/gator/opa.go). The actions are
+// not validated, as gator does not validate them.
+func (l scopedList) forGator() []string {
+	var out []string
+	for _, a := range l {
+		if slices.ContainsFunc(a.points, func(p string) bool { return p == enforcementPoint || p == "*" }) {
+			out = append(out, a.action)
 		}
 	}
-	return true, nil
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func asMap(v any) map[string]any {
@@ -299,12 +360,18 @@ func newMatchObject(o *manifest.Object) matchObject {
 	}
 }
 
+// namespace is a Namespace as spec.match sees it.
+type namespace struct {
+	name   string
+	labels map[string]string
+}
+
 // matches reports whether obj is in scope, as Gatekeeper's matchers do in
 // their order (kinds, scope, namespaces, excludedNamespaces, labelSelector,
-// namespaceSelector, name, source). ns is the name of the object's
-// Namespace when it is known ("" when not), nsLabels its labels. An error
-// is what Gatekeeper turns into an autoreject result.
-func (m *match) matches(obj *matchObject, ns string, nsLabels map[string]string) (bool, error) {
+// namespaceSelector, name, source; gatekeeper pkg/mutation/match/match.go
+// at v3.23.1). ns is the Namespace the object is reviewed in, nil when it
+// has none. An error is what Gatekeeper turns into an autoreject result.
+func (m *match) matches(obj *matchObject, ns *namespace) (bool, error) {
 	isNamespace := obj.kind == "Namespace" && obj.group == ""
 	if len(m.kinds) > 0 {
 		found := false
@@ -320,7 +387,7 @@ func (m *match) matches(obj *matchObject, ns string, nsLabels map[string]string)
 			return false, nil
 		}
 	}
-	hasNS := obj.namespace != "" || ns != ""
+	hasNS := obj.namespace != "" || ns != nil
 	switch m.scope {
 	case "Cluster":
 		if !isNamespace && hasNS {
@@ -336,8 +403,8 @@ func (m *match) matches(obj *matchObject, ns string, nsLabels map[string]string)
 	switch {
 	case isNamespace:
 		namespace, known = obj.name, true
-	case ns != "":
-		namespace, known = ns, true
+	case ns != nil:
+		namespace, known = ns.name, true
 	}
 	if len(m.namespaces) > 0 && known && !slices.ContainsFunc(m.namespaces, func(p string) bool { return glob(p, namespace) }) {
 		return false, nil
@@ -362,9 +429,9 @@ func (m *match) matches(obj *matchObject, ns string, nsLabels map[string]string)
 			if !m.namespaceSelector.MatchesValidated(obj.labels) {
 				return false, nil
 			}
-		case ns == "":
+		case ns == nil:
 			return false, fmt.Errorf("namespace selector for namespace-scoped object but missing Namespace")
-		case !m.namespaceSelector.MatchesValidated(nsLabels):
+		case !m.namespaceSelector.MatchesValidated(ns.labels):
 			return false, nil
 		}
 	}

@@ -16,7 +16,10 @@
 // legacy rego wins when both are written, as in Gatekeeper. A template
 // whose code has an entry of engine K8sNativeValidation (CEL) is evaluated
 // with its CEL, as gator does: its Rego, if any, is ignored (see CEL
-// below).
+// below). With Options.RegoOnly (gator --enable-k8s-native-validation=false)
+// the CEL code is ignored instead: a template is evaluated with its Rego,
+// and a template with CEL only fails to load, as gator has no driver for
+// it.
 //
 // Each template is compiled on its own, with Gatekeeper's restrictions:
 // its package is ignored (the module becomes data.template), it must have
@@ -103,10 +106,14 @@
 // collapse into one. An evaluation error (a conflict, say) becomes a
 // violation whose message is the error, at its place in the template file,
 // as Gatekeeper reports it. The enforcement action (spec.enforcementAction,
-// "deny" by default, not validated) is carried on each violation and does
-// not change evaluation. A "scoped" constraint whose
-// scopedEnforcementActions name neither gator.gatekeeper.sh nor "*" is not
-// evaluated, as in gator.
+// "deny" when absent, empty when written empty, not validated) is carried on each violation and does
+// not change evaluation. A "scoped" constraint must have
+// scopedEnforcementActions ([{action, enforcementPoints: [{name}]}]); the
+// actions whose enforcement points name gator's, gator.gatekeeper.sh, or
+// "*" are the violation's ScopedEnforcementActions, as gator reports them
+// (its scopedActions); a scoped constraint with none is not evaluated, as
+// in gator. Other enforcement points (validation.gatekeeper.sh,
+// audit.gatekeeper.sh, vap.k8s.io) are not drydock's.
 //
 // # Match
 //
@@ -124,7 +131,17 @@
 // inventory); when that Namespace is missing, or a selector is invalid,
 // the constraint autorejects the object: a violation "unable to match
 // constraints: ... missing Namespace" with the constraint's action, as
-// Gatekeeper does. name is a glob over metadata.name (or generateName for
+// Gatekeeper does.
+//
+// That is how gator verify and Gatekeeper's audit match. gator test gives
+// every object a Namespace first: an object without metadata.namespace is
+// in a Namespace with no name and no labels, and an object of namespace
+// default is in an unlabeled default Namespace when the objects have none.
+// So in gator test a cluster-scoped object is not selected by scope:
+// Cluster and is by Namespaced, fails namespaces (unless a glob matches
+// ""), and is judged by namespaceSelector on no labels; an object of an
+// absent default Namespace is not autorejected. Options.EmptyNamespace
+// matches as gator test does. name is a glob over metadata.name (or generateName for
 // a pattern ending in *). Objects are reviewed as source Original.
 //
 // # Suites
@@ -158,7 +175,7 @@
 //   - Problems in a suite file (an empty assertions list, an invalid
 //     violations value or regexp, an object file with several objects) are
 //     errors naming the file:line, where gator fails the case.
-//   - gator test's quirk of reviewing cluster-scoped objects with an empty
-//     Namespace (so that they fail namespaces and namespaceSelector) is not
-//     reproduced: Set.Review follows gator verify and audit.
+//   - gator test reviews every object it reads, the templates and
+//     constraints included, and puts them all in data.inventory; Set.Review
+//     reviews the objects it is given.
 package gatekeeper

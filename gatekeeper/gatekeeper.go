@@ -18,6 +18,29 @@ type Set struct {
 	constraints []*constraint
 	// budget bounds the Rego templates' evaluations (nil: no limit).
 	budget *regosandbox.Budget
+	opts   Options
+}
+
+// Options are gator's switches that change what a Set or Verify reports.
+// The zero Options are gator verify's defaults.
+type Options struct {
+	// RegoOnly leaves the templates' K8sNativeValidation (CEL) code out,
+	// as gator's --enable-k8s-native-validation=false does: a template
+	// is evaluated with its Rego even when it has CEL too, and a template
+	// with CEL only fails to load.
+	RegoOnly bool
+	// EmptyNamespace matches objects as gator test does, which gives each
+	// object it reviews a Namespace: an object without metadata.namespace
+	// is in a Namespace of no name and no labels (so scope: Cluster does
+	// not select it, Namespaced does, and namespaces, excludedNamespaces
+	// and namespaceSelector judge it by that Namespace), and an object of
+	// namespace default is in an unlabeled default Namespace when none is
+	// among the objects. Without it, as in gator verify and Gatekeeper's
+	// audit, such an object has no Namespace: namespaces,
+	// excludedNamespaces and namespaceSelector pass a cluster-scoped
+	// object, and namespaceSelector rejects an object whose Namespace is
+	// missing.
+	EmptyNamespace bool
 }
 
 // Load reads every YAML document under paths (files, or directories walked
@@ -25,8 +48,9 @@ type Set struct {
 // any version) and Constraints (apiVersion constraints.gatekeeper.sh/*,
 // kind = a template's spec.crd.spec.names.kind). Other documents are
 // ignored. Errors wrap ErrInvalid and start with the file:line:col they are
-// about; every problem found is reported.
-func Load(paths []string) (*Set, error) {
+// about; every problem found is reported. opts apply to every template and
+// review of the set.
+func Load(paths []string, opts Options) (*Set, error) {
 	files, err := yamlFiles(paths)
 	if err != nil {
 		return nil, err
@@ -48,12 +72,12 @@ func Load(paths []string) (*Set, error) {
 			}
 		}
 	}
-	s := &Set{templates: map[string]*template{}}
+	s := &Set{templates: map[string]*template{}, opts: opts}
 	// failed are the kinds of the templates in error: their constraints
 	// are not checked.
 	failed := map[string]bool{}
 	for _, o := range templates {
-		t, err := parseTemplate(o)
+		t, err := parseTemplate(o, opts)
 		if err != nil {
 			failed[manifest.String(o.Data, "spec", "crd", "spec", "names", "kind")] = true
 			errs = append(errs, err)

@@ -54,7 +54,7 @@ func summarize(vs []Violation) []got {
 // the violations with want.
 func checkReview(t *testing.T, policies, files []string, want []got) {
 	t.Helper()
-	set, err := Load(policies)
+	set, err := Load(policies, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestReviewCEL(t *testing.T) {
 // loadMatch loads the constraints of testdata/match and its objects.
 func loadMatch(t *testing.T) (*Set, []*manifest.Object) {
 	t.Helper()
-	set, err := Load([]string{"testdata/match"})
+	set, err := Load([]string{"testdata/match"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestLoadErrors(t *testing.T) {
 		{[]string{"testdata/containerlimits"}, []string{`^testdata/containerlimits/samples/constraint_bad_params.yaml:7:10: constraint K8sContainerLimits/container-bad-params: spec.parameters.cpu: .*must be of type string$`}},
 	} {
 		t.Run(tc.paths[0], func(t *testing.T) {
-			_, err := Load(tc.paths)
+			_, err := Load(tc.paths, Options{})
 			if err == nil {
 				t.Fatal("Load succeeded")
 			}
@@ -340,7 +340,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestConstraintsList(t *testing.T) {
-	set, err := Load([]string{"testdata/requiredlabels/template.yaml", "testdata/requiredlabels/samples"})
+	set, err := Load([]string{"testdata/requiredlabels/template.yaml", "testdata/requiredlabels/samples"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestConstraintsList(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
-	res, err := Verify(context.Background(), []string{"testdata/requiredlabels", "testdata/celrequiredlabels", "testdata/containerlimits", "testdata/uniqueingresshost", "testdata/verify"}, nil)
+	res, err := Verify(context.Background(), []string{"testdata/requiredlabels", "testdata/celrequiredlabels", "testdata/containerlimits", "testdata/uniqueingresshost", "testdata/verify"}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestVerify(t *testing.T) {
 }
 
 func TestVerifySuiteProblems(t *testing.T) {
-	res, err := Verify(context.Background(), []string{"testdata/badsuite"}, nil)
+	res, err := Verify(context.Background(), []string{"testdata/badsuite"}, nil, Options{})
 	if !errors.Is(err, ErrInvalid) {
 		t.Fatalf("error %v, want ErrInvalid", err)
 	}
@@ -435,7 +435,7 @@ func TestAssertionWording(t *testing.T) {
 
 func TestReviewConcurrent(t *testing.T) {
 	set, objs := loadMatch(t)
-	cel, err := Load([]string{"testdata/cel/policy.yaml"})
+	cel, err := Load([]string{"testdata/cel/policy.yaml"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +478,7 @@ func TestVerifyYAMLErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := Verify(context.Background(), []string{dir}, nil)
+	_, err := Verify(context.Background(), []string{dir}, nil, Options{})
 	if !errors.Is(err, ErrInvalid) || !errors.Is(err, manifest.ErrInvalidYAML) {
 		t.Fatalf("error %v, want ErrInvalid and manifest.ErrInvalidYAML", err)
 	}

@@ -30,6 +30,11 @@ type Violation struct {
 	// EnforcementAction is the constraint's spec.enforcementAction: "deny"
 	// (default), "warn", "dryrun", "scoped" or whatever is written.
 	EnforcementAction string
+	// ScopedEnforcementActions are, when EnforcementAction is "scoped",
+	// the actions its scopedEnforcementActions give gator's enforcement
+	// point (gator.gatekeeper.sh, or "*"), sorted, without duplicates:
+	// what gator reports as the result's scopedActions.
+	ScopedEnforcementActions []string
 }
 
 // Review evaluates every constraint against every object of one cluster,
@@ -66,7 +71,7 @@ func (s *Set) Check(ctx context.Context, objects []*manifest.Object) (*Outcome, 
 	for i, o := range objects {
 		targets[i] = objectTarget(o, values[i])
 	}
-	return review(ctx, s.budget, s.constraints, targets, inventory{objects, values})
+	return review(ctx, s.budget, s.opts, s.constraints, targets, inventory{objects, values})
 }
 
 // inventory is the objects of data.inventory, with their data as OPA
@@ -146,7 +151,7 @@ func objectTarget(o *manifest.Object, data ast.Value) target {
 // review evaluates constraints against targets with data.inventory (and
 // the namespaces namespaceSelector sees) built from inv, the Rego under b
 // (nil: no limit).
-func review(ctx context.Context, b *regosandbox.Budget, constraints []*constraint, targets []target, inv inventory) (*Outcome, error) {
+func review(ctx context.Context, b *regosandbox.Budget, opts Options, constraints []*constraint, targets []target, inv inventory) (*Outcome, error) {
 	withRego := usesRego(constraints)
 	data, namespaces, err := inv.build(withRego)
 	if err != nil {
@@ -182,8 +187,8 @@ func review(ctx context.Context, b *regosandbox.Budget, constraints []*constrain
 			if c.skip {
 				continue
 			}
-			v := Violation{Object: i, Constraint: c.id, Pos: c.pos, EnforcementAction: c.action}
-			matched, err := c.matchAny(&t, namespaces)
+			v := Violation{Object: i, Constraint: c.id, Pos: c.pos, EnforcementAction: c.action, ScopedEnforcementActions: c.scoped}
+			matched, err := c.matchAny(&t, targetNamespace(t.namespace, namespaces, opts.EmptyNamespace))
 			if err != nil {
 				v.Message = fmt.Sprintf("unable to match constraints: %s", manifest.Format(err, nil))
 				out = append(out, v)
@@ -262,22 +267,33 @@ func (inv inventory) build(withData bool) (ast.Object, map[string]map[string]str
 	return data.(ast.Object), namespaces, nil
 }
 
-// matchAny reports whether any of the target's objects is in scope;
-// errors are worded as Gatekeeper's autoreject results. namespaces are
-// the labels of the known Namespaces by name.
-func (c *constraint) matchAny(t *target, namespaces map[string]map[string]string) (bool, error) {
+// targetNamespace is the Namespace an object of namespace name is matched
+// in, nil for none: the Namespace of that name among the objects (known,
+// by name, their labels), as Gatekeeper's matcher looks it up in its
+// cache (gatekeeper pkg/target/matcher.go). With empty, gator test's
+// Namespace when there is none: its expander gives an object without
+// namespace an empty Namespace, and one of namespace default an unlabeled
+// default (pkg/gator/expand/expand.go, NamespaceForResource).
+func targetNamespace(name string, known map[string]map[string]string, empty bool) *namespace {
+	if labels, ok := known[name]; ok && name != "" {
+		return &namespace{name: name, labels: labels}
+	}
+	if empty && (name == "" || name == "default") {
+		return &namespace{name: name}
+	}
+	return nil
+}
+
+// matchAny reports whether any of the target's objects is in scope, ns
+// being the Namespace they are reviewed in (nil: none); errors are worded
+// as Gatekeeper's autoreject results.
+func (c *constraint) matchAny(t *target, ns *namespace) (bool, error) {
 	if c.match == nil {
 		return true, nil
 	}
-	// ns is the target's Namespace when it is known.
-	var ns string
-	nsLabels, known := namespaces[t.namespace]
-	if t.namespace != "" && known {
-		ns = t.namespace
-	}
 	for i := range t.objs {
 		o := &t.objs[i]
-		ok, err := c.match.matches(o, ns, nsLabels)
+		ok, err := c.match.matches(o, ns)
 		if err != nil {
 			return false, fmt.Errorf("error matching the requested object: %s :failed to run Match criteria: %w", o.name, err)
 		}

@@ -94,7 +94,7 @@ func readLibs(obj *manifest.Object, v any, at fieldpath.Path) ([]lib, error) {
 }
 
 // parseTemplate reads and compiles one ConstraintTemplate.
-func parseTemplate(obj *manifest.Object) (*template, error) {
+func parseTemplate(obj *manifest.Object, opts Options) (*template, error) {
 	kind := manifest.String(obj.Data, "spec", "crd", "spec", "names", "kind")
 	if kind == "" {
 		return nil, errAt(obj.FieldPos(fieldpath.New("spec", "crd", "spec", "names")), "ConstraintTemplate %q: spec.crd.spec.names.kind is required", obj.Name())
@@ -125,14 +125,18 @@ func parseTemplate(obj *manifest.Object) (*template, error) {
 	}
 	// Gatekeeper (gator included) registers its CEL driver before Rego's:
 	// a template with CEL code is evaluated with it, and its Rego, not
-	// even compiled, is ignored.
-	if src, at, ok := celSource(target); ok {
+	// even compiled, is ignored. Without the CEL driver (gator
+	// --enable-k8s-native-validation=false) the Rego driver is the only
+	// one: the client picks the engine whose driver it has
+	// (frameworks/constraint pkg/client/client.go, driverForTemplate).
+	src, at, hasCEL := celSource(target)
+	if hasCEL && !opts.RegoOnly {
 		if err := t.compileCEL(obj, src, at); err != nil {
 			return nil, err
 		}
 		return t, nil
 	}
-	code, err := t.regoCode(obj, target)
+	code, err := t.regoCode(obj, target, hasCEL)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +166,7 @@ func (t *template) target(obj *manifest.Object) (map[string]any, error) {
 // regoCode finds the Rego of the template's target: the legacy
 // targets[0].rego (always v0) when it is set, else the source of its code
 // entry of engine Rego.
-func (t *template) regoCode(obj *manifest.Object, target map[string]any) (regoCode, error) {
+func (t *template) regoCode(obj *manifest.Object, target map[string]any, hasCEL bool) (regoCode, error) {
 	if rego := manifest.String(target, "rego"); rego != "" {
 		c := regoCode{rego: rego, regoAt: fieldpath.New("spec", "targets", 0, "rego"), version: ast.RegoV0}
 		var err error
@@ -188,6 +192,9 @@ func (t *template) regoCode(obj *manifest.Object, target map[string]any) (regoCo
 			return c, errAt(obj.FieldPos(at), "ConstraintTemplate %q: its Rego code has no source.rego", t.name)
 		}
 		return c, nil
+	}
+	if hasCEL {
+		return regoCode{}, errAt(obj.FieldPos(fieldpath.New("spec", "targets", 0)), "ConstraintTemplate %q has no Rego code (targets[0].rego, or code with engine Rego), and its K8sNativeValidation (CEL) code is disabled: no driver can evaluate it", t.name)
 	}
 	return regoCode{}, errAt(obj.FieldPos(fieldpath.New("spec", "targets", 0)), "ConstraintTemplate %q has no code: neither Rego (targets[0].rego, or code with engine Rego) nor CEL (code with engine K8sNativeValidation)", t.name)
 }

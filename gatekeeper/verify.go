@@ -49,13 +49,13 @@ type CaseResult struct {
 // holding several objects) are errors wrapping ErrInvalid, returned with
 // the results of everything else. The templates' Rego runs under b (nil:
 // no limit): a case whose template b stops, or had stopped in an earlier
-// case, fails with the stop.
-func Verify(ctx context.Context, paths []string, b *regosandbox.Budget) ([]CaseResult, error) {
+// case, fails with the stop. opts apply to every template and case.
+func Verify(ctx context.Context, paths []string, b *regosandbox.Budget, opts Options) ([]CaseResult, error) {
 	files, err := yamlFiles(paths)
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{templates: map[string]templateOrErr{}, files: map[string]objectsOrErr{}, budget: b}
+	v := &verifier{templates: map[string]templateOrErr{}, files: map[string]objectsOrErr{}, budget: b, opts: opts}
 	var out []CaseResult
 	for _, f := range files {
 		doc, err := v.readSuite(f)
@@ -85,6 +85,7 @@ type verifier struct {
 	files  map[string]objectsOrErr
 	errs   []error
 	budget *regosandbox.Budget
+	opts   Options
 }
 
 type objectsOrErr struct {
@@ -330,7 +331,7 @@ func (v *verifier) template(file string, ref manifest.Pos) (*template, error) {
 		if !isTemplate(obj) {
 			return nil, errAt(obj.Pos, "not a ConstraintTemplate (apiVersion %s/*, kind ConstraintTemplate)", templateGroup)
 		}
-		return parseTemplate(obj)
+		return parseTemplate(obj, v.opts)
 	}()
 	v.templates[file] = templateOrErr{t, err}
 	return t, err
@@ -447,7 +448,7 @@ func (v *verifier) runCase(ctx context.Context, file, dir, test string, c *const
 			return res, err
 		}
 	}
-	out, err := review(ctx, v.budget, []*constraint{c}, []target{t}, inventory{invObjs, values[:len(invObjs)]})
+	out, err := review(ctx, v.budget, v.opts, []*constraint{c}, []target{t}, inventory{invObjs, values[:len(invObjs)]})
 	if err == nil {
 		err = out.StopErrors()
 	}

@@ -88,6 +88,8 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.failOnWarn, "fail-on-warn", false, "exit 1 when a check warns (a rule's warn, a deprecated API, a render warning), as conftest --fail-on-warn")
 	fs.BoolVar(&o.conftest, "conftest", false, "conftest's exit codes: 1 for failures and for any error (bad policy, bad input, bad usage); with --fail-on-warn 2 for failures, 1 for warnings only; with plain manifests, conftest's output (-o FORMAT)")
 	fs.StringArrayVar(&o.rules.gatekeeper, "gatekeeper", nil, "Gatekeeper ConstraintTemplates and Constraints (file or directory, repeatable) for every suite: each cluster's objects are reviewed as gator does")
+	fs.BoolVar(&o.rules.k8sNative, "enable-k8s-native-validation", true, "evaluate Gatekeeper templates with their K8sNativeValidation (CEL) code when they have it, as gator does; false: with their Rego only (replaces every suite's enableK8sNativeValidation)")
+	fs.BoolVar(&o.rules.emptyNamespace, "gatekeeper-empty-namespace", false, "match objects with the Gatekeeper constraints as gator test does: one without metadata.namespace is in an empty Namespace, one of namespace default in an unlabeled default Namespace when there is none (default: in none, as gator verify and Gatekeeper's audit)")
 	fs.BoolVar(&o.rules.showBuiltinErrors, "show-builtin-errors", false, "a failing built-in in a policy is an error, as conftest --show-builtin-errors (default: the rule does not fire)")
 	fs.StringVar(&o.rules.capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists (conftest --capabilities)")
 	fs.StringVar(&o.rules.now, "now", "", "the time the policies see, RFC 3339 (e.g. 2026-01-02T15:04:05Z): makes time.now_ns available and runs alike")
@@ -433,6 +435,8 @@ type ruleFlags struct {
 	allNamespaces, combine                 bool
 	regoVersion, capabilities, now         string
 	showBuiltinErrors                      bool
+	// k8sNative and emptyNamespace are the Gatekeeper switches.
+	k8sNative, emptyNamespace bool
 }
 
 // nonEmpty is p as a list: none when p is "".
@@ -464,6 +468,12 @@ func (f ruleFlags) apply(fs *pflag.FlagSet, base string, s *check.Suite) {
 	}
 	if fs.Changed("gatekeeper") {
 		s.Gatekeeper = fromBase(base, f.gatekeeper)
+	}
+	if fs.Changed("enable-k8s-native-validation") {
+		s.EnableK8sNativeValidation = &f.k8sNative
+	}
+	if fs.Changed("gatekeeper-empty-namespace") {
+		s.GatekeeperEmptyNamespace = f.emptyNamespace
 	}
 	if fs.Changed("show-builtin-errors") {
 		s.StrictBuiltinErrors = f.showBuiltinErrors

@@ -18,6 +18,7 @@ import (
 type verifyFlags struct {
 	regoVersion string
 	gk          []string
+	gkOpts      gatekeeper.Options
 	policyGiven bool
 	// conftest: conftest verify's output shapes and exit codes.
 	conftest bool
@@ -51,6 +52,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.Timeout, "rule-timeout", 5*time.Second, "time limit of each test, and of each Gatekeeper template's evaluation on one case (a template that takes longer is not evaluated again)")
 	memory := fs.String("memory-limit", defaultMemory, "memory limit of the process while Gatekeeper templates evaluate (e.g. 512MiB); 0: none")
 	fs.StringArrayVar(&f.gk, "gatekeeper", nil, "file or directory of Gatekeeper suites (kind: Suite, test.gatekeeper.sh) to run as gator verify does (repeatable); without --policy, only these run")
+	k8sNative := fs.Bool("enable-k8s-native-validation", true, "evaluate Gatekeeper templates with their K8sNativeValidation (CEL) code when they have it, as gator does; false: with their Rego only")
 	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
 	fs.BoolVar(&f.conftest, "conftest", false, "conftest verify's output (-o stdout) and exit codes: 1 for failed tests and for any error (bad policy, no policies, a test in error)")
@@ -77,6 +79,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	f.policyGiven = fs.Changed("policy")
 	budget := &regosandbox.Budget{Timeout: o.Timeout, Memory: mem}
+	f.gkOpts = gatekeeper.Options{RegoOnly: !*k8sNative}
 	code := verify(o, f, budget, stdout, stderr)
 	if f.conftest && code == exitUsage {
 		return exitCheck
@@ -127,7 +130,7 @@ func verify(o rules.VerifyOptions, f verifyFlags, budget *regosandbox.Budget, st
 	}
 	gkPassed, gkFailed := 0, 0
 	if len(gk) > 0 {
-		cases, err := gatekeeper.Verify(context.Background(), gk, budget)
+		cases, err := gatekeeper.Verify(context.Background(), gk, budget, f.gkOpts)
 		if err != nil {
 			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return exitUsage
