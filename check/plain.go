@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -34,8 +36,10 @@ type plainInput struct {
 	// ignore leaves out the paths it matches (conftest --ignore).
 	ignore *regexp.Regexp
 	// stdin is read for "-".
-	stdin     io.Reader
-	listItems bool
+	stdin io.Reader
+	// protoFiles give textproto inputs their message types.
+	protoFiles []string
+	listItems  bool
 }
 
 // readPlain reads a plain suite's inputs as conftest test does: a file
@@ -78,10 +82,14 @@ func plainFiles(in plainInput) ([]plainFile, []string, error) {
 	var out []plainFile
 	var notes, noParser []string
 	for _, p := range in.paths {
-		if p == "-" {
+		switch {
+		case p == "":
+			continue // an empty argument names nothing (conftest skips it)
+		case p == "-":
 			out = append(out, plainFile{"-", cmp.Or(in.parser, parsers.YAML)})
 			continue
 		}
+		p = realRoot(p)
 		list, err := pipeline.ConftestFiles(p, in.exclude, in.skip, func(n string) { notes = append(notes, n) })
 		if err != nil {
 			return nil, nil, err
@@ -113,6 +121,19 @@ func plainFiles(in plainInput) ([]plainFile, []string, error) {
 	return out, notes, nil
 }
 
+// realRoot is p, or the path a symbolic link p leads to: conftest walks a
+// linked input from the link's target (runner/test.go getWalkFn calls
+// filepath.EvalSymlinks), so findings name the files there.
+func realRoot(p string) string {
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return p
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
 // skippedNote names the walked files no parser takes (the first few).
 func skippedNote(files []string) string {
 	const shown = 5
@@ -142,7 +163,7 @@ func readPlainFile(f plainFile, in plainInput) ([]manifest.Value, int, error) {
 	} else if src, err = manifest.ReadFile(f.path); err != nil {
 		return nil, 0, err
 	}
-	vals, err := plainValues(f.path, f.parser, src)
+	vals, err := plainValues(f.path, f.parser, src, in.protoFiles)
 	return vals, len(src), err
 }
 
@@ -152,7 +173,7 @@ func readPlainFile(f plainFile, in plainInput) ([]manifest.Value, int, error) {
 // format by the parsers package, where a value that is an array gives
 // each element as a document, as conftest evaluates a file's sub
 // configurations (a Dockerfile: its list of instructions).
-func plainValues(file, parser string, src []byte) ([]manifest.Value, error) {
+func plainValues(file, parser string, src []byte, protoFiles []string) ([]manifest.Value, error) {
 	switch parser {
 	case parsers.YAML:
 		return plainDocuments(file, src)
@@ -163,7 +184,7 @@ func plainValues(file, parser string, src []byte) ([]manifest.Value, error) {
 		}
 		return valueElements(v), nil
 	}
-	data, err := parsers.Parse(parser, src, parsers.Options{Path: file})
+	data, err := parsers.Parse(parser, src, parsers.Options{Path: file, ProtoFiles: protoFiles})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -421,6 +442,13 @@ func appendSunks(batch *[]*sunk, vals []manifest.Value, listItems bool) error {
 // and ignore pattern (conftest test --parser, --ignore).
 func (r *runner) plainInput(s Suite) (plainInput, error) {
 	in := plainInput{exclude: s.Exclude, skip: r.skip, parser: s.Parser, stdin: r.opts.Stdin, listItems: s.ListItems}
+	for _, d := range r.opts.ProtoFileDirs {
+		protos, err := manifest.WalkFiles(d, manifest.WalkOptions{Keep: func(name string) bool { return filepath.Ext(name) == ".proto" }})
+		if err != nil {
+			return in, fmt.Errorf("--proto-file-dirs: %w", err)
+		}
+		in.protoFiles = append(in.protoFiles, protos...)
+	}
 	for _, p := range s.Inputs {
 		if p == "-" {
 			in.paths = append(in.paths, p)

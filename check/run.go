@@ -47,6 +47,9 @@ type Options struct {
 	DefinitionsOnly bool
 	// Stdin is read for a plain suite's input "-" (nil: none).
 	Stdin io.Reader
+	// ProtoFileDirs hold the .proto files giving plain suites' textproto
+	// inputs their message types (conftest --proto-file-dirs).
+	ProtoFileDirs []string
 	// Progress, when set, is called as each suite ends with the number
 	// ended and the total (from the suites' goroutines, one at a time).
 	Progress func(done, total int)

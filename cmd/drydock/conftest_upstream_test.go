@@ -28,34 +28,12 @@ const upstreamDir = "testdata/conftest-upstream"
 // does, each with the missing feature. TestConftestUpstream requires each
 // of them to still differ, so the feature that fixes one must remove its
 // row (and update the counts in the README).
-var pendingConftest = map[string]string{
-	"blank-filename":                    "inputs: conftest ignores an empty file name argument, drydock refuses it (issue 30 item 4)",
-	"stdin-default-yaml":                "inputs: stdin `-` is not read (issue 30 item 4)",
-	"stdin-parser-yaml":                 "test --parser (issue 30 item 4)",
-	"configfile-flag":                   "conftest's -c/--config FILE (conftest.toml) is drydock's -c drydock.yaml (issue 30 item 3)",
-	"test-trace":                        "test --trace (issue 30 item 5)",
-	"hcl1-nested-namespace":             "test --no-color (issue 30 item 5)",
-	"print-output":                      "test --no-color (issue 30 item 5)",
-	"stdin-parser-ini":                  "test --parser and the ini parser (issue 30 items 1, 4)",
-	"parser-forced-missing-file":        "test --parser (issue 30 item 4); a missing input exits 2, conftest 1 (item 5)",
-	"no-color":                          "test --no-color (issue 30 item 5)",
-	"data-dir":                          "test -d, conftest's --data shorthand (issue 30 item 2)",
-	"compose-invalid":                   "test --no-color (issue 30 item 5)",
-	"compose-valid":                     "test --no-color (issue 30 item 5)",
-	"exceptions":                        "test --no-color (issue 30 item 5)",
-	"suppress-exceptions":               "test --no-color (issue 30 item 5)",
-	"quiet-pass":                        "test --quiet (issue 30 item 5)",
-	"quiet-fail":                        "test --quiet (issue 30 item 5)",
-	"textproto":                         "the textproto parser and --proto-file-dirs (issue 30 item 1)",
-	"symlinked-dir":                     "inputs: a symlinked input directory is not walked and nothing is said, exit 0 (issue 30 item 4)",
-	"tests-source-location-json":        "test -d, conftest's --data shorthand (issue 30 item 2)",
-	"tests-source-location-github":      "test -d, conftest's --data shorthand (issue 30 item 2)",
-	"tests-source-location-github-same": "test -d, conftest's --data shorthand (issue 30 item 2)",
-}
+var pendingConftest = map[string]string{}
 
 // divergentConftest lists the cases where drydock differs from conftest on
 // purpose, each with why; like pendingConftest, each must still differ.
 var divergentConftest = map[string]string{
+	"configfile-flag":    "conftest's -c is its --config-file; drydock's -c is --config (drydock.yaml, the suites), kept for every command: conftest's file is given with --config-file or CONFTEST_CONFIG_FILE (script conftest_config_file.txtar)",
 	"capabilities":       "drydock's sandbox refuses opa.runtime and http.send in its own words (regosandbox: \"not available in drydock's sandbox: it reads the environment\"), where conftest says \"undefined function\" from the capabilities file; both stop with exit 1",
 	"tests-if-invalid":   "a `deny if` rule whose head is an object is refused in drydock's words (rules/load.go shapeProblem: \"rule deny is an object ... write `deny contains msg if`\"), where conftest says \"'if' keyword without 'contains' keyword\"; both stop with exit 1",
 	"tests-if-bare-deny": "a boolean `deny if { ... }` is refused at compile (rules/load.go shapeProblem): conftest counts it as passing even when it is true (policy/engine.go query: a value that is not a set is a success), a rule that can never fail",
@@ -249,12 +227,11 @@ func drydockOutcome(t *testing.T, c upstreamCase) (outcome, string) {
 
 // drydockArgs are conftest's arguments as drydock takes them in conftest
 // mode: the subcommand first, then --conftest, then every other argument
-// in order. For test, the report is drydock's --format json, in place of
-// conftest's -o/--output (gen.sh likewise replaces it with -o json), so
-// that findings compare whatever format the bats test printed; verify
-// gives conftest verify's -o json, except with --report, whose text lines
-// are read (gen.sh keeps those as written: conftest allows --report only
-// with its stdout output).
+// in order, with -o json in place of the case's -o/--output (gen.sh
+// likewise runs conftest with -o json), so that findings compare whatever
+// format the bats test printed; except verify with --report, whose text
+// lines are read (gen.sh keeps those as written: conftest allows --report
+// only with its stdout output).
 func drydockArgs(args []string) []string {
 	i := slices.IndexFunc(args, func(a string) bool { return a == "test" || a == "verify" })
 	sub := args[i]
@@ -273,10 +250,7 @@ func drydockArgs(args []string) []string {
 			out = append(out, a)
 		}
 	}
-	if sub == "verify" {
-		return append(out, "-o", "json") // conftest verify's JSON, as gen.sh asks conftest
-	}
-	return append(out, "--format", "json")
+	return append(out, "-o", "json") // conftest's JSON, as gen.sh asks conftest
 }
 
 // conftestResult is one entry of conftest's JSON report (output.CheckResult

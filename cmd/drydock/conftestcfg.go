@@ -91,7 +91,11 @@ var conftestKeys = map[string]conftestKey{
 // warned about on stderr. A key drydock cannot honour is an error naming
 // it.
 func applyConftestConfig(fs *pflag.FlagSet, command string, stderr io.Writer) error {
-	file, settings, err := readConftestConfig()
+	given := ""
+	if f := fs.Lookup("config-file"); f != nil && f.Changed {
+		given = f.Value.String()
+	}
+	file, settings, err := readConftestConfig(given)
 	if err != nil {
 		return err
 	}
@@ -256,8 +260,13 @@ func typeName(v any) string {
 
 // readConftestConfig finds and reads conftest's configuration file: its
 // name and its settings, keys lower-cased ("" and none without a file).
-func readConftestConfig() (string, map[string]any, error) {
-	file, ok := os.LookupEnv("CONFTEST_CONFIG_FILE")
+// The file is given (--config-file), else CONFTEST_CONFIG_FILE's, else
+// the working directory's conftest.<ext>.
+func readConftestConfig(given string) (string, map[string]any, error) {
+	file, ok := given, given != ""
+	if !ok {
+		file, ok = os.LookupEnv("CONFTEST_CONFIG_FILE")
+	}
 	if !ok || file == "" {
 		file = findConftestConfig()
 		if file == "" {

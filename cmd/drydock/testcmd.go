@@ -27,6 +27,8 @@ import (
 
 // testFlags are the flags of drydock test.
 type testFlags struct {
+	// protoDirs are --proto-file-dirs.
+	protoDirs []string
 	// rules holds the rule flags; set ones apply to every suite.
 	rules    ruleFlags
 	config   string
@@ -94,6 +96,8 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.rules.capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists (conftest --capabilities)")
 	fs.StringVar(&o.rules.now, "now", "", "the time the policies see, RFC 3339 (e.g. 2026-01-02T15:04:05Z): makes time.now_ns available and runs alike")
 	fs.BoolVar(&o.listItems, "list-items", false, "with plain manifests, give the rules each item of a kind: List (default: the List as one document, as conftest)")
+	fs.StringSliceVar(&o.protoDirs, "proto-file-dirs", nil, "with plain manifests, directories of .proto files giving textproto inputs their message types, as conftest test --proto-file-dirs")
+	fs.String("config-file", "", "with --conftest: conftest's configuration file (conftest --config-file; default conftest.json, .toml, .yaml or .yml in the working directory, or $CONFTEST_CONFIG_FILE)")
 	fs.StringVar(&o.parser, "parser", "", "with plain manifests, parse every file with this parser, as conftest test --parser ("+strings.Join(parsers.Names(), ", ")+"); default: each file's by its name")
 	fs.StringVar(&o.ignore, "ignore", "", "with plain manifests, a regular expression: the files whose paths it matches are not read (conftest test --ignore)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
@@ -102,7 +106,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout (never a format's name: see --format); with --conftest and plain manifests, conftest's output format: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
 	o.conftestOut.register(fs)
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
-	fs.StringArrayVar(&o.rules.data, "data", nil, "JSON/YAML data files or directories for the policies (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
+	fs.StringArrayVarP(&o.rules.data, "data", "d", nil, "JSON/YAML data files or directories for the policies (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
 	fs.StringArrayVar(&o.rules.namespaces, "namespace", nil, "Rego namespace to evaluate (repeatable; default main)")
 	fs.BoolVar(&o.rules.allNamespaces, "all-namespaces", false, "evaluate every namespace of the policies")
 	fs.BoolVar(&o.rules.combine, "combine", false, "give each rule a whole cluster's objects at once (conftest --combine)")
@@ -251,10 +255,12 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	}
 	var cfg *check.Config
 	if plain {
-		if err := checkFlagPaths(flagPaths{"argument", fs.Args()}); err != nil {
+		// An empty argument names nothing: conftest skips it (runner/test.go).
+		args := slices.DeleteFunc(slices.Clone(fs.Args()), func(a string) bool { return a == "" })
+		if err := checkFlagPaths(flagPaths{"argument", args}); err != nil {
 			return fail("drydock: %w", err)
 		}
-		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: fs.Args(), Plain: true, ListItems: o.listItems}}}
+		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: args, Plain: true, ListItems: o.listItems}}}
 	} else if cfg, err = check.LoadConfig(o.config); err != nil {
 		return fail("drydock: %w", err)
 	}
@@ -348,7 +354,7 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 			return check.Options{}, err
 		}
 	}
-	return check.Options{Stdin: o.stdin, Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
+	return check.Options{Stdin: o.stdin, ProtoFileDirs: o.protoDirs, Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
 }
 
 // plainFlags applies --parser and --ignore to the plain suites of cfg
