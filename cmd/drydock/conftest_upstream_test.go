@@ -33,7 +33,6 @@ var pendingConftest = map[string]string{}
 // divergentConftest lists the cases where drydock differs from conftest on
 // purpose, each with why; like pendingConftest, each must still differ.
 var divergentConftest = map[string]string{
-	"configfile-flag":    "conftest's -c is its --config-file; drydock's -c is --config (drydock.yaml, the suites), kept for every command: conftest's file is given with --config-file or CONFTEST_CONFIG_FILE (script conftest_config_file.txtar)",
 	"capabilities":       "drydock's sandbox refuses opa.runtime and http.send in its own words (regosandbox: \"not available in drydock's sandbox: it reads the environment\"), where conftest says \"undefined function\" from the capabilities file; both stop with exit 1",
 	"tests-if-invalid":   "a `deny if` rule whose head is an object is refused in drydock's words (rules/load.go shapeProblem: \"rule deny is an object ... write `deny contains msg if`\"), where conftest says \"'if' keyword without 'contains' keyword\"; both stop with exit 1",
 	"tests-if-bare-deny": "a boolean `deny if { ... }` is refused at compile (rules/load.go shapeProblem): conftest counts it as passing even when it is true (policy/engine.go query: a value that is not a set is a success), a rule that can never fail",

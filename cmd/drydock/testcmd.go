@@ -27,6 +27,9 @@ import (
 
 // testFlags are the flags of drydock test.
 type testFlags struct {
+	// configIsConftest: -c named conftest's configuration file (conftest
+	// mode, manifests given).
+	configIsConftest bool
 	// protoDirs are --proto-file-dirs.
 	protoDirs []string
 	// rules holds the rule flags; set ones apply to every suite.
@@ -97,7 +100,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.rules.now, "now", "", "the time the policies see, RFC 3339 (e.g. 2026-01-02T15:04:05Z): makes time.now_ns available and runs alike")
 	fs.BoolVar(&o.listItems, "list-items", false, "with plain manifests, give the rules each item of a kind: List (default: the List as one document, as conftest)")
 	fs.StringSliceVar(&o.protoDirs, "proto-file-dirs", nil, "with plain manifests, directories of .proto files giving textproto inputs their message types, as conftest test --proto-file-dirs")
-	fs.String("config-file", "", "with --conftest: conftest's configuration file (conftest --config-file; default conftest.json, .toml, .yaml or .yml in the working directory, or $CONFTEST_CONFIG_FILE)")
+	fs.String("config-file", "", "with --conftest: conftest's configuration file (conftest --config-file, and -c when files are given; default conftest.json, .toml, .yaml or .yml in the working directory, or $CONFTEST_CONFIG_FILE)")
 	fs.StringVar(&o.parser, "parser", "", "with plain manifests, parse every file with this parser, as conftest test --parser ("+strings.Join(parsers.Names(), ", ")+"); default: each file's by its name")
 	fs.StringVar(&o.ignore, "ignore", "", "with plain manifests, a regular expression: the files whose paths it matches are not read (conftest test --ignore)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
@@ -128,6 +131,12 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if o.conftest {
+		if fs.NArg() > 0 && !o.affected && fs.Changed("config") && !fs.Changed("config-file") {
+			// Manifests given: no drydock.yaml is read, so -c is conftest's
+			// -c, its --config-file.
+			_ = fs.Set("config-file", o.config)
+			o.configIsConftest = true
+		}
 		if err := applyConftestConfig(fs, "test", stderr); err != nil {
 			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return exitCheck // conftest's exit code for any error
@@ -231,7 +240,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return nil, check.Options{}, nil, fmt.Errorf(format, args...)
 	}
 	plain := fs.NArg() > 0 && !o.affected
-	if plain && fs.Changed("config") {
+	if plain && fs.Changed("config") && !o.configIsConftest {
 		return fail("drydock test: arguments are plain manifests to check, which --config does not take (suites come from --config; with --affected the arguments are changed files)")
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths

@@ -55,7 +55,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	k8sNative := fs.Bool("enable-k8s-native-validation", true, "evaluate Gatekeeper templates with their K8sNativeValidation (CEL) code when they have it, as gator does; false: with their Rego only")
 	fs.BoolVar(&o.StrictBuiltinErrors, "show-builtin-errors", false, "a failing built-in is a test error, as conftest verify --show-builtin-errors (default: its expression is undefined)")
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
-	fs.String("config-file", "", "with --conftest: conftest's configuration file (conftest --config-file; default conftest.json, .toml, .yaml or .yml in the working directory, or $CONFTEST_CONFIG_FILE)")
+	fs.StringP("config-file", "c", "", "with --conftest: conftest's configuration file (conftest -c/--config-file; default conftest.json, .toml, .yaml or .yml in the working directory, or $CONFTEST_CONFIG_FILE)")
 	fs.BoolVar(&f.conftest, "conftest", false, "conftest verify's output (-o stdout) and exit codes: 1 for failed tests and for any error (bad policy, no policies, a test in error)")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
