@@ -39,6 +39,7 @@ bench:
 FUZZ_TARGETS = \
 	FuzzParse:./fieldpath/ \
 	FuzzDecode:./manifest/ \
+	FuzzParse:./parsers/ \
 	FuzzInventory:./cluster/ \
 	FuzzParseSchedule:./karmada/propagation/ \
 	FuzzParseApply:./overrides/karmada/ \
