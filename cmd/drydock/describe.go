@@ -65,8 +65,8 @@ func (c *command) flags() []flagInfo {
 		if f.Hidden {
 			return
 		}
-		typ, usage := pflag.UnquoteUsage(f)
-		fl = append(fl, flagInfo{name: f.Name, short: f.Shorthand, typ: flagType(f, typ), def: f.DefValue, usage: usage, value: f.NoOptDefVal == ""})
+		_, usage := pflag.UnquoteUsage(f)
+		fl = append(fl, flagInfo{name: f.Name, short: f.Shorthand, typ: flagType(f), def: f.DefValue, usage: usage, value: f.NoOptDefVal == ""})
 	})
 	if c.fs.Lookup("help") == nil {
 		fl = append(fl, flagInfo{name: "help", short: "h", typ: "bool", def: "false", usage: "help for " + c.name})
@@ -75,15 +75,10 @@ func (c *command) flags() []flagInfo {
 }
 
 // flagType is the type of a flag's value as the docs show it.
-func flagType(f *pflag.Flag, unquoted string) string {
+func flagType(f *pflag.Flag) string {
 	switch t := f.Value.Type(); t {
 	case "stringArray", "stringSlice":
 		return "strings (repeatable)"
-	case "bool", "int", "duration", "string":
-		if unquoted != "" && unquoted != t && t == "string" {
-			return "string (" + unquoted + ")"
-		}
-		return t
 	default:
 		return t
 	}
