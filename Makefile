@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME ?= 60s
 
-.PHONY: build test lint bench fuzz tools
+.PHONY: build test lint bench fuzz tools docs
 
 build:
 	$(GO) build -o bin/drydock ./cmd/drydock
@@ -13,6 +13,11 @@ build:
 test:
 	@$(GO) test -count=1 -run 'TestConformance|TestBuiltinsMatch' -v ./cmd/drydock | grep -E 'conformance|built-ins vs' || true
 	$(GO) test -count=1 ./...
+
+# The reference pages, docs/reference/<command>.md, from the commands' flags
+# (a test fails while the committed pages differ from them).
+docs:
+	$(GO) test -count=1 -run '^TestReferenceDocs$$' ./cmd/drydock -args -update-docs
 
 lint: tools
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

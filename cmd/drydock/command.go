@@ -43,6 +43,10 @@ func (c *command) usage(w io.Writer) {
 // printed the usage to stdout (0), or a bad flag printed what is wrong and
 // the usage to stderr (2).
 func (c *command) parse(args []string, stdout, stderr io.Writer) (code int, done bool) {
+	if d, ok := stdout.(*describer); ok {
+		d.cmd = c // the flags asked for, not a run
+		return exitOK, true
+	}
 	err := c.fs.Parse(args)
 	switch {
 	case err == nil:
@@ -77,7 +81,7 @@ func (c *command) didYouMean(err error) string {
 }
 
 // commands names the subcommands, for the top-level "did you mean".
-var commands = []string{"render", "diff", "test", "explain", "addon", "verify", "show", "init", "version", "help"}
+var commands = []string{"render", "diff", "test", "explain", "addon", "verify", "show", "init", "completion", "version", "help"}
 
 // unknownCommand is the top level's message for an unknown command.
 func unknownCommand(name string) string {

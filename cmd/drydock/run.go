@@ -45,6 +45,7 @@ Usage:
   drydock verify [-p DIR]... [--data PATH]... [--coverage]
   drydock show TYPE [-d DEFS]...
   drydock init
+  drydock completion bash|zsh|fish|powershell
   drydock version
 
 Run 'drydock <command> --help' for the flags.
@@ -115,6 +116,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runExplain(args[1:], text, stderr)
 	case "init":
 		return runInit(args[1:], text, stderr)
+	case "completion":
+		return runCompletion(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprint(stdout, versionText())
 		return exitOK
