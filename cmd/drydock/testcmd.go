@@ -143,6 +143,7 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if o.watch {
+		_ = o.findConfig(fs) // not found: each run says so
 		if o.update || o.out != "" || o.sarif != "" {
 			return cmd.fail(stderr, errors.New("--watch reports to the terminal: not with --update, -o or --sarif"))
 		}
@@ -233,6 +234,20 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	return res.Exit(o.failOnWarn, o.conftest)
 }
 
+// findConfig sets o.config to the drydock.yaml found from the working
+// directory up to the repository root when --config is not given
+// (check.FindConfig); an explicit --config is read as it is.
+func (o *testFlags) findConfig(fs *pflag.FlagSet) error {
+	if fs.Changed("config") {
+		return nil
+	}
+	path, err := check.FindConfig(fs.Lookup("config").DefValue)
+	if err == nil {
+		o.config = path
+	}
+	return err
+}
+
 // setup checks the flags and loads the config, with the rule flags
 // applied to its suites. An error is the whole line to print (exit 2).
 func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, report.Format, error) {
@@ -270,6 +285,8 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 			return fail("drydock: %w", err)
 		}
 		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: args, Plain: true, ListItems: o.listItems}}}
+	} else if err = o.findConfig(fs); err != nil {
+		return fail("drydock: %w", err)
 	} else if cfg, err = check.LoadConfig(o.config); err != nil {
 		return fail("drydock: %w", err)
 	}
