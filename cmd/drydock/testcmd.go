@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/check"
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/rules"
@@ -299,24 +298,12 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		skip = append(skip, nonEmpty(o.out)...)
 	}
 	if len(o.suites) > 0 {
-		var names []string
-		var keep []check.Suite
-		for _, s := range cfg.Suites {
-			names = append(names, s.Name)
-			if slices.Contains(o.suites, s.Name) {
-				keep = append(keep, s)
-			}
-		}
 		for _, want := range o.suites {
-			if !slices.Contains(names, want) {
-				msg := fmt.Sprintf("drydock test: --suite %s: %s has no such suite (suites: %s)", want, o.config, strings.Join(names, ", "))
-				if best := manifest.Closest(want, names); best != "" {
-					msg += fmt.Sprintf("; did you mean %s?", best)
-				}
-				return fail("%s", msg)
+			if _, err := cfg.Suite(want); err != nil {
+				return fail("drydock test: %w", err)
 			}
 		}
-		cfg.Suites = keep
+		cfg.Suites = slices.DeleteFunc(cfg.Suites, func(s check.Suite) bool { return !slices.Contains(o.suites, s.Name) })
 	}
 	if o.affected {
 		config, _ := filepath.Abs(o.config)
