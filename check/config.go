@@ -1,7 +1,10 @@
 package check
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -295,4 +298,63 @@ func ParseNow(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("want an RFC 3339 time such as 2026-01-02T15:04:05Z")
 	}
 	return t, nil
+}
+
+// FindConfig is the configuration file to read when none is named: name
+// in the working directory, else in its nearest parent holding one, up
+// to the repository root (manifest.RepoRoot: the nearest directory with
+// a .git entry; never above it, and outside a repository the working
+// directory only). The path is relative to the working directory
+// ("drydock.yaml", "../../drydock.yaml"), so Config.Dir keeps the
+// suites' paths relative to the file's directory. When no directory
+// holds one the error is LoadConfig's for name, saying where it looked.
+func FindConfig(name string) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("--config %s: %w", name, err)
+	}
+	root := manifest.RepoRoot(wd)
+	var missing error
+	for d := wd; ; d = filepath.Dir(d) {
+		_, err := os.Stat(filepath.Join(d, name))
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
+			// Found, or there but unreadable: LoadConfig says why.
+			rel, err := filepath.Rel(wd, d)
+			if err != nil {
+				return "", fmt.Errorf("--config %s: %w", name, err)
+			}
+			return filepath.Join(rel, name), nil
+		}
+		if missing == nil {
+			missing = err
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				missing = pe.Err
+			}
+		}
+		if d == root || filepath.Dir(d) == d {
+			break
+		}
+	}
+	if root == wd {
+		return "", fmt.Errorf("--config %s: %w", name, missing)
+	}
+	rel, _ := filepath.Rel(wd, root)
+	return "", fmt.Errorf("--config %s: %w in the working directory or a parent up to the repository root %s", name, missing, rel)
+}
+
+// Suite is the suite called name. None: an error naming the file, its
+// suites and the closest name, as --suite reports it.
+func (c *Config) Suite(name string) (Suite, error) {
+	var names []string
+	for _, s := range c.Suites {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	msg := fmt.Sprintf("--suite %s: %s has no such suite (suites: %s)", name, c.File, strings.Join(names, ", "))
+	if best := manifest.Closest(name, names); best != "" {
+		msg += fmt.Sprintf("; did you mean %s?", best)
+	}
+	return Suite{}, errors.New(msg)
 }

@@ -54,6 +54,14 @@ func (r *runner) engine(ctx context.Context, opts rules.Options) (*rules.Engine,
 	})
 }
 
+// SuiteRules are the options of the rules of the suite s of the
+// configuration in dir, as drydock test evaluates them (its policies,
+// default policy/ in dir when it exists; data, namespaces, Rego version,
+// strictness, capabilities, clock); false when it has no policies.
+func SuiteRules(dir string, s Suite) (rules.Options, bool) {
+	return (&runner{dir: dir}).ruleOptions(s)
+}
+
 // ruleOptions are the options of the suite's rules (default: policy/ in
 // the config's directory, when it exists); false when it has none.
 func (r *runner) ruleOptions(s Suite) (rules.Options, bool) {

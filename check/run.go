@@ -291,6 +291,35 @@ func (r *runner) fieldValidation(s Suite) schemas.FieldValidation {
 	return fv
 }
 
+// SuiteInputs are what the suite s of the configuration in dir renders:
+// its inputs, definitions, clusters, observed objects and addons (joined
+// to dir), noBuiltins, exclude, stopAtSuspend, kubeVersion and
+// fieldValidation, and, unless it opts out, validation against its CRDs
+// (Strict as the suite says). Workers, Limits and Skip are the caller's;
+// a plain suite is not for rendering. The error is an addon's parameters
+// that do not parse.
+func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
+	r := &runner{dir: dir}
+	in := pipeline.Inputs{
+		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
+		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Exclude: s.Exclude,
+	}
+	in.Workflow.StopAtSuspend = s.StopAtSuspend
+	in.Workflow.KubeVersion = s.KubeVersion
+	in.FieldValidation, _ = schemas.ParseFieldValidation(s.FieldValidation) // LoadConfig checked it
+	for _, a := range s.Addons {
+		params, err := pipeline.ParseAddonSet(a.Set)
+		if err != nil {
+			return in, fmt.Errorf("addon %s: %w", a.Dir, err)
+		}
+		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})
+	}
+	if s.Validate == nil || *s.Validate {
+		in.Record.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: s.Strict}
+	}
+	return in, nil
+}
+
 // suite renders s and checks the render, as it streams, against its
 // golden tree and its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
@@ -305,25 +334,15 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		return r.plainSuite(ctx, s)
 	}
 	res := &SuiteResult{Name: s.Name, Checks: []string{"render"}}
-	in := pipeline.Inputs{
-		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
-		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Workers: r.renderWorkers, Limits: r.opts.Limits,
-		Exclude: s.Exclude, Skip: r.skip,
+	in, err := SuiteInputs(r.dir, s)
+	if err != nil {
+		res.fail(err, "render")
+		return res
 	}
-	in.Workflow.StopAtSuspend = s.StopAtSuspend
-	in.Workflow.KubeVersion = s.KubeVersion
+	in.Workers, in.Limits, in.Skip = r.renderWorkers, r.opts.Limits, r.skip
 	in.FieldValidation = r.fieldValidation(s)
-	for _, a := range s.Addons {
-		params, err := pipeline.ParseAddonSet(a.Set)
-		if err != nil {
-			res.fail(fmt.Errorf("addon %s: %w", a.Dir, err), "render")
-			return res
-		}
-		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})
-	}
-	strict := r.strict(s)
-	if s.Validate == nil || *s.Validate {
-		in.Record.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: strict}
+	if in.Record.Validate != nil {
+		in.Record.Validate.Strict = r.strict(s)
 		res.Checks = append(res.Checks, "validate")
 	}
 	sink := r.newSuiteSink(ctx, s)

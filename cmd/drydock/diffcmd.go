@@ -41,7 +41,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return cmd.fail(stderr, errors.New("give the base: --base REV or --base-dir DIR"))
 	}
 	paths := fs.Args()
-	if len(paths) == 0 && len(rf.addons) == 0 {
+	if len(paths) == 0 && len(rf.addons) == 0 && rf.suite.name == "" {
 		paths = []string{"."} // the repository as it is checked out
 	}
 	head, err := rf.inputs(paths)

@@ -186,9 +186,16 @@ type renderFlags struct {
 	addons []string
 	lim    limitFlags
 	fields string
+	suite  suiteFlags
+	fs     *pflag.FlagSet
+	// suiteValidation is the validation of the --suite (nil: none, or
+	// no --suite): render --validate takes its CRDs.
+	suiteValidation *pipeline.Validation
 }
 
 func (r *renderFlags) register(fs *pflag.FlagSet) {
+	r.fs = fs
+	r.suite.register(fs)
 	fs.StringArrayVarP(&r.in.DefinitionPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
 	fs.StringArrayVar(&r.in.ClusterPaths, "clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
 	fs.BoolVar(&r.in.NoBuiltins, "no-builtins", false, "do not use drydock's built-in definitions")
@@ -236,6 +243,14 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
 	}
+	suite, golden, ok, err := r.suite.inputs(r.fs)
+	if err != nil {
+		return in, err
+	}
+	if ok {
+		in = r.overSuite(suite, in)
+		in.Skip = append(in.Skip, golden...)
+	}
 	if len(in.Paths) == 0 && len(in.Addons) == 0 {
 		return in, errors.New("no inputs (give files, directories or - for stdin)")
 	}
@@ -247,6 +262,45 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		return in, err
 	}
 	return in, nil
+}
+
+// overSuite is the --suite's inputs with the flags given on the command
+// line (and PATHs) in place of the suite's keys they stand for. The
+// suite's validation is kept aside in r.suiteValidation: whether a
+// command validates is its own flag's choice.
+func (r *renderFlags) overSuite(suite, flags pipeline.Inputs) pipeline.Inputs {
+	in := suite
+	in.Workers = flags.Workers
+	if len(flags.Paths) > 0 {
+		in.Paths = flags.Paths
+	}
+	given := r.fs.Changed
+	if given("definitions") {
+		in.DefinitionPaths = flags.DefinitionPaths
+	}
+	if given("clusters") {
+		in.ClusterPaths = flags.ClusterPaths
+	}
+	if given("observed") {
+		in.ObservedPaths = flags.ObservedPaths
+	}
+	if given("no-builtins") {
+		in.NoBuiltins = flags.NoBuiltins
+	}
+	if given("stop-at-suspend") {
+		in.Workflow.StopAtSuspend = flags.Workflow.StopAtSuspend
+	}
+	if given("exclude") {
+		in.Exclude = flags.Exclude
+	}
+	if given("field-validation") {
+		in.FieldValidation = flags.FieldValidation
+	}
+	if given("addon") {
+		in.Addons = flags.Addons
+	}
+	r.suiteValidation, in.Record.Validate = in.Record.Validate, nil
+	return in
 }
 
 // missingPath is a path on the command line that does not exist; its
@@ -297,7 +351,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in.Stdin = stdin
 	in.Record.Trace = *trace
 	in.Record.Status = *status
-	in.Workflow.KubeVersion = val.KubeVersion
+	if fs.Changed("kube-version") || rf.suite.name == "" {
+		in.Workflow.KubeVersion = val.KubeVersion
+	} else {
+		val.KubeVersion = in.Workflow.KubeVersion // the suite's
+	}
+	if *validate && !fs.Changed("crds") && rf.suiteValidation != nil {
+		val.CRDPaths = rf.suiteValidation.CRDPaths
+	}
 	if *validate {
 		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
 			return cmd.usageError(stderr, &missingPath{err})

@@ -16,19 +16,36 @@ import (
 // runShow prints a definition: its kind, where it comes from, and its
 // parameters with their types, defaults and +usage docs.
 func runShow(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("show", "show TYPE [-d DEFS]...", "Prints the definition of a component, trait, policy or workflow step type: where it\ncomes from (builtin/<name>.cue for drydock's own) and its parameters.")
+	cmd := newCommand("show", "show TYPE [-d DEFS]... [--suite NAME]", "Prints the definition of a component, trait, policy or workflow step type: where it\ncomes from (builtin/<name>.cue for drydock's own) and its parameters.")
 	fs := cmd.fs
 	var defPaths []string
 	fs.StringArrayVarP(&defPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
 	noBuiltins := fs.Bool("no-builtins", false, "do not use drydock's built-in definitions")
 	var fields string
 	registerFieldValidation(fs, &fields)
+	var sf suiteFlags
+	sf.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
 	fv, err := fieldValidation(fields)
 	if err != nil {
 		return cmd.fail(stderr, err)
+	}
+	suite, _, ok, err := sf.inputs(fs)
+	if err != nil {
+		return cmd.usageError(stderr, err)
+	}
+	if ok { // the suite's definitions, as render --suite reads them
+		if !fs.Changed("definitions") {
+			defPaths = suite.DefinitionPaths
+		}
+		if !fs.Changed("no-builtins") {
+			*noBuiltins = suite.NoBuiltins
+		}
+		if !fs.Changed("field-validation") {
+			fv = suite.FieldValidation
+		}
 	}
 	if fs.NArg() != 1 {
 		return cmd.fail(stderr, errors.New("give one definition type (webservice, scaler, topology, deploy, ...)"))

@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/drydock-dev/drydock/check"
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/rules"
@@ -143,6 +142,7 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if o.watch {
+		_ = o.findConfig(fs) // not found: each run says so
 		if o.update || o.out != "" || o.sarif != "" {
 			return cmd.fail(stderr, errors.New("--watch reports to the terminal: not with --update, -o or --sarif"))
 		}
@@ -233,6 +233,20 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	return res.Exit(o.failOnWarn, o.conftest)
 }
 
+// findConfig sets o.config to the drydock.yaml found from the working
+// directory up to the repository root when --config is not given
+// (check.FindConfig); an explicit --config is read as it is.
+func (o *testFlags) findConfig(fs *pflag.FlagSet) error {
+	if fs.Changed("config") {
+		return nil
+	}
+	path, err := check.FindConfig(fs.Lookup("config").DefValue)
+	if err == nil {
+		o.config = path
+	}
+	return err
+}
+
 // setup checks the flags and loads the config, with the rule flags
 // applied to its suites. An error is the whole line to print (exit 2).
 func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, report.Format, error) {
@@ -270,6 +284,8 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 			return fail("drydock: %w", err)
 		}
 		cfg = &check.Config{Dir: ".", Suites: []check.Suite{{Name: "manifests", Inputs: args, Plain: true, ListItems: o.listItems}}}
+	} else if err = o.findConfig(fs); err != nil {
+		return fail("drydock: %w", err)
 	} else if cfg, err = check.LoadConfig(o.config); err != nil {
 		return fail("drydock: %w", err)
 	}
@@ -282,24 +298,12 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		skip = append(skip, nonEmpty(o.out)...)
 	}
 	if len(o.suites) > 0 {
-		var names []string
-		var keep []check.Suite
-		for _, s := range cfg.Suites {
-			names = append(names, s.Name)
-			if slices.Contains(o.suites, s.Name) {
-				keep = append(keep, s)
-			}
-		}
 		for _, want := range o.suites {
-			if !slices.Contains(names, want) {
-				msg := fmt.Sprintf("drydock test: --suite %s: %s has no such suite (suites: %s)", want, o.config, strings.Join(names, ", "))
-				if best := manifest.Closest(want, names); best != "" {
-					msg += fmt.Sprintf("; did you mean %s?", best)
-				}
-				return fail("%s", msg)
+			if _, err := cfg.Suite(want); err != nil {
+				return fail("drydock test: %w", err)
 			}
 		}
-		cfg.Suites = keep
+		cfg.Suites = slices.DeleteFunc(cfg.Suites, func(s check.Suite) bool { return !slices.Contains(o.suites, s.Name) })
 	}
 	if o.affected {
 		config, _ := filepath.Abs(o.config)

@@ -57,8 +57,18 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Capabilities, "capabilities", "", "OPA capabilities file: the policies may use only the built-ins it lists")
 	fs.StringP("config-file", "c", "", "with --conftest: conftest's configuration file (conftest -c/--config-file; default conftest.json, .toml, .yaml or .yml in the working directory, or $CONFTEST_CONFIG_FILE)")
 	fs.BoolVar(&f.conftest, "conftest", false, "conftest verify's output (-o stdout) and exit codes: 1 for failed tests and for any error (bad policy, no policies, a test in error)")
+	var sf suiteFlags
+	sf.register(fs)
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	suitePolicies, err := sf.verify(fs, &o, &f.regoVersion)
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock verify: %s\n", errText(err))
+		if f.conftest {
+			return exitCheck
+		}
+		return exitUsage
 	}
 	if f.conftest || fs.Changed("output") {
 		if err := applyConftestConfig(fs, "verify", stderr); err != nil {
@@ -78,7 +88,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	f.policyGiven = fs.Changed("policy")
+	f.policyGiven = fs.Changed("policy") || suitePolicies
 	budget := &regosandbox.Budget{Timeout: o.Timeout, Memory: mem}
 	f.gkOpts = gatekeeper.Options{RegoOnly: !*k8sNative}
 	code := verify(o, f, budget, stdout, stderr)
