@@ -135,7 +135,9 @@ func (r *runner) defTests(ctx context.Context, s Suite, res *SuiteResult) error 
 				Pos: j.doc.FieldPos(fieldpath.New("tests", j.index, "asserts", f.Assert))})
 		}
 	}
-	if err := deftest.WriteSnapshots(testFiles, outcomes, r.opts.Update, r.opts.Prune); err != nil {
+	written, err := deftest.WriteSnapshots(testFiles, outcomes, r.opts.Update, r.opts.Prune)
+	res.Updated = append(res.Updated, written...) // announced as golden updates are
+	if err != nil {
 		return &stageError{"tests", err}
 	}
 	return nil

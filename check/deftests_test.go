@@ -91,10 +91,10 @@ func TestDefTests(t *testing.T) {
 				Findings: []string{` warning [tests] : defs/team.yaml:5:3: TraitDefinition "team": unknown field "spec.stag" (did you mean "stage"?)`}}},
 		},
 		{
-			name:  "a snapshot is written",
+			name:  "a snapshot is written, and announced as an update",
 			files: map[string]string{"tests/snap_test.yaml": "tests:\n  - name: greeter\n    definition: greeter\n    asserts: [{snapshot: {ignore: [metadata.labels]}}]\n"},
 			opts:  Options{DefinitionsOnly: true},
-			want:  []suiteSummary{{Name: "s", Status: "ok", Checks: []string{"tests/greeter"}}},
+			want:  []suiteSummary{{Name: "s", Status: "ok", Checks: []string{"tests/greeter"}, Updated: []string{"tests/__snapshot__/snap_test/greeter.yaml"}}},
 			snap:  "apiVersion: v1\ndata:\n  greeting: hello world\nkind: ConfigMap\nmetadata:\n  name: greeter\n  namespace: default\n",
 		},
 	}

@@ -178,8 +178,9 @@ func snapshotBytes(spec *snapshotSpec, objs []*manifest.Object) ([]byte, error) 
 // is that of a test of files[i]), one snapshot directory (one test
 // file's) at a time, once every test has run. With update and prune, the
 // owned snapshots no test of the file rendered are deleted, unless one of
-// its snapshot assertions could not compare.
-func WriteSnapshots(files []string, outcomes []Outcome, update, prune bool) error {
+// its snapshot assertions could not compare. It gives the snapshot files
+// it created, rewrote or deleted, in order.
+func WriteSnapshots(files []string, outcomes []Outcome, update, prune bool) ([]string, error) {
 	var dirs []string
 	byDir, incomplete := map[string][]snapshotWrite{}, map[string]bool{}
 	for i, o := range outcomes {
@@ -191,10 +192,13 @@ func WriteSnapshots(files []string, outcomes []Outcome, update, prune bool) erro
 		}
 		byDir[key] = append(byDir[key], o.writes...)
 	}
+	var written []string
 	for _, d := range dirs {
-		if err := writeSnapshots(byDir[d], update && prune && !incomplete[d]); err != nil {
-			return err
+		w, err := writeSnapshots(byDir[d], update && prune && !incomplete[d])
+		if err != nil {
+			return written, err
 		}
+		written = append(written, w...)
 	}
-	return nil
+	return written, nil
 }

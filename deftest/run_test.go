@@ -251,8 +251,15 @@ func TestRunSnapshot(t *testing.T) {
 	if len(out.Failures) != 0 {
 		t.Errorf("failures %v, want none (the snapshot is written)", out.Failures)
 	}
-	if err := WriteSnapshots([]string{file}, []Outcome{out}, false, false); err != nil {
+	written, err := WriteSnapshots([]string{file}, []Outcome{out}, false, false)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{snap}, written); diff != "" {
+		t.Errorf("written (-want +got):\n%s", diff)
+	}
+	if written, err = WriteSnapshots([]string{file}, []Outcome{run(good, Options{})}, false, false); err != nil || written != nil {
+		t.Errorf("an unchanged snapshot: written %v, %v; want nothing", written, err)
 	}
 	data, err := os.ReadFile(snap)
 	if err != nil {

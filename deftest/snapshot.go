@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -135,34 +136,44 @@ type snapshotWrite struct {
 }
 
 // writeSnapshots writes the snapshots of one snapshot directory (all of
-// ws share testDir and dir) through tree.Updater: new ones are
+// ws share testDir and dir) through tree.Updater, and gives the files it
+// created, rewrote or deleted: new ones are
 // created, owned ones rewritten; with prune the owned snapshots not in ws
 // are deleted. The directories on the way are checked first: none may be
 // a symbolic link.
-func writeSnapshots(ws []snapshotWrite, prune bool) error {
+func writeSnapshots(ws []snapshotWrite, prune bool) ([]string, error) {
 	testDir, dir := ws[0].testDir, ws[0].dir
 	root, err := os.OpenRoot(testDir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, err = checkInside(root, testDir, dir, false)
 	root.Close()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return nil, err
 	}
 	full := filepath.Join(testDir, filepath.FromSlash(dir))
 	u, err := tree.NewUpdater(full, tree.UpdateOptions{Prune: prune, Base: testDir})
 	if err != nil {
-		return fmt.Errorf("snapshots %s: %w", full, err)
+		return nil, fmt.Errorf("snapshots %s: %w", full, err)
 	}
 	for _, w := range ws {
 		if err := u.Put(w.name, w.data); err != nil {
 			u.Abort()
-			return fmt.Errorf("snapshots %s: %w", full, err)
+			return nil, fmt.Errorf("snapshots %s: %w", full, err)
 		}
 	}
-	if _, err := u.Commit(); err != nil {
-		return fmt.Errorf("snapshots %s: %w", full, err)
+	rep, err := u.Commit()
+	if err != nil {
+		return nil, fmt.Errorf("snapshots %s: %w", full, err)
 	}
-	return nil
+	changed := slices.Concat(rep.Added, rep.Changed)
+	if rep.Pruned {
+		changed = append(changed, rep.Removed...)
+	}
+	written := make([]string, len(changed))
+	for i, name := range changed {
+		written[i] = filepath.Join(full, filepath.FromSlash(name))
+	}
+	return written, nil
 }

@@ -100,7 +100,7 @@ func runSnapshots(t *testing.T, opts Options, prune bool) (Outcome, error) {
 		const file = "repo/tests/greeter_test.yaml"
 		out, err := Run(context.Background(), defs, file, manifest.Pos{}, test, opts)
 		if err == nil {
-			err = WriteSnapshots([]string{file}, []Outcome{out}, opts.Update, prune)
+			_, err = WriteSnapshots([]string{file}, []Outcome{out}, opts.Update, prune)
 		}
 		done <- result{out, err}
 	}()

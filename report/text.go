@@ -38,7 +38,7 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 		errs, warns := s.Counts()
 		fmt.Fprintf(p, "suite %s: ", s.Name)
 		t.paint(w, s.Status())
-		fmt.Fprintf(p, " (%d objects, %d errors, %d warnings)\n", s.Objects, errs, warns)
+		fmt.Fprintf(p, " (%d objects, %s%d errors, %d warnings)\n", s.Objects, definitionTests(s.Checks), errs, warns)
 		if causes := driftCauses(s.Findings); causes != "" {
 			fmt.Fprintf(p, "  golden drift by cause: %s\n", causes)
 		}
@@ -151,4 +151,22 @@ func writeCoverage(w io.Writer, cov []check.BranchCoverage) {
 			}
 		}
 	}
+}
+
+// definitionTests says how many definition tests a suite ran ("N
+// definition tests, "), or "" for none: each is a check "tests/<name>".
+func definitionTests(checks []string) string {
+	n := 0
+	for _, c := range checks {
+		if strings.HasPrefix(c, "tests/") {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "1 definition test, "
+	}
+	return fmt.Sprintf("%d definition tests, ", n)
 }
