@@ -162,6 +162,32 @@ type Plan struct {
 	Changes   []Change
 	Kept      []Kept
 	Unchanged int
+	// MaxDiffLines caps each change's diff as reports show it
+	// (ChangeDiff; 0: no cap).
+	MaxDiffLines int
+}
+
+// ChangeDiff is c's diff as reports show it: cut after p.MaxDiffLines
+// lines, with a last line saying how many were left out.
+func (p *Plan) ChangeDiff(c *Change) string {
+	d := c.Diff()
+	if p.MaxDiffLines <= 0 {
+		return d
+	}
+	n := 0
+	for i := range len(d) {
+		if d[i] != '\n' {
+			continue
+		}
+		if n++; n == p.MaxDiffLines && i+1 < len(d) {
+			rest := strings.Count(d[i+1:], "\n")
+			if !strings.HasSuffix(d, "\n") {
+				rest++
+			}
+			return d[:i+1] + fmt.Sprintf("... %d more diff lines (--max-diff-lines %d)\n", rest, p.MaxDiffLines)
+		}
+	}
+	return d
 }
 
 // Count is the number of changes of each action.

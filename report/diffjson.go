@@ -43,7 +43,7 @@ func DiffJSON(w io.Writer, p *reconcile.Plan, _ string) error {
 	}
 	for _, c := range p.Changes {
 		out.Changes = append(out.Changes, diffChange{Cluster: c.Cluster, Namespace: c.Key.Namespace, APIVersion: c.APIVersion, Kind: c.Key.Kind,
-			Name: c.Key.Name, Action: string(c.Action), Reason: c.Reason, Diff: c.Diff()})
+			Name: c.Key.Name, Action: string(c.Action), Reason: c.Reason, Diff: p.ChangeDiff(&c)})
 	}
 	for _, k := range p.Kept {
 		out.Kept = append(out.Kept, diffChange{Cluster: k.Cluster, Namespace: k.Key.Namespace, APIVersion: k.APIVersion, Kind: k.Key.Kind, Name: k.Key.Name, Reason: k.Reason})

@@ -33,7 +33,7 @@ func DiffMarkdown(w io.Writer, p *reconcile.Plan, base string) error {
 		for _, c := range changes {
 			fmt.Fprintf(sw, "<details><summary>%s %s %s in %s: %s</summary>\n\n%s\n</details>\n",
 				c.Action, MarkdownText(c.Key.Kind), MarkdownCode(c.Key.Name), MarkdownText(NamespaceOf(c.Key.Namespace)),
-				MarkdownText(c.Reason), MarkdownFence("diff", c.Diff()))
+				MarkdownText(c.Reason), MarkdownFence("diff", p.ChangeDiff(&c)))
 		}
 	}
 	if len(p.Kept) > 0 {

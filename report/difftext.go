@@ -29,7 +29,7 @@ func DiffText(w io.Writer, p *reconcile.Plan, base string) error {
 		}
 		fmt.Fprintf(pw, "    %s %s %s: %s\n", actionMarks[c.Action], c.Action, objectName(c.Key), c.Reason)
 		if c.Action == reconcile.Update {
-			for line := range strings.Lines(c.Diff()) {
+			for line := range strings.Lines(p.ChangeDiff(&c)) {
 				fmt.Fprintf(pw, "        %s", line)
 			}
 		}

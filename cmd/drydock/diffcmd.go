@@ -30,8 +30,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
 	format := fs.String("format", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
 	exitCode := fs.Bool("exit-code", false, "exit 1 when anything changes")
+	maxLines := fs.Int("max-diff-lines", 0, "show at most N lines of each object's diff, then how many were left out (0: all)")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if *maxLines < 0 {
+		return cmd.fail(stderr, fmt.Errorf("--max-diff-lines %d: want 0 (all) or more", *maxLines))
 	}
 	write, ok := report.LookupDiff(*format)
 	if !ok {
@@ -80,6 +84,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitInternal
 	}
+	plan.MaxDiffLines = *maxLines
 	if err := write(stdout, plan, name); err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
