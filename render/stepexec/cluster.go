@@ -20,6 +20,17 @@ import (
 
 // defaultNamespace sets "default" on a namespaced object without one, as
 // kube.go's Apply and Read do.
+// target is the object a kube action acts on ($params.value, its
+// namespace defaulted) and the cluster it names.
+func (c *call) target() (map[string]any, string, error) {
+	obj := c.obj("value")
+	if obj == nil {
+		return nil, "", c.errf("value is not an object")
+	}
+	defaultNamespace(obj)
+	return obj, c.str("cluster"), nil
+}
+
 func defaultNamespace(obj map[string]any) {
 	if render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		return
@@ -64,12 +75,10 @@ func (c *call) dispatchLabels(obj map[string]any, cluster string, withApp bool) 
 }
 
 func doApply(c *call) (map[string]any, error) {
-	obj := c.obj("value")
-	if obj == nil {
-		return nil, c.errf("value is not an object")
+	obj, cluster, err := c.target()
+	if err != nil {
+		return nil, err
 	}
-	defaultNamespace(obj)
-	cluster := c.str("cluster")
 	c.dispatchLabels(obj, cluster, true)
 	c.tracef("  kube.apply %s", describe(cluster, obj))
 	if err := c.host.Apply(cluster, obj); err != nil {
@@ -102,12 +111,10 @@ func doPatch(c *call) (map[string]any, error) {
 	if c.legacy {
 		at = ""
 	}
-	obj := c.obj("value")
-	if obj == nil {
-		return nil, c.errf("value is not an object")
+	obj, cluster, err := c.target()
+	if err != nil {
+		return nil, err
 	}
-	defaultNamespace(obj)
-	cluster := c.str("cluster")
 	live, err := c.host.Get(cluster, obj)
 	if err != nil {
 		return nil, c.errf("%w", err)
@@ -132,12 +139,10 @@ func doPatch(c *call) (map[string]any, error) {
 // doRead answers the object or, when it is missing, `err` (kube.go Read
 // does not fail the step).
 func doRead(c *call) (map[string]any, error) {
-	obj := c.obj("value")
-	if obj == nil {
-		return nil, c.errf("value is not an object")
+	obj, cluster, err := c.target()
+	if err != nil {
+		return nil, err
 	}
-	defaultNamespace(obj)
-	cluster := c.str("cluster")
 	live, err := c.host.Get(cluster, obj)
 	if err != nil {
 		c.tracef("  kube.read %s: %v", describe(cluster, obj), err)
