@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
@@ -40,21 +41,9 @@ func packageNames() []string {
 // kubevela/pkg cue/util/import.go BuildImport does: every file of the
 // package, without a package clause, under the package name.
 func buildPackage(importPath string) (*build.Instance, error) {
-	name := strings.TrimPrefix(importPath, velaPrefix)
-	dir := path.Join("providers", name)
-	entries, err := fs.ReadDir(providers, dir)
-	if err != nil || name == "" || strings.Contains(name, "/") {
-		return nil, fmt.Errorf("import %q: no such package (KubeVela's are %s)", importPath, strings.Join(packageNames(), ", "))
-	}
-	// the files of a package are joined into one, in name order, as
-	// legacy.go's GetLegacyTemplate joins vela/op's
-	var src []byte
-	for _, e := range entries {
-		b, err := providers.ReadFile(path.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		src = append(append(src, b...), '\n')
+	src, err := packageSource(importPath)
+	if err != nil {
+		return nil, err
 	}
 	bi := &build.Instance{PkgName: path.Base(importPath), ImportPath: importPath}
 	f, err := parser.ParseFile(importPath, src)
@@ -65,6 +54,35 @@ func buildPackage(importPath string) (*build.Instance, error) {
 		return nil, err
 	}
 	return bi, nil
+}
+
+// sources memoises packageSource's joined files by import path: they
+// are read once per process, not for every step that imports them.
+var sources sync.Map // import path → []byte
+
+// packageSource is the source of a vela/<name> package: the files of a
+// package joined into one, in name order, as legacy.go's
+// GetLegacyTemplate joins vela/op's.
+func packageSource(importPath string) ([]byte, error) {
+	if src, ok := sources.Load(importPath); ok {
+		return src.([]byte), nil
+	}
+	name := strings.TrimPrefix(importPath, velaPrefix)
+	dir := path.Join("providers", name)
+	entries, err := fs.ReadDir(providers, dir)
+	if err != nil || name == "" || strings.Contains(name, "/") {
+		return nil, fmt.Errorf("import %q: no such package (KubeVela's are %s)", importPath, strings.Join(packageNames(), ", "))
+	}
+	var src []byte
+	for _, e := range entries {
+		b, err := providers.ReadFile(path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		src = append(append(src, b...), '\n')
+	}
+	sources.Store(importPath, src)
+	return src, nil
 }
 
 // velaImports returns the instances of the vela/* packages f imports.
