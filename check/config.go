@@ -39,13 +39,17 @@ type Limits struct {
 // Suite is one suite: what to render and what to check it against.
 // Paths are relative to Config.Dir.
 type Suite struct {
-	Name          string   `json:"name"`
-	Inputs        []string `json:"inputs"`
-	Definitions   []string `json:"definitions,omitempty"`
-	Clusters      []string `json:"clusters,omitempty"`
-	Observed      []string `json:"observed,omitempty"`
-	NoBuiltins    bool     `json:"noBuiltins,omitempty"`
-	StopAtSuspend bool     `json:"stopAtSuspend,omitempty"`
+	Name        string   `json:"name"`
+	Inputs      []string `json:"inputs"`
+	Definitions []string `json:"definitions,omitempty"`
+	Clusters    []string `json:"clusters,omitempty"`
+	// ClustersFromInputs makes the Karmada Cluster objects found among
+	// the inputs join the inventory (render --clusters-from-inputs);
+	// without it they are left out, each named in a warning.
+	ClustersFromInputs bool     `json:"clustersFromInputs,omitempty"`
+	Observed           []string `json:"observed,omitempty"`
+	NoBuiltins         bool     `json:"noBuiltins,omitempty"`
+	StopAtSuspend      bool     `json:"stopAtSuspend,omitempty"`
 	// Golden is the committed tree the render must match ("" skips it).
 	Golden string `json:"golden,omitempty"`
 	// Policies are directories of .rego files (default: policy/ when it
@@ -165,22 +169,41 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--config %w", err)
 	}
-	doc, err := configDocument(path, data)
+	cfg, doc, err := parseConfig(path, data)
 	if err != nil {
 		return nil, err
+	}
+	if err := checkConfigPaths(path, doc, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// ParseConfig reads a configuration file's content, data, as LoadConfig
+// reads the file at path, but checks only what the content says, not
+// the paths it names: it is how a configuration is read from elsewhere
+// than the work tree (a git revision's, by drydock diff --base). Its
+// errors start with path's file:line:col; Config.File is path and
+// Config.Dir its directory.
+func ParseConfig(path string, data []byte) (*Config, error) {
+	cfg, _, err := parseConfig(path, data)
+	return cfg, err
+}
+
+func parseConfig(path string, data []byte) (*Config, *manifest.Object, error) {
+	doc, err := configDocument(path, data)
+	if err != nil {
+		return nil, nil, err
 	}
 	cfg := Config{File: path, Dir: filepath.Dir(path)}
 	d := configDecoder{doc: doc}
 	if err := d.value(nil, doc.Data, reflect.ValueOf(&cfg).Elem()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := d.check(&cfg); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := checkConfigPaths(path, doc, &cfg); err != nil {
-		return nil, err
-	}
-	return &cfg, nil
+	return &cfg, doc, nil
 }
 
 // GoldenDirs are the golden directories of c's suites, joined to c.Dir:

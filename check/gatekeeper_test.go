@@ -197,7 +197,7 @@ func TestGatekeeperFindings(t *testing.T) {
 		},
 		{
 			name: "rendered: each cluster's copy reviewed",
-			files: with(map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], gatekeeper: [gk], validate: false}]\n",
+			files: with(map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], clustersFromInputs: true, gatekeeper: [gk], validate: false}]\n",
 				"app.yaml": karmadaTwo}),
 			want: []suiteSummary{{Name: "r", Status: "FAIL", Objects: 2, Checks: []string{"render", ownerCheck, teamCheck},
 				Findings: []string{`app.yaml:9:1 error [` + ownerCheck + `] member2/default/deployment.apps_web.yaml: you must provide labels: {"owner"}`}}},
@@ -213,7 +213,7 @@ func TestGatekeeperFindings(t *testing.T) {
 		},
 		{
 			name: "a template that does not compile: rendered",
-			files: map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], gatekeeper: [gk], validate: false}]\n",
+			files: map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], clustersFromInputs: true, gatekeeper: [gk], validate: false}]\n",
 				"app.yaml": karmadaTwo, "gk/broken.yaml": gkBroken},
 			want: []suiteSummary{{Name: "r", Status: "ERROR", Objects: 2, Checks: []string{"render"},
 				Findings: []string{`gk/broken.yaml:12:8 error [gatekeeper] : ConstraintTemplate "k8sbroken": rego_parse_error: unexpected eof token`}, Err: `gk/broken.yaml:12:8: ConstraintTemplate "k8sbroken": rego_parse_error: unexpected eof token`}},
@@ -230,7 +230,7 @@ func TestGatekeeperFindings(t *testing.T) {
 		},
 		{
 			name: "a template stopped by the rule timeout: rendered",
-			files: map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], gatekeeper: [gk], validate: false}]\n",
+			files: map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], clustersFromInputs: true, gatekeeper: [gk], validate: false}]\n",
 				"app.yaml": karmadaTwo, "gk/loop.yaml": gkLoop},
 			opts: Options{RuleTimeout: 250 * time.Millisecond},
 			want: []suiteSummary{{Name: "r", Status: "ERROR", Objects: 2, Checks: []string{"render", "gatekeeper/K8sLoop/loop"},

@@ -303,6 +303,7 @@ func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
 	in := pipeline.Inputs{
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Exclude: s.Exclude,
+		ClustersFromInputs: s.ClustersFromInputs,
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	in.Workflow.KubeVersion = s.KubeVersion

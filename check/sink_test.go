@@ -101,7 +101,7 @@ const (
 func TestSuiteSinkRules(t *testing.T) {
 	const web1, web2 = "member1/default/deployment.apps_web.yaml", "member2/default/deployment.apps_web.yaml"
 	suite := func(extra string) string {
-		return "suites: [{name: r, inputs: [app.yaml], validate: false" + extra + "}]\n"
+		return "suites: [{name: r, inputs: [app.yaml], clustersFromInputs: true, validate: false" + extra + "}]\n"
 	}
 	tests := []struct {
 		name  string

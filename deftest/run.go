@@ -64,7 +64,7 @@ func Run(ctx context.Context, defs *pipeline.DefinitionSet, file string, pos man
 	if err != nil {
 		return Outcome{}, err
 	}
-	in := pipeline.Inputs{Objects: objs, Definitions: defs, Workers: 1, Limits: opts.Limits}
+	in := pipeline.Inputs{Objects: objs, ClustersFromInputs: true, Definitions: defs, Workers: 1, Limits: opts.Limits}
 	res, renderErr := pipeline.Run(ctx, in)
 	if errors.Is(renderErr, pipeline.ErrNotRun) {
 		return Outcome{}, renderErr // not the test's outcome: it did not run

@@ -52,6 +52,12 @@ type Inputs struct {
 	DefinitionPaths []string
 	// ClusterPaths supply the cluster inventory (--clusters).
 	ClusterPaths []string
+	// ClustersFromInputs makes the cluster.karmada.io Cluster objects
+	// found among the inputs join the inventory
+	// (--clusters-from-inputs, drydock.yaml's clustersFromInputs).
+	// Without it they are not inventory nor rendered: a warning names
+	// each (one also read through ClusterPaths is inventory all the same).
+	ClustersFromInputs bool
 	// NoBuiltins leaves drydock's embedded definitions out.
 	NoBuiltins bool
 	// Definitions, when set, are the definitions LoadDefinitions loaded,
@@ -313,7 +319,8 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if len(in.ClusterPaths) > 0 && len(inventoried.clusters) == 0 {
 		return nil, inputError(fmt.Errorf("--clusters %s: no cluster.karmada.io Cluster object", strings.Join(in.ClusterPaths, ", ")))
 	}
-	inv, err := inventory(append(inventoried.clusters, l.clusters...))
+	fromInputs, strayClusters := inputClusters(l.clusters, inventoried.clusters, in.ClustersFromInputs)
+	inv, err := inventory(append(inventoried.clusters, fromInputs...))
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +423,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	res.Warnings = append(res.Warnings, karmada.Warnings...)
 	res.Works, res.Placement = karmada.Works, karmada.Placements
-	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes)
+	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes, strayClusters)
 	if len(apps) == 0 && !authored.HasTemplates() {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
@@ -557,6 +564,28 @@ func karmadaError(err error) error {
 
 // inventory builds the cluster inventory from Cluster objects and checks
 // that every control plane a member names exists.
+// inputClusters are the Cluster objects found among the inputs that join
+// the inventory: all of them when fromInputs, else none, and a warning for
+// each that the inventory (inventoried, read through --clusters) does not
+// hold by name.
+func inputClusters(found, inventoried []*manifest.Object, fromInputs bool) (join []*manifest.Object, warnings []string) {
+	if fromInputs {
+		return found, nil
+	}
+	have := map[string]bool{}
+	for _, o := range inventoried {
+		have[o.Name()] = true
+	}
+	for _, o := range found {
+		if have[o.Name()] {
+			continue
+		}
+		warnings = append(warnings, manifest.Format(manifest.At(o.Pos, "%sCluster %q in the inputs is not in the inventory: give its file to --clusters, "+
+			"or let the inputs' Clusters join it with --clusters-from-inputs (drydock.yaml: clustersFromInputs: true)", o.Item(), o.Name()), nil))
+	}
+	return nil, warnings
+}
+
 func inventory(objs []*manifest.Object) (*cluster.Inventory, error) {
 	inv := cluster.NewInventory()
 	var errs []error

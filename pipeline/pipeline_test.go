@@ -105,7 +105,7 @@ func TestRunConflicts(t *testing.T) {
 			if err := os.WriteFile(path, []byte(strings.TrimPrefix(tt.input, "---\n")), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			in := Inputs{Paths: []string{path}}
+			in := Inputs{Paths: []string{path}, ClustersFromInputs: true}
 			if tt.observed != "" {
 				obs := filepath.Join(dir, "obs.yaml")
 				if err := os.WriteFile(obs, []byte(strings.TrimPrefix(tt.observed, "---\n")), 0o644); err != nil {
@@ -151,7 +151,7 @@ func TestRunBadInput(t *testing.T) {
 		"bad cluster":  write("cl.yaml", "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {}\n"),
 	}
 	for name, path := range tests {
-		_, err := Run(context.Background(), Inputs{Paths: []string{path}})
+		_, err := Run(context.Background(), Inputs{Paths: []string{path}, ClustersFromInputs: true})
 		if !errors.Is(err, ErrInput) {
 			t.Errorf("%s: error %v is not ErrInput", name, err)
 		}

@@ -20,7 +20,7 @@ import (
 func TestProvenanceBundledExamples(t *testing.T) {
 	for _, in := range []Inputs{
 		{Paths: []string{"../examples/first-vela-app.yaml"}},
-		{Paths: []string{"../examples/vela-karmada"}},
+		{Paths: []string{"../examples/vela-karmada"}, ClustersFromInputs: true},
 		{Paths: []string{"../examples/addon-app.yaml"}, Addons: []Addon{{Dir: "../examples/addons/team-policy"}}},
 	} {
 		t.Run(in.Paths[0], func(t *testing.T) {

@@ -26,7 +26,7 @@ func TestRecord(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Run(context.Background(), Inputs{Paths: []string{"../examples/vela-karmada"}, Record: tt.record})
+			res, err := Run(context.Background(), Inputs{Paths: []string{"../examples/vela-karmada"}, ClustersFromInputs: true, Record: tt.record})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -191,6 +191,9 @@ type renderFlags struct {
 	// suiteValidation is the validation of the --suite (nil: none, or
 	// no --suite): render --validate takes its CRDs.
 	suiteValidation *pipeline.Validation
+	// flagged are the inputs the flags and PATHs alone give (set by
+	// inputs): what diff lays over the suite as it was at the base.
+	flagged pipeline.Inputs
 }
 
 func (r *renderFlags) register(fs *pflag.FlagSet) {
@@ -198,6 +201,7 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 	r.suite.register(fs)
 	fs.StringArrayVarP(&r.in.DefinitionPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
 	fs.StringArrayVar(&r.in.ClusterPaths, "clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
+	fs.BoolVar(&r.in.ClustersFromInputs, "clusters-from-inputs", false, "the Karmada Cluster objects among the inputs join the inventory (without it they are left out, each named in a warning)")
 	fs.BoolVar(&r.in.NoBuiltins, "no-builtins", false, "do not use drydock's built-in definitions")
 	fs.IntVar(&r.in.Workers, "workers", 0, "applications rendered in parallel (default: number of CPUs)")
 	fs.StringArrayVar(&r.in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
@@ -243,6 +247,7 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
 	}
+	r.flagged = in
 	suite, golden, ok, err := r.suite.inputs(r.fs)
 	if err != nil {
 		return in, err
@@ -283,6 +288,9 @@ func (r *renderFlags) overSuite(suite, flags pipeline.Inputs) pipeline.Inputs {
 	}
 	if given("observed") {
 		in.ObservedPaths = flags.ObservedPaths
+	}
+	if given("clusters-from-inputs") {
+		in.ClustersFromInputs = flags.ClustersFromInputs
 	}
 	if given("no-builtins") {
 		in.NoBuiltins = flags.NoBuiltins
