@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
@@ -22,7 +23,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	cmd := newCommand("diff", "diff (--base REV | --base-dir DIR) [PATH...] [flags]", "PATHs default to the current directory.\n"+
 		"Renders the inputs at the base and as they are now, and prints what the change does to\n"+
 		"each cluster: the objects created, updated and deleted (KubeVela's garbage collection\n"+
-		"included), with their reasons.")
+		"included), with their reasons. With --suite and --base REV, the base side reads the suite of\n"+
+		"drydock.yaml as it is at REV.")
 	fs := cmd.fs
 	var rf renderFlags
 	rf.register(fs)
@@ -56,7 +58,19 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "drydock diff: - (stdin) has no base; give files or directories")
 		return exitUsage
 	}
-	base, name, err := baseInputs(head, *rev, *baseDir)
+	baseSide := head
+	if *rev != "" && rf.suite.name != "" {
+		// The suite as the configuration at the base has it.
+		var note string
+		if baseSide, note, err = rf.suiteAt(head, *rev); err != nil {
+			fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
+			return exitUsage
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "drydock diff: %s\n", note)
+		}
+	}
+	base, name, err := baseInputs(baseSide, *rev, *baseDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
@@ -99,6 +113,60 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitCheck
 	}
 	return exitOK
+}
+
+// suiteAt is the --suite as the configuration file holds it at git
+// revision rev (read from the git object store, at the file's place in
+// the work tree), with the flags and PATHs given laid over it as over
+// the suite now (head): the inputs diff reads at the base, as paths in
+// the work tree for baseInputs to map. A file or suite the revision does
+// not have is a base with no inputs, said in note: everything the suite
+// renders now is created. A configuration that does not parse there is
+// an error naming the revision and the file.
+func (r *renderFlags) suiteAt(head pipeline.Inputs, rev string) (in pipeline.Inputs, note string, err error) {
+	cfg := r.suite.cfg
+	repo, err := gitrev.Open(filepath.Dir(cfg.File))
+	if err != nil {
+		return in, "", fmt.Errorf("--base %s: %w", rev, err)
+	}
+	tree, err := repo.FS(rev)
+	if err != nil {
+		return in, "", fmt.Errorf("--base: %w", err)
+	}
+	at, err := repo.Rel(cfg.File)
+	if err != nil {
+		return in, "", fmt.Errorf("--base %s: %w", rev, err)
+	}
+	var suite check.Suite
+	var baseCfg *check.Config
+	data, err := tree.ReadFile(at)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		note = fmt.Sprintf("%s is not at %s: suite %s has no base, everything it renders is created", cfg.File, rev, r.suite.name)
+	case err != nil:
+		return in, "", fmt.Errorf("--base %s: %s: %w", rev, cfg.File, err)
+	default:
+		if baseCfg, err = check.ParseConfig(cfg.File, data); err != nil {
+			return in, "", fmt.Errorf("--base %s: %s as it is at %s does not load: %w", rev, cfg.File, rev, err)
+		}
+		if suite, err = baseCfg.Suite(r.suite.name); err != nil {
+			baseCfg = nil
+			note = fmt.Sprintf("%s at %s has no suite %s: everything it renders is created", cfg.File, rev, r.suite.name)
+		}
+	}
+	if baseCfg != nil {
+		if suite.Plain {
+			return in, "", fmt.Errorf("--base %s: suite %s of %s at %s is a plain suite (manifests checked as they are): it renders nothing", rev, r.suite.name, cfg.File, rev)
+		}
+		if in, err = check.SuiteInputs(baseCfg.Dir, suite); err != nil {
+			return in, "", fmt.Errorf("--base %s: suite %s of %s at %s: %w", rev, r.suite.name, cfg.File, rev, err)
+		}
+	}
+	kept := r.suiteValidation
+	in = r.overSuite(in, r.flagged)
+	r.suiteValidation = kept
+	in.Limits, in.Skip = head.Limits, head.Skip
+	return in, note, nil
 }
 
 // baseInputs are head's inputs read at the base: from the git revision

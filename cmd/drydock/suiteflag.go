@@ -15,6 +15,9 @@ import (
 // a suite of drydock.yaml standing for the flags it has keys for.
 type suiteFlags struct {
 	name, config string
+	// cfg is the configuration load read (nil before, or without
+	// --suite).
+	cfg *check.Config
 }
 
 func (s *suiteFlags) register(fs *pflag.FlagSet) {
@@ -43,6 +46,7 @@ func (s *suiteFlags) load(fs *pflag.FlagSet) (cfg *check.Config, suite check.Sui
 	if suite, err = cfg.Suite(s.name); err != nil {
 		return nil, suite, false, &missingPath{err}
 	}
+	s.cfg = cfg
 	return cfg, suite, true, nil
 }
 
