@@ -58,7 +58,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"suite without a name", "suites:\n  - inputs: [app.yaml]\n",
 			`drydock.yaml:2:5: suites[0]: name is required`},
 		{"suite without inputs", "suites:\n  - name: s\n",
-			`drydock.yaml:2:5: suite "s": inputs are required`},
+			`drydock.yaml:2:5: suite "s": inputs are required (or addons, for a suite of addons alone)`},
 		{"duplicate key", "suites:\n  - inputs: [app.yaml]\n    inputs: [app.yaml]\n",
 			`drydock.yaml:3:5: invalid YAML: duplicate key "inputs" (first defined at line 2)`},
 		{"no suites", "limits: {memory: 1GiB}\n", `drydock.yaml:1:1: no suites (want suites: a list of {name, inputs, ...})`},

@@ -253,8 +253,9 @@ func (d configDecoder) check(cfg *Config) error {
 			return manifest.At(d.doc.FieldPos(at), "%s: name is required", at)
 		case names[s.Name] != nil:
 			return manifest.At(d.doc.FieldPos(at.Child("name")), "%s: duplicate suite name %q (first at %s)", at, s.Name, d.doc.FieldPos(names[s.Name]))
-		case len(s.Inputs) == 0:
-			return manifest.At(d.doc.FieldPos(at.Child("inputs")), "suite %q: inputs are required", s.Name)
+		case len(s.Inputs) == 0 && (len(s.Addons) == 0 || s.Plain):
+			// An addon suite renders its addons alone.
+			return manifest.At(d.doc.FieldPos(at.Child("inputs")), "suite %q: inputs are required (or addons, for a suite of addons alone)", s.Name)
 		case s.RegoVersion != "" && s.RegoVersion != "v0" && s.RegoVersion != "v1":
 			return manifest.At(d.doc.FieldPos(at.Child("regoVersion")), "suite %q: regoVersion %q: want v0 or v1", s.Name, s.RegoVersion)
 		}

@@ -22,11 +22,16 @@ import (
 
 // runInit writes a starter drydock.yaml, a policy directory and a GitHub
 // Actions workflow for the repository in the current directory, from what
-// it finds there: the directories holding Applications, definitions and
-// Cluster objects. It never overwrites a file, nor writes through a
+// it finds there: a suite for each kind of thing found (KubeVela
+// Applications and definitions, Karmada policies and clusters, addons,
+// Gatekeeper constraints, plain manifests). It never overwrites a file,
+// never writes into an existing policy directory, nor writes through a
 // symbolic link leading out of the current directory.
 func runInit(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("init", "init", "Writes a starter drydock.yaml (a suite of the Applications, definitions and clusters found here),\npolicy/main.rego and .github/workflows/drydock.yml. Existing files are kept.")
+	cmd := newCommand("init", "init", "Writes a starter drydock.yaml (a suite for each kind of thing found here: KubeVela Applications\n"+
+		"and definitions, Karmada policies and clusters, addons, Gatekeeper constraints, plain manifests),\n"+
+		"policy/main.rego (unless policy/ exists) and .github/workflows/drydock.yml (drydock "+pinnedRelease+":\n"+
+		"test on every push and pull request, diff on pull requests). Existing files are kept.")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
@@ -43,24 +48,31 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	if name == "" || name == "/" || name == "." {
 		name = "main"
 	}
-	config, err := starterConfig(name, found)
+	suites := starterSuites(name, found)
+	config, err := starterConfig(suites)
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock init: %s\n", errText(err))
 		return exitUsage
 	}
-	files := []starterFile{
-		{"drydock.yaml", config},
-		{filepath.Join("policy", "main.rego"), starterPolicy},
-		{filepath.Join(".github", "workflows", "drydock.yml"), starterWorkflow},
+	files := []starterFile{{"drydock.yaml", config}}
+	if !found.policyExists {
+		files = append(files, starterFile{filepath.Join(policyDir, "main.rego"), starterPolicy})
 	}
+	files = append(files, starterFile{filepath.Join(".github", "workflows", "drydock.yml"), starterWorkflow(suites)})
 	if err := writeStarters(files, stdout); err != nil {
 		fmt.Fprintf(stderr, "drydock init: %s\n", errText(err))
 		return exitUsage
 	}
-	if len(found.inputs) == 0 {
+	if found.policyExists {
+		fmt.Fprintf(stdout, "kept %s/ (it exists): nothing written into it\n", policyDir)
+	}
+	for _, st := range suites {
+		fmt.Fprintf(stdout, "suite %s: %s\n", st.name, st.what)
+	}
+	if len(found.inputs)+len(found.definitions)+len(found.karmada)+len(found.addons)+len(found.gatekeeper)+len(found.plain) == 0 {
 		fmt.Fprintln(stdout, "no Application found here: list your inputs in drydock.yaml")
 	}
-	fmt.Fprintln(stdout, "next: drydock test --update (writes the golden tree), then commit it")
+	fmt.Fprintln(stdout, "next: drydock test --update (writes the golden trees), then commit them")
 	return exitOK
 }
 
@@ -159,10 +171,38 @@ func createNew(root *os.Root, f starterFile) (created bool, err error) {
 	return err == nil, err
 }
 
-// surveyed is what init found in a repository, as paths relative to it.
+// surveyed is what init found in a repository, as paths relative to it:
+// what each kind of suite reads.
 type surveyed struct {
+	// KubeVela: directories (or files at the root) of Applications, of
+	// definitions, and the files of Cluster objects.
 	inputs, definitions, clusters []string
+	// karmada are the directories holding Karmada's PropagationPolicies
+	// and OverridePolicies, with the resource templates beside them.
+	karmada []string
+	// addons are addon directories: metadata.yaml with template.cue,
+	// template.yaml or resources/.
+	addons []string
+	// gatekeeper are the directories of ConstraintTemplates and
+	// constraints.
+	gatekeeper []string
+	// crds are the directories of CustomResourceDefinitions.
+	crds []string
+	// plain are the directories of other manifests, which no
+	// Application or Karmada policy sits beside: checked as they are.
+	plain []string
+	// policy says whether a policy/ directory exists (init then writes
+	// nothing into it) and whether it holds Rego.
+	policyExists, policyRego bool
 }
+
+// policyDir is the directory of conftest-style policies init refers to
+// (conftest's default): written with a starter policy only when absent.
+const policyDir = "policy"
+
+// karmadaPolicyKinds are Karmada's propagation and override policies.
+var karmadaPolicyKinds = map[string]bool{"PropagationPolicy": true, "ClusterPropagationPolicy": true,
+	"OverridePolicy": true, "ClusterOverridePolicy": true}
 
 // survey classifies the YAML and CUE files under root by what they hold.
 func survey(root string) (surveyed, error) {
@@ -181,7 +221,25 @@ func survey(root string) (surveyed, error) {
 			*list = append(*list, p)
 		}
 	}
+	// Addons first: what their directories hold is the addon's.
 	for _, f := range files {
+		if filepath.Base(f) == "metadata.yaml" && isAddonDir(filepath.Dir(f)) {
+			rel, _ := filepath.Rel(root, filepath.Dir(f))
+			add(&s.addons, rel)
+		}
+	}
+	inAddon := func(rel string) bool {
+		return slices.ContainsFunc(s.addons, func(a string) bool { return a == "." || withinRel(a, rel) })
+	}
+	var other []string // directories of other objects
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		if inAddon(rel) {
+			continue
+		}
+		if withinRel(policyDir, rel) {
+			continue // conftest's policy data, not manifests
+		}
 		data, err := manifest.ReadFile(f)
 		if err != nil {
 			if errors.Is(err, fs.ErrPermission) || errors.Is(err, manifest.ErrTooLarge) {
@@ -189,7 +247,6 @@ func survey(root string) (surveyed, error) {
 			}
 			return s, err
 		}
-		rel, _ := filepath.Rel(root, f)
 		dir := filepath.Dir(rel)
 		where := dir
 		if dir == "." {
@@ -206,45 +263,199 @@ func survey(root string) (surveyed, error) {
 			continue // not Kubernetes YAML
 		}
 		for _, o := range objs {
-			oam := manifest.Group(o.APIVersion()) == "core.oam.dev"
+			group, kind := manifest.Group(o.APIVersion()), o.Kind()
 			switch {
-			case oam && o.Kind() == "Application":
+			case kind == "" || o.APIVersion() == "":
+				// not a Kubernetes object
+			case group == "core.oam.dev" && kind == "Application":
 				add(&s.inputs, where)
-			case oam && render.IsDefinitionKind(o.Kind()):
+			case group == "core.oam.dev" && render.IsDefinitionKind(kind):
 				add(&s.definitions, where)
+			case group == "core.oam.dev":
+				// Workflows and Policies: read with the Applications
 			case cluster.IsClusterObject(o):
 				add(&s.clusters, rel)
+			case group == "policy.karmada.io" && karmadaPolicyKinds[kind]:
+				add(&s.karmada, where)
+			case group == "templates.gatekeeper.sh" || group == "constraints.gatekeeper.sh":
+				add(&s.gatekeeper, where)
+			case group == "test.gatekeeper.sh" || group == "expansion.gatekeeper.sh" || group == "mutations.gatekeeper.sh":
+				// gator's suites and Gatekeeper's own configuration
+			case group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition":
+				add(&s.crds, where)
+			default:
+				add(&other, where)
 			}
+		}
+	}
+	// Other manifests are plain unless they sit in (or below) a directory
+	// another suite reads: Karmada's resource templates, the objects
+	// beside Applications, gatekeeper samples.
+	taken := slices.Concat(s.inputs, s.karmada, s.gatekeeper, s.definitions, s.crds)
+	for _, d := range other {
+		if !slices.ContainsFunc(taken, func(t string) bool { return withinRel(t, d) }) {
+			add(&s.plain, d)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(root, policyDir)); err == nil {
+		s.policyExists = true
+		if fi.IsDir() {
+			rego, _ := manifest.WalkFiles(filepath.Join(root, policyDir), manifest.WalkOptions{
+				Keep: func(p string) bool { return strings.HasSuffix(p, ".rego") && !strings.HasSuffix(p, "_test.rego") },
+			})
+			s.policyRego = len(rego) > 0
 		}
 	}
 	return s, nil
 }
 
-// starterConfig is the starter drydock.yaml: one suite, name, of what s
-// found. It goes through the YAML encoder, so any directory name (a,b,
-// yes, #notes) reads back as itself.
-func starterConfig(name string, s surveyed) (string, error) {
-	suite := &yaml.Node{Kind: yaml.MappingNode}
-	add := func(key string, value *yaml.Node) *yaml.Node {
-		suite.Content = append(suite.Content, scalar(key), value)
-		return value
+// withinRel reports whether the relative path p is dir or below it.
+func withinRel(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// isAddonDir reports whether dir is a KubeVela addon: metadata.yaml with
+// template.cue, template.yaml or a resources/ directory (what `vela addon
+// enable` reads).
+func isAddonDir(dir string) bool {
+	for _, name := range []string{"template.cue", "template.yaml", "resources"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
 	}
-	add("name", scalar(name))
-	if len(s.inputs) > 0 {
-		add("inputs", flowList(s.inputs))
-	} else {
-		add("inputs", flowList([]string{"apps"})).LineComment = "# files or directories of Applications"
+	return false
+}
+
+// starterSuite is a suite init writes: its name, what it is (for the
+// summary) and its keys in order.
+type starterSuite struct {
+	name, what string
+	// rendered: drydock diff shows its changes on pull requests.
+	rendered bool
+	keys     []*yaml.Node
+}
+
+func (s *starterSuite) add(key string, value *yaml.Node) *yaml.Node {
+	s.keys = append(s.keys, scalar(key), value)
+	return value
+}
+
+// starterSuites are the suites of what s found, name the KubeVela suite's
+// (the others are name-karmada, name-addons, name-gatekeeper and
+// name-manifests): one per kind of thing found, each reading only its
+// own, and the KubeVela suite when nothing is found (to be filled in).
+func starterSuites(name string, s surveyed) []*starterSuite {
+	var out []*starterSuite
+	policies := func(st *starterSuite) {
+		if !s.policyExists || s.policyRego {
+			st.add("policies", flowList([]string{policyDir}))
+		}
 	}
-	if len(s.definitions) > 0 {
-		add("definitions", flowList(s.definitions))
+	karmada := len(s.karmada) > 0
+	if len(s.inputs) > 0 || len(s.definitions) > 0 || (len(s.karmada)+len(s.addons)+len(s.gatekeeper)+len(s.plain) == 0) {
+		st := &starterSuite{name: name, what: "KubeVela: Applications and definitions", rendered: true}
+		if len(s.inputs) > 0 {
+			st.add("inputs", flowList(s.inputs))
+		} else {
+			st.add("inputs", flowList([]string{"apps"})).LineComment = "# files or directories of Applications"
+		}
+		if len(s.definitions) > 0 {
+			st.add("definitions", flowList(s.definitions))
+		}
+		if len(s.clusters) > 0 && !karmada { // else the Karmada suite's
+			st.add("clusters", flowList(s.clusters))
+		}
+		if len(s.crds) > 0 {
+			st.add("crds", flowList(s.crds))
+		}
+		st.add("golden", scalar("golden/"+name))
+		policies(st)
+		out = append(out, st)
 	}
-	if len(s.clusters) > 0 {
-		add("clusters", flowList(s.clusters))
+	if karmada {
+		st := &starterSuite{name: name + "-karmada", what: "Karmada: policies, resource templates and clusters", rendered: true}
+		st.add("inputs", flowList(s.karmada))
+		if len(s.clusters) > 0 {
+			st.add("clusters", flowList(s.clusters))
+		}
+		if len(s.crds) > 0 {
+			st.add("crds", flowList(s.crds))
+		}
+		st.add("golden", scalar("golden/"+name+"-karmada"))
+		policies(st)
+		out = append(out, st)
 	}
-	add("golden", scalar("golden/"+name))
-	add("policies", flowList([]string{"policy"}))
-	top := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("suites"), {Kind: yaml.SequenceNode, Content: []*yaml.Node{suite}}}}
-	top.HeadComment = "# drydock test renders each suite, compares it with its golden tree,\n# validates its objects for their clusters and runs its OPA policies."
+	if len(s.addons) > 0 {
+		st := &starterSuite{name: name + "-addons", what: "KubeVela addons", rendered: true}
+		list := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, a := range s.addons {
+			list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{scalar("dir"), scalar(a)}})
+		}
+		st.add("addons", list)
+		st.add("golden", scalar("golden/"+name+"-addons"))
+		policies(st)
+		out = append(out, st)
+	}
+	if len(s.gatekeeper) > 0 {
+		// The constraints check the plain manifests, else the KubeVela
+		// render, else the Karmada one.
+		st := &starterSuite{name: name + "-gatekeeper", what: "Gatekeeper: ConstraintTemplates and constraints"}
+		switch {
+		case len(s.plain) > 0:
+			st.add("inputs", flowList(s.plain))
+			st.add("plain", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		case len(s.inputs) > 0:
+			st.add("inputs", flowList(s.inputs))
+			if len(s.definitions) > 0 {
+				st.add("definitions", flowList(s.definitions))
+			}
+		case karmada:
+			st.add("inputs", flowList(s.karmada))
+		default:
+			st.add("inputs", flowList([]string{"manifests"})).LineComment = "# what the constraints check"
+		}
+		if !st.plain() && len(s.clusters) > 0 {
+			st.add("clusters", flowList(s.clusters))
+		}
+		st.add("gatekeeper", flowList(s.gatekeeper))
+		if !st.plain() {
+			st.add("validate", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"}).LineComment = "# validated by the other suites"
+		}
+		out = append(out, st)
+	}
+	if len(s.plain) > 0 {
+		st := &starterSuite{name: name + "-manifests", what: "plain manifests, checked as they are by the policies"}
+		st.add("inputs", flowList(s.plain))
+		st.add("plain", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		policies(st)
+		out = append(out, st)
+	}
+	return out
+}
+
+// plain reports whether the suite has plain: true.
+func (s *starterSuite) plain() bool {
+	for i := 0; i+1 < len(s.keys); i += 2 {
+		if s.keys[i].Value == "plain" {
+			return true
+		}
+	}
+	return false
+}
+
+// starterConfig is the starter drydock.yaml of the suites. It goes
+// through the YAML encoder, so any directory name (a,b, yes, #notes)
+// reads back as itself.
+func starterConfig(suites []*starterSuite) (string, error) {
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, st := range suites {
+		m := &yaml.Node{Kind: yaml.MappingNode, Content: append([]*yaml.Node{scalar("name"), scalar(st.name)}, st.keys...)}
+		m.HeadComment = "# " + st.what
+		list.Content = append(list.Content, m)
+	}
+	top := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("suites"), list}}
+	top.HeadComment = "# drydock test renders each suite, compares it with its golden tree,\n# validates its objects for their clusters and runs its OPA policies.\n# Every key: docs/reference/drydock.yaml.md."
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -300,21 +511,59 @@ warn contains msg if {
 }
 `
 
-const starterWorkflow = `name: drydock
-on: [pull_request]
+// pinnedRelease is the drydock release the generated workflow runs.
+const pinnedRelease = "v0.1.0"
+
+// starterWorkflow is the GitHub Actions workflow: drydock test on every
+// push and pull request, and on pull requests drydock diff of each
+// rendered suite against the pull request's base, with the drydock
+// GitHub Action of the pinned release (a release binary, no Go).
+func starterWorkflow(suites []*starterSuite) string {
+	var b strings.Builder
+	b.WriteString(`name: drydock
+on:
+  push:
+  pull_request:
 jobs:
-  drydock:
+  test:
     runs-on: ubuntu-latest
     permissions:
       contents: read
       security-events: write
     steps:
       - uses: actions/checkout@v4
-      - uses: actions/setup-go@v5
-        with: {go-version: stable}
-      - run: go install github.com/drydock-dev/drydock/cmd/drydock@latest
-      - run: drydock test --format github --sarif drydock.sarif
+      - uses: drydock-dev/drydock@` + pinnedRelease + `
+        with:
+          command: test
+          args: --sarif drydock.sarif
       - uses: github/codeql-action/upload-sarif@v3
         if: always()
         with: {sarif_file: drydock.sarif}
-`
+`)
+	var diffs []*starterSuite
+	for _, st := range suites {
+		if st.rendered {
+			diffs = append(diffs, st)
+		}
+	}
+	if len(diffs) == 0 {
+		return b.String()
+	}
+	b.WriteString(`  diff:
+    if: github.event_name == 'pull_request'
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+    steps:
+      - uses: actions/checkout@v4
+        with: {fetch-depth: 0} # the base revision's objects
+`)
+	for _, st := range diffs {
+		fmt.Fprintf(&b, `      - uses: drydock-dev/drydock@%s
+        with:
+          command: diff
+          args: %q
+`, pinnedRelease, "--suite "+st.name)
+	}
+	return b.String()
+}
