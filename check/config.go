@@ -17,6 +17,8 @@ import (
 // Config is drydock.yaml: the suites `drydock test` runs. The json tags
 // are the keys of the file.
 type Config struct {
+	// Suites are the suites, each rendered and checked on its own; their
+	// names are unique.
 	Suites []Suite `json:"suites"`
 	// Limits bound evaluation in every suite; a caller's own settings
 	// (drydock test's flags) may replace them.
@@ -31,34 +33,63 @@ type Config struct {
 // Limits are drydock.yaml's limits as written: durations as Go writes
 // them (30s, 2m), sizes as 512MiB or 8GiB. "" is not set.
 type Limits struct {
+	// EvalTimeout is the time limit of each CUE evaluation (a definition
+	// template, an expression, an addon), as --eval-timeout.
 	EvalTimeout string `json:"evalTimeout,omitempty"`
+	// RuleTimeout is the time limit of each policy namespace's (and
+	// Gatekeeper template's) evaluation on one object, as --rule-timeout.
 	RuleTimeout string `json:"ruleTimeout,omitempty"`
-	Memory      string `json:"memory,omitempty"`
+	// Memory is the memory limit of the process while it evaluates, as
+	// --memory-limit.
+	Memory string `json:"memory,omitempty"`
 }
 
 // Suite is one suite: what to render and what to check it against.
 // Paths are relative to Config.Dir.
 type Suite struct {
-	Name        string   `json:"name"`
-	Inputs      []string `json:"inputs"`
+	// Name names the suite in reports and for --suite.
+	Name string `json:"name"`
+	// Inputs are the files or directories rendered (Applications,
+	// definitions, Karmada policies and templates, plain manifests), as
+	// render's PATHs; required, except in a suite of addons alone.
+	Inputs []string `json:"inputs"`
+	// Definitions are files or directories of X-Definitions (YAML or
+	// `vela def` CUE) that replace the built-in ones of the same name, as
+	// render -d.
 	Definitions []string `json:"definitions,omitempty"`
-	Clusters    []string `json:"clusters,omitempty"`
+	// Clusters are files of Karmada Cluster objects: the cluster
+	// inventory, as render --clusters.
+	Clusters []string `json:"clusters,omitempty"`
 	// ClustersFromInputs makes the Karmada Cluster objects found among
 	// the inputs join the inventory (render --clusters-from-inputs);
 	// without it they are left out, each named in a warning.
-	ClustersFromInputs bool     `json:"clustersFromInputs,omitempty"`
-	Observed           []string `json:"observed,omitempty"`
-	NoBuiltins         bool     `json:"noBuiltins,omitempty"`
-	StopAtSuspend      bool     `json:"stopAtSuspend,omitempty"`
+	ClustersFromInputs bool `json:"clustersFromInputs,omitempty"`
+	// Observed are objects already in the clusters (their cluster from
+	// their app.oam.dev/cluster label, else local), as render --observed.
+	Observed []string `json:"observed,omitempty"`
+	// NoBuiltins leaves drydock's built-in definitions out, as render
+	// --no-builtins.
+	NoBuiltins bool `json:"noBuiltins,omitempty"`
+	// StopAtSuspend stops each workflow at its first suspend step instead
+	// of taking it as resumed, as render --stop-at-suspend.
+	StopAtSuspend bool `json:"stopAtSuspend,omitempty"`
 	// Golden is the committed tree the render must match ("" skips it).
 	Golden string `json:"golden,omitempty"`
 	// Policies are directories of .rego files (default: policy/ when it
 	// exists in Config.Dir).
-	Policies      []string `json:"policies,omitempty"`
-	Data          []string `json:"data,omitempty"`
-	Namespaces    []string `json:"namespaces,omitempty"`
-	AllNamespaces bool     `json:"allNamespaces,omitempty"`
-	Combine       bool     `json:"combine,omitempty"`
+	Policies []string `json:"policies,omitempty"`
+	// Data are JSON or YAML files (or directories of them) the policies
+	// read under data, as conftest --data.
+	Data []string `json:"data,omitempty"`
+	// Namespaces are the Rego packages whose rules run (globs such as
+	// main.*), as conftest --namespace (default: main).
+	Namespaces []string `json:"namespaces,omitempty"`
+	// AllNamespaces runs the rules of every package, as conftest
+	// --all-namespaces.
+	AllNamespaces bool `json:"allNamespaces,omitempty"`
+	// Combine gives the rules every object of the render at once, as
+	// conftest --combine.
+	Combine bool `json:"combine,omitempty"`
 	// RegoVersion is "v0", "v1" or "" (v1).
 	RegoVersion string `json:"regoVersion,omitempty"`
 	// StrictBuiltinErrors makes a failing built-in in a policy an error
@@ -142,7 +173,11 @@ type Suite struct {
 // SuiteAddon is an addon directory and its parameters (K=V, as
 // `vela addon enable` and render --addon take them).
 type SuiteAddon struct {
-	Dir string   `json:"dir"`
+	// Dir is the addon's directory (metadata.yaml, template.cue or
+	// template.yaml, resources/, definitions/).
+	Dir string `json:"dir"`
+	// Set are the addon's parameters, K=V each, as render --addon
+	// DIR=K=V.
 	Set []string `json:"set,omitempty"`
 }
 
@@ -150,8 +185,13 @@ type SuiteAddon struct {
 // (spec.replicas, metadata.labels[app.kubernetes.io/version]) in every
 // object, or only in those of a kind and/or a cluster.
 type Ignore struct {
-	Path    string `json:"path"`
-	Kind    string `json:"kind,omitempty"`
+	// Path is the field path left out (spec.replicas,
+	// metadata.labels[app.kubernetes.io/version]).
+	Path string `json:"path"`
+	// Kind limits it to the objects of this kind ("": every kind).
+	Kind string `json:"kind,omitempty"`
+	// Cluster limits it to the objects of this cluster ("": every
+	// cluster).
 	Cluster string `json:"cluster,omitempty"`
 }
 

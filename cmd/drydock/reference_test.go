@@ -19,6 +19,11 @@ const referenceDir = "../../docs/reference"
 func TestReferenceDocs(t *testing.T) {
 	t.Setenv("CI", "") // test --ci's default follows it
 	docs := referenceDocs()
+	ref, err := configReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs["drydock.yaml.md"] = ref
 	if *updateDocs {
 		if err := os.RemoveAll(referenceDir); err != nil {
 			t.Fatal(err)
