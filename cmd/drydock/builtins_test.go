@@ -36,8 +36,9 @@ func TestBuiltinsMatchKubeVela(t *testing.T) {
 		}
 		compared++
 		t.Run(c, func(t *testing.T) {
-			withDefs := renderTree(t, dir, "-d", defs, "input")
-			withBuiltins := renderTree(t, dir, "input")
+			// The corpus keeps its Cluster objects beside the other inputs.
+			withDefs := renderTree(t, dir, "-d", defs, "--clusters-from-inputs", "input")
+			withBuiltins := renderTree(t, dir, "--clusters-from-inputs", "input")
 			compareTrees(t, withDefs, withBuiltins, maskVolatile)
 		})
 	}

@@ -363,7 +363,7 @@ func starterSuites(name string, s surveyed) []*starterSuite {
 		if len(s.definitions) > 0 {
 			st.add("definitions", flowList(s.definitions))
 		}
-		if len(s.clusters) > 0 && !karmada { // else the Karmada suite's
+		if len(s.clusters) > 0 { // the inventory the topologies place on
 			st.add("clusters", flowList(s.clusters))
 		}
 		if len(s.crds) > 0 {
