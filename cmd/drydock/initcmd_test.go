@@ -150,3 +150,44 @@ func writeTestFile(t *testing.T, name, data string) {
 		t.Fatal(err)
 	}
 }
+
+// An existing policy directory without Rego is neither written into nor
+// named as the suites' policies (it would hold no rule); without one,
+// policy/main.rego is written and named.
+func TestInitPolicyDir(t *testing.T) {
+	app := "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: a}\nspec: {components: []}\n"
+	for _, tt := range []struct {
+		name     string
+		policy   map[string]string
+		wantKey  bool
+		wantRego bool
+	}{
+		{name: "none", wantKey: true, wantRego: true},
+		{name: "empty", policy: map[string]string{"README.md": "notes\n"}, wantKey: false},
+		{name: "rego", policy: map[string]string{"deny.rego": "package main\n"}, wantKey: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := filepath.Join(t.TempDir(), "repo")
+			writeTestFile(t, filepath.Join(repo, "apps", "app.yaml"), app)
+			for name, body := range tt.policy {
+				writeTestFile(t, filepath.Join(repo, "policy", name), body)
+			}
+			t.Chdir(repo)
+			var stdout, stderr strings.Builder
+			if code := runInit(nil, &stdout, &stderr); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			cfg, err := check.LoadConfig("drydock.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(cfg.Suites[0].Policies) > 0; got != tt.wantKey {
+				t.Errorf("policies key %v, want %v", cfg.Suites[0].Policies, tt.wantKey)
+			}
+			_, err = os.Stat(filepath.Join("policy", "main.rego"))
+			if got := err == nil; got != tt.wantRego {
+				t.Errorf("policy/main.rego written: %v, want %v\n%s", got, tt.wantRego, stdout.String())
+			}
+		})
+	}
+}
