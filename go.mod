@@ -1,6 +1,6 @@
 module github.com/drydock-dev/drydock
 
-go 1.26.8
+go 1.26.0
 
 require (
 	cuelang.org/go v0.14.1
@@ -27,7 +27,7 @@ require (
 	github.com/logrusorgru/aurora v2.0.3+incompatible
 	github.com/magiconair/properties v1.18.12
 	github.com/mitchellh/hashstructure/v2 v2.0.2
-	github.com/moby/buildkit v0.33.1
+	github.com/moby/buildkit v0.31.2
 	github.com/muhammadmuzzammil1998/jsonc v1.0.0
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/open-policy-agent/opa v1.22.2

@@ -30,7 +30,7 @@ import (
 func runInit(args []string, stdout, stderr io.Writer) int {
 	cmd := newCommand("init", "init", "Writes a starter drydock.yaml (a suite for each kind of thing found here: KubeVela Applications\n"+
 		"and definitions, Karmada policies and clusters, addons, Gatekeeper constraints, plain manifests),\n"+
-		"policy/main.rego (unless policy/ exists) and .github/workflows/drydock.yml (drydock "+pinnedRelease+":\n"+
+		"policy/main.rego (unless policy/ exists) and .github/workflows/drydock.yml (drydock "+release+":\n"+
 		"test on every push and pull request, diff on pull requests). Existing files are kept.")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
@@ -511,8 +511,6 @@ warn contains msg if {
 }
 `
 
-// pinnedRelease is the drydock release the generated workflow runs.
-const pinnedRelease = "v0.1.0"
 
 // starterWorkflow is the GitHub Actions workflow: drydock test on every
 // push and pull request, and on pull requests drydock diff of each
@@ -532,7 +530,7 @@ jobs:
       security-events: write
     steps:
       - uses: actions/checkout@v4
-      - uses: drydock-dev/drydock@` + pinnedRelease + `
+      - uses: drydock-dev/drydock@` + release + `
         with:
           command: test
           args: --sarif drydock.sarif
@@ -563,7 +561,7 @@ jobs:
         with:
           command: diff
           args: %q
-`, pinnedRelease, "--suite "+st.name)
+`, release, "--suite "+st.name)
 	}
 	return b.String()
 }

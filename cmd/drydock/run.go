@@ -1,13 +1,11 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -127,57 +125,6 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "%s\n\n%s", unknownCommand(args[0]), usage)
 	return exitUsage
-}
-
-// version is drydock's when the build info gives no module version (a
-// build from a work tree).
-const version = "v0.1.0-dev"
-
-// The controllers whose behaviour drydock reproduces: the conformance
-// corpora's references.
-const (
-	emulatedKubeVela = "KubeVela v1.11.0-alpha.4 (5a44b5f)"
-	emulatedKarmada  = "Karmada v1.19.0-rc (f8fdd02)"
-)
-
-// versionText is what `drydock version` prints: drydock's module version
-// and commit (from the build info), and what it emulates and embeds.
-func versionText() string {
-	v, commit, cue, opa, modified := version, "", "", "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch {
-			case s.Key == "vcs.revision":
-				commit = s.Value[:min(12, len(s.Value))]
-			case s.Key == "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-		for _, d := range bi.Deps {
-			switch d.Path {
-			case "cuelang.org/go":
-				cue = d.Version
-			case "github.com/open-policy-agent/opa":
-				opa = d.Version
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "drydock %s", v)
-	if commit != "" {
-		if modified {
-			commit += ", modified"
-		}
-		fmt.Fprintf(&b, " (commit %s)", commit)
-	}
-	fmt.Fprintf(&b, " %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	fmt.Fprintf(&b, "emulates %s, %s\n", emulatedKubeVela, emulatedKarmada)
-	vs := schemas.KubeVersions()
-	fmt.Fprintf(&b, "CUE %s, OPA %s, Kubernetes API schemas %s to %s\n", cmp.Or(cue, "(unknown)"), cmp.Or(opa, "(unknown)"), vs[0], vs[len(vs)-1])
-	return b.String()
 }
 
 // renderFlags are the flags of a render, shared by render and diff.

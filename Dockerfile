@@ -1,0 +1,26 @@
+# drydock's container image, built from source:
+#
+#   docker build -t drydock .
+#   docker run --rm -v "$PWD:/work" drydock test
+#
+# A static binary (CGO_ENABLED=0, -trimpath) on distroless's static base,
+# run as its non-root user 65532. The builder's Go is go.mod's go line
+# (release_test.go checks it). Releases publish the same image from the
+# release binaries (Dockerfile.goreleaser, .goreleaser.yaml).
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG VERSION=""
+ARG COMMIT=""
+ARG DATE=""
+RUN CGO_ENABLED=0 go build -trimpath \
+      -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=${DATE}" \
+      -o /out/drydock ./cmd/drydock
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/drydock /usr/local/bin/drydock
+USER 65532:65532
+WORKDIR /work
+ENTRYPOINT ["/usr/local/bin/drydock"]
