@@ -76,7 +76,7 @@ spec:
 kind: Service
 metadata: {name: web}
 spec:
-  ports: [{port: 80, targetPort: http}, {port: 81, targetPort: 8080}]
+  ports: [{name: a, port: 80, targetPort: http}, {name: b, port: 81, targetPort: 8080}]
 `, nil},
 	}
 	for _, tt := range tests {
