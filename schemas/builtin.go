@@ -102,6 +102,8 @@ func validateBuiltin(obj map[string]any, minor int, namespaced bool) (kfield.Err
 		c.replicationController(spec, sp)
 	case "/Service":
 		c.service(spec, sp)
+	case "/PersistentVolumeClaim":
+		c.persistentVolumeClaim(spec, sp)
 	case "/ConfigMap":
 		c.configMap(obj, false)
 	case "/Secret":
@@ -854,6 +856,28 @@ func (c *builtinCheck) service(spec map[string]any, p *kfield.Path) {
 	c.add(metav1validation.ValidateLabels(getStrMap(spec, "selector"), p.Child("selector"))...)
 	if _, ok := spec["loadBalancerSourceRanges"]; ok && typ != "LoadBalancer" && len(getList(spec, "loadBalancerSourceRanges")) > 0 {
 		c.add(kfield.Forbidden(p.Child("LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'"))
+	}
+}
+
+// persistentVolumeClaim is the access modes and storage request of
+// ValidatePersistentVolumeClaimSpec (ReadWriteOncePod from 1.27, when it
+// is on by default).
+func (c *builtinCheck) persistentVolumeClaim(spec map[string]any, p *kfield.Path) {
+	supported := []string{"ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce"}
+	if c.minor >= 27 {
+		supported = append(supported, "ReadWriteOncePod")
+	}
+	modes := getList(spec, "accessModes")
+	if len(modes) == 0 {
+		c.add(kfield.Required(p.Child("accessModes"), "at least 1 access mode is required"))
+	}
+	for _, m := range modes {
+		if s, ok := m.(string); ok && !slices.Contains(supported, s) {
+			c.add(kfield.NotSupported(p.Child("accessModes"), s, supported))
+		}
+	}
+	if _, ok := mapAt(mapAt(spec, "resources"), "requests")["storage"]; !ok {
+		c.add(kfield.Required(p.Child("resources").Key("storage"), ""))
 	}
 }
 

@@ -129,7 +129,7 @@ func listTypeWarnings(errs kfield.ErrorList, found []Finding) []Finding {
 			return f.Field == e.Field || strings.HasPrefix(f.Field, e.Field+".")
 		})
 		if !covered {
-			out = append(out, Finding{Field: e.Field, Warning: true, Message: e.ErrorBody() + " (accepted, but server-side apply refuses duplicate entries)"})
+			out = append(out, Finding{Field: e.Field, Warning: true, Message: e.ErrorBody() + ": the API server accepts it, but server-side apply refuses duplicate entries"})
 		}
 	}
 	return out
@@ -286,21 +286,44 @@ var builtinOptional = map[string][]string{
 var builtinEnums = map[string]map[string][]any{
 	"io.k8s.api.core.v1.ServiceSpec": {
 		"type":                  {"ClusterIP", "ExternalName", "LoadBalancer", "NodePort"},
+		"ipFamilyPolicy":        {"PreferDualStack", "RequireDualStack", "SingleStack"},
 		"externalTrafficPolicy": {"Cluster", "Local"},
 		"internalTrafficPolicy": {"Cluster", "Local"},
 		"sessionAffinity":       {"ClientIP", "None"},
 	},
 	"io.k8s.api.core.v1.ServicePort":   {"protocol": {"SCTP", "TCP", "UDP"}},
 	"io.k8s.api.core.v1.ContainerPort": {"protocol": {"SCTP", "TCP", "UDP"}},
-	"io.k8s.api.core.v1.Container":     {"imagePullPolicy": {"Always", "IfNotPresent", "Never"}},
-	"io.k8s.api.core.v1.PodSpec": {
-		"restartPolicy": {"Always", "Never", "OnFailure"},
-		"dnsPolicy":     {"ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"},
+	"io.k8s.api.core.v1.Container": {
+		"imagePullPolicy":          {"Always", "IfNotPresent", "Never"},
+		"terminationMessagePolicy": {"FallbackToLogsOnError", "File"},
 	},
-	"io.k8s.api.apps.v1.DeploymentStrategy":    {"type": {"Recreate", "RollingUpdate"}},
-	"io.k8s.api.apps.v1.StatefulSetSpec":       {"podManagementPolicy": {"OrderedReady", "Parallel"}},
-	"io.k8s.api.networking.v1.HTTPIngressPath": {"pathType": {"Exact", "ImplementationSpecific", "Prefix"}},
-	"io.k8s.api.batch.v1.CronJobSpec":          {"concurrencyPolicy": {"Allow", "Forbid", "Replace"}},
+	"io.k8s.api.core.v1.PodSpec": {
+		"restartPolicy":    {"Always", "Never", "OnFailure"},
+		"dnsPolicy":        {"ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"},
+		"preemptionPolicy": {"Never", "PreemptLowerPriority"},
+	},
+	"io.k8s.api.core.v1.HTTPGetAction":             {"scheme": {"HTTP", "HTTPS"}},
+	"io.k8s.api.core.v1.TopologySpreadConstraint":  {"whenUnsatisfiable": {"DoNotSchedule", "ScheduleAnyway"}},
+	"io.k8s.api.core.v1.SeccompProfile":            {"type": {"Localhost", "RuntimeDefault", "Unconfined"}},
+	"io.k8s.api.core.v1.NodeSelectorRequirement":   {"operator": {"DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"}},
+	"io.k8s.api.core.v1.HostPathVolumeSource":      {"type": {"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}},
+	"io.k8s.api.core.v1.PersistentVolumeClaimSpec": {"volumeMode": {"Block", "Filesystem"}},
+	"io.k8s.api.core.v1.PersistentVolumeSpec": {
+		"persistentVolumeReclaimPolicy": {"Delete", "Recycle", "Retain"},
+		"volumeMode":                    {"Block", "Filesystem"},
+	},
+	"io.k8s.api.apps.v1.DeploymentStrategy":        {"type": {"Recreate", "RollingUpdate"}},
+	"io.k8s.api.apps.v1.StatefulSetSpec":           {"podManagementPolicy": {"OrderedReady", "Parallel"}},
+	"io.k8s.api.apps.v1.StatefulSetUpdateStrategy": {"type": {"OnDelete", "RollingUpdate"}},
+	"io.k8s.api.apps.v1.DaemonSetUpdateStrategy":   {"type": {"OnDelete", "RollingUpdate"}},
+	"io.k8s.api.networking.v1.HTTPIngressPath":     {"pathType": {"Exact", "ImplementationSpecific", "Prefix"}},
+	"io.k8s.api.networking.v1.NetworkPolicyPort":   {"protocol": {"SCTP", "TCP", "UDP"}},
+	"io.k8s.api.batch.v1.CronJobSpec":              {"concurrencyPolicy": {"Allow", "Forbid", "Replace"}},
+	"io.k8s.api.batch.v1.JobSpec":                  {"completionMode": {"Indexed", "NonIndexed"}},
+	"io.k8s.api.storage.v1.StorageClass": {
+		"reclaimPolicy":     {"Delete", "Retain"},
+		"volumeBindingMode": {"Immediate", "WaitForFirstConsumer"},
+	},
 }
 
 // builtinSchema resolves the definition of a built-in kind into one
