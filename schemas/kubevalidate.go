@@ -496,9 +496,11 @@ func (a *KubeAPI) Validate(o *manifest.Object) (findings []Finding, served bool)
 // Check validates o as the API server of the embedded Kubernetes version
 // (KubeVersions) with the custom resources of crds (nil: none) would: a
 // finding when the version no longer serves o's API or deprecates it
-// (Lifecycle), then its schema's findings. checked is false when no
-// schema knows o's kind: a custom resource whose definition is not
-// among crds.
+// (Lifecycle), then its schema's findings; a kind of a built-in API group
+// that no release serves (a misspelt kind, a version that never existed)
+// is refused (NotServed), not taken for a custom resource. checked is
+// false when no schema knows o's kind: a custom resource whose definition
+// is not among crds.
 func Check(version string, crds *CRDs, o *manifest.Object) (findings []Finding, checked bool, err error) {
 	lifecycle, builtin := Lifecycle(version, o.APIVersion(), o.Kind())
 	if lifecycle != nil {
@@ -511,6 +513,11 @@ func Check(version string, crds *CRDs, o *manifest.Object) (findings []Finding, 
 	fs, served := api.Validate(o)
 	if !served && !builtin {
 		fs, served = crds.Validate(o)
+		// Not a custom resource: a kind of a built-in group that no
+		// release serves in this version is refused.
+		if f := NotServed(version, o.APIVersion(), o.Kind()); !served && f != nil {
+			return append(findings, *f), true, nil
+		}
 	}
 	return append(findings, fs...), served || builtin, nil
 }
