@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
@@ -71,13 +71,21 @@ var nameFuncs = map[string]apimachineryvalidation.ValidateNameFunc{
 	"storage.k8s.io/StorageClass":         apimachineryvalidation.NameIsDNSSubdomain,
 	"scheduling.k8s.io/PriorityClass":     apimachineryvalidation.NameIsDNSSubdomain,
 	// RBAC names are path segments ("system:controller:x" is valid).
-	"rbac.authorization.k8s.io/Role":               path.ValidatePathSegmentName,
-	"rbac.authorization.k8s.io/ClusterRole":        path.ValidatePathSegmentName,
-	"rbac.authorization.k8s.io/RoleBinding":        path.ValidatePathSegmentName,
-	"rbac.authorization.k8s.io/ClusterRoleBinding": path.ValidatePathSegmentName,
+	"rbac.authorization.k8s.io/Role":               pathSegmentName,
+	"rbac.authorization.k8s.io/ClusterRole":        pathSegmentName,
+	"rbac.authorization.k8s.io/RoleBinding":        pathSegmentName,
+	"rbac.authorization.k8s.io/ClusterRoleBinding": pathSegmentName,
 }
 
 func anyName(string, bool) []string { return nil }
+
+// pathSegmentName is the RBAC kinds' name rule.
+func pathSegmentName(name string, prefix bool) []string {
+	if prefix {
+		return content.IsPathSegmentPrefix(name)
+	}
+	return content.IsPathSegmentName(name)
+}
 
 // validateBuiltin is the API server's validation of a built-in kind that
 // its schema leaves out, at Kubernetes 1.minor; namespaced says whether
