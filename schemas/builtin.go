@@ -669,8 +669,8 @@ func (c *builtinCheck) replicaSetLike(kind string, spec map[string]any, p *kfiel
 	if !ok {
 		deadline = 600 // apps/v1's default
 	}
-	if ok && deadline <= 0 {
-		c.add(kfield.Invalid(p.Child("progressDeadlineSeconds"), deadline, "must be greater than zero"))
+	if ok {
+		c.add(apimachineryvalidation.ValidateNonnegativeField(deadline, p.Child("progressDeadlineSeconds"))...)
 	}
 	if deadline <= minReady {
 		c.add(kfield.Invalid(p.Child("progressDeadlineSeconds"), deadline, "must be greater than minReadySeconds"))
@@ -711,9 +711,7 @@ func (c *builtinCheck) deploymentStrategy(s map[string]any, p *kfield.Path) {
 func (c *builtinCheck) daemonSet(spec map[string]any, p *kfield.Path) {
 	c.selector(spec, p, "empty selector is invalid for daemonset")
 	c.podTemplate(mapAt(spec, "template"), p.Child("template"), nil)
-	if rp := getStr(mapAt(mapAt(spec, "template"), "spec"), "restartPolicy"); rp != "" && rp != "Always" {
-		c.add(kfield.NotSupported(p.Child("template", "spec", "restartPolicy"), rp, []string{"Always"}))
-	}
+	c.restartAlways(spec, p, "DaemonSet")
 	c.nonNegative(spec, p, "minReadySeconds", "revisionHistoryLimit")
 	s := mapAt(spec, "updateStrategy")
 	if typ := getStr(s, "type"); typ != "" && typ != "RollingUpdate" {
@@ -1129,14 +1127,14 @@ func percentValue(v intstr.IntOrString) (int, bool) {
 	return n, true
 }
 
+// intOrPercentValue is apps' getIntOrPercentValue: a percentage's
+// number, else IntOrString's IntValue (a string that is not a number is
+// 0).
 func intOrPercentValue(v intstr.IntOrString) int {
 	if n, ok := percentValue(v); ok {
 		return n
 	}
-	if v.Type == intstr.String {
-		return -1 // not a percentage: refused elsewhere, not zero
-	}
-	return int(v.IntVal)
+	return v.IntValue()
 }
 
 func dns1123Label(v string, p *kfield.Path) kfield.ErrorList {
