@@ -472,20 +472,24 @@ func (c *builtinCheck) resources(r map[string]any, p *kfield.Path) {
 	for _, name := range sortedKeys(requests) {
 		q := requests[name]
 		limit, ok := limits[name]
-		if !ok {
-			continue
-		}
-		// Extended resources (a domain-prefixed name, hugepages-*) may not be
-		// overcommitted: request and limit are equal.
-		overcommit := !strings.Contains(name, "/") && !strings.HasPrefix(name, "hugepages-") || strings.HasPrefix(name, "kubernetes.io/")
-		local := name == "ephemeral-storage"
 		switch {
-		case !overcommit && q.Cmp(limit) != 0:
+		case !ok && !overcommitAllowed(name):
+			c.add(kfield.Required(p.Child("limits"), "Limit must be set for non overcommitable resources"))
+		case !ok:
+		case !overcommitAllowed(name) && q.Cmp(limit) != 0:
 			c.add(kfield.Invalid(p.Child("requests"), q.String(), fmt.Sprintf("must be equal to %s limit of %s", name, limit.String())))
-		case q.Cmp(limit) > 0 && !local:
+		case q.Cmp(limit) > 0:
 			c.add(kfield.Invalid(p.Child("requests"), q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", name, limit.String())))
 		}
 	}
+}
+
+// overcommitAllowed is helper.IsOvercommitAllowed: a native resource
+// (no domain, or a kubernetes.io one) but hugepages may be requested below
+// its limit; an extended resource's request equals its limit.
+func overcommitAllowed(name string) bool {
+	native := !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/")
+	return native && !strings.HasPrefix(name, "hugepages-")
 }
 
 // quantities decodes a resource list; a value that is not a quantity is
@@ -960,15 +964,19 @@ func (c *builtinCheck) ingress(spec map[string]any, p *kfield.Path) {
 	for i, r := range getMaps(spec, "rules") {
 		at := p.Child("rules").Index(i)
 		if host := getStr(r, "host"); host != "" {
-			check := strings.TrimPrefix(host, "*.")
-			for _, msg := range validation.IsDNS1123Subdomain(check) {
+			check := validation.IsDNS1123Subdomain
+			if strings.Contains(host, "*") {
+				check = validation.IsWildcardDNS1123Subdomain
+			}
+			for _, msg := range check(host) {
 				c.add(kfield.Invalid(at.Child("host"), host, msg))
 			}
 		}
 		for j, hp := range getMaps(mapAt(r, "http"), "paths") {
 			pp := at.Child("http", "paths").Index(j)
 			path, typ := getStr(hp, "path"), getStr(hp, "pathType")
-			if (typ == "Exact" || typ == "Prefix") && !strings.HasPrefix(path, "/") {
+			// ImplementationSpecific takes an empty path.
+			if !strings.HasPrefix(path, "/") && (typ == "Exact" || typ == "Prefix" || path != "") {
 				c.add(kfield.Invalid(pp.Child("path"), path, "must be an absolute path"))
 			}
 			if b := mapAt(hp, "backend"); b != nil {
@@ -985,7 +993,10 @@ func (c *builtinCheck) ingressBackend(b map[string]any, p *kfield.Path) {
 	_, hasResource := b["resource"].(map[string]any)
 	switch {
 	case hasSvc && hasResource:
-		c.add(kfield.Invalid(p, b, "cannot set both resource and service backends"))
+		c.add(kfield.Invalid(p, "", "cannot set both resource and service backends"))
+		return
+	case !hasSvc && !hasResource:
+		c.add(kfield.Invalid(p, "", "resource or service backend is required"))
 		return
 	case !hasSvc:
 		return
@@ -1000,18 +1011,18 @@ func (c *builtinCheck) ingressBackend(b map[string]any, p *kfield.Path) {
 	}
 	port := mapAt(svc, "port")
 	name := getStr(port, "name")
-	number, hasNumber := getInt(port, "number")
+	number, _ := getInt(port, "number")
 	switch {
-	case name != "" && hasNumber && number != 0:
-		c.add(kfield.Invalid(sp.Child("port"), port, "cannot set both port name & port number"))
+	case name != "" && number != 0:
+		c.add(kfield.Invalid(p, "", "cannot set both port name & port number"))
 	case name != "":
 		for _, msg := range validation.IsValidPortName(name) {
 			c.add(kfield.Invalid(sp.Child("port", "name"), name, msg))
 		}
-	case hasNumber && number != 0:
+	case number != 0:
 		c.add(portNum(number, sp.Child("port", "number"))...)
 	default:
-		c.add(kfield.Required(sp.Child("port"), "port name or number is required"))
+		c.add(kfield.Required(p, "port name or number is required"))
 	}
 }
 

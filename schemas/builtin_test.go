@@ -87,8 +87,8 @@ func TestBuiltinValidation(t *testing.T) {
 		{name: "ingress backend port", src: "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\nspec:\n  rules:\n    - host: shop.example.com\n      http:\n        paths:\n          - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 70000}}}}\n          - {path: /a, pathType: Prefix, backend: {service: {name: web, port: {name: http, number: 80}}}}\n          - {path: b, pathType: Prefix, backend: {service: {name: web, port: {}}}}\n",
 			want: []string{
 				"spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive",
-				`spec.rules[0].http.paths[1].backend.service.port: Invalid value: {"name":"http","number":80}: cannot set both port name & port number`,
-				`spec.rules[0].http.paths[2].backend.service.port: Required value: port name or number is required`,
+				`spec.rules[0].http.paths[1].backend: Invalid value: "": cannot set both port name & port number`,
+				`spec.rules[0].http.paths[2].backend: Required value: port name or number is required`,
 				`spec.rules[0].http.paths[2].path: Invalid value: "b": must be an absolute path`,
 			}},
 		{name: "network policy port", src: "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np}\nspec:\n  podSelector: {}\n  ingress: [{ports: [{port: 70000}, {port: 80, endPort: 79}]}]\n",
@@ -225,6 +225,11 @@ func TestBuiltinValidation(t *testing.T) {
 			want: []string{
 				`spec.template.spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1`,
 				`spec.template.spec.containers[0].resources.requests[memory]: Invalid value: "1GB": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+			}},
+		{name: "extended resources are not overcommitted", src: deployment("", "      containers: [{name: web, image: nginx, resources: {requests: {nvidia.com/gpu: 1, example.com/dongle: 1}, limits: {nvidia.com/gpu: 2}}}]\n"),
+			want: []string{
+				`spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources`,
+				`spec.template.spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2`,
 			}},
 		{name: "config map keys", src: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata: {\"a b\": x}\n",
 			want: []string{`data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`}},
