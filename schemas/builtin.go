@@ -278,6 +278,8 @@ func (c *builtinCheck) podSpec(spec map[string]any, p *kfield.Path, extraVolumes
 		}
 	}
 	c.add(metav1validation.ValidateLabels(getStrMap(spec, "nodeSelector"), p.Child("nodeSelector"))...)
+	c.tolerations(getMaps(spec, "tolerations"), p.Child("tolerations"))
+	c.topologySpread(getMaps(spec, "topologySpreadConstraints"), p.Child("topologySpreadConstraints"))
 	if n := getStr(spec, "serviceAccountName"); n != "" {
 		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(n, false) {
 			c.add(kfield.Invalid(p.Child("serviceAccountName"), n, msg))
@@ -309,6 +311,72 @@ func (c *builtinCheck) podSpec(spec map[string]any, p *kfield.Path, extraVolumes
 		}
 	}
 	c.portWarnings(spec, p)
+}
+
+// tolerations is ValidateTolerations.
+func (c *builtinCheck) tolerations(ts []map[string]any, p *kfield.Path) {
+	for i, t := range ts {
+		at := p.Index(i)
+		key, op, value, effect := getStr(t, "key"), getStr(t, "operator"), getStr(t, "value"), getStr(t, "effect")
+		if key != "" {
+			c.add(metav1validation.ValidateLabelName(key, at.Child("key"))...)
+		}
+		if key == "" && op != "Exists" {
+			c.add(kfield.Invalid(at.Child("operator"), op, "operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
+		}
+		if _, ok := t["tolerationSeconds"]; ok && effect != "NoExecute" {
+			c.add(kfield.Invalid(at.Child("effect"), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+		}
+		switch op {
+		case "", "Equal":
+			if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
+				c.add(kfield.Invalid(at.Child("operator"), value, strings.Join(errs, ";")))
+			}
+		case "Exists":
+			if value != "" {
+				c.add(kfield.Invalid(at.Child("operator"), toleration{Key: key, Operator: op, Value: value, Effect: effect}, "value must be empty when `operator` is 'Exists'"))
+			}
+		default:
+			c.add(kfield.NotSupported(at.Child("operator"), op, []string{"Equal", "Exists"}))
+		}
+		switch effect {
+		case "", "NoSchedule", "PreferNoSchedule", "NoExecute":
+		default:
+			c.add(kfield.NotSupported(at.Child("effect"), effect, []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}))
+		}
+	}
+}
+
+// toleration prints as the API server prints a toleration: its internal
+// type, without JSON tags.
+type toleration struct {
+	Key               string
+	Operator          string
+	Value             string
+	Effect            string
+	TolerationSeconds *int64
+}
+
+// topologySpread is the part of validateTopologySpreadConstraints about
+// each constraint's skew and key, and a (topologyKey, whenUnsatisfiable)
+// pair given twice, refused at its first entry.
+func (c *builtinCheck) topologySpread(cs []map[string]any, p *kfield.Path) {
+	for i, t := range cs {
+		at := p.Index(i)
+		if skew, ok := getInt(t, "maxSkew"); ok && skew <= 0 {
+			c.add(kfield.Invalid(at.Child("maxSkew"), skew, "must be greater than zero"))
+		}
+		if _, ok := t["topologyKey"]; ok && getStr(t, "topologyKey") == "" {
+			c.add(kfield.Required(at.Child("topologyKey"), "can not be empty"))
+		}
+		key, when := getStr(t, "topologyKey"), getStr(t, "whenUnsatisfiable")
+		for _, rest := range cs[i+1:] {
+			if getStr(rest, "topologyKey") == key && getStr(rest, "whenUnsatisfiable") == when {
+				c.add(kfield.Duplicate(at.Child("{topologyKey, whenUnsatisfiable}"), fmt.Sprintf("{%v, %v}", key, when)))
+				break
+			}
+		}
+	}
 }
 
 // container is validateContainerCommon.

@@ -231,6 +231,19 @@ func TestBuiltinValidation(t *testing.T) {
 				`spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources`,
 				`spec.template.spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2`,
 			}},
+		{name: "tolerations", src: "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations: [{key: dedicated, operator: Exists, value: gpu}, {operator: Equal, value: x}, {key: a, tolerationSeconds: 30, effect: NoSchedule}, {key: b, operator: In}]\n",
+			want: []string{
+				`spec.tolerations[0].operator: Invalid value: {"Key":"dedicated","Operator":"Exists","Value":"gpu","Effect":"","TolerationSeconds":null}: value must be empty when ` + "`operator`" + ` is 'Exists'`,
+				`spec.tolerations[1].operator: Invalid value: "Equal": operator must be Exists when ` + "`key`" + ` is empty, which means "match all values and all keys"`,
+				`spec.tolerations[2].effect: Invalid value: "NoSchedule": effect must be 'NoExecute' when ` + "`tolerationSeconds`" + ` is set`,
+				`spec.tolerations[3].operator: Unsupported value: "In": supported values: "Equal", "Exists"`,
+			}},
+		{name: "topology spread constraints", src: deployment("", "      topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {}}, {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {}}]\n"+webContainer),
+			want: []string{
+				`spec.template.spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero`,
+				`spec.template.spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"`,
+			},
+			none: []string{"topologySpreadConstraints[1]"}},
 		{name: "config map keys", src: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata: {\"a b\": x}\n",
 			want: []string{`data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`}},
 	}

@@ -125,8 +125,15 @@ func hasDefaults(s *structuralschema.Structural) bool {
 func listTypeWarnings(errs kfield.ErrorList, found []Finding) []Finding {
 	var out []Finding
 	for _, e := range errs {
+		// The API server may refuse the duplicate at another entry of the
+		// list (a topology spread constraint at its first).
+		list := e.Field
+		if i := strings.LastIndex(list, "["); i > 0 {
+			list = list[:i]
+		}
 		covered := slices.ContainsFunc(found, func(f Finding) bool {
-			return f.Field == e.Field || strings.HasPrefix(f.Field, e.Field+".")
+			return f.Field == e.Field || strings.HasPrefix(f.Field, e.Field+".") ||
+				!f.Warning && strings.HasPrefix(f.Field, list+"[") && strings.Contains(f.Message, "Duplicate value")
 		})
 		if !covered {
 			out = append(out, Finding{Field: e.Field, Warning: true, Message: e.ErrorBody() + ": the API server accepts it, but server-side apply refuses duplicate entries"})
