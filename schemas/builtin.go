@@ -103,9 +103,9 @@ func validateBuiltin(obj map[string]any, minor int, namespaced bool) (kfield.Err
 	sp := kfield.NewPath("spec")
 	switch group + "/" + kind {
 	case "/Pod":
-		c.podSpec(spec, sp, nil)
+		c.podSpec(spec, sp)
 	case "/PodTemplate":
-		c.podTemplate(mapAt(obj, "template"), kfield.NewPath("template"), nil)
+		c.podTemplate(mapAt(obj, "template"), kfield.NewPath("template"))
 	case "/ReplicationController":
 		c.replicationController(spec, sp)
 	case "/Service":
@@ -178,26 +178,22 @@ func (c *builtinCheck) templateMeta(m map[string]any, p *kfield.Path) {
 	c.add(apimachineryvalidation.ValidateAnnotations(getStrMap(m, "annotations"), p.Child("annotations"))...)
 }
 
-// podTemplate is ValidatePodTemplateSpec. extraVolumes are more volume
-// names the containers may mount.
-func (c *builtinCheck) podTemplate(t map[string]any, p *kfield.Path, extraVolumes []string) {
+// podTemplate is ValidatePodTemplateSpec.
+func (c *builtinCheck) podTemplate(t map[string]any, p *kfield.Path) {
 	if t == nil {
 		return
 	}
 	c.templateMeta(mapAt(t, "metadata"), p.Child("metadata"))
-	c.podSpec(mapAt(t, "spec"), p.Child("spec"), extraVolumes)
+	c.podSpec(mapAt(t, "spec"), p.Child("spec"))
 }
 
 // podSpec is ValidatePodSpec (and the pod warnings of
 // pkg/api/pod/warnings.go).
-func (c *builtinCheck) podSpec(spec map[string]any, p *kfield.Path, extraVolumes []string) {
+func (c *builtinCheck) podSpec(spec map[string]any, p *kfield.Path) {
 	if spec == nil {
 		return
 	}
 	volumes := map[string]bool{}
-	for _, v := range extraVolumes {
-		volumes[v] = true
-	}
 	vp := p.Child("volumes")
 	for i, v := range getMaps(spec, "volumes") {
 		name, np := getStr(v, "name"), vp.Index(i).Child("name")
@@ -721,7 +717,7 @@ func (c *builtinCheck) replicationController(spec map[string]any, p *kfield.Path
 	} else if tl := getStrMap(mapAt(t, "metadata"), "labels"); !labels.SelectorFromSet(sel).Matches(labels.Set(tl)) {
 		c.add(kfield.Invalid(p.Child("template", "metadata", "labels"), tl, "`selector` does not match template `labels`"))
 	}
-	c.podTemplate(t, p.Child("template"), nil)
+	c.podTemplate(t, p.Child("template"))
 	c.restartAlways(spec, p, "ReplicationController")
 }
 
@@ -730,7 +726,7 @@ func (c *builtinCheck) replicaSetLike(kind string, spec map[string]any, p *kfiel
 	c.nonNegative(spec, p, "replicas", "minReadySeconds", "revisionHistoryLimit")
 	// Both kinds refuse an empty selector in the Deployment's words.
 	c.selector(spec, p, "empty selector is invalid for deployment")
-	c.podTemplate(mapAt(spec, "template"), p.Child("template"), nil)
+	c.podTemplate(mapAt(spec, "template"), p.Child("template"))
 	c.restartAlways(spec, p, "ReplicaSet")
 	if kind != "Deployment" {
 		return
@@ -782,7 +778,7 @@ func (c *builtinCheck) deploymentStrategy(s map[string]any, p *kfield.Path) {
 // (RollingUpdate, maxUnavailable 1, maxSurge 0).
 func (c *builtinCheck) daemonSet(spec map[string]any, p *kfield.Path) {
 	c.selector(spec, p, "empty selector is invalid for daemonset")
-	c.podTemplate(mapAt(spec, "template"), p.Child("template"), nil)
+	c.podTemplate(mapAt(spec, "template"), p.Child("template"))
 	c.restartAlways(spec, p, "DaemonSet")
 	c.nonNegative(spec, p, "minReadySeconds", "revisionHistoryLimit")
 	s := mapAt(spec, "updateStrategy")
@@ -840,7 +836,7 @@ func (c *builtinCheck) jobSpec(spec map[string]any, p *kfield.Path, selector boo
 	if selector {
 		c.selector(spec, p, "")
 	}
-	c.podTemplate(mapAt(spec, "template"), p.Child("template"), nil)
+	c.podTemplate(mapAt(spec, "template"), p.Child("template"))
 	rp := getStr(mapAt(mapAt(spec, "template"), "spec"), "restartPolicy")
 	if rp == "" {
 		rp = "Always" // the pod spec's default
