@@ -57,9 +57,10 @@ func (c *CRDs) Add(o *manifest.Object) error {
 }
 
 // Validate checks a custom resource as the API server would with its
-// CustomResourceDefinition's structural schema, its CEL rules included;
-// defaults are not applied. known is false when no definition serves
-// o's kind and version.
+// CustomResourceDefinition's structural schema, its CEL rules included,
+// on the object with the schema's defaults applied first (o is not
+// changed). known is false when no definition serves o's kind and
+// version.
 func (c *CRDs) Validate(o *manifest.Object) (findings []Finding, known bool) {
 	if c == nil {
 		return nil, false

@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ spec:
 kind: Service
 metadata: {name: web}
 spec:
-  ports: [{port: 80, targetPort: http}, {port: 81, targetPort: 8080}]
+  ports: [{name: a, port: 80, targetPort: http}, {name: b, port: 81, targetPort: 8080}]
 `, nil},
 	}
 	for _, tt := range tests {
@@ -206,6 +207,106 @@ func TestUnknownFieldsAgreeWithPruning(t *testing.T) {
 		slices.Sort(want)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: unknownFields %v, pruning %v", key, got, want)
+		}
+	}
+}
+
+// TestCheckNotServed: a built-in kind a version no longer serves, or one
+// no release serves, is refused; it is never taken for a custom resource
+// (a CRD of another group's kind is one).
+func TestCheckNotServed(t *testing.T) {
+	crds := NewCRDs()
+	if err := crds.Add(decodeOne(t, "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Widget, plural: widgets}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		version, apiVersion, kind string
+		want                      string
+		checked                   bool
+	}{
+		{"1.30", "extensions/v1beta1", "Deployment", "extensions/v1beta1 Deployment is not served by Kubernetes 1.30: removed in 1.16; use apps/v1 Deployment", true},
+		{"1.30", "apps/v1beta2", "StatefulSet", "apps/v1beta2 StatefulSet is not served by Kubernetes 1.30: removed in 1.16; use apps/v1 StatefulSet", true},
+		{"1.30", "policy/v1beta1", "PodSecurityPolicy", "policy/v1beta1 PodSecurityPolicy is not served by Kubernetes 1.30: removed in 1.25; it has no replacement", true},
+		{"1.30", "batch/v1beta1", "CronJob", "batch/v1beta1 CronJob is not served by Kubernetes 1.30: removed in 1.25; use batch/v1 CronJob", true},
+		{"1.23", "flowcontrol.apiserver.k8s.io/v1", "FlowSchema", "flowcontrol.apiserver.k8s.io/v1 FlowSchema is not served by Kubernetes 1.23: Kubernetes serves it from 1.29 on", true},
+		{"1.30", "apps/v1", "Deploymnet", `no matches for kind "Deploymnet" in version "apps/v1" (did you mean "Deployment"?)`, true},
+		{"1.30", "v1", "ConfigMaps", `no matches for kind "ConfigMaps" in version "v1" (did you mean "ConfigMap"?)`, true},
+		{"1.30", "apps/v2", "Deployment", `no matches for kind "Deployment" in version "apps/v2": Kubernetes 1.30 serves apps/v1 Deployment`, true},
+		{"1.30", "networking.k8s.io/v1", "Gateway", `no matches for kind "Gateway" in version "networking.k8s.io/v1"`, true},
+		{"1.30", "example.com/v1", "Widget", "", true},
+		{"1.30", "example.com/v1", "Gadget", "", false},
+	}
+	for _, tt := range tests {
+		o := decodeOne(t, fmt.Sprintf("apiVersion: %s\nkind: %s\nmetadata: {name: x, namespace: default}\n", tt.apiVersion, tt.kind))
+		fs, checked, err := Check(tt.version, crds, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range fs {
+			if f.Warning {
+				t.Errorf("%s %s: a warning: %s", tt.apiVersion, tt.kind, f)
+			}
+			got = append(got, f.String())
+		}
+		want := []string{}
+		if tt.want != "" {
+			want = []string{tt.want}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") || checked != tt.checked {
+			t.Errorf("Check(%s, %s %s) = %q, %v; want %q, %v", tt.version, tt.apiVersion, tt.kind, got, checked, want, tt.checked)
+		}
+	}
+}
+
+// TestCRDDefaultsBeforeValidation: the API server applies a custom
+// resource's schema defaults before it validates, so its CEL rules (and
+// the schema) see them.
+func TestCRDDefaultsBeforeValidation(t *testing.T) {
+	crds := NewCRDs()
+	if err := crds.Add(decodeOne(t, `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: jobs.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Job, plural: jobs}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - rule: "!has(self.mode) || self.mode != 'fast' || self.budget <= 10"
+                  message: fast mode allows a budget of at most 10
+              properties:
+                mode: {type: string, default: fast}
+                budget: {type: integer}
+                retries: {type: integer, default: 3, maximum: 5}
+`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ spec, want string }{
+		{"{budget: 20}", "spec: Invalid value: fast mode allows a budget of at most 10"},
+		{"{budget: 20, mode: slow}", ""},
+		{"{budget: 5}", ""},
+	} {
+		o := decodeOne(t, "apiVersion: example.com/v1\nkind: Job\nmetadata: {name: j}\nspec: "+tt.spec+"\n")
+		fs, _ := crds.Validate(o)
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.String())
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("spec %s: %q, want %q", tt.spec, got, tt.want)
+		}
+		if _, ok := o.Data["spec"].(map[string]any)["retries"]; ok {
+			t.Errorf("spec %s: the object was changed", tt.spec)
 		}
 	}
 }

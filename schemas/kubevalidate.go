@@ -14,6 +14,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	kfield "k8s.io/apimachinery/pkg/util/validation/field"
@@ -50,15 +51,21 @@ func (f Finding) String() string {
 // server validates a custom resource: the structural schema's unknown
 // fields (strict field validation), the OpenAPI schema (types, required
 // fields, enums, formats, bounds), list types and CEL rules
-// (x-kubernetes-validations). Defaults are not applied.
+// (x-kubernetes-validations), on the object with its schema's defaults
+// applied.
 type objectValidator struct {
 	structural *structuralschema.Structural
 	schema     validation.SchemaCreateValidator
 	cel        *cel.Validator
+	// defaults says whether the schema has defaults to apply.
+	defaults bool
 	// builtin adds the API server's checks of built-in kinds that their
-	// published schemas do not express.
-	builtin bool
-	err     error
+	// published schemas do not express (builtin.go), as Kubernetes
+	// 1.minor makes them; namespaced says whether the kind is.
+	builtin    bool
+	minor      int
+	namespaced bool
+	err        error
 }
 
 // newObjectValidator builds a validator from a schema in
@@ -88,7 +95,51 @@ func newObjectValidatorProps(v1 *apiextensionsv1.JSONSchemaProps, builtin bool) 
 		return &objectValidator{err: err}
 	}
 	sv := createValidator{validate.NewSchemaValidator(&openapi, nil, "", strfmt.Default)}
-	return &objectValidator{structural: ss, schema: sv, cel: cel.NewValidator(ss, true, celconfig.PerCallLimit), builtin: builtin}
+	return &objectValidator{structural: ss, schema: sv, cel: cel.NewValidator(ss, true, celconfig.PerCallLimit), builtin: builtin, defaults: hasDefaults(ss)}
+}
+
+// hasDefaults reports whether a schema declares a default anywhere.
+func hasDefaults(s *structuralschema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default.Object != nil {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasDefaults(&p) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && hasDefaults(s.AdditionalProperties.Structural) {
+		return true
+	}
+	return hasDefaults(s.Items)
+}
+
+// listTypeWarnings are what the list types of a built-in kind's schema
+// (x-kubernetes-list-type map or set) find: the API server's validation
+// of built-in kinds does not read them, so a duplicate it does not refuse
+// itself (found holds what it does) is accepted, but server-side apply
+// refuses it: a warning.
+func listTypeWarnings(errs kfield.ErrorList, found []Finding) []Finding {
+	var out []Finding
+	for _, e := range errs {
+		// The API server may refuse the duplicate at another entry of the
+		// list (a topology spread constraint at its first).
+		list := e.Field
+		if i := strings.LastIndex(list, "["); i > 0 {
+			list = list[:i]
+		}
+		covered := slices.ContainsFunc(found, func(f Finding) bool {
+			return f.Field == e.Field || strings.HasPrefix(f.Field, e.Field+".") ||
+				!f.Warning && strings.HasPrefix(f.Field, list+"[") && strings.Contains(f.Message, "Duplicate value")
+		})
+		if !covered {
+			out = append(out, Finding{Field: e.Field, Warning: true, Message: e.ErrorBody() + ": the API server accepts it, but server-side apply refuses duplicate entries"})
+		}
+	}
+	return out
 }
 
 // validate checks obj (a decoded JSON object; it is not changed).
@@ -113,14 +164,25 @@ func (v *objectValidator) validate(obj map[string]any) []Finding {
 	for _, p := range unknown {
 		out = append(out, unknownField(p))
 	}
+	// The API server applies a custom resource's schema defaults before
+	// it validates: the schema and its CEL rules see them.
+	if v.defaults {
+		obj = manifest.DeepCopy(obj).(map[string]any)
+		structuraldefaulting.Default(obj, v.structural)
+	}
 	add(validation.ValidateCustomResource(nil, obj, v.schema))
-	add(listtype.ValidateListSetsAndMaps(nil, v.structural, obj))
+	listErrs := listtype.ValidateListSetsAndMaps(nil, v.structural, obj)
 	if v.cel != nil {
 		errs, _ := v.cel.Validate(context.Background(), nil, v.structural, obj, nil, celconfig.RuntimeCELCostBudget)
 		add(errs)
 	}
-	if v.builtin {
-		add(validateBuiltin(obj))
+	if !v.builtin {
+		add(listErrs)
+	} else {
+		errs, warns := validateBuiltin(obj, v.minor, v.namespaced)
+		add(errs)
+		out = append(out, warns...)
+		out = append(out, listTypeWarnings(listErrs, out)...)
 	}
 	// The schema validator reports in map order.
 	slices.SortStableFunc(out, func(a, b Finding) int {
@@ -231,21 +293,44 @@ var builtinOptional = map[string][]string{
 var builtinEnums = map[string]map[string][]any{
 	"io.k8s.api.core.v1.ServiceSpec": {
 		"type":                  {"ClusterIP", "ExternalName", "LoadBalancer", "NodePort"},
+		"ipFamilyPolicy":        {"PreferDualStack", "RequireDualStack", "SingleStack"},
 		"externalTrafficPolicy": {"Cluster", "Local"},
 		"internalTrafficPolicy": {"Cluster", "Local"},
 		"sessionAffinity":       {"ClientIP", "None"},
 	},
 	"io.k8s.api.core.v1.ServicePort":   {"protocol": {"SCTP", "TCP", "UDP"}},
 	"io.k8s.api.core.v1.ContainerPort": {"protocol": {"SCTP", "TCP", "UDP"}},
-	"io.k8s.api.core.v1.Container":     {"imagePullPolicy": {"Always", "IfNotPresent", "Never"}},
-	"io.k8s.api.core.v1.PodSpec": {
-		"restartPolicy": {"Always", "Never", "OnFailure"},
-		"dnsPolicy":     {"ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"},
+	"io.k8s.api.core.v1.Container": {
+		"imagePullPolicy":          {"Always", "IfNotPresent", "Never"},
+		"terminationMessagePolicy": {"FallbackToLogsOnError", "File"},
 	},
-	"io.k8s.api.apps.v1.DeploymentStrategy":    {"type": {"Recreate", "RollingUpdate"}},
-	"io.k8s.api.apps.v1.StatefulSetSpec":       {"podManagementPolicy": {"OrderedReady", "Parallel"}},
-	"io.k8s.api.networking.v1.HTTPIngressPath": {"pathType": {"Exact", "ImplementationSpecific", "Prefix"}},
-	"io.k8s.api.batch.v1.CronJobSpec":          {"concurrencyPolicy": {"Allow", "Forbid", "Replace"}},
+	"io.k8s.api.core.v1.PodSpec": {
+		"restartPolicy":    {"Always", "Never", "OnFailure"},
+		"dnsPolicy":        {"ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"},
+		"preemptionPolicy": {"Never", "PreemptLowerPriority"},
+	},
+	"io.k8s.api.core.v1.HTTPGetAction":             {"scheme": {"HTTP", "HTTPS"}},
+	"io.k8s.api.core.v1.TopologySpreadConstraint":  {"whenUnsatisfiable": {"DoNotSchedule", "ScheduleAnyway"}},
+	"io.k8s.api.core.v1.SeccompProfile":            {"type": {"Localhost", "RuntimeDefault", "Unconfined"}},
+	"io.k8s.api.core.v1.NodeSelectorRequirement":   {"operator": {"DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"}},
+	"io.k8s.api.core.v1.HostPathVolumeSource":      {"type": {"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}},
+	"io.k8s.api.core.v1.PersistentVolumeClaimSpec": {"volumeMode": {"Block", "Filesystem"}},
+	"io.k8s.api.core.v1.PersistentVolumeSpec": {
+		"persistentVolumeReclaimPolicy": {"Delete", "Recycle", "Retain"},
+		"volumeMode":                    {"Block", "Filesystem"},
+	},
+	"io.k8s.api.apps.v1.DeploymentStrategy":        {"type": {"Recreate", "RollingUpdate"}},
+	"io.k8s.api.apps.v1.StatefulSetSpec":           {"podManagementPolicy": {"OrderedReady", "Parallel"}},
+	"io.k8s.api.apps.v1.StatefulSetUpdateStrategy": {"type": {"OnDelete", "RollingUpdate"}},
+	"io.k8s.api.apps.v1.DaemonSetUpdateStrategy":   {"type": {"OnDelete", "RollingUpdate"}},
+	"io.k8s.api.networking.v1.HTTPIngressPath":     {"pathType": {"Exact", "ImplementationSpecific", "Prefix"}},
+	"io.k8s.api.networking.v1.NetworkPolicyPort":   {"protocol": {"SCTP", "TCP", "UDP"}},
+	"io.k8s.api.batch.v1.CronJobSpec":              {"concurrencyPolicy": {"Allow", "Forbid", "Replace"}},
+	"io.k8s.api.batch.v1.JobSpec":                  {"completionMode": {"Indexed", "NonIndexed"}},
+	"io.k8s.api.storage.v1.StorageClass": {
+		"reclaimPolicy":     {"Delete", "Retain"},
+		"volumeBindingMode": {"Immediate", "WaitForFirstConsumer"},
+	},
 }
 
 // builtinSchema resolves the definition of a built-in kind into one
@@ -397,53 +482,11 @@ func (a *KubeAPI) validator(key string) *objectValidator {
 		if err != nil {
 			return &objectValidator{err: err}
 		}
-		return newObjectValidator(data, true)
+		v := newObjectValidator(data, true)
+		v.minor, v.namespaced = minorOf(a.Version), a.kinds[key].Namespaced
+		return v
 	}))
 	return build.(func() *objectValidator)()
-}
-
-// podSpecPaths are where the built-in kinds with a pod template hold the
-// pod spec.
-var podSpecPaths = map[string][]string{
-	"Pod":                   {"spec"},
-	"PodTemplate":           {"template", "spec"},
-	"Deployment":            {"spec", "template", "spec"},
-	"ReplicaSet":            {"spec", "template", "spec"},
-	"StatefulSet":           {"spec", "template", "spec"},
-	"DaemonSet":             {"spec", "template", "spec"},
-	"ReplicationController": {"spec", "template", "spec"},
-	"Job":                   {"spec", "template", "spec"},
-	"CronJob":               {"spec", "jobTemplate", "spec", "template", "spec"},
-}
-
-// validateBuiltin is the API server's validation of built-in kinds that
-// their schemas leave out (k8s.io/kubernetes pkg/apis/core/validation):
-// every container of a pod template needs an image.
-func validateBuiltin(obj map[string]any) kfield.ErrorList {
-	kind, _ := obj["kind"].(string)
-	at, ok := podSpecPaths[kind]
-	if !ok {
-		return nil
-	}
-	spec := manifest.Map(obj, at...)
-	if spec == nil {
-		return nil
-	}
-	p := kfield.NewPath(at[0], at[1:]...)
-	var errs kfield.ErrorList
-	for _, list := range []string{"initContainers", "containers"} {
-		containers, _ := spec[list].([]any)
-		for i, c := range containers {
-			m, _ := c.(map[string]any)
-			if m == nil {
-				continue
-			}
-			if img, _ := m["image"].(string); strings.TrimSpace(img) == "" {
-				errs = append(errs, kfield.Required(p.Child(list).Index(i).Child("image"), ""))
-			}
-		}
-	}
-	return errs
 }
 
 // Validate checks o as the version's API server checks an object it is
@@ -460,9 +503,11 @@ func (a *KubeAPI) Validate(o *manifest.Object) (findings []Finding, served bool)
 // Check validates o as the API server of the embedded Kubernetes version
 // (KubeVersions) with the custom resources of crds (nil: none) would: a
 // finding when the version no longer serves o's API or deprecates it
-// (Lifecycle), then its schema's findings. checked is false when no
-// schema knows o's kind: a custom resource whose definition is not
-// among crds.
+// (Lifecycle), then its schema's findings; a kind of a built-in API group
+// that no release serves (a misspelt kind, a version that never existed)
+// is refused (NotServed), not taken for a custom resource. checked is
+// false when no schema knows o's kind: a custom resource whose definition
+// is not among crds.
 func Check(version string, crds *CRDs, o *manifest.Object) (findings []Finding, checked bool, err error) {
 	lifecycle, builtin := Lifecycle(version, o.APIVersion(), o.Kind())
 	if lifecycle != nil {
@@ -475,6 +520,11 @@ func Check(version string, crds *CRDs, o *manifest.Object) (findings []Finding, 
 	fs, served := api.Validate(o)
 	if !served && !builtin {
 		fs, served = crds.Validate(o)
+		// Not a custom resource: a kind of a built-in group that no
+		// release serves in this version is refused.
+		if f := NotServed(version, o.APIVersion(), o.Kind()); !served && f != nil {
+			return append(findings, *f), true, nil
+		}
 	}
 	return append(findings, fs...), served || builtin, nil
 }

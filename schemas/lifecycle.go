@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // removedBefore are the APIs Kubernetes removed before the oldest embedded
@@ -99,4 +102,57 @@ func replacement(version, group, kind string) string {
 		}
 	}
 	return "it has no replacement"
+}
+
+// builtinGroups are the API groups of the built-in kinds: those some
+// embedded version serves or that Kubernetes removed before the oldest.
+var builtinGroups = sync.OnceValue(func() map[string]bool {
+	groups := map[string]bool{}
+	for _, v := range KubeVersions() {
+		api, err := LoadKubeAPI(v)
+		if err != nil {
+			continue
+		}
+		for key := range api.kinds {
+			g, _, _ := strings.Cut(key, "/")
+			groups[g] = true
+		}
+	}
+	for key := range removedBefore {
+		g, _, _ := strings.Cut(key, "/")
+		groups[g] = true
+	}
+	return groups
+})
+
+// NotServed is what the API server of version says of a kind in a
+// built-in API group (the core group, apps, batch, networking.k8s.io...)
+// that no Kubernetes release serves in apiVersion, a misspelt kind or a
+// version that never existed: the REST mapping's refusal, with the kind
+// or versions the version serves. nil for another group: a custom
+// resource's.
+func NotServed(version, apiVersion, kind string) *Finding {
+	group, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		group = ""
+	}
+	if !builtinGroups()[group] {
+		return nil
+	}
+	msg := fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)
+	api, err := LoadKubeAPI(version)
+	if err != nil {
+		return &Finding{Message: msg}
+	}
+	if vs := api.servesGroupKind(group, kind); len(vs) > 0 {
+		return &Finding{Message: fmt.Sprintf("%s: Kubernetes %s serves %s %s", msg, version, vs[0], kind)}
+	}
+	var kinds []string
+	for key := range api.kinds {
+		g, rest, _ := strings.Cut(key, "/")
+		if _, k, _ := strings.Cut(rest, "/"); g == group {
+			kinds = append(kinds, k)
+		}
+	}
+	return &Finding{Message: msg + manifest.DidYouMean(kind, kinds)}
 }

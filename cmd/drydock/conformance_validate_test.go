@@ -29,6 +29,8 @@ var conformanceInvalid = map[string]string{
 	"kubevela/ex-advanced-cue-mysql-pvc: expected/local/default/ingress.networking.k8s.io_mysql.yaml":     "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
 	"kubevela/ex-app-with-status: expected/local/default/ingress.networking.k8s.io_myweb.yaml":            "its trait renders networking.k8s.io/v1beta1 Ingress, which Kubernetes removed in 1.22 (the KubeVela test's definition predates it)",
 	"kubevela/usage-hpa: expected/local/default/horizontalpodautoscaler.autoscaling_helloworld.yaml":      "the hpa trait renders autoscaling/v2beta2, which Kubernetes removed in 1.26",
+	"kubevela/ex-advanced-cue-app2: expected/local/default/service_express-server.yaml":                   "its expose trait renders a ClusterIP Service without ports, which the API server's ValidateService refuses (spec.ports: Required value)",
+	"kubevela/usage-daemon-update-strategy: expected/local/default/daemonset.apps_node-exporter.yaml":     "the example sets both maxSurge and maxUnavailable of a DaemonSet, which the API server's ValidateRollingUpdateDaemonSet refuses (may not be set when maxUnavailable is non-zero)",
 }
 
 // TestConformanceValidates validates every object the real KubeVela and
