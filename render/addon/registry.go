@@ -46,9 +46,9 @@ func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, re
 	if len(deps) == 0 {
 		return nil
 	}
-	var depArgs map[string]any
+	var depArgs Params
 	if cs, ok := pkg.userClusters(args); ok {
-		depArgs = map[string]any{"clusters": cs}
+		depArgs.Values = []Values{{Data: map[string]any{clustersParam: cs}}}
 	}
 	n := len(res.Objects)
 	if _, err := e.enable(deps[0].fsys, depArgs, res, chain); err != nil {
