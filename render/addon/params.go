@@ -38,6 +38,10 @@ type Params struct {
 	Set []string
 	// SetString are k=v arguments like Set whose values are all strings.
 	SetString []string
+	// Pos, when set, is where the i-th Set (or, with setString, SetString)
+	// argument is written (drydock.yaml): errors about it are located
+	// there instead of naming the flag.
+	Pos func(setString bool, i int) manifest.Pos
 }
 
 // Values are parameter values, as written in a file.
@@ -54,17 +58,22 @@ type Values struct {
 // a malformed one is reported before anything renders. Errors wrap
 // ErrInvalid and name the argument.
 func (p Params) Check() error {
-	for _, a := range p.Set {
-		if err := parseInto(a, map[string]any{}, typedVal); err != nil {
-			return fmt.Errorf("--set %s: %w", a, err)
-		}
-	}
-	for _, a := range p.SetString {
-		if err := parseInto(a, map[string]any{}, stringVal); err != nil {
-			return fmt.Errorf("--set-string %s: %w", a, err)
+	for _, setString := range []bool{false, true} {
+		for i, a := range p.args(setString) {
+			if err := parseInto(a, map[string]any{}, stringVal); err != nil {
+				return p.place(setString, i).errorf("%v", err)
+			}
 		}
 	}
 	return nil
+}
+
+// args are the Set (setString: SetString) arguments.
+func (p Params) args(setString bool) []string {
+	if setString {
+		return p.SetString
+	}
+	return p.Set
 }
 
 // IsZero reports that no parameter is given.
@@ -74,8 +83,34 @@ func (p Params) IsZero() bool {
 
 // setValue is a --set value until the parameter it sets types it.
 type setValue struct {
-	val string
-	arg string // the argument, for errors
+	val   string
+	where argPlace // the argument, for errors
+}
+
+// argPlace is where a Set or SetString argument is given: a position, or
+// a flag that names it.
+type argPlace struct {
+	pos    manifest.Pos
+	prefix string // "--set a=1: ", or "" at a valid pos
+}
+
+// place is where p's i-th Set (setString: SetString) argument is given.
+func (p Params) place(setString bool, i int) argPlace {
+	if p.Pos != nil {
+		if pos := p.Pos(setString, i); pos.IsValid() {
+			return argPlace{pos: pos}
+		}
+	}
+	flag := "--set"
+	if setString {
+		flag = "--set-string"
+	}
+	return argPlace{prefix: flag + " " + p.args(setString)[i] + ": "}
+}
+
+// errorf is an error about the argument.
+func (a argPlace) errorf(format string, args ...any) error {
+	return &Error{Pos: a.pos, Msg: a.prefix + fmt.Sprintf(format, args...)}
 }
 
 func stringVal(s string) any { return s }
@@ -107,27 +142,23 @@ func resolveParams(pkg *addonPackage, p Params) (map[string]any, error) {
 		}
 		mergeValues(out, manifest.DeepCopy(v.Data).(map[string]any))
 	}
-	for _, set := range []struct {
-		flag string
-		args []string
-		leaf func(arg string) func(string) any
-	}{
-		{"--set", p.Set, func(arg string) func(string) any {
-			return func(s string) any { return setValue{val: s, arg: arg} }
-		}},
-		{"--set-string", p.SetString, func(string) func(string) any { return stringVal }},
-	} {
-		for _, a := range set.args {
-			alone := map[string]any{}
-			if err := parseInto(a, alone, set.leaf(a)); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", set.flag, a, err)
+	for _, setString := range []bool{false, true} {
+		for i, a := range p.args(setString) {
+			at := p.place(setString, i)
+			leaf := func(v string) any { return setValue{val: v, where: at} }
+			if setString {
+				leaf = stringVal
 			}
-			where := func(fieldpath.Path) (manifest.Pos, string) { return manifest.Pos{}, set.flag + " " + a + ": " }
+			alone := map[string]any{}
+			if err := parseInto(a, alone, leaf); err != nil {
+				return nil, at.errorf("%v", err)
+			}
+			where := func(fieldpath.Path) (manifest.Pos, string) { return at.pos, at.prefix }
 			if err := s.checkKeys(alone, nil, where); err != nil {
 				return nil, err
 			}
-			if err := parseInto(a, out, set.leaf(a)); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", set.flag, a, err)
+			if err := parseInto(a, out, leaf); err != nil {
+				return nil, at.errorf("%v", err)
 			}
 		}
 	}
@@ -268,14 +299,14 @@ func typeSetValue(v cue.Value, sv setValue, path fieldpath.Path) (any, error) {
 			return f, nil
 		}
 	}
-	msg := fmt.Sprintf("--set %s: parameter %s is %s, not %q", sv.arg, path, kindNoun(kind), sv.val)
+	msg := fmt.Sprintf("parameter %s is %s, not %q", path, kindNoun(kind), sv.val)
 	switch {
 	case kind&cue.ListKind != 0:
 		msg += fmt.Sprintf(" (a list is written %s={a,b})", path)
 	case kind&cue.StructKind != 0:
 		msg += fmt.Sprintf(" (set its fields: %s.NAME=VALUE)", path)
 	}
-	return nil, &Error{Msg: msg}
+	return nil, sv.where.errorf("%s", msg)
 }
 
 // kindOf is the CUE kind of a value vela's typing gives.

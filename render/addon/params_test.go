@@ -133,12 +133,24 @@ func TestParamsRefused(t *testing.T) {
 			return manifest.Pos{File: "values.yaml", Line: len(p) + 1, Col: 1}
 		}}
 	}
+	inConfig := func(setString bool, i int) manifest.Pos {
+		if setString {
+			return manifest.Pos{File: "drydock.yaml", Line: 9, Col: 20 + i}
+		}
+		return manifest.Pos{File: "drydock.yaml", Line: 8, Col: 20 + i}
+	}
 	tests := []struct {
 		name   string
 		files  map[string]string
 		params Params
 		want   string
 	}{
+		{"a set argument located where it is written", typedFiles, Params{Set: []string{"port=1", "tema=x"}, Pos: inConfig},
+			`drydock.yaml:8:21: addon demo: unknown parameter "tema": the parameters are port, enabled, replicas, cpu, either, clusters, values, ports, labels, extra, anything`},
+		{"a setString argument located", typedFiles, Params{SetString: []string{"replica=1"}, Pos: inConfig},
+			`drydock.yaml:9:20: addon demo: unknown parameter "replica" (did you mean "replicas"?)`},
+		{"a value located where it is written", typedFiles, Params{Set: []string{"replicas=x"}, Pos: inConfig},
+			`drydock.yaml:8:20: addon demo: parameter replicas is an int, not "x"`},
 		{"unknown, with a suggestion", typedFiles, Params{Set: []string{"replica=3"}},
 			`addon demo: --set replica=3: unknown parameter "replica" (did you mean "replicas"?)`},
 		{"nested unknown, with a suggestion", typedFiles, Params{Set: []string{"values.replicaCont=2"}},
@@ -170,7 +182,7 @@ func TestParamsRefused(t *testing.T) {
 		{"an addon whose parameter declares nothing", withMeta(map[string]string{"parameter.cue": "parameter: {}\n"}), Params{Set: []string{"x=1"}},
 			`addon demo: --set x=1: unknown parameter "x": the addon declares no parameters`},
 		{"malformed", typedFiles, Params{Set: []string{"a={x"}},
-			`--set a={x: invalid addon: parameter "a={x": list must terminate with '}'`},
+			`addon demo: --set a={x: list must terminate with '}'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,21 +28,17 @@ func ParseSet(args []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, a := range args {
 		if err := parseInto(a, out, typedVal); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: parameter %q: %v", ErrInvalid, a, err)
 		}
 	}
 	return out, nil
 }
 
 // parseInto parses one k=v argument into data, as strvals.ParseInto does,
-// making each value with leaf. Errors wrap ErrInvalid and name the
-// argument.
+// making each value with leaf. The error says what is wrong, not where.
 func parseInto(arg string, data map[string]any, leaf func(string) any) error {
 	p := &setParser{sc: strings.NewReader(arg), leaf: leaf}
-	if err := p.parse(data); err != nil {
-		return fmt.Errorf("%w: parameter %q: %v", ErrInvalid, arg, err)
-	}
-	return nil
+	return p.parse(data)
 }
 
 type setParser struct {
