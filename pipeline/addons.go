@@ -239,7 +239,7 @@ func enable(src files, a Addon, inv *cluster.Inventory, registry string) (*addon
 	res, err := addon.Render(dir, opts)
 	if err != nil {
 		var ae *addon.Error
-		if errors.As(err, &ae) {
+		if errors.As(err, &ae) && !ae.Given {
 			ae.Pos = inDir(src.display(a.Dir), ae.Pos)
 		}
 		return nil, inputError(err)

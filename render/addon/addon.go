@@ -59,6 +59,9 @@ type Error struct {
 	Dependent string
 	// Msg says what is wrong.
 	Msg string
+	// Given says that Pos is where the parameters are given (a values
+	// file, drydock.yaml), not a place in the addon's files.
+	Given bool
 }
 
 // Error formats the error as "file:line:col: addon NAME: message", with

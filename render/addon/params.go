@@ -110,7 +110,7 @@ func (p Params) place(setString bool, i int) argPlace {
 
 // errorf is an error about the argument.
 func (a argPlace) errorf(format string, args ...any) error {
-	return &Error{Pos: a.pos, Msg: a.prefix + fmt.Sprintf(format, args...)}
+	return &Error{Pos: a.pos, Msg: a.prefix + fmt.Sprintf(format, args...), Given: true}
 }
 
 func stringVal(s string) any { return s }
@@ -230,7 +230,7 @@ func (s paramSchema) walkKeys(v cue.Value, data any, path fieldpath.Path, where 
 			}
 			if !ok {
 				pos, prefix := where(path.Child(k))
-				return &Error{Pos: pos, Msg: prefix + s.unknown(v, path, k)}
+				return &Error{Pos: pos, Msg: prefix + s.unknown(v, path, k), Given: true}
 			}
 			if err := s.walkKeys(child, data[k], path.Child(k), where); err != nil {
 				return err

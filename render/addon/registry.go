@@ -68,7 +68,9 @@ func fromDependency(dir, dependent string, err error) error {
 	if !errors.As(err, &ae) {
 		return fmt.Errorf("dependency %s of addon %s: %w", dir, dependent, err)
 	}
-	ae.Pos = inSibling(dir, ae.Pos)
+	if !ae.Given {
+		ae.Pos = inSibling(dir, ae.Pos)
+	}
 	if ae.Dependent == "" {
 		ae.Dependent = dependent
 	}
