@@ -1,6 +1,7 @@
 package addon
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -38,6 +39,9 @@ type Params struct {
 	Set []string
 	// SetString are k=v arguments like Set whose values are all strings.
 	SetString []string
+	// SetFlag is written before a Set argument in errors about it
+	// ("--set " when ""; "--addon DIR=" for render --addon DIR=k=v).
+	SetFlag string
 	// Pos, when set, is where the i-th Set (or, with setString, SetString)
 	// argument is written (drydock.yaml): errors about it are located
 	// there instead of naming the flag.
@@ -101,11 +105,11 @@ func (p Params) place(setString bool, i int) argPlace {
 			return argPlace{pos: pos}
 		}
 	}
-	flag := "--set"
+	flag := cmp.Or(p.SetFlag, "--set ")
 	if setString {
-		flag = "--set-string"
+		flag = "--set-string "
 	}
-	return argPlace{prefix: flag + " " + p.args(setString)[i] + ": "}
+	return argPlace{prefix: flag + p.args(setString)[i] + ": "}
 }
 
 // errorf is an error about the argument.
