@@ -70,12 +70,12 @@ func TestRunSuite(t *testing.T) {
 			want: []suiteSummary{{Name: "s", Status: "ok", Objects: 3, Checks: []string{"render"}}},
 		},
 		{
-			name: "an addon's setString gives a string to an int parameter",
+			name: "an addon's setString gives a string to an int parameter, located",
 			files: map[string]string{"drydock.yaml": "suites:\n- name: s\n  inputs: [app.yaml]\n  validate: false\n  addons:\n  - dir: addon\n    setString: [size=2]\n",
 				"app.yaml": app, "addon/metadata.yaml": "name: a\nversion: 1.0.0\n", "addon/parameter.cue": addonParameter, "addon/template.cue": addonTemplate},
 			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render"},
-				Findings: []string{`addon/parameter.cue:3:9 error [render] : addon a: render application: parameter.size: conflicting values "2" and 1 (mismatched types string and int); parameter.size: conflicting values "2" and int (mismatched types string and int)`},
-				Err:      `addon/parameter.cue:3:9: addon a: render application: parameter.size: conflicting values "2" and 1 (mismatched types string and int); parameter.size: conflicting values "2" and int (mismatched types string and int)`}},
+				Findings: []string{`drydock.yaml:7:17 error [render] : addon a: parameter size is an int, not the string "2"`},
+				Err:      `drydock.yaml:7:17: addon a: parameter size is an int, not the string "2"`}},
 			code: ExitInput,
 		},
 		{

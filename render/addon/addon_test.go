@@ -55,7 +55,7 @@ func TestRenderErrors(t *testing.T) {
 			name: "parameter conflict names the parameter file",
 			files: map[string]string{
 				"metadata.yaml": testMeta,
-				"parameter.cue": "parameter: {\n\tn: *1 | int\n}\n",
+				"parameter.cue": "parameter: {\n\tn: *\"one\" | \"three\"\n}\n",
 				"template.cue":  "output: {kind: \"Application\", metadata: labels: n: \"\\(parameter.n)\"}\n",
 			},
 			prefix: "parameter.cue:2:6: addon demo: render application: parameter.n",

@@ -80,11 +80,6 @@ func (p Params) args(setString bool) []string {
 	return p.Set
 }
 
-// IsZero reports that no parameter is given.
-func (p Params) IsZero() bool {
-	return len(p.Values) == 0 && len(p.Set) == 0 && len(p.SetString) == 0
-}
-
 // setValue is a --set value until the parameter it sets types it.
 type setValue struct {
 	val   string
@@ -242,12 +237,57 @@ func (s paramSchema) walkKeys(v cue.Value, data any, path fieldpath.Path, where 
 		}
 	case []any:
 		for i, e := range data {
+			if e == nil { // a gap a[2]=x leaves, or a null CUE judges
+				continue
+			}
 			if err := s.walkKeys(elemOf(v, i), e, path.At(i), where); err != nil {
 				return err
 			}
 		}
+	case setValue: // typed by typeValues
+	default:
+		if msg := misfit(v, data, path); msg != "" {
+			pos, prefix := where(path)
+			return &Error{Pos: pos, Msg: prefix + msg, Given: true}
+		}
 	}
 	return nil
+}
+
+// misfit says why the parameter v at path cannot take the scalar value
+// given as written (a values file, --set-string), or "" when it can or
+// when it cannot tell: CUE would refuse it, this names where it is given.
+func misfit(v cue.Value, data any, path fieldpath.Path) string {
+	got := kindOf(data)
+	if !v.Exists() || got == cue.BottomKind {
+		return ""
+	}
+	want := v.IncompleteKind()
+	if want == cue.BottomKind || want&cue.TopKind == cue.TopKind || want&got != 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("parameter %s is %s, not %s", path, kindNoun(want), valueDesc(data))
+	if want&cue.StringKind != 0 {
+		msg += " (quote it)"
+	}
+	return msg
+}
+
+// valueDesc describes a scalar: `the int 40`, `the string "40"`.
+func valueDesc(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	case bool:
+		return fmt.Sprintf("the bool %t", v)
+	case int64, int:
+		return fmt.Sprintf("the int %d", v)
+	case float64:
+		return "the float " + strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
 
 // typeValues types the --set values of data by the parameter v.
@@ -320,8 +360,10 @@ func kindOf(v any) cue.Kind {
 		return cue.NullKind
 	case bool:
 		return cue.BoolKind
-	case int64:
+	case int64, int:
 		return cue.IntKind
+	case float64:
+		return cue.FloatKind
 	case string:
 		return cue.StringKind
 	}
