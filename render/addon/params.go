@@ -18,12 +18,15 @@ import (
 // chart's values: the Values in order, then every Set argument, then
 // every SetString argument (a later one wins; maps merge key by key,
 // anything else is replaced). Render checks them against the addon's
-// `parameter` (its parameter.cue): a key the parameter does not declare
-// is refused with the nearest declared one, and each Set value is typed
-// as the parameter asks (see Set).
+// `parameter` (its parameter.cue): a key the parameter does not take is
+// refused with the nearest declared one, each Set value is typed as the
+// parameter asks (see Set), and a Values or SetString value of a type
+// the parameter does not take is refused where it is given. An addon
+// without a parameter file takes any key, with vela's types.
 type Params struct {
 	// Values are parameter maps whose values are taken as written
-	// (a values file, drydock.yaml's values).
+	// (a values file, drydock.yaml's values): their types are checked,
+	// not changed.
 	Values []Values
 	// Set are k=v arguments as `vela addon enable` parses them (Helm's
 	// strvals: a.b=v nests, a={x,y} is a list, a[0]=x an index, a=1,b=2
@@ -121,6 +124,9 @@ const clustersParam = "clusters"
 // resolveParams checks p against the parameter of the addon pkg and
 // returns the parameters `vela addon enable` is given, typed.
 func resolveParams(pkg *addonPackage, p Params) (map[string]any, error) {
+	if len(p.Values) == 0 && len(p.Set) == 0 && len(p.SetString) == 0 {
+		return map[string]any{}, nil
+	}
 	s, err := addonParameter(pkg)
 	if err != nil {
 		return nil, err
