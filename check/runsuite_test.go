@@ -74,8 +74,8 @@ func TestRunSuite(t *testing.T) {
 			files: map[string]string{"drydock.yaml": "suites:\n- name: s\n  inputs: [app.yaml]\n  validate: false\n  addons:\n  - dir: addon\n    setString: [size=2]\n",
 				"app.yaml": app, "addon/metadata.yaml": "name: a\nversion: 1.0.0\n", "addon/parameter.cue": addonParameter, "addon/template.cue": addonTemplate},
 			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render"},
-				Findings: []string{`drydock.yaml:7:17 error [render] : addon a: parameter size is an int, not the string "2"`},
-				Err:      `drydock.yaml:7:17: addon a: parameter size is an int, not the string "2"`}},
+				Findings: []string{`drydock.yaml:7:17 error [render] : addon a: parameter.size is an int, not the string "2"`},
+				Err:      `drydock.yaml:7:17: addon a: parameter.size is an int, not the string "2"`}},
 			code: ExitInput,
 		},
 		{

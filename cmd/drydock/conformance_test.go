@@ -38,8 +38,8 @@ var conformanceFlags = map[string][]string{
 	// string "0.5" (strvals types only integers), which the addon's
 	// `cpu: *0.1 | number` refuses. drydock types --set by the parameter
 	// (a number takes 0.5); --set-string, which wins over --set, gives
-	// the case vela's string. TestConformanceAddonTyping runs it as
-	// written.
+	// the case vela's string, refused as parameter.cpu as vela refuses
+	// it. TestConformanceAddonTyping runs the case as written.
 	"addons/vela-prism-cpu": {"--set-string", "cpu=0.5"},
 }
 

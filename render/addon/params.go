@@ -272,7 +272,7 @@ func misfit(v cue.Value, data any, path fieldpath.Path) string {
 	if want == cue.BottomKind || want&cue.TopKind == cue.TopKind || want&got != 0 {
 		return ""
 	}
-	msg := fmt.Sprintf("parameter %s is %s, not %s", path, kindNoun(want), valueDesc(data))
+	msg := fmt.Sprintf("%s is %s, not %s", paramName(path), kindNoun(want), valueDesc(data))
 	if want&cue.StringKind != 0 {
 		msg += " (quote it)"
 	}
@@ -349,7 +349,7 @@ func typeSetValue(v cue.Value, sv setValue, path fieldpath.Path) (any, error) {
 			return f, nil
 		}
 	}
-	msg := fmt.Sprintf("parameter %s is %s, not %q", path, kindNoun(kind), sv.val)
+	msg := fmt.Sprintf("%s is %s, not %q", paramName(path), kindNoun(kind), sv.val)
 	switch {
 	case kind&cue.ListKind != 0:
 		msg += fmt.Sprintf(" (a list is written %s={a,b})", path)
@@ -357,6 +357,14 @@ func typeSetValue(v cue.Value, sv setValue, path fieldpath.Path) (any, error) {
 		msg += fmt.Sprintf(" (set its fields: %s.NAME=VALUE)", path)
 	}
 	return nil, sv.where.errorf("%s", msg)
+}
+
+// paramName names the parameter at path as CUE does (parameter.a.b).
+func paramName(path fieldpath.Path) string {
+	if s := path.String(); strings.HasPrefix(s, "[") {
+		return "parameter" + s
+	}
+	return "parameter." + path.String()
 }
 
 // kindOf is the CUE kind of a value vela's typing gives.
