@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -170,15 +171,37 @@ type Suite struct {
 	CompareRevisionHash bool `json:"compareRevisionHash,omitempty"`
 }
 
-// SuiteAddon is an addon directory and its parameters (K=V, as
-// `vela addon enable` and render --addon take them).
+// SuiteAddon is an addon directory and its parameters, as `drydock
+// addon render` takes them: values, then set, then setString (a later one
+// wins), checked and typed by the addon's parameter schema.
 type SuiteAddon struct {
 	// Dir is the addon's directory (metadata.yaml, template.cue or
 	// template.yaml, resources/, definitions/).
 	Dir string `json:"dir"`
-	// Set are the addon's parameters, K=V each, as render --addon
-	// DIR=K=V.
+	// Set are K=V arguments (--set): a.b=v nests, a={x,y} is a list;
+	// each value is typed by the parameter it sets (a string parameter
+	// takes 40 as "40").
 	Set []string `json:"set,omitempty"`
+	// SetString are K=V arguments whose values are strings
+	// (--set-string).
+	SetString []string `json:"setString,omitempty"`
+	// Values are parameters as written in YAML (--values), under set
+	// and setString.
+	Values map[string]any `json:"values,omitempty"`
+	// at locates a field of the entry in the file (nil: not loaded from
+	// one).
+	at func(fieldpath.Path) manifest.Pos
+}
+
+// locateAddons lets each addon entry of cfg locate its fields in doc: a
+// key where it is written, a list item where it starts.
+func locateAddons(doc *manifest.Object, cfg *Config) {
+	for i := range cfg.Suites {
+		for j := range cfg.Suites[i].Addons {
+			entry := fieldpath.New("suites", i, "addons", j)
+			cfg.Suites[i].Addons[j].at = func(p fieldpath.Path) manifest.Pos { return doc.KeyPos(entry.Join(p)) }
+		}
+	}
 }
 
 // Ignore is a field the golden comparison leaves out: a field path
@@ -243,6 +266,7 @@ func parseConfig(path string, data []byte) (*Config, *manifest.Object, error) {
 	if err := d.check(&cfg); err != nil {
 		return nil, nil, err
 	}
+	locateAddons(doc, &cfg)
 	return &cfg, doc, nil
 }
 

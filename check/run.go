@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
@@ -291,6 +292,28 @@ func (r *runner) fieldValidation(s Suite) schemas.FieldValidation {
 	return fv
 }
 
+// Params are the entry's parameters; parameters and arguments are
+// located in the configuration file when it was loaded from one.
+func (a SuiteAddon) Params() pipeline.AddonParams {
+	p := pipeline.AddonParams{Set: a.Set, SetString: a.SetString}
+	if a.Values != nil {
+		v := pipeline.AddonValues{Data: a.Values, Source: "values of addon " + a.Dir}
+		if a.at != nil {
+			v.Pos = func(p fieldpath.Path) manifest.Pos { return a.at(fieldpath.New("values").Join(p)) }
+		}
+		p.Values = []pipeline.AddonValues{v}
+	}
+	if a.at != nil {
+		p.Pos = func(setString bool, i int) manifest.Pos {
+			if setString {
+				return a.at(fieldpath.New("setString", i))
+			}
+			return a.at(fieldpath.New("set", i))
+		}
+	}
+	return p
+}
+
 // SuiteInputs are what the suite s of the configuration in dir renders:
 // its inputs, definitions, clusters, observed objects and addons (joined
 // to dir), noBuiltins, exclude, stopAtSuspend, kubeVersion and
@@ -309,8 +332,11 @@ func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
 	in.Workflow.KubeVersion = s.KubeVersion
 	in.FieldValidation, _ = schemas.ParseFieldValidation(s.FieldValidation) // LoadConfig checked it
 	for _, a := range s.Addons {
-		params, err := pipeline.ParseAddonSet(a.Set)
-		if err != nil {
+		params := a.Params()
+		if err := params.Check(); err != nil {
+			if _, located := manifest.PosOf(err); located {
+				return in, err
+			}
 			return in, fmt.Errorf("addon %s: %w", a.Dir, err)
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: r.paths([]string{a.Dir})[0], Params: params})

@@ -59,8 +59,41 @@ func TestRunSuite(t *testing.T) {
 			name: "an addon parameter that does not parse",
 			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], addons: [{dir: addon, set: [novalue]}]}]\n", "app.yaml": app,
 				"addon/metadata.yaml": "name: a\nversion: 1.0.0\n"},
-			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render"}, Findings: []string{` error [render] : addon addon: invalid addon: parameter "novalue": key "novalue" has no value`},
-				Err: `addon addon: invalid addon: parameter "novalue": key "novalue" has no value`}},
+			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render"}, Findings: []string{`drydock.yaml:1:68 error [render] : key "novalue" has no value`},
+				Err: `drydock.yaml:1:68: key "novalue" has no value`}},
+			code: ExitInput,
+		},
+		{
+			name: "an addon's values and set typed by its parameter",
+			files: map[string]string{"drydock.yaml": "suites:\n- name: s\n  inputs: [app.yaml]\n  validate: false\n  addons:\n  - dir: addon\n    values: {team: x, size: 2}\n    set: [team=40]\n",
+				"app.yaml": app, "addon/metadata.yaml": "name: a\nversion: 1.0.0\n", "addon/parameter.cue": addonParameter, "addon/template.cue": addonTemplate},
+			want: []suiteSummary{{Name: "s", Status: "ok", Objects: 3, Checks: []string{"render"}}},
+		},
+		{
+			name: "an addon's setString gives a string to an int parameter, located",
+			files: map[string]string{"drydock.yaml": "suites:\n- name: s\n  inputs: [app.yaml]\n  validate: false\n  addons:\n  - dir: addon\n    setString: [size=2]\n",
+				"app.yaml": app, "addon/metadata.yaml": "name: a\nversion: 1.0.0\n", "addon/parameter.cue": addonParameter, "addon/template.cue": addonTemplate},
+			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render"},
+				Findings: []string{`drydock.yaml:7:17 error [render] : addon a: parameter.size is an int, not the string "2"`},
+				Err:      `drydock.yaml:7:17: addon a: parameter.size is an int, not the string "2"`}},
+			code: ExitInput,
+		},
+		{
+			name: "an unknown key of an addon's values, located",
+			files: map[string]string{"drydock.yaml": "suites:\n- name: s\n  inputs: [app.yaml]\n  addons:\n  - dir: addon\n    values:\n      teem: x\n",
+				"app.yaml": app, "addon/metadata.yaml": "name: a\nversion: 1.0.0\n", "addon/parameter.cue": addonParameter, "addon/template.cue": addonTemplate},
+			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render", "validate"},
+				Findings: []string{`drydock.yaml:7:7 error [render] : addon a: unknown parameter "teem" (did you mean "team"?)`},
+				Err:      `drydock.yaml:7:7: addon a: unknown parameter "teem" (did you mean "team"?)`}},
+			code: ExitInput,
+		},
+		{
+			name: "an unknown key of an addon's setString, located",
+			files: map[string]string{"drydock.yaml": "suites:\n- name: s\n  inputs: [app.yaml]\n  addons:\n  - dir: addon\n    setString: [team=x, sise=3]\n",
+				"app.yaml": app, "addon/metadata.yaml": "name: a\nversion: 1.0.0\n", "addon/parameter.cue": addonParameter, "addon/template.cue": addonTemplate},
+			want: []suiteSummary{{Name: "s", Status: "ERROR", Checks: []string{"render", "validate"},
+				Findings: []string{`drydock.yaml:6:25 error [render] : addon a: unknown parameter "sise" (did you mean "size"?)`},
+				Err:      `drydock.yaml:6:25: addon a: unknown parameter "sise" (did you mean "size"?)`}},
 			code: ExitInput,
 		},
 	}
@@ -76,6 +109,21 @@ func TestRunSuite(t *testing.T) {
 		})
 	}
 }
+
+// addonParameter declares a string and an int parameter, both used, so
+// that a value of the wrong type fails the addon's render.
+const addonParameter = `parameter: {
+	team: *"platform" | string
+	size: *1 | int
+}
+`
+
+// addonTemplate uses the parameters of addonParameter.
+const addonTemplate = `package main
+
+output: {apiVersion: "core.oam.dev/v1beta1", kind: "Application", spec: components: []}
+outputs: cm: {apiVersion: "v1", kind: "ConfigMap", metadata: {name: "team", namespace: "vela-system"}, data: {team: parameter.team, size: "\\(parameter.size)"}}
+`
 
 // TestRunProgress: Progress hears of each suite's end once, counting up
 // to the total, however many workers run them.

@@ -18,9 +18,19 @@ import (
 
 // Addon is an addon directory to install, with its parameters.
 type Addon struct {
-	Dir    string
-	Params map[string]any
+	Dir string
+	// Params are checked and typed by the addon's parameter schema when
+	// it renders (see addon.Params).
+	Params AddonParams
 }
+
+// AddonParams are an addon's parameters as given: values, then --set,
+// then --set-string (see addon.Params).
+type AddonParams = addon.Params
+
+// AddonValues are parameter values as written in a file (see
+// addon.Values).
+type AddonValues = addon.Values
 
 // AddonInputs are what `drydock addon render` reads.
 type AddonInputs struct {
@@ -229,7 +239,7 @@ func enable(src files, a Addon, inv *cluster.Inventory, registry string) (*addon
 	res, err := addon.Render(dir, opts)
 	if err != nil {
 		var ae *addon.Error
-		if errors.As(err, &ae) {
+		if errors.As(err, &ae) && !ae.Given {
 			ae.Pos = inDir(src.display(a.Dir), ae.Pos)
 		}
 		return nil, inputError(err)
@@ -267,8 +277,3 @@ func inDir(dir string, p manifest.Pos) manifest.Pos {
 	}
 	return p
 }
-
-// ParseAddonSet reads addon parameters given as K=V (--set, or an
-// addons entry's set in drydock.yaml), typed as `vela addon enable`
-// types them.
-func ParseAddonSet(args []string) (map[string]any, error) { return addon.ParseSet(args) }

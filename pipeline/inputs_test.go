@@ -74,19 +74,6 @@ func TestLoadDefinitionFiles(t *testing.T) {
 	}
 }
 
-func TestParseAddonSetInputs(t *testing.T) {
-	got, err := ParseAddonSet([]string{"replicas=3", "name=web"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[string]any{"replicas": int64(3), "name": "web"}, got); diff != "" {
-		t.Errorf("parameters (-want +got):\n%s", diff)
-	}
-	if _, err := ParseAddonSet([]string{"novalue"}); err == nil {
-		t.Error("K without =V accepted")
-	}
-}
-
 // TestStdin: "-" reads standard input once; without one (or a second
 // time) it is bad input.
 func TestStdin(t *testing.T) {
@@ -129,5 +116,29 @@ func TestClusterPaths(t *testing.T) {
 				t.Errorf("error %v: want ErrInput containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestAddonParams: an addon's parameters reach it as given, typed by its
+// parameter schema (team-policy's team is a string: 40 is "40"), and a
+// key it does not declare is bad input with the nearest one.
+func TestAddonParams(t *testing.T) {
+	const dir = "../examples/addons/team-policy"
+	res, err := RenderAddon(AddonInputs{Addon: Addon{Dir: dir, Params: AddonParams{Set: []string{"team=40"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	for _, e := range res.Clusters.List("local") {
+		if e.Object.Kind() == "Secret" {
+			stored = manifest.String(e.Object.Data, "data", "addonParameterDataKey")
+		}
+	}
+	if want := "eyJ0ZWFtIjoiNDAifQ=="; stored != want { // {"team":"40"}
+		t.Errorf("stored parameters %q, want %q", stored, want)
+	}
+	_, err = RenderAddon(AddonInputs{Addon: Addon{Dir: dir, Params: AddonParams{Set: []string{"tema=x"}}}})
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `unknown parameter "tema" (did you mean "team"?)`) {
+		t.Errorf("unknown key: error %v", err)
 	}
 }

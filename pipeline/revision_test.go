@@ -3,8 +3,6 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/builtin"
@@ -52,20 +50,5 @@ spec:
 	unrelated := builtin.Merge(false, []*render.Definition{{Name: "unused", Kind: render.KindTrait, Template: "patch: {}"}})
 	if other := revisionKey(parse("nginx"), unrelated); other != base {
 		t.Errorf("an unrelated definition: %s, want %s", other, base)
-	}
-}
-
-// TestParseAddonSet: --set values are typed as vela addon enable types
-// them.
-func TestParseAddonSet(t *testing.T) {
-	got, err := ParseAddonSet([]string{"replicas=2", "name=x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[string]any{"replicas": int64(2), "name": "x"}, got); diff != "" {
-		t.Errorf("ParseAddonSet (-want +got):\n%s", diff)
-	}
-	if _, err := ParseAddonSet([]string{"novalue"}); err == nil {
-		t.Errorf("K without =V: no error")
 	}
 }

@@ -86,7 +86,7 @@ t() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); 
 t drydock re
 t drydock render --val
 t drydock addon ""
-t drydock addon render --se
+t drydock addon render --set-s
 t drydock diff --base-d
 t drydock completion ""
 t drydock verify -n
@@ -95,7 +95,7 @@ t drydock verify -n
 	if err != nil {
 		t.Fatalf("bash: %v\n%s", err, b)
 	}
-	want := "render\n--validate\nrender\n--set\n--base-dir\nbash fish powershell zsh\n-n\n"
+	want := "render\n--validate\nrender\n--set-string\n--base-dir\nbash fish powershell zsh\n-n\n"
 	if string(b) != want {
 		t.Errorf("bash completes\n%s\nwant\n%s", b, want)
 	}

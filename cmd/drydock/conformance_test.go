@@ -34,6 +34,13 @@ var conformanceFlags = map[string][]string{
 	// unknown fields silently (references/cli/dryrun.go,
 	// readApplicationFromFiles): the case runs as dry-run reads it.
 	"kubevela/dryrun-error-unknown-component-type": {"--field-validation=ignore"},
+	// The case's --set cpu=0.5 is what vela addon enable is given as the
+	// string "0.5" (strvals types only integers), which the addon's
+	// `cpu: *0.1 | number` refuses. drydock types --set by the parameter
+	// (a number takes 0.5); --set-string, which wins over --set, gives
+	// the case vela's string, refused as parameter.cpu as vela refuses
+	// it. TestConformanceAddonTyping runs the case as written.
+	"addons/vela-prism-cpu": {"--set-string", "cpu=0.5"},
 }
 
 // TestConformanceKubeVela runs every case of the KubeVela corpus in-process
@@ -241,7 +248,7 @@ func caseKey(dir string) string {
 	return filepath.Base(filepath.Dir(filepath.Dir(dir))) + "/" + filepath.Base(dir)
 }
 
-// TestConformanceFieldValidation runs the cases of conformanceFlags
+// TestConformanceFieldValidation runs the KubeVela cases of conformanceFlags
 // without those flags: under strict field validation, the default, their
 // inputs are refused for their unknown fields at their lines, as the API
 // server refuses them.
@@ -250,7 +257,7 @@ func TestConformanceFieldValidation(t *testing.T) {
 	want := map[string]string{
 		"kubevela/dryrun-error-unknown-component-type": `drydock: input/invalid-app-format.yaml:13:3: application "website": strict decoding error: unknown field "spec.traits"` + "\n",
 	}
-	for key := range conformanceFlags {
+	for key := range want {
 		t.Run(key, func(t *testing.T) {
 			t.Chdir(filepath.Join(conformanceRoot, filepath.Dir(key), "cases", filepath.Base(key)))
 			var stdout, stderr bytes.Buffer
@@ -262,6 +269,20 @@ func TestConformanceFieldValidation(t *testing.T) {
 				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestConformanceAddonTyping runs the addon case of conformanceFlags as
+// written: --set cpu=0.5 sets the addon's number parameter to 0.5, where
+// vela addon enable gives it the string "0.5" and fails.
+func TestConformanceAddonTyping(t *testing.T) {
+	t.Chdir(filepath.Join(conformanceRoot, "addons", "cases", "vela-prism-cpu"))
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"addon", "render", "input/vela-prism", "--set", "cpu=0.5"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "cpu: 0.5\n") {
+		t.Errorf("the render has no cpu: 0.5:\n%s", stdout.String())
 	}
 }
 

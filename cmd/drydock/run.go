@@ -18,7 +18,6 @@ import (
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/render"
-	"github.com/drydock-dev/drydock/render/addon"
 	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/schemas"
 )
@@ -153,7 +152,7 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&r.in.Workers, "workers", 0, "applications rendered in parallel (default: number of CPUs)")
 	fs.StringArrayVar(&r.in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
 	fs.BoolVar(&r.in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
-	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (repeatable): its definitions serve the Applications")
+	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (typed by the addon's parameter, as addon render --set; repeatable): its definitions serve the Applications")
 	fs.StringArrayVar(&r.in.Exclude, "exclude", nil, "glob of files in the input directories that are not inputs (repeatable), e.g. 'examples/*' or '*.tmpl.yaml'")
 	registerFieldValidation(fs, &r.fields)
 	r.lim.register(fs)
@@ -183,14 +182,13 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		return in, err
 	}
 	for _, a := range r.addons {
-		dir, params, _ := strings.Cut(a, "=")
-		var args []string
-		if params != "" {
-			args = []string{params}
+		dir, args, _ := strings.Cut(a, "=")
+		p := pipeline.AddonParams{SetFlag: "--addon " + dir + "="}
+		if args != "" {
+			p.Set = []string{args}
 		}
-		p, err := addon.ParseSet(args)
-		if err != nil {
-			return in, fmt.Errorf("--addon %s: %w", a, err)
+		if err := p.Check(); err != nil {
+			return in, err
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
 	}

@@ -24,8 +24,9 @@ var ErrInvalid = errors.New("invalid addon")
 
 // Options tune Render.
 type Options struct {
-	// Params are the addon parameters, as ParseSet returns them.
-	Params map[string]any
+	// Params are the addon parameters as given, checked and typed by the
+	// addon's parameter schema (see Params).
+	Params Params
 	// Clusters are the registered clusters besides "local".
 	Clusters []string
 	// Registry is the root of an addon registry whose sub-directories are
@@ -58,6 +59,9 @@ type Error struct {
 	Dependent string
 	// Msg says what is wrong.
 	Msg string
+	// Given says that Pos is where the parameters are given (a values
+	// file, drydock.yaml), not a place in the addon's files.
+	Given bool
 }
 
 // Error formats the error as "file:line:col: addon NAME: message", with
@@ -140,9 +144,17 @@ type enabler struct {
 
 // enable renders one addon into res and returns its notes. chain holds the
 // addons being enabled that depend on this one.
-func (e *enabler) enable(fsys fs.FS, args map[string]any, res *Result, chain []string) (string, error) {
+func (e *enabler) enable(fsys fs.FS, params Params, res *Result, chain []string) (string, error) {
 	pkg, err := readPackage(fsys)
 	if err != nil {
+		return "", err
+	}
+	args, err := resolveParams(pkg, params)
+	if err != nil {
+		var ae *Error
+		if errors.As(err, &ae) && ae.Addon == "" {
+			ae.Addon = pkg.meta.Name
+		}
 		return "", err
 	}
 	if err := e.installDependencies(pkg, args, res, chain); err != nil {

@@ -55,7 +55,7 @@ func TestRenderErrors(t *testing.T) {
 			name: "parameter conflict names the parameter file",
 			files: map[string]string{
 				"metadata.yaml": testMeta,
-				"parameter.cue": "parameter: {\n\tn: *1 | int\n}\n",
+				"parameter.cue": "parameter: {\n\tn: *\"one\" | \"three\"\n}\n",
 				"template.cue":  "output: {kind: \"Application\", metadata: labels: n: \"\\(parameter.n)\"}\n",
 			},
 			prefix: "parameter.cue:2:6: addon demo: render application: parameter.n",
@@ -93,7 +93,7 @@ func TestRenderErrors(t *testing.T) {
 			for name, data := range tt.files {
 				fsys[name] = &fstest.MapFile{Data: []byte(data)}
 			}
-			_, err := Render(fsys, Options{Params: map[string]any{"n": "two"}})
+			_, err := Render(fsys, Options{Params: valuesOf(map[string]any{"n": "two"})})
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
@@ -220,7 +220,7 @@ func TestRenderErrorMessages(t *testing.T) {
 				"parameter.cue":   "parameter: {\n\tn: *1 | int\n}\n",
 				"resources/x.cue": "output: {\n\ttype: \"k8s-objects\"\n\tproperties: objects: [{metadata: name: \"cm\" + parameter.n}]\n}\n",
 			},
-			opts: Options{Params: map[string]any{}},
+			opts: Options{Params: valuesOf(map[string]any{})},
 			want: `resources/x.cue:3:41: addon demo: render resource: output.properties.objects.0.metadata.name: invalid operands "cm" and 1 to '+' (type string and int)`,
 		},
 		{
@@ -401,7 +401,7 @@ func TestRenderMinimal(t *testing.T) {
 		"metadata.yaml": {Data: []byte(testMeta + "needNamespace: [demo-system, vela-system]\n")},
 		"NOTES.cue":     {Data: []byte("notes: \"v\\(context.metadata.version) upgrade=\\(context.installer.upgrade) x=\\(parameter.x)\"\n")},
 	}
-	res, err := Render(fsys, Options{Params: map[string]any{"x": int64(1)}})
+	res, err := Render(fsys, Options{Params: valuesOf(map[string]any{"x": int64(1)})})
 	if err != nil {
 		t.Fatal(err)
 	}

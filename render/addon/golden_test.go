@@ -104,11 +104,7 @@ func TestRenderGolden(t *testing.T) {
 			if b, err := os.ReadFile(filepath.Join(dir, "args")); err == nil {
 				args = strings.Fields(string(b))
 			}
-			params, err := ParseSet(args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Render(os.DirFS(filepath.Join(dir, "addon")), Options{Params: params})
+			res, err := Render(os.DirFS(filepath.Join(dir, "addon")), Options{Params: Params{Set: args}})
 			if err != nil {
 				t.Fatalf("Render() = %v", err)
 			}

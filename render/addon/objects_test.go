@@ -312,7 +312,7 @@ func TestViewErrors(t *testing.T) {
 // them (sorted keys, <>& escaped) under addonParameterDataKey; defaults
 // from parameter.cue are not stored.
 func TestArgsSecret(t *testing.T) {
-	files := withMeta(map[string]string{"parameter.cue": "parameter: {\n\tn: *1 | int\n\ts: *\"x\" | string\n}\n"})
+	files := withMeta(map[string]string{"parameter.cue": "parameter: {\n\tn: *1 | int\n\ts: *\"x\" | string\n\tl?: [...]\n\tm?: {...}\n}\n"})
 	tests := []struct {
 		name   string
 		params map[string]any
@@ -325,7 +325,7 @@ func TestArgsSecret(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRender(t, files, Options{Params: tt.params})
+			res := mustRender(t, files, Options{Params: valuesOf(tt.params)})
 			last := res.Objects[len(res.Objects)-1]
 			if tt.want == "" {
 				if last.Kind() == "Secret" {

@@ -46,9 +46,9 @@ func (e *enabler) installDependencies(pkg *addonPackage, args map[string]any, re
 	if len(deps) == 0 {
 		return nil
 	}
-	var depArgs map[string]any
+	var depArgs Params
 	if cs, ok := pkg.userClusters(args); ok {
-		depArgs = map[string]any{"clusters": cs}
+		depArgs.Values = []Values{{Data: map[string]any{clustersParam: cs}}}
 	}
 	n := len(res.Objects)
 	if _, err := e.enable(deps[0].fsys, depArgs, res, chain); err != nil {
@@ -68,7 +68,9 @@ func fromDependency(dir, dependent string, err error) error {
 	if !errors.As(err, &ae) {
 		return fmt.Errorf("dependency %s of addon %s: %w", dir, dependent, err)
 	}
-	ae.Pos = inSibling(dir, ae.Pos)
+	if !ae.Given {
+		ae.Pos = inSibling(dir, ae.Pos)
+	}
 	if ae.Dependent == "" {
 		ae.Dependent = dependent
 	}

@@ -131,7 +131,7 @@ func TestDependencies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRender(t, files, Options{Params: tt.params, Registry: registry, RegistryName: "myreg", Clusters: []string{"c1"}})
+			res := mustRender(t, files, Options{Params: valuesOf(tt.params), Registry: registry, RegistryName: "myreg", Clusters: []string{"c1"}})
 			if diff := cmp.Diff(tt.want, objectNames(res.Objects)); diff != "" {
 				t.Fatalf("objects (-want +got):\n%s", diff)
 			}

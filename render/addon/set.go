@@ -27,16 +27,23 @@ var errNotList = errors.New("not a list")
 func ParseSet(args []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, a := range args {
-		p := &setParser{sc: strings.NewReader(a)}
-		if err := p.parse(out); err != nil {
+		if err := parseInto(a, out, typedVal); err != nil {
 			return nil, fmt.Errorf("%w: parameter %q: %v", ErrInvalid, a, err)
 		}
 	}
 	return out, nil
 }
 
+// parseInto parses one k=v argument into data, as strvals.ParseInto does,
+// making each value with leaf. The error says what is wrong, not where.
+func parseInto(arg string, data map[string]any, leaf func(string) any) error {
+	p := &setParser{sc: strings.NewReader(arg), leaf: leaf}
+	return p.parse(data)
+}
+
 type setParser struct {
-	sc *strings.Reader
+	sc   *strings.Reader
+	leaf func(string) any // a value as written to what it sets
 }
 
 func (p *setParser) parse(data map[string]any) error {
@@ -102,7 +109,7 @@ func (p *setParser) keyValue(data map[string]any, k string) error {
 		if err != nil && err != io.EOF {
 			return err
 		}
-		setKey(data, k, typedVal(rs))
+		setKey(data, k, p.leaf(rs))
 		return nil
 	default:
 		return err
@@ -182,7 +189,7 @@ func (p *setParser) listItem(list []any, i, level int) ([]any, error) {
 			if err != nil && err != io.EOF {
 				return list, err
 			}
-			return setIndex(list, i, typedVal(rs))
+			return setIndex(list, i, p.leaf(rs))
 		default:
 			return list, err
 		}
@@ -258,9 +265,9 @@ func (p *setParser) valList() ([]any, error) {
 					return list, err
 				}
 			}
-			return append(list, typedVal(rs)), nil
+			return append(list, p.leaf(rs)), nil
 		default:
-			list = append(list, typedVal(rs))
+			list = append(list, p.leaf(rs))
 		}
 	}
 }

@@ -155,5 +155,23 @@ func FuzzParseSet(f *testing.F) {
 		if err == nil && got == nil {
 			t.Errorf("ParseSet(%q) returned nil without error", s)
 		}
+		if cerr := (Params{Set: []string{s}, SetString: []string{s}}).Check(); (cerr == nil) != (err == nil) {
+			t.Errorf("Params.Check(%q) = %v, but ParseSet = %v", s, cerr, err)
+		}
+	})
+}
+
+// FuzzParamsTyped renders an addon with a parameter of each kind, given
+// one arbitrary --set argument: nothing may panic, and every refusal (a
+// malformed argument, an unknown key, a value the parameter cannot take,
+// a value CUE refuses) is ErrInvalid.
+func FuzzParamsTyped(f *testing.F) {
+	for _, s := range []string{"port=40", "replicas=x", "values.image.tag=1", "ports[0].port=8", "labels.a=1", "clusters={a,b}", "cpu=1e400", "replica=1", "extra.a[2].b=null"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := Render(addonFS(typedFiles), Options{Params: Params{Set: []string{s}}}); err != nil && !errors.Is(err, ErrInvalid) {
+			t.Errorf("--set %q: error %v is not ErrInvalid", s, err)
+		}
 	})
 }

@@ -99,7 +99,7 @@ func TestLegacyTopology(t *testing.T) {
 			for k, v := range tt.files {
 				files[k] = v
 			}
-			res := mustRender(t, files, Options{Params: tt.params, Clusters: tt.clusters})
+			res := mustRender(t, files, Options{Params: valuesOf(tt.params), Clusters: tt.clusters})
 			spec, _ := res.Objects[0].Data["spec"].(map[string]any)
 			if diff := cmp.Diff(tt.want, spec["policies"]); diff != "" {
 				t.Errorf("spec.policies (-want +got):\n%s", diff)
@@ -132,7 +132,7 @@ func TestLegacyTopologyUnknownCluster(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files := map[string]string{"metadata.yaml": testMeta + "deployTo:\n  runtimeCluster: true\n"}
-			_, err := Render(addonFS(files), Options{Params: tt.params, Clusters: tt.clusters})
+			_, err := Render(addonFS(files), Options{Params: valuesOf(tt.params), Clusters: tt.clusters})
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Render() = %v, want an ErrInvalid", err)
 			}
