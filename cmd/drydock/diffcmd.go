@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/spf13/pflag"
+
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
@@ -30,7 +32,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	rev := fs.String("base", "", "git revision of the repository holding the paths to compare with (HEAD, HEAD~1, main, a hash)")
 	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
 	format := fs.String("format", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
-	exitCode := fs.Bool("exit-code", false, "exit 1 when anything changes (updates only in --ignore'd fields excepted)")
+	exitCode := fs.Bool("exit-code", false, "exit 1 when any object changes beyond KubeVela's bookkeeping labels and --ignore'd fields")
 	maxLines := fs.Int("max-diff-lines", 0, "show at most N lines of each object's diff, then how many were left out (0: all)")
 	showBookkeeping := fs.Bool("show-bookkeeping", false, "also show one by one, with their diffs, the objects whose only change is KubeVela's bookkeeping labels (app.oam.dev/appRevision and the like), which are otherwise summed up in one line per application")
 	ignores := fs.StringArray("ignore", nil, "a field whose change does not count: a field path (spec.replicas, metadata.labels[app.kubernetes.io/version], spec.template.spec.containers[*].image), optionally for one kind (Deployment:spec.replicas); repeatable, added to drydock.yaml's diff.ignore. An object only these fields change is counted, not shown. (Not test --ignore, which skips input files.)")
@@ -60,10 +62,20 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	default:
 		return cmd.fail(stderr, fmt.Errorf("--color %q: want auto, always or never", *colorFlag))
 	}
-	rules, err := ignoreRules(*ignores)
-	if err != nil {
-		return cmd.fail(stderr, err)
+	var rules []reconcile.Ignore
+	for _, t := range *ignores {
+		r, err := reconcile.ParseIgnore(t)
+		if err != nil {
+			return cmd.fail(stderr, fmt.Errorf("--%w", err))
+		}
+		rules = append(rules, r)
 	}
+	configured, err := configIgnores(fs.Lookup("config"))
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
+		return exitUsage
+	}
+	rules = append(configured, rules...)
 	if (*rev == "") == (*baseDir == "") {
 		return cmd.fail(stderr, errors.New("give the base: --base REV or --base-dir DIR"))
 	}
@@ -129,7 +141,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		}
 		opts.WholeReport = report.MarkdownCode(*fullReport)
 	}
-	if err := write(stdout, plan, name, opts); err != nil {
+	out := stdout
+	if paint { // the text format escapes what it quotes, its colours aside
+		out = raw(stdout)
+	}
+	if err := write(out, plan, name, opts); err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
 	}
@@ -143,29 +159,33 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	if *exitCode && slices.ContainsFunc(plan.Changes, func(c reconcile.Change) bool { return c.Noise != reconcile.Ignored }) {
+	if *exitCode && slices.ContainsFunc(plan.Changes, func(c reconcile.Change) bool { return c.Noise == reconcile.Real }) {
 		return exitCheck
 	}
 	return exitOK
 }
 
-// ignoreRules are the diff's ignore rules: drydock.yaml's diff.ignore
-// (the configuration found from the working directory up, if any), then
-// the --ignore flags.
-func ignoreRules(flags []string) ([]reconcile.Ignore, error) {
-	var texts []string
-	if path, err := check.FindConfig("drydock.yaml"); err == nil {
-		cfg, err := check.LoadConfig(path)
+// configIgnores are the ignore rules of drydock.yaml's diff.ignore:
+// the --config file when given, else the one found from the working
+// directory up to the repository root (none: no rules).
+func configIgnores(config *pflag.Flag) ([]reconcile.Ignore, error) {
+	path := config.Value.String()
+	if !config.Changed {
+		found, err := check.FindConfig(path)
 		if err != nil {
-			return nil, err
+			return nil, nil
 		}
-		texts = append(texts, cfg.Diff.Ignore...)
+		path = found
+	}
+	cfg, err := check.LoadConfig(path)
+	if err != nil {
+		return nil, err
 	}
 	var rules []reconcile.Ignore
-	for _, t := range append(texts, flags...) {
-		r, err := reconcile.ParseIgnore(t)
+	for _, t := range cfg.Diff.Ignore {
+		r, err := reconcile.ParseIgnore(t) // LoadConfig checked it
 		if err != nil {
-			return nil, fmt.Errorf("--%w", err)
+			return nil, err
 		}
 		rules = append(rules, r)
 	}
