@@ -44,7 +44,13 @@ func capMarkdown(blocks []mdBlock, limit int, whole string) string {
 	for _, b := range blocks {
 		maxRank = max(maxRank, b.rank)
 	}
-	reserve := 256 + len(whole)
+	// The notice when only rank 0 stays is about the longest (a few
+	// digits aside).
+	rank0 := make([]bool, len(blocks))
+	for i, b := range blocks {
+		rank0[i] = b.rank == 0
+	}
+	reserve := len(truncationNotice(blocks, rank0, limit, whole)) + 8
 	for {
 		budget := limit - reserve
 		keep := make([]bool, len(blocks))
