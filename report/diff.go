@@ -23,6 +23,9 @@ type DiffOptions struct {
 	// diffs first, and a notice says what and where the whole report is
 	// (WholeReport). 0: no cap.
 	MaxSize int
+	// MaxSizeName names MaxSize in the notice ("": its size, 65,536
+	// bytes).
+	MaxSizeName string
 	// WholeReport says where the whole report is, for that notice
 	// (Markdown, as MarkdownText).
 	WholeReport string

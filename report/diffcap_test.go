@@ -28,20 +28,20 @@ func TestCapMarkdown(t *testing.T) {
 		{text: strings.Repeat("e", 100) + "\n", rank: 4, what: "object diff", app: "b"},
 	}
 	whole := strings.Join([]string{"head\n", "row a\n", "row b\n", strings.Repeat("d", 100) + "\n", "small\n", strings.Repeat("e", 100) + "\n"}, "")
-	if got := capMarkdown(blocks, 0, "x"); got != whole {
+	if got := capMarkdown(blocks, 0, "", "x"); got != whole {
 		t.Errorf("no cap: %q", got)
 	}
-	if got := capMarkdown(blocks, len(whole), "x"); got != whole {
+	if got := capMarkdown(blocks, len(whole), "", "x"); got != whole {
 		t.Errorf("at the cap: %q", got)
 	}
-	got := capMarkdown(blocks, 200, "<code>all.md</code>")
+	got := capMarkdown(blocks, 200, "", "<code>all.md</code>")
 	want := "head\nrow a\nrow b\n\n---\n\n**Cut to fit 200 bytes**: left out 3 object diffs of 2 applications. The whole report: <code>all.md</code>.\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// A cap the notice itself exceeds: cut at a line, still within it.
 	for _, limit := range []int{1, 5, 30, 120, 200} {
-		if got := capMarkdown(blocks, limit, "somewhere"); len(got) > limit {
+		if got := capMarkdown(blocks, limit, "", "somewhere"); len(got) > limit {
 			t.Errorf("cap %d: %d bytes: %q", limit, len(got), got)
 		}
 	}
@@ -54,7 +54,7 @@ func TestCapMarkdownKeepsPrefix(t *testing.T) {
 	for i := range 50 {
 		blocks = append(blocks, mdBlock{text: fmt.Sprintf("diff %02d %s\n", i, strings.Repeat("x", 90)), rank: 4, what: "object diff"})
 	}
-	got := capMarkdown(blocks, 1500, "there")
+	got := capMarkdown(blocks, 1500, "", "there")
 	n := strings.Count(got, "diff ")
 	if len(got) > 1500 || !strings.HasPrefix(got, "diff 00 ") || n < 13 || !strings.Contains(got, fmt.Sprintf("diff %02d ", n-1)) ||
 		!strings.Contains(got, fmt.Sprintf("left out %d object diffs.", 50-n)) {

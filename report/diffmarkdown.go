@@ -98,6 +98,6 @@ func DiffMarkdown(w io.Writer, p *reconcile.Plan, base string, o DiffOptions) er
 	if whole == "" {
 		whole = "run " + MarkdownCode("drydock diff") + " again with " + MarkdownCode("--max-size 0")
 	}
-	_, err := io.WriteString(w, capMarkdown(blocks, o.MaxSize, whole))
+	_, err := io.WriteString(w, capMarkdown(blocks, o.MaxSize, o.MaxSizeName, whole))
 	return err
 }

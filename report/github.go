@@ -129,8 +129,17 @@ func StepSummary(w io.Writer, r *check.Result, limit int) error {
 			heading = ""
 		}
 	}
-	_, err := io.WriteString(w, capMarkdown(blocks, limit, "this step's log, which holds every finding"))
+	_, err := io.WriteString(w, capMarkdown(blocks, limit, SummaryCapName(limit), "this step's log, which holds every finding"))
 	return err
+}
+
+// SummaryCapName names the room a job summary has (DiffOptions.MaxSizeName): "1 MiB", or what
+// is left of it after what the step wrote before.
+func SummaryCapName(room int) string {
+	if room >= SummaryCap {
+		return sizeName(SummaryCap)
+	}
+	return "the " + sizeName(room) + " left of the job summary's " + sizeName(SummaryCap)
 }
 
 // withSpace is s and a space, or "" for "".

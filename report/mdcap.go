@@ -25,12 +25,16 @@ type mdBlock struct {
 // that does not fit on, then those of the next rank, and so on, and
 // appending a notice that counts what was left out and names where the
 // whole report is. Within a rank, what stays is a prefix of the
-// report's order. A report whose rank-0 blocks alone are over the cap
+// report's order. limitName names the cap in the notice ("": its size).
+// A report whose rank-0 blocks alone are over the cap
 // is cut at the last line (else the last whole character) that fits.
-func capMarkdown(blocks []mdBlock, limit int, whole string) string {
+func capMarkdown(blocks []mdBlock, limit int, limitName, whole string) string {
 	total := 0
 	for _, b := range blocks {
 		total += len(b.text)
+	}
+	if limitName == "" {
+		limitName = sizeName(limit)
 	}
 	if limit <= 0 || total <= limit {
 		var s strings.Builder
@@ -50,7 +54,7 @@ func capMarkdown(blocks []mdBlock, limit int, whole string) string {
 	for i, b := range blocks {
 		rank0[i] = b.rank == 0
 	}
-	reserve := len(truncationNotice(blocks, rank0, limit, whole)) + 8
+	reserve := len(truncationNotice(blocks, rank0, limitName, whole)) + 8
 	for {
 		budget := limit - reserve
 		keep := make([]bool, len(blocks))
@@ -77,7 +81,7 @@ func capMarkdown(blocks []mdBlock, limit int, whole string) string {
 		if len(out) > budget {
 			out = cutUTF8(out, max(budget, 0))
 		}
-		out += truncationNotice(blocks, keep, limit, whole)
+		out += truncationNotice(blocks, keep, limitName, whole)
 		if len(out) <= limit || reserve >= limit {
 			return cutUTF8(out, limit)
 		}
@@ -87,7 +91,7 @@ func capMarkdown(blocks []mdBlock, limit int, whole string) string {
 
 // truncationNotice says what capMarkdown left out and where the whole
 // report is.
-func truncationNotice(blocks []mdBlock, keep []bool, limit int, whole string) string {
+func truncationNotice(blocks []mdBlock, keep []bool, limitName, whole string) string {
 	var order []string
 	count := map[string]int{}
 	apps := map[string]map[string]bool{}
@@ -116,7 +120,7 @@ func truncationNotice(blocks []mdBlock, keep []bool, limit int, whole string) st
 	if left == "" {
 		left = "the end of the report"
 	}
-	return fmt.Sprintf("\n---\n\n**Cut to fit %s**: left out %s. The whole report: %s.\n", sizeName(limit), left, whole)
+	return fmt.Sprintf("\n---\n\n**Cut to fit %s**: left out %s. The whole report: %s.\n", limitName, left, whole)
 }
 
 // countOf is "1 thing" or "N things".

@@ -152,7 +152,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if *format == "github" { // as drydock test --format github does
 		if err := appendStepSummary(func(f io.Writer, room int) error {
 			o := opts
-			o.MaxSize, o.WholeReport = max(room, 1), summaryWhole(*fullReport)
+			o.MaxSize, o.MaxSizeName, o.WholeReport = max(room, 1), report.SummaryCapName(room), summaryWhole(*fullReport)
 			return report.DiffMarkdown(f, plan, name, o)
 		}); err != nil {
 			fmt.Fprintf(stderr, "drydock diff: writing the job summary: %s\n", errText(err))
