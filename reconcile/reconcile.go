@@ -11,6 +11,12 @@
 // identified by cluster, group, kind, namespace and name, as KubeVela's
 // resource trackers do (the version is ignored): an object moved to
 // another cluster is a delete there and a create here.
+//
+// Plan.Classify marks the updates a reviewer need not read one by one:
+// those that only change KubeVela's bookkeeping labels (a new application
+// revision stamps every object it dispatches) and those that only change
+// fields the caller's Ignore rules name; ByCluster, ByApplication and
+// BookkeepingByApp count them.
 package reconcile
 
 import (

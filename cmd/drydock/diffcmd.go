@@ -196,7 +196,7 @@ func configIgnores(config *pflag.Flag) ([]reconcile.Ignore, error) {
 // the step's log, which holds the text format whole (with the run's
 // address when GitHub Actions gives it), and the --full-report file.
 func summaryWhole(fullReport string) string {
-	s := "this step's log, which holds every object's diff as text"
+	s := "this step's log, which holds the text report, never capped"
 	server, repo, run := os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_RUN_ID")
 	if server != "" && repo != "" && run != "" {
 		s += " (" + report.MarkdownText(server+"/"+repo+"/actions/runs/"+run) + ")"

@@ -119,7 +119,7 @@ func TestDiffAtScale(t *testing.T) {
 	if len(data) > report.SummaryCap || !utf8.ValidString(string(data)) || !bytes.HasPrefix(data, []byte("earlier summary line\n")) {
 		t.Errorf("the job summary is %d bytes, over %d (or not UTF-8)", len(data), report.SummaryCap)
 	}
-	if !strings.Contains(string(data), "**Cut to fit the 946,180 bytes left of the job summary's 1 MiB**: left out ") || !strings.Contains(string(data), "The whole report: this step's log, which holds every object's diff as text, and <code>summary-whole.md</code>, which this step wrote.") {
+	if !strings.Contains(string(data), "**Cut to fit the 946,180 bytes left of the job summary's 1 MiB**: left out ") || !strings.Contains(string(data), "The whole report: this step's log, which holds the text report, never capped, and <code>summary-whole.md</code>, which this step wrote.") {
 		t.Errorf("the job summary's notice:\n%s", data[max(0, len(data)-400):])
 	}
 	if n := strings.Count(log, "~ update "); n != 1200 {
