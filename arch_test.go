@@ -44,7 +44,7 @@ var imports = map[string][]string{
 	"rules":                 {"parsers", "regosandbox", "tree", "manifest"},
 	"gatekeeper":            {"regosandbox", "manifest"},
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
-	"check":                 {"deftest", "gatekeeper", "rules", "parsers", "regosandbox", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
+	"check":                 {"deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"report":                {"check", "reconcile", "manifest"},
 	"cmd/drydock":           {"report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},

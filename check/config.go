@@ -13,6 +13,7 @@ import (
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/reconcile"
 )
 
 // Config is drydock.yaml: the suites `drydock test` runs. The json tags
@@ -24,6 +25,8 @@ type Config struct {
 	// Limits bound evaluation in every suite; a caller's own settings
 	// (drydock test's flags) may replace them.
 	Limits Limits `json:"limits,omitempty"`
+	// Diff is how `drydock diff` compares.
+	Diff DiffConfig `json:"diff,omitempty"`
 	// File is the configuration file as LoadConfig was given it.
 	File string `json:"-"`
 	// Dir is the directory a suite's relative paths are joined to: the
@@ -266,8 +269,29 @@ func parseConfig(path string, data []byte) (*Config, *manifest.Object, error) {
 	if err := d.check(&cfg); err != nil {
 		return nil, nil, err
 	}
+	if err := d.checkDiff(cfg.Diff); err != nil {
+		return nil, nil, err
+	}
 	locateAddons(doc, &cfg)
 	return &cfg, doc, nil
+}
+
+// DiffConfig is drydock.yaml's diff: what `drydock diff` does not count
+// as a change.
+type DiffConfig struct {
+	// Ignore are ignore rules (reconcile.ParseIgnore): field paths,
+	// optionally after Kind: , which --ignore adds to.
+	Ignore []string `json:"ignore,omitempty"`
+}
+
+// checkDiff checks that every diff.ignore rule parses.
+func (d configDecoder) checkDiff(c DiffConfig) error {
+	for i, r := range c.Ignore {
+		if _, err := reconcile.ParseIgnore(r); err != nil {
+			return manifest.At(d.doc.FieldPos(fieldpath.New("diff", "ignore", i)), "diff.%w", err)
+		}
+	}
+	return nil
 }
 
 // GoldenDirs are the golden directories of c's suites, joined to c.Dir:

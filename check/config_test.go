@@ -18,7 +18,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		name, config, want string
 	}{
 		{"unknown top-level key", "suites:\n  - name: s\n    inputs: [app.yaml]\nsweets: true\n",
-			`drydock.yaml:4:1: unknown key "sweets" (valid keys at the top level: limits, suites)`},
+			`drydock.yaml:4:1: unknown key "sweets" (valid keys at the top level: diff, limits, suites)`},
 		{"unknown key of suites[3]", "suites:\n  - {name: a, inputs: [app.yaml]}\n  - {name: b, inputs: [app.yaml]}\n  - {name: c, inputs: [app.yaml]}\n  - name: d\n    inputs: [app.yaml]\n    goldne: golden/d\n",
 			`drydock.yaml:7:5: suites[3]: unknown key "goldne" (valid keys of a suite: addons, allNamespaces, capabilities, clusters, clustersFromInputs, combine, compareRevisionHash, crds, data, definitions, enableK8sNativeValidation, exclude, fieldValidation, gatekeeper, gatekeeperEmptyNamespace, golden, ignore, ignorePattern, inputs, kubeVersion, listItems, name, namespaces, noBuiltins, now, observed, parser, plain, policies, regoVersion, stopAtSuspend, strict, strictBuiltinErrors, tests, validate); did you mean "golden"?`},
 		{"unknown field validation", "suites:\n  - name: s\n    inputs: [app.yaml]\n    fieldValidation: Warm\n",
@@ -32,7 +32,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown key of limits", "limits:\n  evalTimeot: 5s\nsuites: [{name: s, inputs: [app.yaml]}]\n",
 			`drydock.yaml:2:3: limits: unknown key "evalTimeot" (valid keys of limits: evalTimeout, memory, ruleTimeout); did you mean "evalTimeout"?`},
 		{"unknown key with a mapping value points at the key", "suites: [{name: s, inputs: [app.yaml]}]\nlimitz:\n  evalTimeout: 5s\n",
-			`drydock.yaml:2:1: unknown key "limitz" (valid keys at the top level: limits, suites); did you mean "limits"?`},
+			`drydock.yaml:2:1: unknown key "limitz" (valid keys at the top level: diff, limits, suites); did you mean "limits"?`},
 		{"inputs is a string", "suites:\n  - name: s\n    inputs: app.yaml\n",
 			`drydock.yaml:3:13: suites[0].inputs: want a list of strings, found the string "app.yaml"`},
 		{"suites is a mapping", "suites:\n  s:\n    inputs: [app.yaml]\n",
@@ -51,6 +51,10 @@ func TestLoadConfigErrors(t *testing.T) {
 			`drydock.yaml:1:23: limits.ruleTimeout "5": want a duration such as 10s or 1m`},
 		{"bad memory", "limits: {memory: lots}\nsuites: [{name: s, inputs: [app.yaml]}]\n",
 			`drydock.yaml:1:18: limits.memory "lots": want a size such as 512MiB or 4GiB`},
+		{"bad diff.ignore rule", "suites: [{name: s, inputs: [app.yaml]}]\ndiff:\n  ignore:\n    - spec.replicas\n    - \"Deployment:\"\n",
+			`drydock.yaml:5:7: diff.ignore "Deployment:": no field path (want e.g. spec.replicas or Deployment:spec.replicas)`},
+		{"unknown key of diff", "suites: [{name: s, inputs: [app.yaml]}]\ndiff: {ignor: [spec.replicas]}\n",
+			`drydock.yaml:2:8: diff: unknown key "ignor" (valid keys of diff: ignore); did you mean "ignore"?`},
 		{"bad regoVersion", "suites:\n  - name: s\n    inputs: [app.yaml]\n    regoVersion: v2\n",
 			`drydock.yaml:4:18: suite "s": regoVersion "v2": want v0 or v1`},
 		{"duplicate suite name", "suites:\n  - name: s\n    inputs: [app.yaml]\n  - name: s\n    inputs: [app.yaml]\n",

@@ -11,6 +11,12 @@
 // identified by cluster, group, kind, namespace and name, as KubeVela's
 // resource trackers do (the version is ignored): an object moved to
 // another cluster is a delete there and a create here.
+//
+// Plan.Classify marks the updates a reviewer need not read one by one:
+// those that only change KubeVela's bookkeeping labels (a new application
+// revision stamps every object it dispatches) and those that only change
+// fields the caller's Ignore rules name; ByCluster, ByApplication and
+// BookkeepingByApp count them.
 package reconcile
 
 import (
@@ -143,6 +149,17 @@ type Change struct {
 	// Base and Head are the object before and after, encoded
 	// canonically; nil where it does not exist.
 	Base, Head []byte
+	// App is the application (namespace/name) that owns the object (the
+	// new one's owner; the old one's for a delete), "" for none.
+	App string
+	// Noise, set by Plan.Classify, says whether the update only changes
+	// KubeVela's bookkeeping (Bookkeeping) or ignored fields (Ignored).
+	Noise Noise
+	// Bookkeeping are the bookkeeping labels and annotations the update
+	// changes, IgnoredBy the ignore rules that cover its other changes
+	// (Plan.Classify; only for a Bookkeeping or Ignored update).
+	Bookkeeping []KeyChange
+	IgnoredBy   []string
 }
 
 // Kept is an object the new render would delete or change that the
@@ -234,7 +251,7 @@ func Compute(base, head Side) (*Plan, error) {
 func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) error {
 	switch {
 	case was == nil:
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Create, Reason: now.source, Head: now.data})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Create, Reason: now.source, Head: now.data, App: ownerApp(now)})
 	case now == nil:
 		return p.gone(c, k, was, base, head)
 	default:
@@ -263,7 +280,7 @@ func (p *Plan) add(c string, k manifest.Key, was, now *record, base, head Side) 
 		if from, to := was.replicas, now.replicas; from != to && from != 0 && to != 0 {
 			reason += fmt.Sprintf("; Karmada moves replicas: %d → %d in %s", from, to, c)
 		}
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: data})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: now.apiVersion, Path: now.path, Action: Update, Reason: reason, Base: was.data, Head: data, App: ownerApp(now)})
 	}
 	return nil
 }
@@ -305,6 +322,12 @@ func applyOnce(c string, k manifest.Key, was, now *record, head Side) (data []by
 	return data, "", nil
 }
 
+// ownerApp is the application (namespace/name) owning r, "" for none.
+func ownerApp(r *record) string {
+	app, _ := cluster.OwnerApplication(r.owner)
+	return app
+}
+
 // decodeRecord decodes the object r recorded.
 func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error) {
 	objs, err := manifest.Decode(r.path, r.data, manifest.DecodeOptions{})
@@ -320,7 +343,7 @@ func decodeRecord(c string, k manifest.Key, r *record) (*manifest.Object, error)
 // gone decides what becomes of an object the new render no longer writes.
 func (p *Plan) gone(c string, k manifest.Key, was *record, base, head Side) error {
 	change := func(a Action, reason string, after []byte) {
-		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason, Base: was.data, Head: after})
+		p.Changes = append(p.Changes, Change{Cluster: c, Key: k, APIVersion: was.apiVersion, Path: was.path, Action: a, Reason: reason, Base: was.data, Head: after, App: ownerApp(was)})
 	}
 	app, ok := cluster.OwnerApplication(was.owner)
 	if was.propagated {

@@ -107,26 +107,39 @@ func ghProperty(s string) string {
 // table of the suites (status, objects, errors, warnings), then each
 // suite's findings. Every field from inputs is MarkdownText or
 // MarkdownCode: it stays text on its line (no markup, no HTML, no table
-// cell or code span ended early, no line that starts a workflow command). The caller opens the
+// cell or code span ended early, no line that starts a workflow command).
+// Past limit bytes (0: no cap; the caller gives what the step's summary
+// has left of SummaryCap) the findings from the first that does not fit
+// are left out and a notice says how many, and that the step's log holds
+// them all (the text report GitHub writes there). The caller opens the
 // destination (GitHub's $GITHUB_STEP_SUMMARY, for appending).
-func StepSummary(w io.Writer, r *check.Result) error {
+func StepSummary(w io.Writer, r *check.Result, limit int) error {
 	var b strings.Builder
 	b.WriteString("## drydock test\n\n| suite | status | objects | errors | warnings |\n|---|---|---|---|---|\n")
 	for _, s := range r.Suites {
 		errs, warns := s.Counts()
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", MarkdownText(s.Name), s.Status(), s.Objects, errs, warns)
 	}
+	blocks := []mdBlock{{text: b.String()}}
 	for _, s := range r.Suites {
-		if len(s.Findings) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", MarkdownText(s.Name))
+		heading := fmt.Sprintf("\n### %s\n\n", MarkdownText(s.Name))
 		for _, f := range s.Findings {
-			fmt.Fprintf(&b, "- **%s** %s %s\n", f.Level, MarkdownCode(f.Check), withSpace(MarkdownCode(f.Pos.String()))+MarkdownText(f.Message))
+			line := fmt.Sprintf("- **%s** %s %s\n", f.Level, MarkdownCode(f.Check), withSpace(MarkdownCode(f.Pos.String()))+MarkdownText(f.Message))
+			blocks = append(blocks, mdBlock{text: heading + line, rank: 1, what: "finding"})
+			heading = ""
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, capMarkdown(blocks, limit, SummaryCapName(limit), "this step's log, which holds every finding"))
 	return err
+}
+
+// SummaryCapName names the room a job summary has (DiffOptions.MaxSizeName): "1 MiB", or what
+// is left of it after what the step wrote before.
+func SummaryCapName(room int) string {
+	if room >= SummaryCap {
+		return sizeName(SummaryCap)
+	}
+	return "the " + sizeName(room) + " left of the job summary's " + sizeName(SummaryCap)
 }
 
 // withSpace is s and a space, or "" for "".

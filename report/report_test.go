@@ -55,7 +55,7 @@ func TestFormats(t *testing.T) {
 		name  string
 		write func(w *bytes.Buffer, r *check.Result) error
 	}{
-		{"summary", func(w *bytes.Buffer, r *check.Result) error { return StepSummary(w, r) }},
+		{"summary", func(w *bytes.Buffer, r *check.Result) error { return StepSummary(w, r, 0) }},
 	}
 	for _, name := range Formats {
 		f, ok := Lookup(name, opts)
@@ -189,7 +189,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // happens, so a truncated report never passes for a whole one.
 func TestWriteErrors(t *testing.T) {
 	formats := map[string]func(w *failingWriter) error{
-		"summary": func(w *failingWriter) error { return StepSummary(w, fixedResult()) },
+		"summary": func(w *failingWriter) error { return StepSummary(w, fixedResult(), 0) },
 	}
 	for _, name := range Formats {
 		f, _ := Lookup(name, Options{})
@@ -230,7 +230,7 @@ func hostileResult() *check.Result {
 func TestHostileFormats(t *testing.T) {
 	opts := Options{Version: "v9.9.9-test", Dir: "/repo"}
 	writers := map[string]func(w *bytes.Buffer) error{
-		"summary": func(w *bytes.Buffer) error { return StepSummary(w, hostileResult()) },
+		"summary": func(w *bytes.Buffer) error { return StepSummary(w, hostileResult(), 0) },
 	}
 	for _, name := range Formats {
 		f, _ := Lookup(name, opts)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/spf13/pflag"
+
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
@@ -31,18 +33,50 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	rev := fs.String("base", "", "git revision of the repository holding the paths to compare with (HEAD, HEAD~1, main, a hash)")
 	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
 	format := fs.String("format", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
-	exitCode := fs.Bool("exit-code", false, "exit 1 when anything changes")
+	exitCode := fs.Bool("exit-code", false, "exit 1 when any object changes beyond KubeVela's bookkeeping labels and --ignore'd fields")
 	maxLines := fs.Int("max-diff-lines", 0, "show at most N lines of each object's diff, then how many were left out (0: all)")
+	showBookkeeping := fs.Bool("show-bookkeeping", false, "also show one by one, with their diffs, the objects whose only change is KubeVela's bookkeeping labels (app.oam.dev/appRevision and the like), which are otherwise summed up in one line per application")
+	ignores := fs.StringArray("ignore", nil, "a field whose change does not count: a field path (spec.replicas, metadata.labels[app.kubernetes.io/version], spec.template.spec.containers[*].image), optionally for one kind (Deployment:spec.replicas); repeatable, added to drydock.yaml's diff.ignore. An object only these fields change is counted, not shown. (Not test --ignore, which skips input files.)")
+	maxSize := fs.Int("max-size", report.CommentCap, "--format markdown: at most N bytes (default: GitHub's 65,536-character limit of a pull-request comment), leaving out whole sections, the objects' diffs first, with a notice saying what and where the whole report is (0: no cap). The job summary of --format github is always kept within GitHub's 1 MiB")
+	fullReport := fs.String("full-report", "", "also write the whole report, never capped, to FILE (with --format github, the job summary's Markdown); a capped report's notice names it")
+	colorFlag := fs.String("color", "auto", "colour the text format: auto (on a terminal, unless NO_COLOR is set), always or never")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
 	if *maxLines < 0 {
 		return cmd.fail(stderr, fmt.Errorf("--max-diff-lines %d: want 0 (all) or more", *maxLines))
 	}
+	if *maxSize < 0 {
+		return cmd.fail(stderr, fmt.Errorf("--max-size %d: want 0 (no cap) or more", *maxSize))
+	}
 	write, ok := report.LookupDiff(*format)
 	if !ok {
 		return cmd.fail(stderr, fmt.Errorf("--format %q: want text, markdown, json or github", *format))
 	}
+	var paint bool
+	switch *colorFlag {
+	case "auto":
+		paint = *format == "text" && colour(stdout)
+	case "always":
+		paint = *format == "text"
+	case "never":
+	default:
+		return cmd.fail(stderr, fmt.Errorf("--color %q: want auto, always or never", *colorFlag))
+	}
+	var rules []reconcile.Ignore
+	for _, t := range *ignores {
+		r, err := reconcile.ParseIgnore(t)
+		if err != nil {
+			return cmd.fail(stderr, fmt.Errorf("--%w", err))
+		}
+		rules = append(rules, r)
+	}
+	configured, err := configIgnores(fs.Lookup("config"))
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
+		return exitUsage
+	}
+	rules = append(configured, rules...)
 	if (*rev == "") == (*baseDir == "") {
 		return cmd.fail(stderr, errors.New("give the base: --base REV or --base-dir DIR"))
 	}
@@ -99,17 +133,46 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	plan.MaxDiffLines = *maxLines
-	if err := write(stdout, plan, name); err != nil {
+	if err := plan.Classify(rules); err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
+		return exitInternal
+	}
+	opts := report.DiffOptions{ShowBookkeeping: *showBookkeeping, Colour: paint}
+	if *format == "markdown" {
+		opts.MaxSize = *maxSize
+	}
+	if *fullReport != "" {
+		full := write
+		if *format == "github" {
+			full = report.DiffMarkdown
+		}
+		if err := writeFile(*fullReport, func(w io.Writer) error {
+			return full(w, plan, name, report.DiffOptions{ShowBookkeeping: *showBookkeeping})
+		}); err != nil {
+			fmt.Fprintf(stderr, "drydock diff: --full-report %s: %s\n", *fullReport, errText(err))
+			return exitUsage
+		}
+		opts.WholeReport = report.MarkdownCode(*fullReport)
+	}
+	out := stdout
+	if paint { // the text format escapes what it quotes, its colours aside
+		out = raw(stdout)
+	}
+	if err := write(out, plan, name, opts); err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
 	}
 	if *format == "github" { // as drydock test --format github does
-		if err := appendStepSummary(func(f io.Writer) error { return report.DiffMarkdown(f, plan, name) }); err != nil {
+		if err := appendStepSummary(func(f io.Writer, room int) error {
+			o := opts
+			o.MaxSize, o.MaxSizeName, o.WholeReport = max(room, 1), report.SummaryCapName(room), summaryWhole(*fullReport)
+			return report.DiffMarkdown(f, plan, name, o)
+		}); err != nil {
 			fmt.Fprintf(stderr, "drydock diff: writing the job summary: %s\n", errText(err))
 			return exitUsage
 		}
 	}
-	if *exitCode && len(plan.Changes) > 0 {
+	if *exitCode && slices.ContainsFunc(plan.Changes, func(c reconcile.Change) bool { return c.Noise == reconcile.Real }) {
 		return exitCheck
 	}
 	return exitOK
@@ -167,6 +230,63 @@ func (r *renderFlags) suiteAt(head pipeline.Inputs, rev string) (in pipeline.Inp
 	r.suiteValidation = kept
 	in.Limits, in.Skip = head.Limits, head.Skip
 	return in, note, nil
+}
+
+// configIgnores are the ignore rules of drydock.yaml's diff.ignore:
+// the --config file when given, else the one found from the working
+// directory up to the repository root (none: no rules).
+func configIgnores(config *pflag.Flag) ([]reconcile.Ignore, error) {
+	path := config.Value.String()
+	if !config.Changed {
+		found, err := check.FindConfig(path)
+		if err != nil {
+			return nil, nil
+		}
+		path = found
+	}
+	cfg, err := check.LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	var rules []reconcile.Ignore
+	for _, t := range cfg.Diff.Ignore {
+		r, err := reconcile.ParseIgnore(t) // LoadConfig checked it
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// summaryWhole says, in a capped job summary, where the whole diff is:
+// the step's log, which holds the text format whole (with the run's
+// address when GitHub Actions gives it), and the --full-report file.
+func summaryWhole(fullReport string) string {
+	s := "this step's log, which holds the text report, never capped"
+	server, repo, run := os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_RUN_ID")
+	if server != "" && repo != "" && run != "" {
+		s += " (" + report.MarkdownText(server+"/"+repo+"/actions/runs/"+run) + ")"
+	}
+	if fullReport != "" {
+		s += ", and " + report.MarkdownCode(fullReport) + ", which this step wrote"
+	}
+	return s
+}
+
+// writeFile writes what write writes to the file path, reporting a
+// failed write or close.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	sw := &report.StickyWriter{W: f}
+	err = write(sw)
+	if cerr := f.Close(); err == nil && sw.Err == nil {
+		err = cerr
+	}
+	return errors.Join(err, sw.Err)
 }
 
 // baseInputs are head's inputs read at the base: from the git revision

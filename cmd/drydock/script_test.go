@@ -63,6 +63,8 @@ func TestScripts(t *testing.T) {
 			"sarif-check":  sarifCheck,
 			"exits":        exits,
 			"cmpenv-noeol": cmpenvNoEOL,
+			"fill":         fill,
+			"size-at-most": sizeAtMost,
 		},
 	})
 }
@@ -116,6 +118,33 @@ func cmpenvNoEOL(ts *testscript.TestScript, neg bool, args []string) {
 	want := os.Expand(ts.ReadFile(args[1]), ts.Getenv)
 	if got+"\n" != want {
 		ts.Fatalf("%s and %s differ:\n%s\n%s", args[0], args[1], got, want)
+	}
+}
+
+// fill writes a file of N bytes (lines of x): `fill summary.md 1000`.
+func fill(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fill FILE BYTES")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	line := strings.Repeat("x", 79) + "\n"
+	data := strings.Repeat(line, n/len(line)+1)[:n]
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(data), 0o644))
+}
+
+// sizeAtMost checks that a file holds at most N bytes: `size-at-most
+// summary.md 1048576`.
+func sizeAtMost(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: size-at-most FILE BYTES")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	fi, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if fi.Size() > int64(n) {
+		ts.Fatalf("%s holds %d bytes, more than %d", args[0], fi.Size(), n)
 	}
 }
 

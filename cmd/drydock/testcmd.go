@@ -426,12 +426,14 @@ func writeReport(stdout io.Writer, res *check.Result, out string, format report.
 // writeStepSummary appends the Markdown job summary to
 // $GITHUB_STEP_SUMMARY when GitHub Actions provides one.
 func writeStepSummary(res *check.Result) error {
-	return appendStepSummary(func(w io.Writer) error { return report.StepSummary(w, res) })
+	return appendStepSummary(func(w io.Writer, room int) error { return report.StepSummary(w, res, room) })
 }
 
 // appendStepSummary appends what write writes to $GITHUB_STEP_SUMMARY when
-// GitHub Actions provides one.
-func appendStepSummary(write func(io.Writer) error) error {
+// GitHub Actions provides one. room is what the step's summary has left
+// of GitHub's 1 MiB (report.SummaryCap): the file may already hold what
+// an earlier command of the step wrote.
+func appendStepSummary(write func(w io.Writer, room int) error) error {
 	path := os.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return nil
@@ -440,7 +442,11 @@ func appendStepSummary(write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	err = write(f)
+	room := report.SummaryCap
+	if fi, err := f.Stat(); err == nil {
+		room -= int(min(fi.Size(), int64(room-1)))
+	}
+	err = write(f, room)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
