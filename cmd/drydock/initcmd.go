@@ -511,7 +511,6 @@ warn contains msg if {
 }
 `
 
-
 // starterWorkflow is the GitHub Actions workflow: drydock test on every
 // push and pull request, and on pull requests drydock diff of each
 // rendered suite against the pull request's base, with the drydock
