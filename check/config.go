@@ -279,8 +279,10 @@ func parseConfig(path string, data []byte) (*Config, *manifest.Object, error) {
 // DiffConfig is drydock.yaml's diff: what `drydock diff` does not count
 // as a change.
 type DiffConfig struct {
-	// Ignore are ignore rules (reconcile.ParseIgnore): field paths,
-	// optionally after Kind: , which --ignore adds to.
+	// Ignore are the fields diff does not count as changes: field paths
+	// (a `*` segment matches any key or index, a path covers what is
+	// below it), each optionally scoped to a kind (`Deployment:` or
+	// `Deployment.apps:`); --ignore adds to them.
 	Ignore []string `json:"ignore,omitempty"`
 }
 

@@ -26,9 +26,8 @@ type configKey struct {
 
 // configKeyExtras are what the fields of check.Config cannot say of a
 // key: its default, the commands that read it and an example (the key's
-// own lines; its parents are added). A key missing here is documented all
-// the same, with the type's zero value as default, `test` as its command
-// and an example made from its type.
+// own lines; its parents are added). TestConfigReference fails on a key
+// missing here, so no key ships with a guessed default or command.
 var configKeyExtras = map[string]struct{ def, commands, example string }{
 	"suites":                             {"required", "every command that reads drydock.yaml", "suites:\n  - name: shop\n    inputs: [apps]"},
 	"limits":                             {"none", "`test`", "limits:\n  evalTimeout: 1m\n  memory: 8GiB"},
@@ -72,6 +71,10 @@ var configKeyExtras = map[string]struct{ def, commands, example string }{
 	"suites[].addons":                    {"none", "`test`, `render`, `diff`, `explain`", "addons:\n  - {dir: addons/team, set: [team=payments]}"},
 	"suites[].addons[].dir":              {"required", "`test`, `render`, `diff`, `explain`", "dir: addons/team"},
 	"suites[].addons[].set":              {"none: the parameters' defaults", "`test`, `render`, `diff`, `explain`", "set: [team=payments, replicas=2]"},
+	"suites[].addons[].setString":        {"none", "`test`, `render`, `diff`, `explain`", "setString: [version=1.10]"},
+	"suites[].addons[].values":           {"none", "`test`, `render`, `diff`, `explain`", "values:\n  replicas: 2\n  image: {tag: \"1.2\"}"},
+	"diff":                               {"none", "`diff`", "diff:\n  ignore: [\"Deployment:spec.replicas\"]"},
+	"diff.ignore":                        {"none: every change is shown", "`diff` (with `--ignore` rules added)", "ignore: [\"Deployment:spec.replicas\", \"metadata.annotations[\\\"example.com/build\\\"]\"]"},
 	"suites[].exclude":                   {"none", "`test`, `render`, `diff`, `explain`", "exclude: [\"examples/*\", \"*.tmpl.yaml\"]"},
 	"suites[].fieldValidation":           {"`strict`", "`test`, `render`, `diff`, `explain`, `show`", "fieldValidation: warn"},
 	"suites[].compareRevisionHash":       {"`false`", "`test`", "compareRevisionHash: true"},
@@ -292,6 +295,11 @@ func TestConfigReference(t *testing.T) {
 		paths = append(paths, k.path)
 		if !strings.Contains(string(page), "## `"+k.path+"`") {
 			t.Errorf("docs/reference/drydock.yaml.md has no section for %s: run make docs", k.path)
+		}
+	}
+	for _, p := range paths {
+		if _, ok := configKeyExtras[p]; !ok {
+			t.Errorf("%s: configKeyExtras has no default, commands and example for it", p)
 		}
 	}
 	for p := range configKeyExtras {
