@@ -223,8 +223,11 @@ func (x *lineIndex) start(n int) int {
 }
 
 // line returns the 1-based line n without its line break; false past
-// the last line.
+// the last line (or before the first).
 func (x *lineIndex) line(n int) ([]byte, bool) {
+	if n < 1 {
+		return nil, false
+	}
 	s := x.start(n)
 	if len(x.starts) < n {
 		return nil, false
@@ -396,74 +399,6 @@ func elementFields(fields map[string]Pos, base string, n int) []map[string]Pos {
 		}
 	}
 	return out
-}
-
-// YAMLError positions a syntax error of the YAML library
-// (go.yaml.in/yaml/v3) decoding data, the text of file, which only says
-// "line N" in its text. Its parser errors ("did not find expected ...")
-// give a 0-based line (of the construct being parsed, or of where the
-// problem was found when the construct starts on the first line; its
-// scanner errors are 1-based): drydock reports the 1-based line, at most
-// the file's last.
-func YAMLError(file string, data []byte, err error) error {
-	return yamlError(file, data, 0, err)
-}
-
-// yamlError is YAMLError for data that starts after line lineBase of file.
-func yamlError(file string, data []byte, lineBase int, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	// go-yaml reports an alias to an undefined anchor without its line.
-	var name string
-	if _, scanErr := fmt.Sscanf(msg, "unknown anchor %s referenced", &name); scanErr == nil {
-		name = strings.Trim(name, "'")
-		if p, ok := aliasPos(file, data, name); ok {
-			p.Line += lineBase
-			return At(p, "%w: unknown anchor '%s' referenced (no &%s before it)", ErrInvalidYAML, name, name)
-		}
-	}
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.IndexByte(rest, ':'); i > 0 {
-			if n, convErr := strconv.Atoi(rest[:i]); convErr == nil {
-				text := strings.TrimSpace(rest[i+1:])
-				if strings.HasPrefix(text, "did not find expected") {
-					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
-				}
-				col := yamlErrorColumn(data, n, text)
-				n += lineBase
-				return At(Pos{File: file, Line: n, Col: col}, "%w near line %d: %s", ErrInvalidYAML, n, text)
-			}
-		}
-	}
-	return At(Pos{File: file}, "%w: %s", ErrInvalidYAML, msg)
-}
-
-// yamlErrorColumn finds the column of go-yaml's error on line n, which
-// go-yaml does not report, where the message tells it: the tab that cannot
-// start a token, the colon of a mapping value not allowed there; else 0
-// (the position names the line only).
-func yamlErrorColumn(data []byte, n int, msg string) int {
-	if n < 1 {
-		return 0
-	}
-	raw, ok := (&lineIndex{data: data}).line(n)
-	if !ok {
-		return 0
-	}
-	line := string(bytes.TrimRight(raw, "\r"))
-	switch {
-	case strings.HasPrefix(msg, "found character that cannot start any token"):
-		if i := strings.IndexByte(line, '\t'); i >= 0 {
-			return i + 1
-		}
-	case strings.HasPrefix(msg, "mapping values are not allowed"):
-		for i := 0; i < len(line); i++ {
-			if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ') {
-				return i + 1
-			}
-		}
-	}
-	return 0
 }
 
 type converter struct {

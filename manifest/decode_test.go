@@ -142,8 +142,8 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"duplicate key", "a: 1\nb: 2\na: 3\n", `in.yaml:3:1: invalid YAML: duplicate key "a" (first defined at line 1)`, DecodeOptions{}},
 		{"syntax", "a: [1\n", "in.yaml:1: invalid YAML", DecodeOptions{}},
-		{"syntax at an inner line", "a: 1\nb: 2\nc: [1, 2\nd: 4\n", "in.yaml:3: invalid YAML near line 3: did not find expected ',' or ']'", DecodeOptions{}},
-		{"scanner error", "a: 1\nb: @x\n", "in.yaml:2: invalid YAML near line 2: found character that cannot start any token", DecodeOptions{}},
+		{"syntax at an inner line", "a: 1\nb: 2\nc: [1, 2\nd: 4\n", "in.yaml:4: invalid YAML near line 4: did not find expected ',' or ']'", DecodeOptions{}},
+		{"scanner error", "a: 1\nb: @x\n", "in.yaml:2:4: invalid YAML near line 2: found character that cannot start any token", DecodeOptions{}},
 		{"not a mapping", "- a\n", "in.yaml:1:1: invalid YAML: a document must be a mapping, found a sequence", DecodeOptions{}},
 		{"list items not a list", "kind: List\nitems: 3\n", "in.yaml:2:8: invalid YAML: List items must be a sequence", DecodeOptions{}},
 		{"alias bomb", aliasBomb(), "in.yaml:6:47: invalid YAML: alias *a3 at root.a4[7]: aliases expand to more than 100000 nodes", DecodeOptions{}},

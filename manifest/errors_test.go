@@ -62,6 +62,27 @@ func TestJoin(t *testing.T) {
 	}
 }
 
+// TestJoinMarked: a list marked as a class (as a package marks the list
+// of its errors) joins as its errors, each of the class, sorted with the
+// others: a list never holds a list.
+func TestJoinMarked(t *testing.T) {
+	kind := errors.New("bad input")
+	at := func(line int) error { return At(Pos{File: "a.yaml", Line: line, Col: 1}, "e%d", line) }
+	got := Join(at(4), Mark(kind, Join(at(9), at(1))))
+	var list Errors
+	if !errors.As(got, &list) || len(list) != 3 {
+		t.Fatalf("Join = %#v, want a flat list of 3", got)
+	}
+	for i, want := range []bool{true, false, true} { // lines 1, 4, 9
+		if got := errors.Is(list[i], kind); got != want {
+			t.Errorf("element %d (%s): of the kind %t, want %t", i, Format(list[i], nil), got, want)
+		}
+	}
+	if diff := cmp.Diff("a.yaml:1:1: e1\na.yaml:4:1: e4\na.yaml:9:1: e9", Format(got, nil)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestMark(t *testing.T) {
 	kind := errors.New("bad input")
 	inner := At(Pos{File: "a.yaml", Line: 3, Col: 1}, "broken")
