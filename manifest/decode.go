@@ -73,6 +73,8 @@ func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
 // a caller that need not hold every object at once.
 type Decoder struct {
 	file string
+	// data is the text being decoded: the stream, or what follows the
+	// document separator after a syntax error (resume).
 	data []byte
 	opts DecodeOptions
 	dec  *yaml.Decoder
@@ -81,6 +83,8 @@ type Decoder struct {
 	lines    *lineIndex
 	alone    bool
 	err      error
+	// resumable marks err as a syntax error the next call goes on after.
+	resumable bool
 }
 
 // NewDecoder returns a decoder of the stream data named file.
@@ -109,6 +113,7 @@ func (d *Decoder) next() (*yaml.Node, error) {
 		d.err = err
 		if !errors.Is(err, io.EOF) {
 			d.err = yamlError(d.file, d.data, d.lineBase, err)
+			d.resumable = true
 		}
 		return nil, d.err
 	}
@@ -117,21 +122,47 @@ func (d *Decoder) next() (*yaml.Node, error) {
 
 // Next returns the objects of the next document: none for an empty
 // document, the items of a List, else one. It returns io.EOF after the
-// last document; after any other error the decoder is done.
+// last document. After an error in a document (a syntax error included)
+// the next call goes on with the document that starts after it: the
+// first "---" line below the error (io.EOF when there is none), so that
+// one bad document does not hide the errors and objects of the others.
 func (d *Decoder) Next() ([]*Object, error) {
+	if d.resumable {
+		d.resume()
+	}
 	doc, err := d.next()
 	if err != nil {
 		return nil, err
 	}
 	objs, aliases, err := decodeDocument(d.file, d.lines, d.lineBase, doc, d.opts)
 	if err != nil {
-		d.err = err
-		return nil, err
+		return nil, err // the parser is past the document already
 	}
 	if d.alone && !aliases && len(objs) == 1 && objs[0].ListItem == "" {
-		objs[0].doc = &Document{file: d.file, text: d.data[d.lines.start(doc.Line):], line: doc.Line, opts: d.opts}
+		objs[0].doc = &Document{file: d.file, text: d.data[d.lines.start(doc.Line):], line: doc.Line + d.lineBase, opts: d.opts}
 	}
 	return objs, nil
+}
+
+// resume starts decoding again at the first document separator ("---" at
+// the start of a line) below the line of the syntax error d.err, or ends
+// the stream (io.EOF) when there is none.
+func (d *Decoder) resume() {
+	d.resumable = false
+	pos, _ := PosOf(d.err)
+	d.err = io.EOF
+	for n := max(pos.Line-d.lineBase, 1) + 1; ; n++ {
+		line, ok := d.lines.line(n)
+		if !ok {
+			return
+		}
+		if rest, sep := bytes.CutPrefix(line, []byte("---")); sep && (len(bytes.TrimSpace(rest)) == 0 || rest[0] == ' ' || rest[0] == '\t') {
+			start := d.lines.start(n)
+			d.data, d.lineBase = d.data[start:], d.lineBase+n-1
+			d.dec, d.lines, d.err = yaml.NewDecoder(bytes.NewReader(d.data)), &lineIndex{data: d.data}, nil
+			return
+		}
+	}
 }
 
 // Document is the text of one document of a YAML stream, from which its
@@ -491,7 +522,7 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int) (map[string]an
 			}
 			c.opts.Duplicate(At(c.pos(kn), "%w %q (first defined at line %d)", ErrDuplicateKey, key, line))
 		}
-		seen[key] = kn.Line
+		seen[key] = kn.Line + c.lineBase
 		child := fieldpath.Key(key).After(path)
 		if c.opts.KeyPositions {
 			c.fields[child+keySuffix] = c.pos(kn)

@@ -3,6 +3,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -398,5 +399,47 @@ func TestDecodeDuplicateReported(t *testing.T) {
 	}
 	if p := objs[0].FieldPos(fieldpath.New("a")); p.Line != 3 {
 		t.Errorf("a is at %v, want line 3", p)
+	}
+}
+
+// TestDecoderGoesOn: after a bad document the decoder goes on with the
+// next one, so that every document's error and object is seen; positions
+// (and a document decoded again) keep the file's lines.
+func TestDecoderGoesOn(t *testing.T) {
+	src := "kind: A\nmetadata: {name: a}\n---\nkind: B\nx: [1\ny: 2\n---\nkind: C\nmetadata:\n  name: c\n---\nkind: D\nk: 1\nk: 2\n---\nkind: E\nspec:\n  x: 1\n---\nbad: [\n"
+	d := NewDecoder("in.yaml", []byte(src), DecodeOptions{})
+	var got []string
+	for {
+		objs, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			got = append(got, "error "+Format(err, nil))
+			continue
+		}
+		for _, o := range objs {
+			got = append(got, fmt.Sprintf("%s at %s", o.Kind(), o.Pos))
+			if doc, ok := o.Document(); ok {
+				again, err := doc.Decode()
+				if err != nil {
+					t.Fatalf("%s: decode again: %v", o.Kind(), err)
+				}
+				if p := again.FieldPos(fieldpath.New("kind")); p != o.FieldPos(fieldpath.New("kind")) {
+					t.Errorf("%s decoded again: kind at %s, want %s", o.Kind(), p, o.FieldPos(fieldpath.New("kind")))
+				}
+			}
+		}
+	}
+	want := []string{
+		"A at in.yaml:1:1",
+		"error in.yaml:6: invalid YAML near line 6: did not find expected ',' or ']' (the '[' opened at in.yaml:5:4)",
+		"C at in.yaml:8:1",
+		`error in.yaml:14:1: invalid YAML: duplicate key "k" (first defined at line 13)`,
+		"E at in.yaml:16:1",
+		"error in.yaml:20: invalid YAML near line 20: did not find expected node content",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
