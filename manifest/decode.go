@@ -123,8 +123,8 @@ func (d *Decoder) next() (*yaml.Node, error) {
 // Next returns the objects of the next document: none for an empty
 // document, the items of a List, else one. It returns io.EOF after the
 // last document. After an error in a document (a syntax error included)
-// the next call goes on with the document that starts after it: the
-// first "---" line below the error (io.EOF when there is none), so that
+// the next call goes on with the document that starts after it: at the
+// first "---" line from the error's on (io.EOF when there is none), so that
 // one bad document does not hide the errors and objects of the others.
 func (d *Decoder) Next() ([]*Object, error) {
 	if d.resumable {
@@ -145,13 +145,15 @@ func (d *Decoder) Next() ([]*Object, error) {
 }
 
 // resume starts decoding again at the first document separator ("---" at
-// the start of a line) below the line of the syntax error d.err, or ends
-// the stream (io.EOF) when there is none.
+// the start of a line) from the line of the syntax error d.err on (a
+// document that starts where go-yaml found the one before it unfinished
+// is read), past the first line of what was being decoded, or ends the
+// stream (io.EOF) when there is none.
 func (d *Decoder) resume() {
 	d.resumable = false
 	pos, _ := PosOf(d.err)
 	d.err = io.EOF
-	for n := max(pos.Line-d.lineBase, 1) + 1; ; n++ {
+	for n := max(pos.Line-d.lineBase, 2); ; n++ {
 		line, ok := d.lines.line(n)
 		if !ok {
 			return

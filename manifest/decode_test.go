@@ -142,7 +142,7 @@ func TestDecodeErrors(t *testing.T) {
 		opts           DecodeOptions
 	}{
 		{"duplicate key", "a: 1\nb: 2\na: 3\n", `in.yaml:3:1: invalid YAML: duplicate key "a" (first defined at line 1)`, DecodeOptions{}},
-		{"syntax", "a: [1\n", "in.yaml:1: invalid YAML", DecodeOptions{}},
+		{"syntax", "a: [1\n", "in.yaml:1:4: invalid YAML", DecodeOptions{}},
 		{"syntax at an inner line", "a: 1\nb: 2\nc: [1, 2\nd: 4\n", "in.yaml:4: invalid YAML near line 4: did not find expected ',' or ']'", DecodeOptions{}},
 		{"scanner error", "a: 1\nb: @x\n", "in.yaml:2:4: invalid YAML near line 2: found character that cannot start any token", DecodeOptions{}},
 		{"not a mapping", "- a\n", "in.yaml:1:1: invalid YAML: a document must be a mapping, found a sequence", DecodeOptions{}},
@@ -406,7 +406,7 @@ func TestDecodeDuplicateReported(t *testing.T) {
 // next one, so that every document's error and object is seen; positions
 // (and a document decoded again) keep the file's lines.
 func TestDecoderGoesOn(t *testing.T) {
-	src := "kind: A\nmetadata: {name: a}\n---\nkind: B\nx: [1\ny: 2\n---\nkind: C\nmetadata:\n  name: c\n---\nkind: D\nk: 1\nk: 2\n---\nkind: E\nspec:\n  x: 1\n---\nbad: [\n"
+	src := "kind: A\nmetadata: {name: a}\n---\nkind: B\nx: [1\ny: 2\n---\nkind: C\nmetadata:\n  name: c\n---\nkind: D\nk: 1\nk: 2\n---\nkind: E\nspec:\n  x: 1\n---\nbad: [\n---\nkind: F\n---\nbad: [\n"
 	d := NewDecoder("in.yaml", []byte(src), DecodeOptions{})
 	var got []string
 	for {
@@ -437,7 +437,9 @@ func TestDecoderGoesOn(t *testing.T) {
 		"C at in.yaml:8:1",
 		`error in.yaml:14:1: invalid YAML: duplicate key "k" (first defined at line 13)`,
 		"E at in.yaml:16:1",
-		"error in.yaml:20: invalid YAML near line 20: did not find expected node content",
+		"error in.yaml:21: invalid YAML near line 21: did not find expected node content",
+		"F at in.yaml:22:1",
+		"error in.yaml:24: invalid YAML near line 24: did not find expected node content",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -111,3 +111,34 @@ func TestKeySubject(t *testing.T) {
 		}
 	}
 }
+
+// TestSub: the positions under a field, re-rooted, graft onto another
+// object as if it had been authored there.
+func TestSub(t *testing.T) {
+	src := "spec:\n  objects:\n    - kind: A\n      spec: {x: 1}\n    - kind: B\n      list: [7]\n"
+	objs, err := Decode("in.yaml", []byte(src), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := objs[0].Sub(fieldpath.New("spec", "objects", 1))
+	if sub == nil || sub.Pos.Line != 5 {
+		t.Fatalf("Sub = %+v, want one at line 5", sub)
+	}
+	o := New(map[string]any{"kind": "B"})
+	o.Graft(nil, sub)
+	for _, tc := range []struct {
+		path fieldpath.Path
+		want string
+	}{
+		{fieldpath.New("kind"), "in.yaml:5:13"},
+		{fieldpath.New("list", 0), "in.yaml:6:14"},
+		{fieldpath.New("metadata", "labels"), ""}, // not authored: o's own (none)
+	} {
+		if got := o.FieldPos(tc.path).String(); got != tc.want {
+			t.Errorf("FieldPos(%s) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	if objs[0].Sub(fieldpath.New("spec", "objects", 7)) != nil || objs[0].Sub(nil) != nil {
+		t.Error("Sub of an unauthored field, or of the root, is not nil")
+	}
+}

@@ -118,6 +118,7 @@ func syntaxAt(data []byte, n int, text string) syntaxPlace {
 	if m, same := problemLine(data, text); same {
 		at.line = m
 	}
+	at.line = min(at.line, last)
 	lines := &lineIndex{data: data}
 	switch {
 	case text == "found unexpected end of stream":
@@ -131,10 +132,16 @@ func syntaxAt(data []byte, n int, text string) syntaxPlace {
 	case strings.HasPrefix(text, "did not find expected ',' or"):
 		// The flow collection left open is the context go-yaml v3 names
 		// (unless it is on the first line).
-		if c := openBracket(lines, v3line); c > 0 && v3line < at.line {
-			at.opened, at.openedCol = v3line, c
-			raw, _ := lines.line(v3line)
-			at.what = fmt.Sprintf("the %q opened at", raw[c-1])
+		open := byte('[')
+		if strings.HasSuffix(text, "'}'") {
+			open = '{'
+		}
+		from := min(v3line, last)
+		switch c := openBracket(lines, from, open); {
+		case c > 0 && from == at.line:
+			at.col, at.note = c, fmt.Sprintf(" (the %q here is never closed)", open)
+		case c > 0 && from < at.line:
+			at.opened, at.openedCol, at.what = from, c, fmt.Sprintf("the %q opened at", open)
 		}
 	case text == "did not find expected key" || text == "did not find expected '-' indicator" || text == "did not find expected <document start>":
 		// The token the block collection did not expect starts its line
@@ -143,7 +150,6 @@ func syntaxAt(data []byte, n int, text string) syntaxPlace {
 	default:
 		at.col = yamlErrorColumn(data, at.line, text)
 	}
-	at.line = min(at.line, last)
 	return at
 }
 
@@ -213,9 +219,9 @@ func openQuote(lines *lineIndex, n int) int {
 	return open
 }
 
-// openBracket is the 1-based column of the last '[' or '{' of line n
-// outside quotes that the line does not close (0: none).
-func openBracket(lines *lineIndex, n int) int {
+// openBracket is the 1-based column of the last bracket open ('[' or
+// '{') of line n outside quotes that the line does not close (0: none).
+func openBracket(lines *lineIndex, n int, open byte) int {
 	raw, ok := lines.line(n)
 	if !ok {
 		return 0
@@ -241,10 +247,12 @@ func openBracket(lines *lineIndex, n int) int {
 			stack = stack[:len(stack)-1]
 		}
 	}
-	if len(stack) == 0 {
-		return 0
+	for i := len(stack) - 1; i >= 0; i-- {
+		if raw[stack[i]-1] == open {
+			return stack[i]
+		}
 	}
-	return stack[0]
+	return 0
 }
 
 // yamlErrorColumn finds the column of go-yaml's error on line n, which
