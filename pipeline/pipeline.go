@@ -438,7 +438,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	load = append(load, r.invalid...)
 	res.Warnings = r.warnings
 	r.keep(in.Record, res)
-	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
+	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(l.apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
 	if err := firstError(guard.failed(), err); err != nil {
 		return nil, failed(load, karmadaError(err))
 	}
