@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -248,7 +249,18 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte(aliasBomb()))
 	f.Add([]byte("a: &a {x: &b [1, 2]}\nb: [*a, *b, {<<: *a}]\n"))
+	f.Add([]byte("a: [\n---\nb: 1\n---\nc: 'x\n---\nd: 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Going on after errors ends, with no more calls than lines.
+		d := NewDecoder("fuzz.yaml", data, DecodeOptions{})
+		for calls := 0; ; calls++ {
+			if _, err := d.Next(); errors.Is(err, io.EOF) {
+				break
+			}
+			if calls > bytes.Count(data, []byte("\n"))+2 && calls > 100 {
+				t.Fatalf("Next called %d times on %d lines without io.EOF", calls, bytes.Count(data, []byte("\n")))
+			}
+		}
 		objs, err := Decode("fuzz.yaml", data, DecodeOptions{})
 		if err != nil {
 			return
