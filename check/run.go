@@ -224,6 +224,31 @@ func (res *SuiteResult) fail(err error, check string) {
 	res.Findings = append(res.Findings, errorFindings(res.Name, check, err)...)
 }
 
+// validationFindings are the findings of a render's validation (none
+// when v is nil) as suite's findings.
+func validationFindings(suite string, v *pipeline.ValidationRecord) []Finding {
+	if v == nil {
+		return nil
+	}
+	var out []Finding
+	for _, f := range v.Findings {
+		level := LevelError
+		if f.Warning {
+			level = LevelWarning
+		}
+		msg := ""
+		if f.Cluster != "" { // else about an Application's properties
+			msg = fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
+		}
+		if f.Field != "" {
+			msg += f.Field + ": "
+		}
+		out = append(out, Finding{Suite: suite, Check: "validate", Level: level, Message: msg + f.Message,
+			Pos: f.Pos, Object: f.Path, Origin: f.Origin, Field: f.Field})
+	}
+	return out
+}
+
 // errorFindings are the findings of a check that could not run: one per
 // error, at its place (manifest.PosOf: the error's chain, never its text),
 // with the related places of its located error.
@@ -377,30 +402,15 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	if err != nil {
 		sink.abort()
 		res.fail(err, "render")
+		if out != nil { // the findings of what did render
+			res.Findings = append(res.Findings, validationFindings(s.Name, out.Validation)...)
+		}
 		return res
 	}
 	for _, w := range out.SortedWarnings() {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
 	}
-	var findings []pipeline.Finding
-	if out.Validation != nil {
-		findings = out.Validation.Findings
-	}
-	for _, f := range findings {
-		level := LevelError
-		if f.Warning {
-			level = LevelWarning
-		}
-		msg := ""
-		if f.Cluster != "" { // else about an Application's properties
-			msg = fmt.Sprintf("cluster %s: %s: ", f.Cluster, f.Key)
-		}
-		if f.Field != "" {
-			msg += f.Field + ": "
-		}
-		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "validate", Level: level, Message: msg + f.Message,
-			Pos: f.Pos, Object: f.Path, Origin: f.Origin, Field: f.Field})
-	}
+	res.Findings = append(res.Findings, validationFindings(s.Name, out.Validation)...)
 	err = sink.finish(res)
 	if err == nil && res.Objects == 0 {
 		r.nothingChecked(s, res, "render", "the suite renders no object: its checks had nothing to check")

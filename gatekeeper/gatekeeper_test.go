@@ -484,7 +484,7 @@ func TestVerifyYAMLErrors(t *testing.T) {
 	}
 	want := []string{
 		dir + "/anchor.yaml:5:13: invalid YAML: unknown anchor 'nope' referenced (no &nope before it)",
-		dir + "/flow.yaml:5: invalid YAML near line 5: did not find expected ',' or ']'",
+		dir + "/flow.yaml:5:13: invalid YAML near line 5: did not find expected ',' or ']' (the '[' here is never closed)",
 	}
 	if diff := cmp.Diff(want, strings.Split(manifest.Format(err, nil), "\n")); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)

@@ -73,6 +73,8 @@ func Decode(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
 // a caller that need not hold every object at once.
 type Decoder struct {
 	file string
+	// data is the text being decoded: the stream, or what follows the
+	// document separator after a syntax error (resume).
 	data []byte
 	opts DecodeOptions
 	dec  *yaml.Decoder
@@ -81,6 +83,8 @@ type Decoder struct {
 	lines    *lineIndex
 	alone    bool
 	err      error
+	// resumable marks err as a syntax error the next call goes on after.
+	resumable bool
 }
 
 // NewDecoder returns a decoder of the stream data named file.
@@ -109,6 +113,7 @@ func (d *Decoder) next() (*yaml.Node, error) {
 		d.err = err
 		if !errors.Is(err, io.EOF) {
 			d.err = yamlError(d.file, d.data, d.lineBase, err)
+			d.resumable = true
 		}
 		return nil, d.err
 	}
@@ -117,21 +122,49 @@ func (d *Decoder) next() (*yaml.Node, error) {
 
 // Next returns the objects of the next document: none for an empty
 // document, the items of a List, else one. It returns io.EOF after the
-// last document; after any other error the decoder is done.
+// last document. After an error in a document (a syntax error included)
+// the next call goes on with the document that starts after it: at the
+// first "---" line from the error's on (io.EOF when there is none), so that
+// one bad document does not hide the errors and objects of the others.
 func (d *Decoder) Next() ([]*Object, error) {
+	if d.resumable {
+		d.resume()
+	}
 	doc, err := d.next()
 	if err != nil {
 		return nil, err
 	}
 	objs, aliases, err := decodeDocument(d.file, d.lines, d.lineBase, doc, d.opts)
 	if err != nil {
-		d.err = err
-		return nil, err
+		return nil, err // the parser is past the document already
 	}
 	if d.alone && !aliases && len(objs) == 1 && objs[0].ListItem == "" {
-		objs[0].doc = &Document{file: d.file, text: d.data[d.lines.start(doc.Line):], line: doc.Line, opts: d.opts}
+		objs[0].doc = &Document{file: d.file, text: d.data[d.lines.start(doc.Line):], line: doc.Line + d.lineBase, opts: d.opts}
 	}
 	return objs, nil
+}
+
+// resume starts decoding again at the first document separator ("---" at
+// the start of a line) from the line of the syntax error d.err on (a
+// document that starts where go-yaml found the one before it unfinished
+// is read), past the first line of what was being decoded, or ends the
+// stream (io.EOF) when there is none.
+func (d *Decoder) resume() {
+	d.resumable = false
+	pos, _ := PosOf(d.err)
+	d.err = io.EOF
+	for n := max(pos.Line-d.lineBase, 2); ; n++ {
+		line, ok := d.lines.line(n)
+		if !ok {
+			return
+		}
+		if rest, sep := bytes.CutPrefix(line, []byte("---")); sep && (len(bytes.TrimSpace(rest)) == 0 || rest[0] == ' ' || rest[0] == '\t') {
+			start := d.lines.start(n)
+			d.data, d.lineBase = d.data[start:], d.lineBase+n-1
+			d.dec, d.lines, d.err = yaml.NewDecoder(bytes.NewReader(d.data)), &lineIndex{data: d.data}, nil
+			return
+		}
+	}
 }
 
 // Document is the text of one document of a YAML stream, from which its
@@ -223,8 +256,11 @@ func (x *lineIndex) start(n int) int {
 }
 
 // line returns the 1-based line n without its line break; false past
-// the last line.
+// the last line (or before the first).
 func (x *lineIndex) line(n int) ([]byte, bool) {
+	if n < 1 {
+		return nil, false
+	}
 	s := x.start(n)
 	if len(x.starts) < n {
 		return nil, false
@@ -398,74 +434,6 @@ func elementFields(fields map[string]Pos, base string, n int) []map[string]Pos {
 	return out
 }
 
-// YAMLError positions a syntax error of the YAML library
-// (go.yaml.in/yaml/v3) decoding data, the text of file, which only says
-// "line N" in its text. Its parser errors ("did not find expected ...")
-// give a 0-based line (of the construct being parsed, or of where the
-// problem was found when the construct starts on the first line; its
-// scanner errors are 1-based): drydock reports the 1-based line, at most
-// the file's last.
-func YAMLError(file string, data []byte, err error) error {
-	return yamlError(file, data, 0, err)
-}
-
-// yamlError is YAMLError for data that starts after line lineBase of file.
-func yamlError(file string, data []byte, lineBase int, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	// go-yaml reports an alias to an undefined anchor without its line.
-	var name string
-	if _, scanErr := fmt.Sscanf(msg, "unknown anchor %s referenced", &name); scanErr == nil {
-		name = strings.Trim(name, "'")
-		if p, ok := aliasPos(file, data, name); ok {
-			p.Line += lineBase
-			return At(p, "%w: unknown anchor '%s' referenced (no &%s before it)", ErrInvalidYAML, name, name)
-		}
-	}
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.IndexByte(rest, ':'); i > 0 {
-			if n, convErr := strconv.Atoi(rest[:i]); convErr == nil {
-				text := strings.TrimSpace(rest[i+1:])
-				if strings.HasPrefix(text, "did not find expected") {
-					n = min(n+1, bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))+1)
-				}
-				col := yamlErrorColumn(data, n, text)
-				n += lineBase
-				return At(Pos{File: file, Line: n, Col: col}, "%w near line %d: %s", ErrInvalidYAML, n, text)
-			}
-		}
-	}
-	return At(Pos{File: file}, "%w: %s", ErrInvalidYAML, msg)
-}
-
-// yamlErrorColumn finds the column of go-yaml's error on line n, which
-// go-yaml does not report, where the message tells it: the tab that cannot
-// start a token, the colon of a mapping value not allowed there; else 0
-// (the position names the line only).
-func yamlErrorColumn(data []byte, n int, msg string) int {
-	if n < 1 {
-		return 0
-	}
-	raw, ok := (&lineIndex{data: data}).line(n)
-	if !ok {
-		return 0
-	}
-	line := string(bytes.TrimRight(raw, "\r"))
-	switch {
-	case strings.HasPrefix(msg, "found character that cannot start any token"):
-		if i := strings.IndexByte(line, '\t'); i >= 0 {
-			return i + 1
-		}
-	case strings.HasPrefix(msg, "mapping values are not allowed"):
-		for i := 0; i < len(line); i++ {
-			if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ') {
-				return i + 1
-			}
-		}
-	}
-	return 0
-}
-
 type converter struct {
 	lines *lineIndex
 	// lineBase is added to go-yaml's line numbers: the lines before the
@@ -556,7 +524,7 @@ func (c *converter) mapping(n *yaml.Node, path string, depth int) (map[string]an
 			}
 			c.opts.Duplicate(At(c.pos(kn), "%w %q (first defined at line %d)", ErrDuplicateKey, key, line))
 		}
-		seen[key] = kn.Line
+		seen[key] = kn.Line + c.lineBase
 		child := fieldpath.Key(key).After(path)
 		if c.opts.KeyPositions {
 			c.fields[child+keySuffix] = c.pos(kn)

@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -141,9 +143,9 @@ func TestDecodeErrors(t *testing.T) {
 		opts           DecodeOptions
 	}{
 		{"duplicate key", "a: 1\nb: 2\na: 3\n", `in.yaml:3:1: invalid YAML: duplicate key "a" (first defined at line 1)`, DecodeOptions{}},
-		{"syntax", "a: [1\n", "in.yaml:1: invalid YAML", DecodeOptions{}},
-		{"syntax at an inner line", "a: 1\nb: 2\nc: [1, 2\nd: 4\n", "in.yaml:3: invalid YAML near line 3: did not find expected ',' or ']'", DecodeOptions{}},
-		{"scanner error", "a: 1\nb: @x\n", "in.yaml:2: invalid YAML near line 2: found character that cannot start any token", DecodeOptions{}},
+		{"syntax", "a: [1\n", "in.yaml:1:4: invalid YAML", DecodeOptions{}},
+		{"syntax at an inner line", "a: 1\nb: 2\nc: [1, 2\nd: 4\n", "in.yaml:4: invalid YAML near line 4: did not find expected ',' or ']'", DecodeOptions{}},
+		{"scanner error", "a: 1\nb: @x\n", "in.yaml:2:4: invalid YAML near line 2: found character that cannot start any token", DecodeOptions{}},
 		{"not a mapping", "- a\n", "in.yaml:1:1: invalid YAML: a document must be a mapping, found a sequence", DecodeOptions{}},
 		{"list items not a list", "kind: List\nitems: 3\n", "in.yaml:2:8: invalid YAML: List items must be a sequence", DecodeOptions{}},
 		{"alias bomb", aliasBomb(), "in.yaml:6:47: invalid YAML: alias *a3 at root.a4[7]: aliases expand to more than 100000 nodes", DecodeOptions{}},
@@ -247,7 +249,18 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte(aliasBomb()))
 	f.Add([]byte("a: &a {x: &b [1, 2]}\nb: [*a, *b, {<<: *a}]\n"))
+	f.Add([]byte("a: [\n---\nb: 1\n---\nc: 'x\n---\nd: 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Going on after errors ends, with no more calls than lines.
+		d := NewDecoder("fuzz.yaml", data, DecodeOptions{})
+		for calls := 0; ; calls++ {
+			if _, err := d.Next(); errors.Is(err, io.EOF) {
+				break
+			}
+			if calls > bytes.Count(data, []byte("\n"))+2 && calls > 100 {
+				t.Fatalf("Next called %d times on %d lines without io.EOF", calls, bytes.Count(data, []byte("\n")))
+			}
+		}
 		objs, err := Decode("fuzz.yaml", data, DecodeOptions{})
 		if err != nil {
 			return
@@ -398,5 +411,49 @@ func TestDecodeDuplicateReported(t *testing.T) {
 	}
 	if p := objs[0].FieldPos(fieldpath.New("a")); p.Line != 3 {
 		t.Errorf("a is at %v, want line 3", p)
+	}
+}
+
+// TestDecoderGoesOn: after a bad document the decoder goes on with the
+// next one, so that every document's error and object is seen; positions
+// (and a document decoded again) keep the file's lines.
+func TestDecoderGoesOn(t *testing.T) {
+	src := "kind: A\nmetadata: {name: a}\n---\nkind: B\nx: [1\ny: 2\n---\nkind: C\nmetadata:\n  name: c\n---\nkind: D\nk: 1\nk: 2\n---\nkind: E\nspec:\n  x: 1\n---\nbad: [\n---\nkind: F\n---\nbad: [\n"
+	d := NewDecoder("in.yaml", []byte(src), DecodeOptions{})
+	var got []string
+	for {
+		objs, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			got = append(got, "error "+Format(err, nil))
+			continue
+		}
+		for _, o := range objs {
+			got = append(got, fmt.Sprintf("%s at %s", o.Kind(), o.Pos))
+			if doc, ok := o.Document(); ok {
+				again, err := doc.Decode()
+				if err != nil {
+					t.Fatalf("%s: decode again: %v", o.Kind(), err)
+				}
+				if p := again.FieldPos(fieldpath.New("kind")); p != o.FieldPos(fieldpath.New("kind")) {
+					t.Errorf("%s decoded again: kind at %s, want %s", o.Kind(), p, o.FieldPos(fieldpath.New("kind")))
+				}
+			}
+		}
+	}
+	want := []string{
+		"A at in.yaml:1:1",
+		"error in.yaml:6: invalid YAML near line 6: did not find expected ',' or ']' (the '[' opened at in.yaml:5:4)",
+		"C at in.yaml:8:1",
+		`error in.yaml:14:1: invalid YAML: duplicate key "k" (first defined at line 13)`,
+		"E at in.yaml:16:1",
+		"error in.yaml:21: invalid YAML near line 21: did not find expected node content",
+		"F at in.yaml:22:1",
+		"error in.yaml:24: invalid YAML near line 24: did not find expected node content",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

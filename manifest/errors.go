@@ -158,7 +158,9 @@ func PosOf(err error) (Pos, bool) {
 }
 
 // Errors is a list of errors reported whole: deduplicated, sorted by
-// position (errors without one last, in their order).
+// position (errors without one last, in their order). Join flattens the
+// lists it is given, marked ones (Mark) included: the list never holds a
+// list.
 type Errors []error
 
 // Join returns nil for no errors, the error itself for one, else the
@@ -173,6 +175,15 @@ func Join(errs ...error) error {
 				add(e)
 			}
 			return
+		}
+		// A list marked as one class (Mark) is its errors, each marked.
+		if m, ok := err.(*marked); ok {
+			if list, ok := m.err.(Errors); ok {
+				for _, e := range list {
+					add(Mark(m.kind, e))
+				}
+				return
+			}
 		}
 		if msg := Format(err, nil); !seen[msg] {
 			seen[msg] = true

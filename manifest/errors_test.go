@@ -62,6 +62,27 @@ func TestJoin(t *testing.T) {
 	}
 }
 
+// TestJoinMarked: a list marked as a class (as a package marks the list
+// of its errors) joins as its errors, each of the class, sorted with the
+// others: a list never holds a list.
+func TestJoinMarked(t *testing.T) {
+	kind := errors.New("bad input")
+	at := func(line int) error { return At(Pos{File: "a.yaml", Line: line, Col: 1}, "e%d", line) }
+	got := Join(at(4), Mark(kind, Join(at(9), at(1))))
+	var list Errors
+	if !errors.As(got, &list) || len(list) != 3 {
+		t.Fatalf("Join = %#v, want a flat list of 3", got)
+	}
+	for i, want := range []bool{true, false, true} { // lines 1, 4, 9
+		if got := errors.Is(list[i], kind); got != want {
+			t.Errorf("element %d (%s): of the kind %t, want %t", i, Format(list[i], nil), got, want)
+		}
+	}
+	if diff := cmp.Diff("a.yaml:1:1: e1\na.yaml:4:1: e4\na.yaml:9:1: e9", Format(got, nil)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestMark(t *testing.T) {
 	kind := errors.New("bad input")
 	inner := At(Pos{File: "a.yaml", Line: 3, Col: 1}, "broken")
@@ -88,5 +109,36 @@ func TestKeySubject(t *testing.T) {
 		if s.String() != k.String() || strings.Contains(s.Kind, " ") || s.Name == "" {
 			t.Errorf("KeySubject(%v) = %#v, printing %q", k, s, s)
 		}
+	}
+}
+
+// TestSub: the positions under a field, re-rooted, graft onto another
+// object as if it had been authored there.
+func TestSub(t *testing.T) {
+	src := "spec:\n  objects:\n    - kind: A\n      spec: {x: 1}\n    - kind: B\n      list: [7]\n"
+	objs, err := Decode("in.yaml", []byte(src), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := objs[0].Sub(fieldpath.New("spec", "objects", 1))
+	if sub == nil || sub.Pos.Line != 5 {
+		t.Fatalf("Sub = %+v, want one at line 5", sub)
+	}
+	o := New(map[string]any{"kind": "B"})
+	o.Graft(nil, sub)
+	for _, tc := range []struct {
+		path fieldpath.Path
+		want string
+	}{
+		{fieldpath.New("kind"), "in.yaml:5:13"},
+		{fieldpath.New("list", 0), "in.yaml:6:14"},
+		{fieldpath.New("metadata", "labels"), ""}, // not authored: o's own (none)
+	} {
+		if got := o.FieldPos(tc.path).String(); got != tc.want {
+			t.Errorf("FieldPos(%s) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	if objs[0].Sub(fieldpath.New("spec", "objects", 7)) != nil || objs[0].Sub(nil) != nil {
+		t.Error("Sub of an unauthored field, or of the root, is not nil")
 	}
 }

@@ -135,6 +135,29 @@ func (o *Object) Graft(prefix fieldpath.Path, src *Object) {
 	}
 }
 
+// Sub returns the positions of the value at prefix of o as an object's
+// (its Pos where that value is, its fields' where they are), for Graft:
+// nil when o has no position recorded at prefix itself.
+func (o *Object) Sub(prefix fieldpath.Path) *Object {
+	pre := prefix.String()
+	at, ok := o.fields[pre]
+	if !ok || pre == "" {
+		return nil
+	}
+	sub := &Object{Pos: at}
+	for p, pos := range o.fields {
+		rest, found := strings.CutPrefix(p, pre)
+		switch {
+		case !found || rest == "":
+		case rest[0] == '.':
+			sub.setFieldPos(rest[1:], pos)
+		case rest[0] == '[':
+			sub.setFieldPos(rest, pos)
+		}
+	}
+	return sub
+}
+
 // MapPos replaces the object's position and every recorded field position
 // by f's result (for example to make file names relative to another
 // directory).

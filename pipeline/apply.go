@@ -27,6 +27,7 @@ func (a *applier) apply(r *workflow.AppResult) error {
 	for _, w := range r.Writes {
 		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
 		e.Object.Provenance = w.Resource.Provenance
+		graftAuthored(r.App, w, e.Object)
 		var me *cluster.MetaError
 		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
 			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)

@@ -41,6 +41,9 @@ type loaded struct {
 	objectsOnly bool
 	// fields is the field validation of KubeVela's objects.
 	fields schemas.FieldValidation
+	// badDefs counts the definitions that did not load: the applications
+	// that use one would fail for want of it, so nothing renders.
+	badDefs int
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -61,46 +64,43 @@ type files struct {
 func (f files) display(p string) string { return f.name + p }
 
 // readPaths reads files and directories (recursively, in byte order of
-// names); "-" reads stdin once.
+// names); "-" reads stdin once. One bad file or document hides nothing
+// else: every one is read, into holds what loaded, and the error lists
+// every file's and document's errors, sorted by place (manifest.Join).
 func (f files) readPaths(paths []string, stdin io.Reader, into *loaded) error {
 	into.fields = f.fields
+	var errs []error
 	for _, p := range paths {
-		if p == "-" {
-			if stdin == nil {
-				return inputError(errors.New("-: no standard input"))
-			}
-			data, err := io.ReadAll(io.LimitReader(stdin, manifest.MaxInputBytes+1))
-			if err != nil {
-				return inputError(fmt.Errorf("-: %w", err))
-			}
-			if err := into.addFile("<stdin>", data); err != nil {
-				return err
-			}
-			stdin = nil
+		if p != "-" {
+			errs = append(errs, f.readPath(p, into))
 			continue
 		}
-		if err := f.readPath(p, into); err != nil {
-			return err
+		if stdin == nil {
+			errs = append(errs, inputError(errors.New("-: no standard input")))
+			continue
 		}
+		data, err := io.ReadAll(io.LimitReader(stdin, manifest.MaxInputBytes+1))
+		if err != nil {
+			errs = append(errs, inputError(fmt.Errorf("-: %w", err)))
+			continue
+		}
+		errs = append(errs, into.addFile("<stdin>", data))
+		stdin = nil
 	}
-	return nil
+	return manifest.Join(errs...)
 }
 
 func (f files) readPath(root string, into *loaded) error {
 	list, err := f.walk(root, func(note string) { into.notes = append(into.notes, note) })
-	if err != nil {
-		return inputError(err)
-	}
+	errs := []error{inputError(err)}
 	// A file a directory holds (not one named) may be some other tool's
 	// YAML: its documents without apiVersion and kind are not inputs.
 	into.walking = len(list) != 1 || list[0] != root
 	defer func() { into.walking = false }()
 	for _, name := range list {
-		if err := f.readFile(name, into); err != nil {
-			return err
-		}
+		errs = append(errs, f.readFile(name, into))
 	}
-	return nil
+	return manifest.Join(errs...)
 }
 
 // walkOptions select drydock's inputs: YAML, JSON and CUE files, dot
@@ -271,34 +271,39 @@ func (l *loaded) addFile(name string, data []byte) error {
 	if strings.HasSuffix(name, ".cue") {
 		defs, err := render.ParseCUEDefinitions(name, data)
 		if err != nil {
+			l.badDefs++
 			return inputError(err)
 		}
+		var errs []error
 		for _, d := range defs {
 			if err := render.AdmitDefinition(d); err != nil {
-				return inputError(err)
+				l.badDefs++
+				errs = append(errs, inputError(err))
+				continue
 			}
+			l.defs = append(l.defs, d)
 		}
-		l.defs = append(l.defs, defs...)
-		return nil
+		return manifest.Join(errs...)
 	}
 	// Document by document: an Application is kept as its document, so
-	// that a stream of thousands is never all decoded at once.
+	// that a stream of thousands is never all decoded at once. A bad
+	// document is reported and the decoder goes on with the next one.
 	dec := manifest.NewDecoder(name, data, manifest.DecodeOptions{Duplicate: l.duplicateKey()})
+	var errs []error
 	for {
 		objs, err := dec.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return manifest.Join(errs...)
 		}
 		if err != nil {
-			return inputError(err)
+			errs = append(errs, inputError(err))
+			continue
 		}
 		for _, o := range objs {
 			if l.walking && o.APIVersion() == "" && o.Kind() == "" {
 				continue
 			}
-			if err := l.add(o); err != nil {
-				return err
-			}
+			errs = append(errs, l.add(o))
 		}
 	}
 }
@@ -348,6 +353,9 @@ func (l *loaded) add(o *manifest.Object) error {
 		l.apps = append(l.apps, checkedAppSource(o, err, len(dropped) > 0))
 		return nil
 	case err != nil:
+		if group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()) {
+			l.badDefs++
+		}
 		return inputError(err)
 	}
 	return l.addObject(o, group)
@@ -375,6 +383,7 @@ func (l *loaded) addObject(o *manifest.Object, group string) error {
 			err = render.AdmitDefinition(d)
 		}
 		if err != nil {
+			l.badDefs++
 			return inputError(err)
 		}
 		l.defs = append(l.defs, d)

@@ -33,6 +33,55 @@ func origin(app *render.Application, w workflow.Write) cluster.Origin {
 	return o
 }
 
+// graftAuthored gives the object of w, when its component wrote it out
+// verbatim in its properties (a k8s-objects component's
+// properties.objects[i], a raw component's properties), the positions of
+// that authored object, so that what is said about its fields (a
+// validation finding) points at the line they are written on, not at
+// the component. The authored object is the one of the same apiVersion,
+// kind and name; a trait's objects are never one.
+func graftAuthored(app *render.Application, w workflow.Write, o *manifest.Object) {
+	if (w.Resource.Trait != "" && w.Resource.Trait != cueval.AuxiliaryWorkload) || w.Resource.Policy != "" {
+		return
+	}
+	for _, c := range app.Components {
+		if c.Name != w.Resource.Component || c.Path.IsExternal() {
+			continue
+		}
+		props := c.Path.Child("properties")
+		type candidate struct {
+			ref  render.FieldRef
+			data any
+		}
+		candidates := []candidate{{props, c.Properties}}
+		if objs, ok := c.Properties["objects"].([]any); ok {
+			for i, obj := range objs {
+				candidates = append(candidates, candidate{props.Child("objects").At(i), obj})
+			}
+		}
+		for _, cand := range candidates {
+			authored, ok := cand.data.(map[string]any)
+			if !ok || !sameObject(authored, o.Data) {
+				continue
+			}
+			if sub := app.Object.Sub(cand.ref.Path); sub != nil {
+				o.Graft(nil, sub)
+				o.SetFieldPos(nil, sub.Pos) // what it does not write: the object
+			}
+			return
+		}
+		return
+	}
+}
+
+// sameObject reports whether two objects have the same apiVersion, kind
+// and name (a name given).
+func sameObject(a, b map[string]any) bool {
+	name := manifest.String(a, "metadata", "name")
+	return name != "" && name == manifest.String(b, "metadata", "name") &&
+		manifest.String(a, "apiVersion") == manifest.String(b, "apiVersion") && manifest.String(a, "kind") == manifest.String(b, "kind")
+}
+
 // metaValuePos finds where the name or namespace the API server refuses
 // was authored: a string field equal to it in the component (its name,
 // properties, traits) or in the policies that placed or rendered the

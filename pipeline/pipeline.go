@@ -247,6 +247,15 @@ type Trace struct {
 // Result.Clusters. With in.Limits set, a CUE evaluation that outlives its
 // time limit or a heap past the memory limit stops the run at once with
 // an error wrapping ErrLimit and ErrInput (see Limits).
+//
+// One bad input hides nothing: an input file, document or Application
+// that does not load or render is reported and the rest renders. Then
+// Run returns a Result (its Validation holds the findings of what did
+// render; its objects are incomplete, never to be written) together with
+// an error (ErrInput) that lists every such error, sorted by place
+// (manifest.Errors). An error that stops the run (an inventory, addon or
+// Karmada policy that does not load, a write refused, a limit) comes
+// with no Result, listed with the load errors before it.
 func Run(ctx context.Context, in Inputs) (*Result, error) {
 	return bounded(ctx, in.Limits, func(ctx context.Context, wd *watchdog) (*Result, error) { return run(ctx, in, nil, wd) })
 }
@@ -291,42 +300,59 @@ func (g *guardedSink) failed() error {
 	return g.err
 }
 
+// failed is a run's load errors (they do not stop it) and the error err
+// that stops it: err alone when it is not about the inputs (a cancelled
+// run, the sink's failure, a bug), else every one, sorted.
+func failed(load []error, err error) error {
+	if err != nil && !errors.Is(err, ErrInput) {
+		return err
+	}
+	return manifest.Join(append(load, err)...)
+}
+
 func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Result, error) {
 	var l loaded
-	if err := in.files().readPaths(in.Paths, in.Stdin, &l); err != nil {
-		return nil, err
-	}
+	// load are the errors of the inputs read: every file and document is
+	// read and what loads renders, so that one bad input hides neither
+	// the errors nor the findings of the others; the run then returns
+	// them all, with its Result.
+	var load []error
+	load = append(load, in.files().readPaths(in.Paths, in.Stdin, &l))
 	for _, o := range in.Objects {
-		if err := l.add(o); err != nil {
-			return nil, err
-		}
+		load = append(load, l.add(o))
 	}
 	given := in.Definitions
 	var defNotes []string
 	if given == nil {
 		var err error
-		if given, defNotes, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); err != nil {
-			return nil, err
+		var bad bool
+		if given, defNotes, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
+			return nil, failed(load, err)
+		}
+		load = append(load, err)
+		if bad {
+			l.badDefs++
 		}
 	}
+	// Without its whole inventory nothing would land where it should.
 	var inventoried loaded
 	if err := in.files().readPaths(in.ClusterPaths, nil, &inventoried); err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	if err := inventoried.only("--clusters", "a cluster.karmada.io Cluster", true, false); err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	if len(in.ClusterPaths) > 0 && len(inventoried.clusters) == 0 {
-		return nil, inputError(fmt.Errorf("--clusters %s: no cluster.karmada.io Cluster object", strings.Join(in.ClusterPaths, ", ")))
+		return nil, failed(load, inputError(fmt.Errorf("--clusters %s: no cluster.karmada.io Cluster object", strings.Join(in.ClusterPaths, ", "))))
 	}
 	fromInputs, strayClusters := inputClusters(l.clusters, inventoried.clusters, in.ClustersFromInputs)
 	inv, err := inventory(append(inventoried.clusters, fromInputs...))
 	if err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	installed, err := installAddons(in.files(), in.Addons, inv, wd)
 	if err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	defs := given.Clone()
 	for _, d := range slices.Concat(installed.defs, l.defs) {
@@ -336,17 +362,18 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	// Karmada policies are checked before anything renders.
 	authored, err := controller.Parse(l.resources)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, failed(load, inputError(err))
 	}
 	apps, err := parseApps(l.apps)
-	if err != nil {
-		return nil, err
+	load = append(load, err)
+	if l.badDefs > 0 { // the applications would fail for want of them
+		return nil, failed(load, nil)
 	}
 	// observed Applications are objects of the hub, as a workflow step
 	// reads them (depends-on-app, read-object), not Applications to render
 	observed := loaded{objectsOnly: true}
 	if err := in.files().readPaths(in.ObservedPaths, nil, &observed); err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	if in.Record.Provenance {
 		authoredProvenance(l.resources, observed.resources, installed.hub)
@@ -354,22 +381,22 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	// The actual state before the render: what renders read.
 	actual := cluster.NewStore()
 	if err := preload(actual, inv, observed.resources); err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	for _, e := range installed.hub {
 		if err := actual.Apply(cluster.Local, e); err != nil {
-			return nil, inputError(err)
+			return nil, failed(load, inputError(err))
 		}
 	}
 	opts := in.Workflow
 	if v := opts.KubeVersion; v != "" {
 		if _, _, err := schemas.KubeVersion(v); err != nil {
-			return nil, inputError(fmt.Errorf("--kube-version: %w", err))
+			return nil, failed(load, inputError(fmt.Errorf("--kube-version: %w", err)))
 		}
 	}
 	opts.Observed = actual
 	if opts.Workflows, opts.Policies, err = hubObjects(&l); err != nil {
-		return nil, err
+		return nil, failed(load, err)
 	}
 	// The final state, from the actual state on.
 	res := &Result{Applications: len(apps)}
@@ -379,10 +406,10 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if in.Record.Validate != nil {
 		crds, err := in.crds(&l, &observed, installed.hub)
 		if err != nil {
-			return nil, err
+			return nil, failed(load, err)
 		}
 		if check, err = newValidator(*in.Record.Validate, inv, crds); err != nil {
-			return nil, err
+			return nil, failed(load, err)
 		}
 	}
 	switch {
@@ -413,25 +440,27 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out)
 	if err := r.err(ctx, guard); err != nil {
-		return nil, err
+		return nil, failed(slices.Concat(load, r.invalid), err)
 	}
+	load = append(load, r.invalid...)
 	res.Warnings = r.warnings
 	r.keep(in.Record, res)
-	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
+	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(l.apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
 	if err := firstError(guard.failed(), err); err != nil {
-		return nil, karmadaError(err)
+		return nil, failed(load, karmadaError(err))
 	}
 	res.Warnings = append(res.Warnings, karmada.Warnings...)
 	res.Works, res.Placement = karmada.Works, karmada.Placements
 	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes, strayClusters)
-	if len(apps) == 0 && !authored.HasTemplates() {
+	loadErr := manifest.Join(load...)
+	if len(apps) == 0 && !authored.HasTemplates() && loadErr == nil {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	if check != nil {
 		res.Validation = &ValidationRecord{Findings: append(r.props, check.Findings()...)}
 		res.Warnings = append(res.Warnings, check.Notes()...)
 	}
-	return res, nil
+	return res, loadErr
 }
 
 // firstError returns the first non-nil error.
@@ -514,14 +543,15 @@ func (a appSource) load() (*render.Application, error) {
 	return render.ParseApplication(o)
 }
 
-// parseApps reports every Application that does not parse, and two of
-// one namespace and name.
+// parseApps returns the Applications that parse, the first of one
+// namespace and name, and an error that reports every other.
 func parseApps(apps []appSource) ([]appSource, error) {
 	defined := map[string]manifest.Pos{}
 	var errs []error
+	var ok []appSource
 	for _, a := range apps {
 		if a.err != nil {
-			errs = append(errs, a.err)
+			errs = append(errs, inputError(a.err))
 			continue
 		}
 		ns := a.key.Namespace
@@ -530,15 +560,13 @@ func parseApps(apps []appSource) ([]appSource, error) {
 		}
 		key := ns + "/" + a.key.Name
 		if first, dup := defined[key]; dup {
-			errs = append(errs, manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first))
+			errs = append(errs, inputError(manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first)))
 			continue
 		}
 		defined[key] = a.namePos
+		ok = append(ok, a)
 	}
-	if len(errs) > 0 {
-		return nil, inputError(manifest.Join(errs...))
-	}
-	return apps, nil
+	return ok, manifest.Join(errs...)
 }
 
 // each runs Karmada's placements on workers goroutines, as renderAll
@@ -639,9 +667,10 @@ func (r *rendered) keep(rec Record, res *Result) {
 	}
 }
 
-// err is the run's error, in the order the stages report them: a
-// cancelled run, the sink's failure, an internal error, every invalid
-// application, then the first refused write.
+// err is the error that ends the run, in the order the stages report
+// them: a cancelled run, the sink's failure, an internal error, then the
+// first refused write. The invalid applications do not end it: the
+// others render, and are checked.
 func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 	switch {
 	case ctx.Err() != nil:
@@ -650,8 +679,6 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 		return guard.failed()
 	case r.internal != nil:
 		return r.internal
-	case len(r.invalid) > 0:
-		return inputError(manifest.Join(r.invalid...))
 	case r.failed != nil:
 		return inputError(r.failed)
 	}
@@ -660,8 +687,9 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 
 // renderAll renders applications in parallel, one engine (one cue.Context)
 // per worker, and writes each one's result into out in input order as
-// soon as it is ready. After an error nothing more is written, but every
-// application is still rendered, so that all invalid ones are reported.
+// soon as it is ready. Every application is rendered, so that all invalid
+// ones are reported; after an error that is not an invalid application
+// nothing more is written.
 func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store) *rendered {
 	workers, trace := in.Workers, in.Record.Trace
 	type outcome struct {
@@ -718,7 +746,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		var re *render.Error
 		switch {
 		case errors.As(o.err, &re) || errors.Is(o.err, render.ErrInvalidApplication):
-			r.invalid = append(r.invalid, o.err)
+			r.invalid = append(r.invalid, inputError(o.err))
 			return
 		case o.err != nil:
 			if r.internal == nil {
@@ -741,7 +769,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if trace {
 			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
 		}
-		if r.internal == nil && len(r.invalid) == 0 && r.failed == nil {
+		// An invalid application's objects are missing, the others' are
+		// written (and checked); the run's error says it is incomplete.
+		if r.internal == nil && r.failed == nil {
 			r.failed = apply.apply(o.res)
 		}
 	})
@@ -838,20 +868,24 @@ func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, erro
 // LoadDefinitionsFields is LoadDefinitions with field validation v
 // (Inputs.FieldValidation); it returns the warnings of Warn.
 func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValidation) (*render.Definitions, []string, error) {
-	return files{fields: v}.definitions(paths, noBuiltins)
+	defs, notes, _, err := files{fields: v}.definitions(paths, noBuiltins)
+	if err != nil {
+		return nil, nil, err
+	}
+	return defs, notes, nil
 }
 
 // definitions reads the definitions of -d paths over the built-ins
-// (unless noBuiltins), and the warnings of their field validation.
-func (f files) definitions(paths []string, noBuiltins bool) (*render.Definitions, []string, error) {
+// (unless noBuiltins), and the warnings of their field validation. With
+// an error in one of them, the others are returned with it (bad set);
+// nil definitions when -d gives something else.
+func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, notes []string, bad bool, err error) {
 	var given loaded
-	if err := f.readPaths(paths, nil, &given); err != nil {
-		return nil, nil, err
+	err = f.readPaths(paths, nil, &given)
+	if stray := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); stray != nil {
+		return nil, nil, true, manifest.Join(err, stray)
 	}
-	if err := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); err != nil {
-		return nil, nil, err
-	}
-	return builtin.Merge(noBuiltins, given.defs), given.notes, nil
+	return builtin.Merge(noBuiltins, given.defs), given.notes, err != nil, err
 }
 
 // authoredProvenance gives the objects taken as authored (resource

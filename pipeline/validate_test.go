@@ -71,8 +71,8 @@ spec:
 	}
 	want := []string{
 		`app.yaml:8:42: application "shop" component "web": warning: spec.components[0].properties.imagee: property "imagee" is not declared by ComponentDefinition "webservice" (did you mean "image"?); KubeVela ignores it`,
-		`app.yaml:9:7: application "shop" component "objs": cluster local: Gadget.example.com default/g: warning: no schema for example.com/v1 Gadget: not validated (give its CustomResourceDefinition with --crds)`,
-		`app.yaml:9:7: application "shop" component "objs": cluster local: Widget.example.com default/w: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`,
+		`app.yaml:14:13: application "shop" component "objs": cluster local: Gadget.example.com default/g: warning: no schema for example.com/v1 Gadget: not validated (give its CustomResourceDefinition with --crds)`,
+		`app.yaml:13:90: application "shop" component "objs": cluster local: Widget.example.com default/w: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

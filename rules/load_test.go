@@ -86,7 +86,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "YAML data with a syntax error",
 			opts: Options{PolicyDirs: []string{"testdata/checks/policy"}, DataPaths: []string{"testdata/baddata/yaml"}},
-			want: []string{"testdata/baddata/yaml/data.yaml:1: invalid YAML near line 1: did not find expected ',' or ']'"},
+			want: []string{"testdata/baddata/yaml/data.yaml:1:8: invalid YAML near line 1: did not find expected ',' or ']' (the '[' here is never closed)"},
 		},
 		{
 			name: "JSON data with a syntax error",

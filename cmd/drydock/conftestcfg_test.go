@@ -103,7 +103,7 @@ func TestApplyConftestConfig(t *testing.T) {
 		{name: "bad value", files: map[string]string{"conftest.toml": "fail-on-warn = \"maybe\"\n"}, wantErr: `conftest.toml key fail-on-warn: cannot parse "maybe" as a bool`},
 		{name: "toml syntax", files: map[string]string{"conftest.toml": "policy = \n"}, wantErr: "conftest.toml:1:"},
 		{name: "json syntax", files: map[string]string{"conftest.json": "{\n  \"policy\": ,\n}"}, wantErr: "conftest.json:2:13: invalid JSON"},
-		{name: "yaml syntax", files: map[string]string{"conftest.yaml": "policy: [a\n"}, wantErr: "conftest.yaml:1: invalid YAML"},
+		{name: "yaml syntax", files: map[string]string{"conftest.yaml": "policy: [a\n"}, wantErr: "conftest.yaml:1:9: invalid YAML"},
 		{name: "dotenv", files: map[string]string{"conftest.env": "policy=p\n"}, wantErr: "conftest.env: not supported by drydock yet"},
 		{name: "hcl", files: map[string]string{"conftest.hcl": "policy = \"p\"\n"}, wantErr: "conftest.hcl: conftest cannot read this format either"},
 		{name: "no extension", env: map[string]string{"CONFTEST_CONFIG_FILE": "cfg"}, files: map[string]string{"cfg": "policy = \"p\"\n"}, wantErr: "cfg: conftest cannot read this format either"},

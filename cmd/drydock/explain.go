@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,14 +20,15 @@ import (
 )
 
 // runExplain renders with provenance and prints where the fields of one
-// object came from: every leaf with the stage that last set it, or one
-// field's chain of stages.
+// object came from: every leaf with the stage that last set it, one
+// field's chain of stages, or the leaves under a field.
 func runExplain(args []string, stdout, stderr io.Writer) int {
 	cmd := newCommand("explain", "explain [PATH...] OBJECT [FIELD] [flags]",
 		"Renders the inputs and explains one object: OBJECT is cluster/namespace/kind/name as in the\n"+
 			"output tree (_cluster for a cluster-scoped object), or a unique suffix of it (Deployment/web,\n"+
 			"web). Without FIELD every field is printed with the stage that set it; with FIELD (spec.replicas,\n"+
-			"spec.template.spec.containers[0].image) the chain of stages that set it, oldest first. The\n"+
+			"spec.template.spec.containers[0].image) the chain of stages that set it, oldest first; a FIELD\n"+
+			"that holds a mapping or a list (spec.template) prints each leaf under it with its stage. The\n"+
 			"object's placement (why each cluster holds it or not, and its replicas) follows.\n"+
 			"PATHs are the arguments that exist as files or directories; the next one is OBJECT.")
 	fs := cmd.fs
@@ -60,17 +62,27 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	x := newExplanation(c, e, res.Placement)
+	leaf := field != ""
 	if field != "" {
 		fp, err := fieldpath.Parse(field)
-		if err != nil || len(e.Object.Provenance.Chain(fp)) == 0 {
-			var paths []string
+		kept := 0
+		if err == nil {
+			kept, leaf = x.only(fp)
+		}
+		if kept == 0 {
+			var paths []string // the leaves and the fields above them
 			for p := range e.Object.Provenance {
-				paths = append(paths, p)
+				if fp, err := fieldpath.Parse(p); err == nil {
+					for q := range fp.PrefixStrings() {
+						if q != "" && !slices.Contains(paths, q) {
+							paths = append(paths, q)
+						}
+					}
+				}
 			}
 			fmt.Fprintf(stderr, "drydock explain: %s has no field %q%s\n", x.Object, field, manifest.DidYouMean(field, paths))
 			return exitUsage
 		}
-		x.only(fp.String())
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -81,7 +93,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	x.print(stdout, field != "")
+	x.print(stdout, leaf)
 	return exitOK
 }
 
@@ -165,6 +177,7 @@ type explainedField struct {
 	Path    string          `json:"path"`
 	Value   any             `json:"value"`
 	Origins []explainOrigin `json:"origins"`
+	path    fieldpath.Path
 }
 
 type explainOrigin struct {
@@ -181,7 +194,7 @@ func newExplanation(c string, e cluster.Entry, placements *controller.Placements
 		x.Placement = p
 	}
 	manifest.WalkLeaves(e.Object.Data, func(path fieldpath.Path, v any) {
-		f := explainedField{Path: path.String(), Value: v}
+		f := explainedField{Path: path.String(), Value: v, path: path}
 		for _, o := range e.Object.Provenance.Chain(path) {
 			f.Origins = append(f.Origins, explainOrigin{Stage: string(o.Stage), Name: o.Name, Detail: o.Detail, Pos: o.Pos.String(), Value: o.Value})
 		}
@@ -190,14 +203,22 @@ func newExplanation(c string, e cluster.Entry, placements *controller.Placements
 	return x
 }
 
-// only keeps the field at path.
-func (x *explanation) only(path string) {
+// only keeps the field at path: the leaf (leaf true), or every leaf
+// under it (a mapping or a list: its subtree). It returns how many it
+// kept.
+func (x *explanation) only(path fieldpath.Path) (kept int, leaf bool) {
+	var sub []explainedField
 	for _, f := range x.Fields {
-		if f.Path == path {
+		switch {
+		case f.path.Equal(path) && len(f.Origins) > 0:
 			x.Fields = []explainedField{f}
-			return
+			return 1, true
+		case len(f.path) > len(path) && f.path.HasPrefix(path):
+			sub = append(sub, f)
 		}
 	}
+	x.Fields = sub
+	return len(sub), false
 }
 
 func (x *explanation) print(w io.Writer, chain bool) {

@@ -372,7 +372,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 			return outputCode(err)
 		}
-		return reportError(stderr, err)
+		code := reportError(stderr, err)
+		if res != nil && res.Validation != nil { // the findings of what did render
+			reportFindings(stderr, res.Validation.Findings)
+		}
+		return code
 	}
 	if res.Trace != nil {
 		printTraces(stderr, res.Trace.Applications)

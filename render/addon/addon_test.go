@@ -133,7 +133,7 @@ func TestRenderErrorMessages(t *testing.T) {
 		{
 			name:  "metadata syntax error",
 			files: map[string]string{"metadata.yaml": "name: demo\nversion: 1.0.0\ndescription: \"unterminated\n"},
-			want:  "metadata.yaml:3: invalid YAML near line 3: found unexpected end of stream",
+			want:  "metadata.yaml:3:14: invalid YAML near line 3: found unexpected end of stream (a quoted string opened here is never closed)",
 		},
 		{
 			name:  "metadata tags a string",
@@ -245,7 +245,7 @@ func TestRenderErrorMessages(t *testing.T) {
 				"metadata.yaml":      testMeta,
 				"definitions/t.yaml": "apiVersion: core.oam.dev/v1beta1\nkind: TraitDefinition\nmetadata: {name: t\n",
 			},
-			want: "definitions/t.yaml:3: addon demo: invalid YAML near line 3: did not find expected ',' or '}'",
+			want: "definitions/t.yaml:3:11: addon demo: invalid YAML near line 3: did not find expected ',' or '}' (the '{' here is never closed)",
 		},
 		{
 			name: "schema YAML syntax error",
@@ -253,7 +253,7 @@ func TestRenderErrorMessages(t *testing.T) {
 				"metadata.yaml":           testMeta,
 				"schemas/webservice.yaml": "- jsonKey: image\n  uiType: ImageInput\n  validate: {required: true\n",
 			},
-			want: "schemas/webservice.yaml:3: addon demo: invalid YAML near line 3: did not find expected ',' or '}'",
+			want: "schemas/webservice.yaml:3:13: addon demo: invalid YAML near line 3: did not find expected ',' or '}' (the '{' here is never closed)",
 		},
 		{
 			name: "resource YAML without kind",

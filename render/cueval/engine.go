@@ -41,6 +41,8 @@ type Engine struct {
 	// declarations for it.
 	provenance bool
 	paramSpans map[*render.Definition][][2]int
+	// forClauses caches each template's for clauses (provenance).
+	forClauses map[*render.Definition][]forClause
 	act        activity
 }
 

@@ -1,6 +1,9 @@
 package cueval
 
 import (
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -123,6 +126,9 @@ func (r *componentRun) origins(v cue.Value, path fieldpath.Path, s subject) []ma
 	name := s.name
 	if s.def != nil {
 		name = s.def.Name
+	}
+	if chain, ok := r.comprehensionOrigins(v, path, leaf, s); ok {
+		return chain
 	}
 	_, ref := leaf.ReferencePath()
 	sels := ref.Selectors()
@@ -349,4 +355,249 @@ func (r *componentRun) inParameter(d *render.Definition, pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// forClause is a for clause of a definition template: the span of its
+// comprehension, the names it binds (key "" when it binds one) and the
+// parameter it iterates (param nil when it iterates something else).
+type forClause struct {
+	file       string
+	from, to   [2]int // line, column
+	key, value string
+	param      fieldpath.Path
+}
+
+// contains reports whether pos lies in the clause's comprehension.
+func (c forClause) contains(pos token.Pos) bool {
+	at := [2]int{pos.Line(), pos.Column()}
+	before := func(a, b [2]int) bool { return a[0] < b[0] || (a[0] == b[0] && a[1] <= b[1]) }
+	return pos.Filename() == c.file && before(c.from, at) && before(at, c.to)
+}
+
+// templateForClauses lists the for clauses of d's template.
+func (r *componentRun) templateForClauses(d *render.Definition) []forClause {
+	clauses, ok := r.e.forClauses[d]
+	if ok {
+		return clauses
+	}
+	if f, err := parser.ParseFile(d.TemplateFile, d.RenderedTemplate()); err == nil {
+		ast.Walk(f, func(n ast.Node) bool {
+			comp, ok := n.(*ast.Comprehension)
+			if !ok {
+				return true
+			}
+			for _, cl := range comp.Clauses {
+				fc, ok := cl.(*ast.ForClause)
+				if !ok || fc.Value == nil {
+					continue
+				}
+				c := forClause{file: d.TemplateFile, value: fc.Value.Name, param: parameterPath(fc.Source),
+					from: [2]int{comp.Pos().Line(), comp.Pos().Column()}, to: [2]int{comp.End().Line(), comp.End().Column()}}
+				if fc.Key != nil {
+					c.key = fc.Key.Name
+				}
+				clauses = append(clauses, c)
+			}
+			return true
+		}, nil)
+	}
+	if r.e.forClauses == nil {
+		r.e.forClauses = map[*render.Definition][]forClause{}
+	}
+	r.e.forClauses[d] = clauses
+	return clauses
+}
+
+// parameterPath is the path under parameter that the expression x
+// selects (parameter.env, parameter["env"].vars), or nil.
+func parameterPath(x ast.Expr) fieldpath.Path {
+	var rev []string
+	for {
+		switch e := x.(type) {
+		case *ast.SelectorExpr:
+			rev = append(rev, patch.LabelString(e.Sel))
+			x = e.X
+			continue
+		case *ast.IndexExpr:
+			lit, ok := e.Index.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return nil
+			}
+			s, err := literalString(lit)
+			if err != nil {
+				return nil
+			}
+			rev = append(rev, s)
+			x = e.X
+			continue
+		case *ast.Ident:
+			if e.Name != "parameter" || len(rev) == 0 {
+				return nil
+			}
+		default:
+			return nil
+		}
+		break
+	}
+	path := make(fieldpath.Path, 0, len(rev))
+	for i := len(rev) - 1; i >= 0; i-- {
+		path = path.Child(rev[i])
+	}
+	return path
+}
+
+// literalString is the value of a string literal.
+func literalString(lit *ast.BasicLit) (string, error) {
+	return strconv.Unquote(lit.Value)
+}
+
+// comprehensionOrigins credits a leaf a template built in a comprehension
+// over a parameter (env: [for k, v in parameter.env {name: k, value: v}])
+// to the property that fed it: a leaf that is the clause's key variable
+// to the entry of that key (or index), one that is its value variable to
+// the entry holding that value — the only one, else the entry whose key
+// a sibling field holds (name: k), else the one the leaf's own key names
+// ("\(k)": v). ok is false when the leaf is none of these, or the
+// property was not authored.
+func (r *componentRun) comprehensionOrigins(v cue.Value, path fieldpath.Path, leaf cue.Value, s subject) ([]manifest.Origin, bool) {
+	c, name, ok := r.boundBy(s.def, leaf)
+	if !ok || c.param == nil {
+		return nil, false
+	}
+	src, ok := r.authoredProperty(s, c.param)
+	if !ok {
+		return nil, false
+	}
+	var val any
+	if leaf.Decode(&val) != nil {
+		return nil, false
+	}
+	val = NormalizeNumbers(val)
+	var at fieldpath.Path
+	if name == c.key {
+		at = entryOfKey(src, c.param, val)
+	} else {
+		at = r.entryOfValue(v, path, src, c, val)
+	}
+	if at == nil {
+		return nil, false
+	}
+	return r.withDefault(s, r.propertyChain(s, at)), true
+}
+
+// boundBy finds the for clause whose variable the leaf is (a selection
+// of a comprehension variable, as CUE's Expr shows it) and the name.
+func (r *componentRun) boundBy(d *render.Definition, leaf cue.Value) (forClause, string, bool) {
+	if d == nil {
+		return forClause{}, "", false
+	}
+	op, args := leaf.Expr()
+	if op != cue.SelectorOp || len(args) != 2 {
+		return forClause{}, "", false
+	}
+	name, err := args[1].String()
+	if err != nil {
+		return forClause{}, "", false
+	}
+	pos := args[1].Pos()
+	var best forClause
+	found := false
+	for _, c := range r.templateForClauses(d) {
+		later := !found || c.from[0] > best.from[0] || (c.from[0] == best.from[0] && c.from[1] > best.from[1])
+		if (c.key == name || c.value == name) && c.contains(pos) && later {
+			best, found = c, true // the innermost: the last to start
+		}
+	}
+	return best, name, found
+}
+
+// authoredProperty is the value of s's property at param as the
+// Application (without overlays) writes it.
+func (r *componentRun) authoredProperty(s subject, param fieldpath.Path) (any, bool) {
+	ref := propertyField(s.path, param)
+	if !r.app.HasField(ref) {
+		return nil, false
+	}
+	return authored(r.app, ref), true
+}
+
+// entryOfKey is the entry of src (at param) whose key (index) is key.
+func entryOfKey(src any, param fieldpath.Path, key any) fieldpath.Path {
+	switch x := src.(type) {
+	case map[string]any:
+		if k, ok := key.(string); ok {
+			if _, ok := x[k]; ok {
+				return param.Child(k)
+			}
+		}
+	case []any:
+		if i, ok := key.(int64); ok && i >= 0 && int(i) < len(x) {
+			return param.At(int(i))
+		}
+		if i, ok := key.(int); ok && i >= 0 && i < len(x) {
+			return param.At(i)
+		}
+	}
+	return nil
+}
+
+// entryOfValue is the entry of src (at c.param) that holds val: the only
+// one, else the one whose key a sibling of the leaf holds from c's key
+// variable, else the one the leaf's own key names.
+func (r *componentRun) entryOfValue(v cue.Value, path fieldpath.Path, src any, c forClause, val any) fieldpath.Path {
+	var hits []fieldpath.Path
+	switch x := src.(type) {
+	case map[string]any:
+		for _, k := range manifest.SortedKeys(x) {
+			if reflect.DeepEqual(NormalizeNumbers(x[k]), val) {
+				hits = append(hits, c.param.Child(k))
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if reflect.DeepEqual(NormalizeNumbers(e), val) {
+				hits = append(hits, c.param.At(i))
+			}
+		}
+	}
+	switch {
+	case len(hits) == 1:
+		return hits[0]
+	case len(hits) == 0:
+		return nil
+	}
+	if c.key != "" && len(path) > 0 {
+		parent := v.LookupPath(fieldCUEPath(path.Parent()))
+		for it, _ := parent.Fields(); it != nil && it.Next(); {
+			sib := it.Value()
+			if got, name, ok := r.boundByClause(sib, c); ok && name == c.key && got {
+				var key any
+				if sib.Decode(&key) == nil {
+					if at := entryOfKey(src, c.param, NormalizeNumbers(key)); at != nil && slices.ContainsFunc(hits, at.Equal) {
+						return at
+					}
+				}
+			}
+		}
+	}
+	if last, ok := path.Last(); ok && !last.IsIndex() {
+		if at := c.param.Child(last.Key()); slices.ContainsFunc(hits, at.Equal) {
+			return at
+		}
+	}
+	return nil
+}
+
+// boundByClause reports whether the value sib is a variable of clause c,
+// and which.
+func (r *componentRun) boundByClause(sib cue.Value, c forClause) (bool, string, bool) {
+	op, args := sib.Expr()
+	if op != cue.SelectorOp || len(args) != 2 {
+		return false, "", false
+	}
+	name, err := args[1].String()
+	if err != nil {
+		return false, "", false
+	}
+	return c.contains(args[1].Pos()), name, true
 }

@@ -92,3 +92,69 @@ spec:
 		t.Errorf("provenance recorded while off: %v", m.Workload.Provenance)
 	}
 }
+
+// TestProvenanceComprehension: a leaf a template builds in a
+// comprehension over a parameter is credited to the property that fed
+// it — the key variable to the entry of that key, the value variable to
+// the entry holding the value (when two hold it, the one whose key a
+// sibling or the leaf's own label names) — and a comprehension over
+// something else stays the template's.
+func TestProvenanceComprehension(t *testing.T) {
+	web := cueDef(t, "web", "component", "", `
+	output: {
+		apiVersion: "v1"
+		kind:       "ConfigMap"
+		metadata: annotations: {for k, v in parameter.env {"\(k)": v}}
+		data: {
+			for i, p in parameter.ports {"port\(i)": "\(p)"}
+			for k, v in {fixed: "x"} {"\(k)": v}
+		}
+		env: [for k, v in parameter.env {name: k, value: v}]
+		idx: [for i, p in parameter.ports {i}]
+	}
+	parameter: {
+		env: [string]: string
+		ports: [...int]
+	}`)
+	app := parseApp(t, `apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: shop, namespace: default}
+spec:
+  components:
+  - name: api
+    type: web
+    properties:
+      env:
+        A: same
+        B: same
+        C: other
+      ports: [80, 443]
+`)
+	e := cueval.New(withDefs(t, web))
+	e.RecordProvenance(true)
+	m, err := e.RenderComponent(app, &app.Components[0], cueval.Placement{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range []string{"env[0].name", "env[0].value", "env[1].value", "env[2].value", "metadata.annotations.B", "idx[1]", "data.fixed"} {
+		o, ok := m.Workload.Provenance.Last(fieldpath.MustParse(p))
+		if !ok {
+			t.Errorf("%s has no provenance", p)
+			continue
+		}
+		got[p] = string(o.Stage) + " " + o.Detail
+	}
+	want := map[string]string{
+		"env[0].name":            "property properties.env.A",
+		"env[0].value":           "property properties.env.A",
+		"env[1].value":           "property properties.env.B",
+		"env[2].value":           "property properties.env.C",
+		"metadata.annotations.B": "property properties.env.B",
+		"idx[1]":                 "property properties.ports[1]",
+		"data.fixed":             "template ",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("stage and detail per leaf (-want +got):\n%s", d)
+	}
+}
