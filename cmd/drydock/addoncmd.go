@@ -27,8 +27,7 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q: the one addon subcommand is render", args[0])
 		}
-		fmt.Fprintf(stderr, "drydock addon: %s\n\n", what)
-		cmd.usage(stderr)
+		fmt.Fprintf(stderr, "drydock addon: %s\n%s", what, cmd.helpHint())
 		return exitUsage
 	}
 	if code, done := cmd.parse(args[1:], stdout, stderr); done {

@@ -33,24 +33,6 @@ const (
 	exitInternal = check.ExitInternal
 )
 
-const usage = `drydock renders KubeVela Applications (and what they need) into the exact
-objects each cluster would hold, without a cluster.
-
-Usage:
-  drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR] [--validate]
-  drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json|github] [--exit-code]
-  drydock explain [PATH...] OBJECT [FIELD] [render flags] [--format text|json]
-  drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
-  drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
-  drydock verify [-p DIR]... [--data PATH]... [--coverage]
-  drydock show TYPE [-d DEFS]...
-  drydock init
-  drydock completion bash|zsh|fish|powershell
-  drydock version
-
-Run 'drydock <command> --help' for the flags.
-`
-
 // run is the whole CLI; it returns the exit code. A write to stdout that
 // fails (a closed pipe, a full disk) makes the exit code at least 2: the
 // output is incomplete. Everything written to stderr (messages, which
@@ -96,7 +78,7 @@ func internalError(stderr io.Writer, r any, stack []byte) int {
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	text := &report.PrintableWriter{W: stdout}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, topUsage())
 		return exitUsage
 	}
 	switch args[0] {
@@ -118,15 +100,31 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runInit(args[1:], text, stderr)
 	case "completion":
 		return runCompletion(args[1:], stdout, stderr)
-	case "version", "--version":
+	case "version":
+		return runVersion(args[1:], stdout, stderr)
+	case "--version":
 		fmt.Fprint(stdout, versionText())
 		return exitOK
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, topUsage())
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "%s\n\n%s", unknownCommand(args[0]), usage)
+	fmt.Fprintf(stderr, "%s\nRun 'drydock help' for usage.\n", unknownCommand(args[0]))
 	return exitUsage
+}
+
+// runVersion is drydock version: --help is its usage, anything else a
+// usage error.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	cmd := newCommand("version", "version", "Prints drydock's version and commit, the KubeVela and Karmada it emulates, and the\nCUE, OPA and Kubernetes API schemas it embeds.")
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
+	}
+	if cmd.fs.NArg() > 0 {
+		return cmd.fail(stderr, fmt.Errorf("unexpected argument %q", cmd.fs.Arg(0)))
+	}
+	fmt.Fprint(stdout, versionText())
+	return exitOK
 }
 
 // version is drydock's when the build info gives no module version (a
