@@ -15,7 +15,11 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	sets := fs.StringArray("set", nil, "an addon parameter `K=V`, typed as vela addon enable types them (repeatable)")
 	clusters := fs.StringArray("clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
 	registry := fs.String("registry", "", "a registry directory holding the addon and its dependencies")
-	outDir := fs.StringP("output-dir", "o", "", "write one file per object under OUT/<cluster>/<namespace>/, and NOTES.txt")
+	outDir := fs.String("output-dir", "", "write one file per object under `DIR`/<cluster>/<namespace>/, and NOTES.txt")
+	// -o named the directory before it became the output format in every
+	// command; addon render prints YAML only, so -o is kept, deprecated.
+	oldOut := fs.StringP("output", "o", "", "deprecated: --output-dir")
+	_ = fs.MarkHidden("output")
 	var lim limitFlags
 	lim.register(fs)
 	switch {
@@ -35,6 +39,13 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		return cmd.fail(stderr, errors.New("give exactly one addon directory"))
+	}
+	if *oldOut != "" {
+		if fs.Changed("output-dir") {
+			return cmd.fail(stderr, errors.New("-o and --output-dir: give --output-dir"))
+		}
+		fmt.Fprintf(stderr, "drydock addon render: warning: -o DIR is deprecated: -o is the output format in every command; use --output-dir %s\n", *oldOut)
+		*outDir = *oldOut
 	}
 	params, err := addon.ParseSet(*sets)
 	if err != nil {

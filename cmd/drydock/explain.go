@@ -32,7 +32,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := cmd.fs
 	var rf renderFlags
 	rf.register(fs)
-	format := fs.String("format", "text", "output format: text or json")
+	format := fs.StringP("format", "o", "text", "output format: text or json")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}

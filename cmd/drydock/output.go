@@ -145,8 +145,10 @@ func (t *treeOutput) finish(notes string) error {
 	return nil
 }
 
-// report lists on log what the update took over or could not prune, and
-// what it completed of a killed update.
+// report says on log what the update did, in a line (files written, new
+// and changed, removed, unchanged), and lists the files it removed (the
+// first maxListedRemovals), took over or could not prune, and what it
+// completed of a killed update.
 func (t *treeOutput) report(rep *tree.Report) {
 	if t.log == nil {
 		return
@@ -154,12 +156,38 @@ func (t *treeOutput) report(rep *tree.Report) {
 	for _, l := range rep.Leftovers {
 		fmt.Fprintf(t.log, "drydock: %s: %s\n", t.dir, l)
 	}
+	removed := rep.Removed
+	if !rep.Pruned {
+		removed = nil
+	}
+	removed = slices.DeleteFunc(slices.Clone(removed), func(p string) bool { return slices.Contains(rep.Kept, p) })
+	fmt.Fprintf(t.log, "drydock: %s: %s\n", t.dir, treeSummary(len(rep.Added), len(rep.Changed), len(removed), rep.Unchanged))
+	for i, p := range removed {
+		if i == maxListedRemovals {
+			fmt.Fprintf(t.log, "drydock: %s: and %d more removed\n", t.dir, len(removed)-i)
+			break
+		}
+		fmt.Fprintf(t.log, "drydock: %s: removed %s (no longer rendered)\n", t.dir, p)
+	}
 	for _, p := range rep.Adopted {
 		fmt.Fprintf(t.log, "drydock: %s: adopted %s (drydock owns it from now on)\n", t.dir, p)
 	}
 	for _, p := range rep.Kept {
 		fmt.Fprintf(t.log, "drydock: %s: kept %s: it no longer renders but lies on another file system\n", t.dir, p)
 	}
+}
+
+// maxListedRemovals is how many removed files a tree update names.
+const maxListedRemovals = 20
+
+// treeSummary is what a tree update did, in a line: "wrote 3 files (1
+// new, 2 changed), removed 1, 40 unchanged"; "up to date: 40 files
+// unchanged" when it wrote and removed nothing.
+func treeSummary(added, changed, removed, unchanged int) string {
+	if added+changed+removed == 0 {
+		return fmt.Sprintf("up to date: %s unchanged", report.Count(unchanged, "file"))
+	}
+	return fmt.Sprintf("wrote %s (%d new, %d changed), removed %d, %d unchanged", report.Count(added+changed, "file"), added, changed, removed, unchanged)
 }
 
 func (t *treeOutput) abort() {

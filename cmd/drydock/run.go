@@ -323,13 +323,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var rf renderFlags
 	rf.register(fs)
 	var outDir string
-	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
+	fs.StringVar(&outDir, "output-dir", "", "write one file per object under `DIR`/<cluster>/<namespace>/ instead of a stream")
 	adopt := fs.Bool("adopt", false, "with --output-dir: take over the files at rendered paths that drydock did not write (listed as adopted)")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
 	watch := fs.Bool("watch", false, "render again on every change of the inputs, definitions, inventory and addons, printing what changed; Ctrl-C ends")
 	status := fs.Bool("status", false, "print each component's health and status message, as vela status would, evaluated against the objects --observed gives (to stderr)")
-	format := fs.String("format", "yaml", "stdout format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
+	format := fs.StringP("format", "o", "yaml", "output format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
 	var filter filterOutput
 	fs.StringArrayVar(&filter.apps, "app", nil, "print only the objects of this application (repeatable)")
 	fs.StringArrayVar(&filter.clusters, "cluster", nil, "print only the objects of this cluster (repeatable)")
@@ -341,6 +341,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&val.Strict, "strict", false, "with --validate: a custom resource with no known schema is an error, not a warning")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if err := deprecatedOutputDir(cmd, args, format, &outDir, stderr); err != nil {
+		return cmd.fail(stderr, err)
 	}
 	in, err := rf.inputs(fs.Args())
 	if err != nil {
@@ -441,6 +444,39 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// deprecatedOutputDir takes render's -o DIR, which named the output
+// directory before -o became the output format in every command, for
+// --output-dir DIR, with a warning: -o with a value no format has.
+func deprecatedOutputDir(cmd *command, args []string, format, outDir *string, stderr io.Writer) error {
+	if *format == "yaml" || *format == "json" || !shortFlagGiven(args, 'o') {
+		return nil
+	}
+	if cmd.fs.Changed("output-dir") {
+		return fmt.Errorf("-o %s: -o is the output format (yaml or json); the directory is --output-dir", *format)
+	}
+	fmt.Fprintf(stderr, "drydock %s: warning: -o DIR is deprecated: -o is the output format in every command (yaml or json here); use --output-dir %s\n", cmd.name, *format)
+	*outDir, *format = *format, "yaml"
+	return nil
+}
+
+// shortFlagGiven reports whether args spell the one-letter flag -c
+// (-c V, -cV, -c=V, or last in a group of them such as -qc V), before a
+// "--".
+func shortFlagGiven(args []string, c byte) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		if i := strings.IndexByte(a[1:], c); i >= 0 && !strings.Contains(a[1:1+i], "=") {
+			return true
+		}
+	}
+	return false
+}
+
 // printWarnings prints a render's warnings, one a line.
 func printWarnings(stderr io.Writer, warnings []string) {
 	for _, w := range warnings {
@@ -460,7 +496,7 @@ func reportFindings(stderr io.Writer, findings []pipeline.Finding) int {
 			errs++
 		}
 	}
-	fmt.Fprintf(stderr, "drydock: validation: %d errors, %d warnings\n", errs, warns)
+	fmt.Fprintf(stderr, "drydock: validation: %s, %s\n", report.Count(errs, "error"), report.Count(warns, "warning"))
 	if errs > 0 {
 		return exitCheck
 	}
