@@ -67,14 +67,17 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 
 // where names the cluster and namespace of a rule finding about an object
 // (its output path cluster/namespace/file), or the cluster of a combined
-// rule's finding; "" for other findings, whose messages name their objects.
+// rule's finding or of a Gatekeeper finding (whose message names the
+// object, kind namespace/name); "" for other findings, whose messages
+// name their objects.
 func where(f check.Finding) string {
-	if !(strings.HasPrefix(f.Check, "rules/") || strings.HasPrefix(f.Check, "gatekeeper/")) || f.Object == "" {
+	gk := strings.HasPrefix(f.Check, "gatekeeper/")
+	if !(strings.HasPrefix(f.Check, "rules/") || gk) || f.Object == "" {
 		return ""
 	}
 	parts := strings.Split(f.Object, "/")
 	switch {
-	case len(parts) == 1:
+	case len(parts) == 1 || gk:
 		return "cluster " + parts[0] + ": "
 	case parts[1] == "_cluster":
 		return "cluster " + parts[0] + ", cluster-scoped: "
