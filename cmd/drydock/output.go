@@ -205,7 +205,7 @@ type streamOutput struct {
 	spool spool
 	index map[string]map[manifest.Key]spooled
 	// json makes the stream one JSON array of {cluster, namespace,
-	// source, object} (render --format json).
+	// source, object} (render --format json), source a report.Source.
 	json bool
 }
 
@@ -233,7 +233,15 @@ func (s *streamOutput) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]spooled{}
 		s.index[c] = m
 	}
-	m[e.Object.Key()] = spooled{at: at, source: e.Source}
+	source := e.Source
+	if s.json { // the source object, encoded now: the entry is gone at finish
+		b, err := json.Marshal(report.EntrySource(e))
+		if err != nil {
+			return err
+		}
+		source = string(b)
+	}
+	m[e.Object.Key()] = spooled{at: at, source: source}
 	return nil
 }
 
@@ -244,10 +252,10 @@ func (s *streamOutput) finish(notes string) error {
 		sep := "\n"
 		err := s.each(func(c string, k manifest.Key, source string, data []byte) error {
 			head, err := json.Marshal(struct {
-				Cluster   string `json:"cluster"`
-				Namespace string `json:"namespace"`
-				Source    string `json:"source"`
-			}{c, k.Namespace, source})
+				Cluster   string          `json:"cluster"`
+				Namespace string          `json:"namespace"`
+				Source    json.RawMessage `json:"source"`
+			}{c, k.Namespace, json.RawMessage(source)})
 			fmt.Fprintf(s.w, "%s  %s,\"object\":%s}", sep, head[:len(head)-1], data)
 			sep = ",\n"
 			return err

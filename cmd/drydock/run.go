@@ -329,7 +329,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
 	watch := fs.Bool("watch", false, "render again on every change of the inputs, definitions, inventory and addons, printing what changed; Ctrl-C ends")
 	status := fs.Bool("status", false, "print each component's health and status message, as vela status would, evaluated against the objects --observed gives (to stderr)")
-	format := fs.StringP("format", "o", "yaml", "output format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
+	format := fs.StringP("format", "o", "yaml", "output format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object}, source {file, line, column, application, component, trait, policy, text})")
 	var filter filterOutput
 	fs.StringArrayVar(&filter.apps, "app", nil, "print only the objects of this application (repeatable)")
 	fs.StringArrayVar(&filter.clusters, "cluster", nil, "print only the objects of this cluster (repeatable)")
