@@ -69,7 +69,7 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
 	if err := emitStore(newAddonOutput(stdout, treeOutput{dir: *outDir, log: stderr}), res.Clusters, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))

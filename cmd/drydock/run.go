@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -435,7 +436,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if filter.output != nil {
 		for _, w := range filter.unmatched() {
-			fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+			fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 		}
 	}
 	if res.Validation != nil {
@@ -480,8 +481,38 @@ func shortFlagGiven(args []string, c byte) bool {
 // printWarnings prints a render's warnings, one a line.
 func printWarnings(stderr io.Writer, warnings []string) {
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
+}
+
+// leadingPos is the place a message starts with: "path:line: " or
+// "path:line:col: ".
+var leadingPos = regexp.MustCompile(`^[^\s:][^:]*:\d+(:\d+)?: `)
+
+// located is a message with its severity after its place, as compilers
+// print them (path:line:col: warning: message), so that editors and CI
+// problem matchers find the place; "warning: message" when the message
+// starts with no place.
+func located(severity, msg string) string {
+	if loc := leadingPos.FindString(msg); loc != "" {
+		return loc + severity + ": " + msg[len(loc):]
+	}
+	return severity + ": " + msg
+}
+
+// findingText is a validation finding as render prints it, compiler
+// style: its place, its severity, then what it is about and the message.
+func findingText(f pipeline.Finding) string {
+	severity := "error"
+	if f.Warning {
+		severity = "warning"
+	}
+	rest := f
+	rest.Pos, rest.Warning = manifest.Pos{}, false
+	if f.Pos.IsValid() {
+		return f.Pos.String() + ": " + severity + ": " + rest.String()
+	}
+	return severity + ": " + rest.String()
 }
 
 // reportFindings prints a validation's findings and a summary; it returns
@@ -489,7 +520,7 @@ func printWarnings(stderr io.Writer, warnings []string) {
 func reportFindings(stderr io.Writer, findings []pipeline.Finding) int {
 	errs, warns := 0, 0
 	for _, f := range findings {
-		fmt.Fprintf(stderr, "drydock: %s\n", f)
+		fmt.Fprintf(stderr, "drydock: %s\n", findingText(f))
 		if f.Warning {
 			warns++
 		} else {

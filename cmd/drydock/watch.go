@@ -231,7 +231,7 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 		return last
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
 	if outDir != "" { // as render -o writes it: what no longer renders goes
 		if _, err := tree.Update(outDir, rendered, tree.UpdateOptions{Prune: true}); err != nil {
