@@ -45,7 +45,7 @@ var imports = map[string][]string{
 	"gatekeeper":            {"regosandbox", "manifest"},
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
 	"check":                 {"deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
-	"report":                {"check", "reconcile", "manifest"},
+	"report":                {"check", "reconcile", "cluster", "manifest"},
 	"cmd/drydock":           {"report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},
 }

@@ -81,7 +81,7 @@ func (r *runner) gatekeeperFindings(ctx context.Context, s Suite, res *SuiteResu
 		stopped = append(stopped, out.Stopped...)
 		for _, v := range out.Violations {
 			o := group[v.Object]
-			msg := v.Message
+			msg := o.obj.Key().String() + ": " + v.Message // gatekeeper messages rarely name their object
 			actions := gatekeeperActions(v)
 			if !slices.Equal(actions, []string{"deny"}) {
 				msg = fmt.Sprintf("%s (enforcementAction: %s)", msg, strings.Join(actions, ", "))

@@ -178,8 +178,8 @@ func TestGatekeeperFindings(t *testing.T) {
 				"m.yaml": plainSvc + "---\n" + plainDeploy}),
 			want: []suiteSummary{{Name: "p", Status: "FAIL", Objects: 2, Checks: []string{"inputs", ownerCheck, teamCheck},
 				Findings: []string{
-					`m.yaml:5:1 error [` + ownerCheck + `] : you must provide labels: {"owner"}`,
-					`m.yaml:5:1 warning [` + teamCheck + `] : you must provide labels: {"team"} (enforcementAction: warn)`,
+					`m.yaml:5:1 error [` + ownerCheck + `] : Deployment.apps default/web: you must provide labels: {"owner"}`,
+					`m.yaml:5:1 warning [` + teamCheck + `] : Deployment.apps default/web: you must provide labels: {"team"} (enforcementAction: warn)`,
 				}}},
 			code: ExitFail,
 		},
@@ -189,8 +189,8 @@ func TestGatekeeperFindings(t *testing.T) {
 				"m.yaml": plainDeploy, "policy/main.rego": denyAll}),
 			want: []suiteSummary{{Name: "p", Status: "FAIL", Objects: 1, Checks: []string{"inputs", ownerCheck, teamCheck, "rules/main", "rules/main.deny"},
 				Findings: []string{
-					`m.yaml:1:1 error [` + ownerCheck + `] : you must provide labels: {"owner"}`,
-					`m.yaml:1:1 warning [` + teamCheck + `] : you must provide labels: {"team"} (enforcementAction: warn)`,
+					`m.yaml:1:1 error [` + ownerCheck + `] : Deployment.apps default/web: you must provide labels: {"owner"}`,
+					`m.yaml:1:1 warning [` + teamCheck + `] : Deployment.apps default/web: you must provide labels: {"team"} (enforcementAction: warn)`,
 					"m.yaml:1:1 error [rules/main.deny] : web is a Deployment",
 				}}},
 			code: ExitFail,
@@ -200,7 +200,7 @@ func TestGatekeeperFindings(t *testing.T) {
 			files: with(map[string]string{"drydock.yaml": "suites: [{name: r, inputs: [app.yaml], clustersFromInputs: true, gatekeeper: [gk], validate: false}]\n",
 				"app.yaml": karmadaTwo}),
 			want: []suiteSummary{{Name: "r", Status: "FAIL", Objects: 2, Checks: []string{"render", ownerCheck, teamCheck},
-				Findings: []string{`app.yaml:9:1 error [` + ownerCheck + `] member2/default/deployment.apps_web.yaml: you must provide labels: {"owner"}`}}},
+				Findings: []string{`app.yaml:9:1 error [` + ownerCheck + `] member2/default/deployment.apps_web.yaml: Deployment.apps default/web: you must provide labels: {"owner"}`}}},
 			code: ExitFail,
 		},
 		{

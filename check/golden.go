@@ -28,7 +28,7 @@ func (r *runner) compared(res *SuiteResult, dir string, rep *golden.Report, orig
 		// The first run: one finding, not one per object.
 		res.Findings = append(res.Findings, Finding{Suite: res.Name, Check: "golden", Level: LevelError,
 			Pos:     manifest.Pos{File: dir, Line: 1, Col: 1},
-			Message: fmt.Sprintf("the golden tree %s does not exist yet: %d objects render; %s", dir, len(rep.Added), firstHint(r.opts.CI))})
+			Message: fmt.Sprintf("the golden tree %s does not exist yet: %s; %s", dir, objectsRender(len(rep.Added)), firstHint(r.opts.CI))})
 		return
 	}
 	for _, p := range rep.Added {
@@ -145,4 +145,13 @@ func firstHint(ci bool) string {
 func deletePath(data map[string]any, path string) bool {
 	p, err := fieldpath.Parse(path)
 	return err == nil && fieldpath.Delete(data, p)
+}
+
+// objectsRender says how many objects render: "1 object renders", "3
+// objects render".
+func objectsRender(n int) string {
+	if n == 1 {
+		return "1 object renders"
+	}
+	return fmt.Sprintf("%d objects render", n)
 }

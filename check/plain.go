@@ -141,7 +141,10 @@ func skippedNote(files []string) string {
 	if len(files) > shown {
 		list += fmt.Sprintf(", and %d more", len(files)-shown)
 	}
-	return fmt.Sprintf("%d file(s) in the input directories have no parser and were not checked, as conftest skips them: %s", len(files), list)
+	if len(files) == 1 {
+		return "1 file in the input directories has no parser and was not checked, as conftest skips it: " + list
+	}
+	return fmt.Sprintf("%d files in the input directories have no parser and were not checked, as conftest skips them: %s", len(files), list)
 }
 
 // readPlainFile reads and parses one file (stdin for "-", at most

@@ -102,7 +102,7 @@ func TestReadPlain(t *testing.T) {
 	}
 	wantNotes := []string{
 		dir + ": its .git directory is not read (git's own files, which conftest would walk)",
-		"2 file(s) in the input directories have no parser and were not checked, as conftest skips them: " + filepath.Join(dir, "README.md") + ", " + filepath.Join(dir, "policy/p.rego"),
+		"2 files in the input directories have no parser and were not checked, as conftest skips them: " + filepath.Join(dir, "README.md") + ", " + filepath.Join(dir, "policy/p.rego"),
 	}
 	if d := cmp.Diff(wantNotes, notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)

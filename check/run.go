@@ -38,7 +38,9 @@ type Options struct {
 	// CI words a stale golden tree's findings for CI: update locally and
 	// commit. It does not stop Update; the caller refuses that pairing.
 	CI bool
-	// Workers bounds the suites run in parallel (0: GOMAXPROCS).
+	// Workers bounds the applications rendered in parallel in the whole
+	// run (0: GOMAXPROCS), as pipeline.Inputs.Workers does in one render:
+	// shared among the suites that run at once (splitWorkers).
 	Workers int
 	// Coverage records which ifs of the tested definitions' templates the
 	// definition tests took, each way (SuiteResult.Coverage).
@@ -128,13 +130,22 @@ type runner struct {
 	budget *regosandbox.Budget
 }
 
+// splitWorkers shares total workers (0: GOMAXPROCS), the applications
+// rendered at once in the whole run as render --workers counts them,
+// among n suites: how many suites run at once, and how many applications
+// each renders at once.
+func splitWorkers(total, n int) (suites, renders int) {
+	if total <= 0 {
+		total = runtime.GOMAXPROCS(0)
+	}
+	suites = max(1, min(total, n))
+	return suites, max(1, total/suites)
+}
+
 // all runs suites in parallel; results keep the suites' order.
 func (r *runner) all(ctx context.Context, suites []Suite) []*SuiteResult {
-	workers := r.opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	r.renderWorkers = max(1, runtime.GOMAXPROCS(0)/max(1, min(workers, len(suites))))
+	var workers int
+	workers, r.renderWorkers = splitWorkers(r.opts.Workers, len(suites))
 	results := make([]*SuiteResult, len(suites))
 	var progressMu sync.Mutex
 	ended := 0

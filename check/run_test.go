@@ -57,7 +57,7 @@ func TestRun(t *testing.T) {
 			name:  "no golden tree yet",
 			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], golden: golden/s}]\n", "app.yaml": app},
 			want: []suiteSummary{{Name: "s", Status: "FAIL", Objects: 1, Checks: []string{"render", "validate", "golden"},
-				Findings: []string{"golden/s:1:1 error [golden] : the golden tree golden/s does not exist yet: 1 objects render; run drydock test --update to write it, then commit it"}}},
+				Findings: []string{"golden/s:1:1 error [golden] : the golden tree golden/s does not exist yet: 1 object renders; run drydock test --update to write it, then commit it"}}},
 			code: ExitFail,
 		},
 		{
@@ -65,7 +65,7 @@ func TestRun(t *testing.T) {
 			files: map[string]string{"drydock.yaml": "suites: [{name: s, inputs: [app.yaml], golden: golden/s}]\n", "app.yaml": app},
 			opts:  Options{CI: true},
 			want: []suiteSummary{{Name: "s", Status: "FAIL", Objects: 1, Checks: []string{"render", "validate", "golden"},
-				Findings: []string{"golden/s:1:1 error [golden] : the golden tree golden/s does not exist yet: 1 objects render; run drydock test --update locally and commit it"}}},
+				Findings: []string{"golden/s:1:1 error [golden] : the golden tree golden/s does not exist yet: 1 object renders; run drydock test --update locally and commit it"}}},
 			code: ExitFail,
 		},
 		{
@@ -134,5 +134,23 @@ func TestRun(t *testing.T) {
 				t.Errorf("Config %q, want drydock.yaml", res.Config)
 			}
 		})
+	}
+}
+
+// TestSplitWorkers: --workers counts the applications rendered at once
+// in the whole run, as render's does, whatever the number of suites.
+func TestSplitWorkers(t *testing.T) {
+	for _, c := range []struct{ total, n, suites, renders int }{
+		{1, 5, 1, 1}, // --workers 1: one at a time, as render --workers 1
+		{4, 1, 1, 4},
+		{4, 2, 2, 2},
+		{4, 8, 4, 1},
+		{3, 2, 2, 1},
+		{8, 0, 1, 8},
+	} {
+		s, r := splitWorkers(c.total, c.n)
+		if s != c.suites || r != c.renders {
+			t.Errorf("splitWorkers(%d, %d) = %d, %d; want %d, %d", c.total, c.n, s, r, c.suites, c.renders)
+		}
 	}
 }

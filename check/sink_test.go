@@ -161,7 +161,7 @@ func TestSuiteSinkRules(t *testing.T) {
 			opts: Options{RuleTimeout: 250 * time.Millisecond},
 			want: []suiteSummary{{Name: "r", Status: "ERROR", Objects: 2, Checks: []string{"render", "rules/main", "gatekeeper/K8sRequiredLabels/must-have-owner", "gatekeeper/K8sRequiredLabels/should-have-team"},
 				Findings: []string{
-					`app.yaml:9:1 error [gatekeeper/K8sRequiredLabels/must-have-owner] member2/default/deployment.apps_web.yaml: you must provide labels: {"owner"}`,
+					`app.yaml:9:1 error [gatekeeper/K8sRequiredLabels/must-have-owner] member2/default/deployment.apps_web.yaml: Deployment.apps default/web: you must provide labels: {"owner"}`,
 					"policy/main.rego:3:1 error [rules] : evaluating rule main.deny on app.yaml:9:1: Deployment.apps default/web in cluster member1 took longer than the time limit of 250ms; namespace main was not evaluated on the 1 inputs after it",
 				},
 				Err: "policy/main.rego:3:1: evaluating rule main.deny on app.yaml:9:1: Deployment.apps default/web in cluster member1 took longer than the time limit of 250ms; namespace main was not evaluated on the 1 inputs after it"}},

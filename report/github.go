@@ -38,7 +38,11 @@ func (GitHub) Write(out io.Writer, r *check.Result) error {
 		}
 	}
 	if hidden > 0 {
-		Notice(w, "drydock", fmt.Sprintf("%d more findings are not annotated (GitHub shows %d per level); see the job summary or the text report", hidden, AnnotationCap))
+		more := fmt.Sprintf("%d more findings are", hidden)
+		if hidden == 1 {
+			more = "1 more finding is"
+		}
+		Notice(w, "drydock", fmt.Sprintf("%s not annotated (GitHub shows %d per level); see the job summary or the text report", more, AnnotationCap))
 	}
 	var text strings.Builder
 	if err := (Text{}).Write(&text, r); err != nil {

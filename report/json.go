@@ -11,7 +11,11 @@ import (
 // JSON is the report for tools: one indented object,
 // {"ok": bool, "suites": [{name, status, objects, checks, findings,
 // updated, error}]}, each finding {suite, check, level, message, object,
-// diff, file, line, column} with empty optional fields left out.
+// source, diff, metadata} with empty optional fields left out. A
+// finding's source is an object (Source): {file, line, column} of where
+// it points, and the application, component, trait or policy that
+// produced its object. The finding's file, line and column are also
+// given flat, as before source (deprecated: read source).
 type JSON struct{}
 
 type jsonReport struct {
@@ -36,6 +40,7 @@ type jsonFinding struct {
 	Level   check.Level `json:"level"`
 	Message string      `json:"message"`
 	Object  string      `json:"object,omitempty"`
+	Source  *Source     `json:"source,omitempty"`
 	Diff    string      `json:"diff,omitempty"`
 	File    string      `json:"file,omitempty"`
 	Line    int         `json:"line,omitempty"`
@@ -54,7 +59,7 @@ func (JSON) Write(w io.Writer, r *check.Result) error {
 		}
 		for _, f := range s.Findings {
 			js.Findings = append(js.Findings, jsonFinding{Suite: f.Suite, Check: f.Check, Level: f.Level, Message: f.Message,
-				Object: f.Object, Diff: f.Diff, File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col, Metadata: f.Metadata})
+				Object: f.Object, Source: SourceOf(f.Pos, f.Origin), Diff: f.Diff, File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col, Metadata: f.Metadata})
 		}
 		out.Suites = append(out.Suites, js)
 	}

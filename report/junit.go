@@ -14,9 +14,11 @@ import (
 )
 
 // JUnit is the report for test dashboards: JUnit XML with one testsuite
-// per suite and one testcase per check that ran (sorted by name). A check
-// with error findings is a failure listing them; a suite that could not
-// be checked has an error (type bad-input) on its render testcase.
+// per suite and, per check that ran (sorted by name), one testcase per
+// error finding (a failure carrying its message, named by the check and
+// the object or place it is about), or one passing testcase when the
+// check found no error; a suite that could not be checked has an error
+// (type bad-input) on its render testcase.
 // Warnings go to the testcase's system-out. Every string from inputs
 // has its controls made visible (Printable): XML 1.0 cannot hold most
 // of them, and a dashboard shows them as text.
@@ -87,14 +89,15 @@ func junitSuiteOf(s *check.SuiteResult) junitSuite {
 	}
 	sort.Strings(checks)
 	for _, c := range checks {
-		tc := junitCaseOf(s, c, byCheck[c])
-		switch {
-		case tc.Error != nil:
-			js.Errors++
-		case tc.Failure != nil:
-			js.Failures++
+		for _, tc := range junitCasesOf(s, c, byCheck[c]) {
+			switch {
+			case tc.Error != nil:
+				js.Errors++
+			case tc.Failure != nil:
+				js.Failures++
+			}
+			js.Cases = append(js.Cases, tc)
 		}
-		js.Cases = append(js.Cases, tc)
 	}
 	if s.Err != nil && !slices.Contains(checks, "render") {
 		js.Cases = append(js.Cases, junitCase{Name: "render", Classname: js.Name, Error: badInput(s.Err)})
@@ -104,34 +107,36 @@ func junitSuiteOf(s *check.SuiteResult) junitSuite {
 	return js
 }
 
-// junitCaseOf is the testcase of check c of the suite s, with its findings.
-func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junitCase {
-	tc := junitCase{Name: Printable(c), Classname: Printable(s.Name)}
-	var errLines, warnLines, exceptLines []string
+// junitCasesOf are the testcases of check c of the suite s: one per
+// error finding, a failure carrying its message, named by the check and
+// what it is about; one passing testcase named by the check when it has
+// none. The check's warnings and exceptions go to its first testcase's
+// system-out.
+func junitCasesOf(s *check.SuiteResult, c string, findings []check.Finding) []junitCase {
+	class := Printable(s.Name)
+	if c == "render" && s.Err != nil {
+		return []junitCase{{Name: "render", Classname: class, Error: badInput(s.Err)}}
+	}
+	var cases []junitCase
+	var warnLines, exceptLines []string
+	names := map[string]int{}
 	for _, f := range findings {
-		line := locate(f.Pos) + f.Message
-		if f.Diff != "" {
-			line += "\n" + f.Diff
-		}
-		if len(f.Metadata) > 0 {
-			if b, err := json.Marshal(f.Metadata); err == nil {
-				line += "\n  metadata: " + string(b)
-			}
-		}
 		switch f.Level {
 		case check.LevelError:
-			errLines = append(errLines, line)
+			name := junitCaseName(c, f)
+			if names[name]++; names[name] > 1 { // two findings about one thing
+				name = fmt.Sprintf("%s (%d)", name, names[name])
+			}
+			cases = append(cases, junitCase{Name: Printable(name), Classname: class,
+				Failure: &junitMessage{Message: Printable(firstLine(f.Message)), Type: Printable(c), Text: Printable(junitFindingText(f))}})
 		case check.LevelException:
-			exceptLines = append(exceptLines, line)
+			exceptLines = append(exceptLines, junitFindingText(f))
 		default:
-			warnLines = append(warnLines, line)
+			warnLines = append(warnLines, junitFindingText(f))
 		}
 	}
-	switch {
-	case c == "render" && s.Err != nil:
-		tc.Error = badInput(s.Err)
-	case len(errLines) > 0:
-		tc.Failure = &junitMessage{Message: fmt.Sprintf("%d findings", len(errLines)), Type: tc.Name, Text: Printable(strings.Join(errLines, "\n"))}
+	if len(cases) == 0 {
+		cases = []junitCase{{Name: Printable(c), Classname: class}}
 	}
 	var out []string
 	if len(warnLines) > 0 {
@@ -140,8 +145,36 @@ func junitCaseOf(s *check.SuiteResult, c string, findings []check.Finding) junit
 	if len(exceptLines) > 0 {
 		out = append(out, "exceptions:\n"+strings.Join(exceptLines, "\n"))
 	}
-	tc.SystemOut = Printable(strings.Join(out, "\n"))
-	return tc
+	cases[0].SystemOut = Printable(strings.Join(out, "\n"))
+	return cases
+}
+
+// junitCaseName names the testcase of an error finding: its check and
+// what it is about, the object (its output path), else its place, else
+// its message's first line.
+func junitCaseName(c string, f check.Finding) string {
+	switch {
+	case f.Object != "":
+		return c + " " + f.Object
+	case f.Pos.IsValid():
+		return c + " " + f.Pos.String()
+	}
+	return c + " " + firstLine(f.Message)
+}
+
+// junitFindingText is a finding as a testcase's text: its place, its
+// message, its golden diff and its rule metadata.
+func junitFindingText(f check.Finding) string {
+	line := locate(f.Pos) + f.Message
+	if f.Diff != "" {
+		line += "\n" + f.Diff
+	}
+	if len(f.Metadata) > 0 {
+		if b, err := json.Marshal(f.Metadata); err == nil {
+			line += "\n  metadata: " + string(b)
+		}
+	}
+	return line
 }
 
 // badInput is the error of a suite that could not be checked.

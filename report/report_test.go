@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/check"
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -38,7 +39,8 @@ func fixedResult() *check.Result {
 					Pos:     manifest.Pos{File: "/repo/golden/shop/local/default/secret_s.yaml", Line: 1, Col: 1},
 					Message: "local/default/secret_s.yaml is in the golden tree but no longer renders"},
 				{Suite: "shop", Check: "rules/main.deny", Level: check.LevelError, Object: "local/default/deployment.apps_web.yaml",
-					Pos: manifest.Pos{File: "apps/app.yaml", Line: 7, Col: 7}, Message: "web\n::add-mask::secret | pipe"},
+					Pos: manifest.Pos{File: "apps/app.yaml", Line: 7, Col: 7}, Message: "web\n::add-mask::secret | pipe",
+					Origin: cluster.Origin{Application: "shop", Component: "web"}},
 				{Suite: "shop", Check: "rules/main.warn", Level: check.LevelWarning, Object: "local", Message: "100% of, clusters: local"},
 			}},
 		{Name: "broken", Checks: []string{"render"}, Err: errors.New("apps/bad.yaml:2: invalid YAML near line 2\nsecond line"),

@@ -38,7 +38,7 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 		errs, warns := s.Counts()
 		fmt.Fprintf(p, "suite %s: ", s.Name)
 		t.paint(w, s.Status())
-		fmt.Fprintf(p, " (%d objects, %s%d errors, %d warnings)\n", s.Objects, definitionTests(s.Checks), errs, warns)
+		fmt.Fprintf(p, " (%s, %s%s, %s)\n", Count(s.Objects, "object"), definitionTests(s.Checks), Count(errs, "error"), Count(warns, "warning"))
 		if causes := driftCauses(s.Findings); causes != "" {
 			fmt.Fprintf(p, "  golden drift by cause: %s\n", causes)
 		}
@@ -61,20 +61,23 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 		writeCoverage(p, s.Coverage)
 	}
 	failed := r.FailedSuites()
-	fmt.Fprintf(w, "%d suites: %d ok, %d failed\n", len(r.Suites), len(r.Suites)-failed, failed)
+	fmt.Fprintf(w, "%s: %d ok, %d failed\n", Count(len(r.Suites), "suite"), len(r.Suites)-failed, failed)
 	return w.Err
 }
 
 // where names the cluster and namespace of a rule finding about an object
 // (its output path cluster/namespace/file), or the cluster of a combined
-// rule's finding; "" for other findings, whose messages name their objects.
+// rule's finding or of a Gatekeeper finding (whose message names the
+// object, kind namespace/name); "" for other findings, whose messages
+// name their objects.
 func where(f check.Finding) string {
-	if !(strings.HasPrefix(f.Check, "rules/") || strings.HasPrefix(f.Check, "gatekeeper/")) || f.Object == "" {
+	gk := strings.HasPrefix(f.Check, "gatekeeper/")
+	if !(strings.HasPrefix(f.Check, "rules/") || gk) || f.Object == "" {
 		return ""
 	}
 	parts := strings.Split(f.Object, "/")
 	switch {
-	case len(parts) == 1:
+	case len(parts) == 1 || gk:
 		return "cluster " + parts[0] + ": "
 	case parts[1] == "_cluster":
 		return "cluster " + parts[0] + ", cluster-scoped: "
@@ -111,11 +114,7 @@ func driftCauses(findings []check.Finding) string {
 	}
 	parts := make([]string, len(order))
 	for i, c := range order {
-		files := "files"
-		if count[c] == 1 {
-			files = "file"
-		}
-		parts[i] = fmt.Sprintf("%s: %d %s", c, count[c], files)
+		parts[i] = fmt.Sprintf("%s: %s", c, Count(count[c], "file"))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -138,7 +137,7 @@ func writeCoverage(w io.Writer, cov []check.BranchCoverage) {
 				both++
 			}
 		}
-		fmt.Fprintf(w, "  coverage %s: %d of %d if branches taken both ways\n", d, both, len(by[d]))
+		fmt.Fprintf(w, "  coverage %s: %d of %s taken both ways\n", d, both, Count(len(by[d]), "if branch"))
 		for _, b := range by[d] {
 			switch {
 			case b.True && b.False:
@@ -162,11 +161,8 @@ func definitionTests(checks []string) string {
 			n++
 		}
 	}
-	switch n {
-	case 0:
+	if n == 0 {
 		return ""
-	case 1:
-		return "1 definition test, "
 	}
-	return fmt.Sprintf("%d definition tests, ", n)
+	return Count(n, "definition test") + ", "
 }

@@ -18,7 +18,11 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	valueFiles := fs.StringArray("values", nil, "a YAML or JSON `FILE` of addon parameters (repeatable; later files win, --set and --set-string win over them)")
 	clusters := fs.StringArray("clusters", nil, "cluster inventory: Karmada Cluster objects (repeatable)")
 	registry := fs.String("registry", "", "a registry directory holding the addon and its dependencies")
-	outDir := fs.StringP("output-dir", "o", "", "write one file per object under OUT/<cluster>/<namespace>/, and NOTES.txt")
+	outDir := fs.String("output-dir", "", "write one file per object under `DIR`/<cluster>/<namespace>/, and NOTES.txt")
+	// -o named the directory before it became the output format in every
+	// command; addon render prints YAML only, so -o is kept, deprecated.
+	oldOut := fs.StringP("output", "o", "", "deprecated: --output-dir")
+	_ = fs.MarkHidden("output")
 	var lim limitFlags
 	lim.register(fs)
 	switch {
@@ -30,8 +34,7 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q: the one addon subcommand is render", args[0])
 		}
-		fmt.Fprintf(stderr, "drydock addon: %s\n\n", what)
-		cmd.usage(stderr)
+		fmt.Fprintf(stderr, "drydock addon: %s\n%s", what, cmd.helpHint())
 		return exitUsage
 	}
 	if code, done := cmd.parse(args[1:], stdout, stderr); done {
@@ -39,6 +42,13 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		return cmd.fail(stderr, errors.New("give exactly one addon directory"))
+	}
+	if *oldOut != "" {
+		if fs.Changed("output-dir") {
+			return cmd.fail(stderr, errors.New("-o and --output-dir: give --output-dir"))
+		}
+		fmt.Fprintf(stderr, "drydock addon render: warning: -o DIR is deprecated: -o is the output format in every command; use --output-dir %s\n", *oldOut)
+		*outDir = *oldOut
 	}
 	params := pipeline.AddonParams{Set: *sets, SetString: *setStrings}
 	if err := params.Check(); err != nil {
@@ -67,7 +77,7 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
 	if err := emitStore(newAddonOutput(stdout, treeOutput{dir: *outDir, log: stderr}), res.Clusters, res.Notes); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))

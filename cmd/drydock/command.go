@@ -58,12 +58,17 @@ func (c *command) parse(args []string, stdout, stderr io.Writer) (code int, done
 	return c.fail(stderr, fmt.Errorf("%v%s", err, c.didYouMean(err))), true
 }
 
-// fail prints a usage error (bad flags, missing or extra arguments) and
-// the usage to stderr, and returns exit code 2.
+// fail prints a usage error (bad flags, missing or extra arguments) in
+// two lines, what is wrong and where the usage is, and returns exit code
+// 2: the flags are --help's, not a screenful on every typo.
 func (c *command) fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "drydock %s: %v\n\n", c.name, err)
-	c.usage(stderr)
+	fmt.Fprintf(stderr, "drydock %s: %v\n%s", c.name, err, c.helpHint())
 	return exitUsage
+}
+
+// helpHint is the line after a usage error: where the usage is.
+func (c *command) helpHint() string {
+	return fmt.Sprintf("Run 'drydock %s --help' for usage.\n", c.name)
 }
 
 // didYouMean names the flag closest to an unknown long one.
@@ -80,10 +85,24 @@ func (c *command) didYouMean(err error) string {
 	return ""
 }
 
-// commands names the subcommands, for the top-level "did you mean".
-var commands = []string{"render", "diff", "test", "explain", "addon", "verify", "show", "init", "completion", "version", "help"}
+// commands names the subcommands, in the order of the top-level help,
+// and for its "did you mean".
+var commands = []string{"render", "diff", "explain", "addon", "test", "verify", "show", "init", "completion", "version", "help"}
 
 // unknownCommand is the top level's message for an unknown command.
 func unknownCommand(name string) string {
 	return fmt.Sprintf("drydock: unknown command %q%s", name, manifest.DidYouMean(strings.TrimLeft(name, "-"), commands))
+}
+
+// topUsage is drydock's help: what it is, then each command in a line
+// (its summary), then where each command's flags are.
+func topUsage() string {
+	var b strings.Builder
+	b.WriteString("drydock renders KubeVela Applications (and what they need) into the exact\nobjects each cluster would hold, without a cluster.\n\n")
+	b.WriteString("Usage: drydock <command> [arguments] [flags]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-11s %s\n", c, summaries[c])
+	}
+	b.WriteString("\nRun 'drydock <command> --help' for a command's usage and flags.\n")
+	return b.String()
 }

@@ -58,12 +58,37 @@ func conftestArg(args []string) bool {
 	return false
 }
 
+// outputFormat settles -o, the output format in every drydock command.
+// With --conftest and plain manifests it is conftest's (checkOutputFlags);
+// elsewhere it is drydock's report format, as --format. -o FILE, which
+// used to name the report's file, still does, with a warning: a value no
+// format has is taken for --output-file.
+func (o *testFlags) outputFormat(fs *pflag.FlagSet, stderr io.Writer) error {
+	if !fs.Changed("output") || o.conftest {
+		return nil // conftest's, or no -o
+	}
+	switch v := o.out; {
+	case slices.Contains(report.Formats, v):
+		if fs.Changed("format") && o.format != v {
+			return fmt.Errorf("-o %s and --format %s: give the format once", v, o.format)
+		}
+		o.format, o.out = v, ""
+	case slices.Contains(report.ConftestFormats, v):
+		return fmt.Errorf("-o %s is one of conftest's formats, for --conftest and plain manifests (drydock test --conftest -o %s -p POLICY FILE...); drydock's report formats are %s", v, v, strings.Join(report.Formats, ", "))
+	default:
+		if fs.Changed("output-file") {
+			return fmt.Errorf("-o %s is not a format (%s); the report's file is --output-file", v, strings.Join(report.Formats, ", "))
+		}
+		fmt.Fprintf(stderr, "drydock test: warning: -o FILE is deprecated: -o is the output format in every command (%s); write the report to a file with --output-file %s\n", strings.Join(report.Formats, ", "), v)
+		o.outFile, o.out = v, ""
+	}
+	return nil
+}
+
 // checkOutputFlags checks -o and the conftest output flags. With
 // --conftest and plain manifests, -o is conftest's output format (default
 // stdout); the returned format writes it, unless --format asks for
-// drydock's report (nil). Elsewhere -o is the file the
-// report goes to, and never a format's name: `-o json` used to write the
-// text report to a file named json.
+// drydock's report (nil).
 func (o *testFlags) checkOutputFlags(fs *pflag.FlagSet, plain bool) (report.Format, error) {
 	var given []string
 	for _, n := range o.conftestOut.names() {
@@ -76,10 +101,7 @@ func (o *testFlags) checkOutputFlags(fs *pflag.FlagSet, plain bool) (report.Form
 			return nil, fmt.Errorf("drydock test: %s: conftest's output flags go with --conftest and plain manifests (drydock test --conftest -p POLICY FILE...)", strings.Join(given, ", "))
 		}
 		if o.conftest && fs.Changed("output") {
-			return nil, fmt.Errorf("drydock test: with --conftest, -o is conftest's output format, for plain manifests (drydock test --conftest -o %s -p POLICY FILE...); suites report with --format and -o FILE without --conftest", o.out)
-		}
-		if isFormatName(o.out) {
-			return nil, fmt.Errorf("drydock test: -o writes the report to a file, and %q is a format's name: choose the format with --format %s (conftest's: --conftest -o %s), or give -o ./%s for a file of that name", o.out, o.out, o.out, o.out)
+			return nil, fmt.Errorf("drydock test: with --conftest, -o is conftest's output format, for plain manifests (drydock test --conftest -o %s -p POLICY FILE...); suites report with --format FORMAT and --output-file FILE", o.out)
 		}
 		return nil, nil
 	}
@@ -102,12 +124,6 @@ func (o *testFlags) checkOutputFlags(fs *pflag.FlagSet, plain bool) (report.Form
 		return nil, fmt.Errorf("drydock test: unknown output format %q: -o takes one of %s", name, strings.Join(report.ConftestFormats, ", "))
 	}
 	return f, nil
-}
-
-// isFormatName reports whether s names a report format, drydock's or
-// conftest's.
-func isFormatName(s string) bool {
-	return slices.Contains(report.Formats, s) || slices.Contains(report.ConftestFormats, s)
 }
 
 // conftestRun writes a run's results as conftest test does and returns

@@ -35,6 +35,7 @@ func subcommands() []subcommand {
 		{"show", runShow, nil},
 		{"init", runInit, nil},
 		{"completion", runCompletion, nil},
+		{"version", runVersion, nil},
 	}
 }
 
@@ -93,9 +94,9 @@ var summaries = map[string]string{
 	"addon":      "render an addon as vela addon enable would",
 	"test":       "the suites of drydock.yaml: render, golden trees, validation, rules; or plain manifests",
 	"verify":     "run the Rego unit tests and Gatekeeper suites",
-	"show":       "print a definition type's origin and parameters",
+	"show":       "print a definition type's origin and parameters, or list the types",
 	"init":       "write a starter drydock.yaml, policy and workflow",
 	"completion": "print a shell completion script",
 	"version":    "print drydock's version and what it emulates",
-	"help":       "print drydock's usage",
+	"help":       "print this list of commands",
 }

@@ -32,7 +32,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	rf.register(fs)
 	rev := fs.String("base", "", "git revision of the repository holding the paths to compare with (HEAD, HEAD~1, main, a hash)")
 	baseDir := fs.String("base-dir", "", "directory holding the base inputs, at the same relative paths, instead of a git revision")
-	format := fs.String("format", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
+	format := fs.StringP("format", "o", "text", "output format: text, markdown, json or github (text for an Actions log, the markdown as the job summary)")
 	exitCode := fs.Bool("exit-code", false, "exit 1 when any object changes beyond KubeVela's bookkeeping labels and --ignore'd fields")
 	maxLines := fs.Int("max-diff-lines", 0, "show at most N lines of each object's diff, then how many were left out (0: all)")
 	showBookkeeping := fs.Bool("show-bookkeeping", false, "also show one by one, with their diffs, the objects whose only change is KubeVela's bookkeeping labels (app.oam.dev/appRevision and the like), which are otherwise summed up in one line per application")

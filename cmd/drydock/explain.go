@@ -17,6 +17,7 @@ import (
 	"github.com/drydock-dev/drydock/karmada/propagation"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
+	"github.com/drydock-dev/drydock/report"
 )
 
 // runExplain renders with provenance and prints where the fields of one
@@ -34,7 +35,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := cmd.fs
 	var rf renderFlags
 	rf.register(fs)
-	format := fs.String("format", "text", "output format: text or json")
+	format := fs.StringP("format", "o", "text", "output format: text or json")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
 	}
@@ -168,7 +169,7 @@ func findObject(store *cluster.Store, target string) (string, cluster.Entry, err
 // explanation is what explain prints (and its JSON form).
 type explanation struct {
 	Object    string                   `json:"object"`
-	Source    string                   `json:"source,omitempty"`
+	Source    *report.Source           `json:"source,omitempty"`
 	Fields    []explainedField         `json:"fields"`
 	Placement *propagation.Explanation `json:"placement,omitempty"`
 }
@@ -184,19 +185,21 @@ type explainOrigin struct {
 	Stage  string `json:"stage"`
 	Name   string `json:"name,omitempty"`
 	Detail string `json:"detail,omitempty"`
-	Pos    string `json:"pos,omitempty"`
-	Value  any    `json:"value"`
+	// Source is where the stage's setting is authored ({file, line,
+	// column}).
+	Source *report.Source `json:"source,omitempty"`
+	Value  any            `json:"value"`
 }
 
 func newExplanation(c string, e cluster.Entry, placements *controller.Placements) *explanation {
-	x := &explanation{Object: objectID(c, e.Object), Source: e.Source}
+	x := &explanation{Object: objectID(c, e.Object), Source: report.EntrySource(e)}
 	if p := placements.Of(c, e.Object.Key()); p != nil {
 		x.Placement = p
 	}
 	manifest.WalkLeaves(e.Object.Data, func(path fieldpath.Path, v any) {
 		f := explainedField{Path: path.String(), Value: v, path: path}
 		for _, o := range e.Object.Provenance.Chain(path) {
-			f.Origins = append(f.Origins, explainOrigin{Stage: string(o.Stage), Name: o.Name, Detail: o.Detail, Pos: o.Pos.String(), Value: o.Value})
+			f.Origins = append(f.Origins, explainOrigin{Stage: string(o.Stage), Name: o.Name, Detail: o.Detail, Source: report.SourceOf(o.Pos, cluster.Origin{}), Value: o.Value})
 		}
 		x.Fields = append(x.Fields, f)
 	})
@@ -223,8 +226,8 @@ func (x *explanation) only(path fieldpath.Path) (kept int, leaf bool) {
 
 func (x *explanation) print(w io.Writer, chain bool) {
 	fmt.Fprintf(w, "%s\n", x.Object)
-	if x.Source != "" {
-		fmt.Fprintf(w, "  from %s\n", x.Source)
+	if x.Source != nil && x.Source.Text != "" {
+		fmt.Fprintf(w, "  from %s\n", x.Source.Text)
 	}
 	fmt.Fprintln(w)
 	for _, f := range x.Fields {
@@ -284,8 +287,8 @@ func printPlacement(w io.Writer, p *propagation.Explanation) {
 // where.
 func (o explainOrigin) describe() string {
 	s := manifest.Origin{Stage: manifest.Stage(o.Stage), Name: o.Name, Detail: o.Detail}.Describe()
-	if o.Pos != "" {
-		s += ", " + o.Pos
+	if o.Source != nil {
+		s += ", " + manifest.Pos{File: o.Source.File, Line: o.Source.Line, Col: o.Source.Column}.String()
 	}
 	return s
 }

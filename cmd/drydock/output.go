@@ -145,8 +145,10 @@ func (t *treeOutput) finish(notes string) error {
 	return nil
 }
 
-// report lists on log what the update took over or could not prune, and
-// what it completed of a killed update.
+// report says on log what the update did, in a line (files written, new
+// and changed, removed, unchanged), and lists the files it removed (the
+// first maxListedRemovals), took over or could not prune, and what it
+// completed of a killed update.
 func (t *treeOutput) report(rep *tree.Report) {
 	if t.log == nil {
 		return
@@ -154,12 +156,38 @@ func (t *treeOutput) report(rep *tree.Report) {
 	for _, l := range rep.Leftovers {
 		fmt.Fprintf(t.log, "drydock: %s: %s\n", t.dir, l)
 	}
+	removed := rep.Removed
+	if !rep.Pruned {
+		removed = nil
+	}
+	removed = slices.DeleteFunc(slices.Clone(removed), func(p string) bool { return slices.Contains(rep.Kept, p) })
+	fmt.Fprintf(t.log, "drydock: %s: %s\n", t.dir, treeSummary(len(rep.Added), len(rep.Changed), len(removed), rep.Unchanged))
+	for i, p := range removed {
+		if i == maxListedRemovals {
+			fmt.Fprintf(t.log, "drydock: %s: and %d more removed\n", t.dir, len(removed)-i)
+			break
+		}
+		fmt.Fprintf(t.log, "drydock: %s: removed %s (no longer rendered)\n", t.dir, p)
+	}
 	for _, p := range rep.Adopted {
 		fmt.Fprintf(t.log, "drydock: %s: adopted %s (drydock owns it from now on)\n", t.dir, p)
 	}
 	for _, p := range rep.Kept {
 		fmt.Fprintf(t.log, "drydock: %s: kept %s: it no longer renders but lies on another file system\n", t.dir, p)
 	}
+}
+
+// maxListedRemovals is how many removed files a tree update names.
+const maxListedRemovals = 20
+
+// treeSummary is what a tree update did, in a line: "wrote 3 files (1
+// new, 2 changed), removed 1, 40 unchanged"; "up to date: 40 files
+// unchanged" when it wrote and removed nothing.
+func treeSummary(added, changed, removed, unchanged int) string {
+	if added+changed+removed == 0 {
+		return fmt.Sprintf("up to date: %s unchanged", report.Count(unchanged, "file"))
+	}
+	return fmt.Sprintf("wrote %s (%d new, %d changed), removed %d, %d unchanged", report.Count(added+changed, "file"), added, changed, removed, unchanged)
 }
 
 func (t *treeOutput) abort() {
@@ -177,7 +205,7 @@ type streamOutput struct {
 	spool spool
 	index map[string]map[manifest.Key]spooled
 	// json makes the stream one JSON array of {cluster, namespace,
-	// source, object} (render --format json).
+	// source, object} (render --format json), source a report.Source.
 	json bool
 }
 
@@ -205,7 +233,15 @@ func (s *streamOutput) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]spooled{}
 		s.index[c] = m
 	}
-	m[e.Object.Key()] = spooled{at: at, source: e.Source}
+	source := e.Source
+	if s.json { // the source object, encoded now: the entry is gone at finish
+		b, err := json.Marshal(report.EntrySource(e))
+		if err != nil {
+			return err
+		}
+		source = string(b)
+	}
+	m[e.Object.Key()] = spooled{at: at, source: source}
 	return nil
 }
 
@@ -216,10 +252,10 @@ func (s *streamOutput) finish(notes string) error {
 		sep := "\n"
 		err := s.each(func(c string, k manifest.Key, source string, data []byte) error {
 			head, err := json.Marshal(struct {
-				Cluster   string `json:"cluster"`
-				Namespace string `json:"namespace"`
-				Source    string `json:"source"`
-			}{c, k.Namespace, source})
+				Cluster   string          `json:"cluster"`
+				Namespace string          `json:"namespace"`
+				Source    json.RawMessage `json:"source"`
+			}{c, k.Namespace, json.RawMessage(source)})
 			fmt.Fprintf(s.w, "%s  %s,\"object\":%s}", sep, head[:len(head)-1], data)
 			sep = ",\n"
 			return err

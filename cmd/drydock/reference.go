@@ -43,7 +43,7 @@ func referenceDocs() map[string]string {
 		}
 		docs[file] = b.String()
 	}
-	index.WriteString("\nAlso: `drydock version` prints drydock's version and what it emulates; `drydock help` the usage.\n")
+	index.WriteString("\nAlso: `drydock help` prints every command in a line.\n")
 	index.WriteString("\nThe configuration: [drydock.yaml](drydock.yaml.md), every key (generated from its schema).\n")
 	docs["README.md"] = index.String()
 	return docs

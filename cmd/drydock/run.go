@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -29,24 +30,6 @@ const (
 	exitUsage    = check.ExitInput
 	exitInternal = check.ExitInternal
 )
-
-const usage = `drydock renders KubeVela Applications (and what they need) into the exact
-objects each cluster would hold, without a cluster.
-
-Usage:
-  drydock render [PATH...] [-d DEFS]... [--clusters FILE] [--output-dir DIR] [--validate]
-  drydock diff (--base REV | --base-dir DIR) [PATH...] [render flags] [--format text|markdown|json|github] [--exit-code]
-  drydock explain [PATH...] OBJECT [FIELD] [render flags] [--format text|json]
-  drydock addon render DIR [--set K=V]... [--clusters FILE] [--registry DIR] [--output-dir OUT]
-  drydock test [--config drydock.yaml] [--update [--prune]] [--ci] [--format FMT] [--shard i/n]
-  drydock verify [-p DIR]... [--data PATH]... [--coverage]
-  drydock show TYPE [-d DEFS]...
-  drydock init
-  drydock completion bash|zsh|fish|powershell
-  drydock version
-
-Run 'drydock <command> --help' for the flags.
-`
 
 // run is the whole CLI; it returns the exit code. A write to stdout that
 // fails (a closed pipe, a full disk) makes the exit code at least 2: the
@@ -93,7 +76,7 @@ func internalError(stderr io.Writer, r any, stack []byte) int {
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	text := &report.PrintableWriter{W: stdout}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, topUsage())
 		return exitUsage
 	}
 	switch args[0] {
@@ -115,15 +98,31 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runInit(args[1:], text, stderr)
 	case "completion":
 		return runCompletion(args[1:], stdout, stderr)
-	case "version", "--version":
+	case "version":
+		return runVersion(args[1:], stdout, stderr)
+	case "--version":
 		fmt.Fprint(stdout, versionText())
 		return exitOK
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, topUsage())
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "%s\n\n%s", unknownCommand(args[0]), usage)
+	fmt.Fprintf(stderr, "%s\nRun 'drydock help' for usage.\n", unknownCommand(args[0]))
 	return exitUsage
+}
+
+// runVersion is drydock version: --help is its usage, anything else a
+// usage error.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	cmd := newCommand("version", "version", "Prints drydock's version and commit, the KubeVela and Karmada it emulates, and the\nCUE, OPA and Kubernetes API schemas it embeds.")
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
+	}
+	if cmd.fs.NArg() > 0 {
+		return cmd.fail(stderr, fmt.Errorf("unexpected argument %q", cmd.fs.Arg(0)))
+	}
+	fmt.Fprint(stdout, versionText())
+	return exitOK
 }
 
 // renderFlags are the flags of a render, shared by render and diff.
@@ -278,13 +277,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var rf renderFlags
 	rf.register(fs)
 	var outDir string
-	fs.StringVarP(&outDir, "output-dir", "o", "", "write one file per object under DIR/<cluster>/<namespace>/ instead of a stream")
+	fs.StringVar(&outDir, "output-dir", "", "write one file per object under `DIR`/<cluster>/<namespace>/ instead of a stream")
 	adopt := fs.Bool("adopt", false, "with --output-dir: take over the files at rendered paths that drydock did not write (listed as adopted)")
 	trace := fs.Bool("trace", false, "print each application's workflow, step by step, to stderr")
 	quiet := fs.BoolP("quiet", "q", false, "print no objects: only check that the inputs render (exit code and errors)")
 	watch := fs.Bool("watch", false, "render again on every change of the inputs, definitions, inventory and addons, printing what changed; Ctrl-C ends")
 	status := fs.Bool("status", false, "print each component's health and status message, as vela status would, evaluated against the objects --observed gives (to stderr)")
-	format := fs.String("format", "yaml", "stdout format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object})")
+	format := fs.StringP("format", "o", "yaml", "output format: yaml (one stream, each object after a # Source comment) or json (an array of {cluster, namespace, source, object}, source {file, line, column, application, component, trait, policy, text})")
 	var filter filterOutput
 	fs.StringArrayVar(&filter.apps, "app", nil, "print only the objects of this application (repeatable)")
 	fs.StringArrayVar(&filter.clusters, "cluster", nil, "print only the objects of this cluster (repeatable)")
@@ -296,6 +295,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&val.Strict, "strict", false, "with --validate: a custom resource with no known schema is an error, not a warning")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if err := deprecatedOutputDir(cmd, args, format, &outDir, stderr); err != nil {
+		return cmd.fail(stderr, err)
 	}
 	in, err := rf.inputs(fs.Args())
 	if err != nil {
@@ -391,7 +393,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if filter.output != nil {
 		for _, w := range filter.unmatched() {
-			fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+			fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 		}
 	}
 	if res.Validation != nil {
@@ -400,11 +402,74 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// deprecatedOutputDir takes render's -o DIR, which named the output
+// directory before -o became the output format in every command, for
+// --output-dir DIR, with a warning: -o with a value no format has.
+func deprecatedOutputDir(cmd *command, args []string, format, outDir *string, stderr io.Writer) error {
+	if *format == "yaml" || *format == "json" || !shortFlagGiven(args, 'o') {
+		return nil
+	}
+	if cmd.fs.Changed("output-dir") {
+		return fmt.Errorf("-o %s: -o is the output format (yaml or json); the directory is --output-dir", *format)
+	}
+	fmt.Fprintf(stderr, "drydock %s: warning: -o DIR is deprecated: -o is the output format in every command (yaml or json here); use --output-dir %s\n", cmd.name, *format)
+	*outDir, *format = *format, "yaml"
+	return nil
+}
+
+// shortFlagGiven reports whether args spell the one-letter flag -c
+// (-c V, -cV, -c=V, or last in a group of them such as -qc V), before a
+// "--".
+func shortFlagGiven(args []string, c byte) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		if i := strings.IndexByte(a[1:], c); i >= 0 && !strings.Contains(a[1:1+i], "=") {
+			return true
+		}
+	}
+	return false
+}
+
 // printWarnings prints a render's warnings, one a line.
 func printWarnings(stderr io.Writer, warnings []string) {
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
+}
+
+// leadingPos is the place a message starts with: "path:line: " or
+// "path:line:col: ".
+var leadingPos = regexp.MustCompile(`^[^\s:][^:]*:\d+(:\d+)?: `)
+
+// located is a message with its severity after its place, as compilers
+// print them (path:line:col: warning: message), so that editors and CI
+// problem matchers find the place; "warning: message" when the message
+// starts with no place.
+func located(severity, msg string) string {
+	if loc := leadingPos.FindString(msg); loc != "" {
+		return loc + severity + ": " + msg[len(loc):]
+	}
+	return severity + ": " + msg
+}
+
+// findingText is a validation finding as render prints it, compiler
+// style: its place, its severity, then what it is about and the message.
+func findingText(f pipeline.Finding) string {
+	severity := "error"
+	if f.Warning {
+		severity = "warning"
+	}
+	rest := f
+	rest.Pos, rest.Warning = manifest.Pos{}, false
+	if f.Pos.IsValid() {
+		return f.Pos.String() + ": " + severity + ": " + rest.String()
+	}
+	return severity + ": " + rest.String()
 }
 
 // reportFindings prints a validation's findings and a summary; it returns
@@ -412,14 +477,14 @@ func printWarnings(stderr io.Writer, warnings []string) {
 func reportFindings(stderr io.Writer, findings []pipeline.Finding) int {
 	errs, warns := 0, 0
 	for _, f := range findings {
-		fmt.Fprintf(stderr, "drydock: %s\n", f)
+		fmt.Fprintf(stderr, "drydock: %s\n", findingText(f))
 		if f.Warning {
 			warns++
 		} else {
 			errs++
 		}
 	}
-	fmt.Fprintf(stderr, "drydock: validation: %d errors, %d warnings\n", errs, warns)
+	fmt.Fprintf(stderr, "drydock: validation: %s, %s\n", report.Count(errs, "error"), report.Count(warns, "warning"))
 	if errs > 0 {
 		return exitCheck
 	}

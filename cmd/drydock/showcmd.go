@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -16,7 +18,7 @@ import (
 // runShow prints a definition: its kind, where it comes from, and its
 // parameters with their types, defaults and +usage docs.
 func runShow(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("show", "show TYPE [-d DEFS]... [--suite NAME]", "Prints the definition of a component, trait, policy or workflow step type: where it\ncomes from (builtin/<name>.cue for drydock's own) and its parameters.")
+	cmd := newCommand("show", "show [TYPE] [-d DEFS]... [--suite NAME]", "Without TYPE, lists the definition types there are. With it, prints the definition of a component, trait, policy or workflow step type: where it\ncomes from (builtin/<name>.cue for drydock's own) and its parameters.")
 	fs := cmd.fs
 	var defPaths []string
 	fs.StringArrayVarP(&defPaths, "definitions", "d", nil, "file or directory of definitions (repeatable); replaces built-ins of the same name")
@@ -47,16 +49,20 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 			fv = suite.FieldValidation
 		}
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() > 1 {
 		return cmd.fail(stderr, errors.New("give one definition type (webservice, scaler, topology, deploy, ...)"))
 	}
-	typ := fs.Arg(0)
 	defs, warnings, err := pipeline.LoadDefinitionsFields(defPaths, *noBuiltins, fv)
 	if err != nil {
 		return reportError(stderr, err)
 	}
 	printWarnings(stderr, warnings)
 	kinds := []string{render.KindComponent, render.KindTrait, render.KindPolicy, render.KindWorkflowStep}
+	if fs.NArg() == 0 {
+		listTypes(stdout, defs, kinds)
+		return exitOK
+	}
+	typ := fs.Arg(0)
 	var found []*render.Definition
 	for _, kind := range kinds {
 		if d := defs.Get(kind, typ); d != nil {
@@ -101,4 +107,23 @@ func runShow(args []string, stdout, stderr io.Writer) int {
 		tw.Flush()
 	}
 	return exitOK
+}
+
+// listTypes prints the definition types there are, a line per kind (the
+// policies KubeVela implements without a definition among the policies),
+// and how to see one.
+func listTypes(w io.Writer, defs *render.Definitions, kinds []string) {
+	labels := map[string]string{render.KindComponent: "components", render.KindTrait: "traits",
+		render.KindPolicy: "policies", render.KindWorkflowStep: "workflow steps"}
+	for _, kind := range kinds {
+		names := defs.Names(kind)
+		if kind == render.KindPolicy {
+			names = slices.Compact(slices.Sorted(slices.Values(append(names, policy.BuiltinTypes()...))))
+		}
+		if len(names) == 0 {
+			names = []string{"(none)"}
+		}
+		fmt.Fprintf(w, "%s: %s\n", labels[kind], strings.Join(names, ", "))
+	}
+	fmt.Fprintln(w, "Run 'drydock show TYPE' for a type's origin and parameters.")
 }

@@ -67,7 +67,9 @@ type testFlags struct {
 	// stdin is read for the plain manifest "-".
 	stdin   io.Reader
 	workers int
-	out     string
+	// out is -o: the output format (conftest's with --conftest and plain
+	// manifests); outFile is --output-file, where the report goes.
+	out, outFile string
 	// lim and ruleTimeout hold the limit flags.
 	lim         limitFlags
 	ruleTimeout time.Duration
@@ -103,9 +105,10 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.parser, "parser", "", "with plain manifests, parse every file with this parser, as conftest test --parser ("+strings.Join(parsers.Names(), ", ")+"); default: each file's by its name")
 	fs.StringVar(&o.ignore, "ignore", "", "with plain manifests, a regular expression: the files whose paths it matches are not read (conftest test --ignore)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
-	fs.IntVar(&o.workers, "workers", 0, "suites run in parallel (default: number of CPUs)")
+	fs.IntVar(&o.workers, "workers", 0, "applications rendered in parallel in the whole run, as render --workers; shared among the suites that run at once (default: number of CPUs)")
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
-	fs.StringVarP(&o.out, "output", "o", "", "write the report to FILE instead of stdout (never a format's name: see --format); with --conftest and plain manifests, conftest's output format: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
+	fs.StringVarP(&o.out, "output", "o", "", "output format, as --format ("+strings.Join(report.Formats, ", ")+"); with --conftest and plain manifests, conftest's: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
+	fs.StringVar(&o.outFile, "output-file", "", "write the report to `FILE` instead of stdout")
 	o.conftestOut.register(fs)
 	fs.StringArrayVarP(&o.rules.policies, "policy", "p", nil, "directory of .rego policies for every suite (repeatable; default: each suite's policies, else policy/)")
 	fs.StringArrayVarP(&o.rules.data, "data", "d", nil, "JSON/YAML data files or directories for the policies (repeatable): sub/x.yaml under a directory given is data.sub, as conftest --data; a.b:PATH loads PATH under data.a.b")
@@ -141,10 +144,13 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitCheck // conftest's exit code for any error
 		}
 	}
+	if err := o.outputFormat(fs, stderr); err != nil {
+		return cmd.fail(stderr, err)
+	}
 	if o.watch {
 		_ = o.findConfig(fs) // not found: each run says so
-		if o.update || o.out != "" || o.sarif != "" {
-			return cmd.fail(stderr, errors.New("--watch reports to the terminal: not with --update, -o or --sarif"))
+		if o.update || o.outFile != "" || o.sarif != "" {
+			return cmd.fail(stderr, errors.New("--watch reports to the terminal: not with --update, --output-file or --sarif"))
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -203,7 +209,7 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if o.cformat != nil {
 		return o.conftestRun(stdout, stderr, res)
 	}
-	if err := writeReport(stdout, res, o.out, format); err != nil {
+	if err := writeReport(stdout, res, o.outFile, format); err != nil {
 		fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		return exitUsage
 	}
@@ -258,7 +264,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 		return fail("drydock test: arguments are plain manifests to check, which --config does not take (suites come from --config; with --affected the arguments are changed files)")
 	}
 	wd, _ := os.Getwd() // "": SARIF keeps absolute paths
-	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd, Colour: o.out == "" && colour(o.stdout)})
+	format, ok := report.Lookup(o.format, report.Options{Version: version, Dir: wd, Colour: o.outFile == "" && colour(o.stdout)})
 	var err error
 	if o.cformat, err = o.checkOutputFlags(fs, plain); err != nil {
 		return fail("%w", err)
@@ -295,7 +301,7 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	// What drydock writes is never a suite's input, whichever suites run.
 	skip := slices.Concat(cfg.GoldenDirs(), nonEmpty(o.sarif))
 	if o.cformat == nil {
-		skip = append(skip, nonEmpty(o.out)...)
+		skip = append(skip, nonEmpty(o.outFile)...)
 	}
 	if len(o.suites) > 0 {
 		for _, want := range o.suites {

@@ -11,6 +11,7 @@ import (
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/regosandbox"
+	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -163,7 +164,7 @@ func verify(o rules.VerifyOptions, f verifyFlags, budget *regosandbox.Budget, st
 			}
 		}
 		if !f.policyGiven {
-			fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
+			fmt.Fprintf(stdout, "%s: %d passed, %d failed\n", report.Count(gkPassed+gkFailed, "gatekeeper case"), gkPassed, gkFailed)
 			if gkFailed > 0 {
 				return exitCheck
 			}
@@ -182,7 +183,7 @@ func verify(o rules.VerifyOptions, f verifyFlags, budget *regosandbox.Budget, st
 	if f.conftest || f.report != "" {
 		code := verifyConftest(rep, f, stdout, stderr)
 		if len(gk) > 0 {
-			fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
+			fmt.Fprintf(stdout, "%s: %d passed, %d failed\n", report.Count(gkPassed+gkFailed, "gatekeeper case"), gkPassed, gkFailed)
 			if gkFailed > 0 {
 				code = exitCheck
 			}
@@ -216,9 +217,9 @@ func verify(o rules.VerifyOptions, f verifyFlags, budget *regosandbox.Budget, st
 			fmt.Fprintf(stdout, "  %s: %.1f%%\n", f.File, f.Percent)
 		}
 	}
-	fmt.Fprintf(stdout, "%d tests: %d passed, %d failed, %d skipped\n", passed+failed+skipped, passed, failed, skipped)
+	fmt.Fprintf(stdout, "%s: %d passed, %d failed, %d skipped\n", report.Count(passed+failed+skipped, "test"), passed, failed, skipped)
 	if len(gk) > 0 {
-		fmt.Fprintf(stdout, "%d gatekeeper cases: %d passed, %d failed\n", gkPassed+gkFailed, gkPassed, gkFailed)
+		fmt.Fprintf(stdout, "%s: %d passed, %d failed\n", report.Count(gkPassed+gkFailed, "gatekeeper case"), gkPassed, gkFailed)
 	}
 	if !rep.Passed() || gkFailed > 0 {
 		return exitCheck

@@ -231,7 +231,7 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 		return last
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "drydock: warning: %s\n", w)
+		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
 	if outDir != "" { // as render -o writes it: what no longer renders goes
 		if _, err := tree.Update(outDir, rendered, tree.UpdateOptions{Prune: true}); err != nil {
@@ -240,9 +240,9 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 	}
 	created, updated, deleted := printTreeChanges(stdout, last, rendered)
 	if last == nil {
-		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects; watching for changes (Ctrl-C ends)\n", stamp, len(rendered))
+		fmt.Fprintf(stderr, "drydock: %s: rendered %s; watching for changes (Ctrl-C ends)\n", stamp, report.Count(len(rendered), "object"))
 	} else {
-		fmt.Fprintf(stderr, "drydock: %s: rendered %d objects: %d created, %d updated, %d deleted\n", stamp, len(rendered), created, updated, deleted)
+		fmt.Fprintf(stderr, "drydock: %s: rendered %s: %d created, %d updated, %d deleted\n", stamp, report.Count(len(rendered), "object"), created, updated, deleted)
 	}
 	return rendered
 }

@@ -82,7 +82,7 @@ func TestWatch(t *testing.T) {
 	go func() {
 		done <- watch(ctx, pipeline.Inputs{Paths: []string{filepath.Join(dir, "apps")}, Workers: 1}, "", &stdout, &stderr)
 	}()
-	waitFor(t, &stderr, "rendered 1 objects; watching for changes")
+	waitFor(t, &stderr, "rendered 1 object; watching for changes")
 
 	write(strings.ReplaceAll(watchApp, "REPLICAS", "3"))
 	waitFor(t, &stdout, "~ update local/default/deployment.apps_web.yaml")

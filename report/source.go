@@ -1,0 +1,55 @@
+package report
+
+import (
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
+)
+
+// Source is where something comes from, as the JSON formats write it: a
+// place in a file (file, line, column) and, for a rendered object, what
+// produced it (application, component, trait, policy). Empty fields are
+// left out. drydock's JSON (test's report, render --format json,
+// explain --format json) writes every source so, never as a
+// "file:line:col" string.
+type Source struct {
+	File        string `json:"file,omitempty"`
+	Line        int    `json:"line,omitempty"`
+	Column      int    `json:"column,omitempty"`
+	Application string `json:"application,omitempty"`
+	Component   string `json:"component,omitempty"`
+	Trait       string `json:"trait,omitempty"`
+	Policy      string `json:"policy,omitempty"`
+	// Text is render's description of the writer (its # Source comment:
+	// "application shop, component web, step deploy"), when there is one.
+	Text string `json:"text,omitempty"`
+}
+
+// SourceOf is the Source of a place and an object's origin (either may
+// be zero); nil when both say nothing.
+func SourceOf(pos manifest.Pos, o cluster.Origin) *Source {
+	s := &Source{File: pos.File, Line: pos.Line, Column: pos.Col,
+		Application: o.Application, Component: o.Component, Trait: o.Trait, Policy: o.Policy}
+	if *s == (Source{}) {
+		return nil
+	}
+	return s
+}
+
+// EntrySource is the Source of an object in a fake cluster: where its
+// producer is authored (its origin, else the object's own place), who
+// produced it, and render's description of the writer.
+func EntrySource(e cluster.Entry) *Source {
+	pos := e.Origin.Pos
+	if !pos.IsValid() && e.Object != nil {
+		pos = e.Object.Pos
+	}
+	s := SourceOf(pos, e.Origin)
+	if s == nil {
+		s = &Source{}
+	}
+	s.Text = e.Source
+	if *s == (Source{}) {
+		return nil
+	}
+	return s
+}
