@@ -208,6 +208,57 @@ func TestGoreleaserConfig(t *testing.T) {
 	}
 }
 
+// TestReleaseWorkflow: a pushed tag vX.Y.Z runs goreleaser release with
+// the Go of go.mod's go line, from a full clone (the changelog and the
+// commit date the binaries are stamped with), with the rights to publish
+// the release's assets and image.
+func TestReleaseWorkflow(t *testing.T) {
+	data, err := os.ReadFile(".github/workflows/release.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		On struct {
+			Push struct {
+				Tags []string `json:"tags"`
+			} `json:"push"`
+		} `json:"on"`
+		Permissions map[string]string `json:"permissions"`
+		Jobs        map[string]struct {
+			Steps []struct {
+				Uses string            `json:"uses"`
+				With map[string]any    `json:"with"`
+				Env  map[string]string `json:"env"`
+			} `json:"steps"`
+		} `json:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(wf.On.Push.Tags, []string{"v*.*.*"}) {
+		t.Errorf("on.push.tags %q, want [v*.*.*]", wf.On.Push.Tags)
+	}
+	if wf.Permissions["contents"] != "write" || wf.Permissions["packages"] != "write" {
+		t.Errorf("permissions %v: want contents and packages write", wf.Permissions)
+	}
+	var checkout, goVersion, release bool
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			switch {
+			case strings.HasPrefix(s.Uses, "actions/checkout@"):
+				checkout = fmt.Sprint(s.With["fetch-depth"]) == "0"
+			case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+				goVersion = s.With["go-version-file"] == "go.mod"
+			case strings.HasPrefix(s.Uses, "goreleaser/goreleaser-action@"):
+				release = s.With["args"] == "release --clean" && s.With["distribution"] == "goreleaser"
+			}
+		}
+	}
+	if !checkout || !goVersion || !release {
+		t.Errorf("steps: full checkout %v, Go from go.mod %v, goreleaser release --clean %v: want all", checkout, goVersion, release)
+	}
+}
+
 // dockerStages parses a Dockerfile as BuildKit does.
 func dockerStages(t *testing.T, path string) []instructions.Stage {
 	t.Helper()
