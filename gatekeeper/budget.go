@@ -58,11 +58,18 @@ func (e *StopError) Error() string {
 	case e.Here && e.Skipped == 0:
 		return e.Stop.String()
 	case e.Here:
+		if e.Skipped == 1 {
+			return e.Stop.String() + "; 1 later evaluation was skipped"
+		}
 		return fmt.Sprintf("%s; %d later evaluations were skipped", e.Stop, e.Skipped)
 	}
 	// Not wrapped (the stop's place is not this error's): its position is
 	// written into the text.
-	return fmt.Sprintf("%d evaluations skipped: earlier in the run, %s", e.Skipped, manifest.Format(e.Stop.Located(), nil))
+	n := fmt.Sprintf("%d evaluations", e.Skipped)
+	if e.Skipped == 1 {
+		n = "1 evaluation"
+	}
+	return fmt.Sprintf("%s skipped: earlier in the run, %s", n, manifest.Format(e.Stop.Located(), nil))
 }
 
 // Unwrap returns ErrInvalid and regosandbox.ErrStopped, and the stop,

@@ -133,3 +133,21 @@ func cpuTime(t *testing.T) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestStopErrorCount: the count of the evaluations a stop skipped is
+// singular for one.
+func TestStopErrorCount(t *testing.T) {
+	stop := &regosandbox.Stop{What: "ConstraintTemplate \"t\"", Input: "cm", Reason: "took too long"}
+	for _, tt := range []struct {
+		skipped int
+		want    string
+	}{
+		{0, `evaluating ConstraintTemplate "t" on cm took too long`},
+		{1, `evaluating ConstraintTemplate "t" on cm took too long; 1 later evaluation was skipped`},
+		{2, `evaluating ConstraintTemplate "t" on cm took too long; 2 later evaluations were skipped`},
+	} {
+		if got := (&StopError{Stop: stop, Here: true, Skipped: tt.skipped}).Error(); got != tt.want {
+			t.Errorf("%d skipped: %q, want %q", tt.skipped, got, tt.want)
+		}
+	}
+}

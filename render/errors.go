@@ -137,7 +137,11 @@ func CUEMessage(err error) string {
 		}
 	}
 	if len(msgs) > 5 {
-		msgs = append(msgs[:5], fmt.Sprintf("and %d more errors", len(msgs)-5))
+		more := "and 1 more error"
+		if n := len(msgs) - 5; n > 1 {
+			more = fmt.Sprintf("and %d more errors", n)
+		}
+		msgs = append(msgs[:5], more)
 	}
 	return strings.Join(msgs, "; ")
 }

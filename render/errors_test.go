@@ -102,6 +102,10 @@ func TestCUEMessage(t *testing.T) {
 			`f0: invalid operands 0 and "s" to '+' (type int and string); f1: invalid operands 1 and "s" to '+' (type int and string); ` +
 				`f2: invalid operands 2 and "s" to '+' (type int and string); f3: invalid operands 3 and "s" to '+' (type int and string); ` +
 				`f4: invalid operands 4 and "s" to '+' (type int and string); and 2 more errors`},
+		{"six", cueErr(t, strings.Join(many[:6], "\n")),
+			`f0: invalid operands 0 and "s" to '+' (type int and string); f1: invalid operands 1 and "s" to '+' (type int and string); ` +
+				`f2: invalid operands 2 and "s" to '+' (type int and string); f3: invalid operands 3 and "s" to '+' (type int and string); ` +
+				`f4: invalid operands 4 and "s" to '+' (type int and string); and 1 more error`},
 		// The header of an empty disjunction goes: its parts follow.
 		{"disjunction", cueErr(t, `a: (1 | 2) & 3`), `a: conflicting values 1 and 3; a: conflicting values 2 and 3`},
 	}
