@@ -234,7 +234,7 @@ func TestGatekeeperFindings(t *testing.T) {
 				"app.yaml": karmadaTwo, "gk/loop.yaml": gkLoop},
 			opts: Options{RuleTimeout: 250 * time.Millisecond},
 			want: []suiteSummary{{Name: "r", Status: "ERROR", Objects: 2, Checks: []string{"render", "gatekeeper/K8sLoop/loop"},
-				Findings: []string{`gk/loop.yaml:1:1 error [gatekeeper] : evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on app.yaml:9:1: Deployment.apps default/web took longer than the time limit of 250ms; 1 later evaluations were skipped`}, Err: `gk/loop.yaml:1:1: evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on app.yaml:9:1: Deployment.apps default/web took longer than the time limit of 250ms; 1 later evaluations were skipped`}},
+				Findings: []string{`gk/loop.yaml:1:1 error [gatekeeper] : evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on app.yaml:9:1: Deployment.apps default/web took longer than the time limit of 250ms; 1 later evaluation was skipped`}, Err: `gk/loop.yaml:1:1: evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on app.yaml:9:1: Deployment.apps default/web took longer than the time limit of 250ms; 1 later evaluation was skipped`}},
 			code: ExitInput,
 		},
 	}

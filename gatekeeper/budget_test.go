@@ -114,7 +114,7 @@ func TestVerifyBudget(t *testing.T) {
 	}
 	want := []string{
 		`first: testdata/verifyloop/template.yaml:1:1: evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on testdata/verifyloop/object.yaml:1:1: ConfigMap default/cm took longer than the time limit of 50ms`,
-		`second: 1 evaluations skipped: earlier in the run, testdata/verifyloop/template.yaml:1:1: evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on testdata/verifyloop/object.yaml:1:1: ConfigMap default/cm took longer than the time limit of 50ms`,
+		`second: 1 evaluation skipped: earlier in the run, testdata/verifyloop/template.yaml:1:1: evaluating ConstraintTemplate "k8sloop" (constraint K8sLoop/loop) on testdata/verifyloop/object.yaml:1:1: ConfigMap default/cm took longer than the time limit of 50ms`,
 	}
 	if diff := cmp.Diff(want, errs); diff != "" {
 		t.Errorf("cases (-want +got):\n%s", diff)
