@@ -29,7 +29,7 @@ func BenchmarkConformanceApps(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, in := range inputs {
-			if _, err := Run(context.Background(), Inputs{Paths: []string{in}, DefinitionPaths: []string{defs}}); err != nil {
+			if _, err := Run(context.Background(), Inputs{Paths: []string{in}, DefinitionPaths: []string{defs}, ClustersFromInputs: true}); err != nil {
 				b.Fatal(err)
 			}
 		}
