@@ -78,7 +78,9 @@ func BenchmarkCLIVersion(b *testing.B) {
 // policies (10,000 objects out).
 func BenchmarkCLIKarmada(b *testing.B) {
 	in := writeBenchFile(b, "karmada.yaml", generateKarmada(1000, 10))
-	m := benchCLI(b, func(out string) []string { return []string{"render", in, "--clusters-from-inputs", "--output-dir", out} })
+	m := benchCLI(b, func(out string) []string {
+		return []string{"render", in, "--clusters-from-inputs", "--output-dir", out}
+	})
 	b.ReportMetric(float64(10000)/m.wall.Seconds(), "objects/s")
 }
 
