@@ -309,6 +309,40 @@ func survey(root string) (surveyed, error) {
 	return s, nil
 }
 
+// addonList is drydock.yaml's addons: a {dir: DIR} per addon directory.
+func addonList(dirs []string) *yaml.Node {
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, a := range dirs {
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{scalar("dir"), scalar(a)}})
+	}
+	return list
+}
+
+// outermost are the paths of ps that are not below another of them (a
+// directory input reads what is below it).
+func outermost(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if !slices.ContainsFunc(ps, func(q string) bool { return q != p && withinRel(q, p) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// below are the directories of dirs inside one of the inputs, as
+// exclude patterns (slash paths: a pattern that matches a directory
+// leaves out everything under it).
+func below(dirs, inputs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if slices.ContainsFunc(inputs, func(in string) bool { return in != d && withinRel(in, d) }) {
+			out = append(out, filepath.ToSlash(d))
+		}
+	}
+	return out
+}
+
 // withinRel reports whether the relative path p is dir or below it.
 func withinRel(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
@@ -356,12 +390,22 @@ func starterSuites(name string, s surveyed) []*starterSuite {
 	if len(s.inputs) > 0 || len(s.definitions) > 0 || (len(s.karmada)+len(s.addons)+len(s.gatekeeper)+len(s.plain) == 0) {
 		st := &starterSuite{name: name, what: "KubeVela: Applications and definitions", rendered: true}
 		if len(s.inputs) > 0 {
-			st.add("inputs", flowList(s.inputs))
+			inputs := outermost(s.inputs)
+			st.add("inputs", flowList(inputs))
+			if ex := below(s.addons, inputs); len(ex) > 0 {
+				st.add("exclude", flowList(ex)).LineComment = "# the addons' own files, not inputs"
+			}
 		} else {
 			st.add("inputs", flowList([]string{"apps"})).LineComment = "# files or directories of Applications"
 		}
 		if len(s.definitions) > 0 {
 			st.add("definitions", flowList(s.definitions))
+		}
+		if len(s.addons) > 0 && len(s.inputs) > 0 {
+			// Installed first, as on a hub: their definitions serve the
+			// Applications (the addon suite checks each addon alone).
+			st.add("addons", addonList(s.addons))
+			st.keys[len(st.keys)-2].LineComment = "# installed first: the Applications may use their definitions"
 		}
 		if len(s.clusters) > 0 { // the inventory the topologies place on
 			st.add("clusters", flowList(s.clusters))
@@ -388,11 +432,7 @@ func starterSuites(name string, s surveyed) []*starterSuite {
 	}
 	if len(s.addons) > 0 {
 		st := &starterSuite{name: name + "-addons", what: "KubeVela addons", rendered: true}
-		list := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, a := range s.addons {
-			list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{scalar("dir"), scalar(a)}})
-		}
-		st.add("addons", list)
+		st.add("addons", addonList(s.addons))
 		st.add("golden", scalar("golden/"+name+"-addons"))
 		policies(st)
 		out = append(out, st)
