@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/spf13/pflag"
-
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
@@ -71,12 +69,6 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		}
 		rules = append(rules, r)
 	}
-	configured, err := configIgnores(fs.Lookup("config"))
-	if err != nil {
-		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
-		return exitUsage
-	}
-	rules = append(configured, rules...)
 	if (*rev == "") == (*baseDir == "") {
 		return cmd.fail(stderr, errors.New("give the base: --base REV or --base-dir DIR"))
 	}
@@ -88,6 +80,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmd.usageError(stderr, err)
 	}
+	configured, err := configIgnores(rf.suite.configuration(fs))
+	if err != nil {
+		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
+		return exitUsage
+	}
+	rules = append(configured, rules...)
 	if slices.Contains(head.Paths, "-") {
 		fmt.Fprintln(stderr, "drydock diff: - (stdin) has no base; give files or directories")
 		return exitUsage
@@ -232,20 +230,10 @@ func (r *renderFlags) suiteAt(head pipeline.Inputs, rev string) (in pipeline.Inp
 	return in, note, nil
 }
 
-// configIgnores are the ignore rules of drydock.yaml's diff.ignore:
-// the --config file when given, else the one found from the working
-// directory up to the repository root (none: no rules).
-func configIgnores(config *pflag.Flag) ([]reconcile.Ignore, error) {
-	path := config.Value.String()
-	if !config.Changed {
-		found, err := check.FindConfig(path)
-		if err != nil {
-			return nil, nil
-		}
-		path = found
-	}
-	cfg, err := check.LoadConfig(path)
-	if err != nil {
+// configIgnores are the ignore rules of drydock.yaml's diff.ignore (no
+// configuration: none).
+func configIgnores(cfg *check.Config, err error) ([]reconcile.Ignore, error) {
+	if cfg == nil || err != nil {
 		return nil, err
 	}
 	var rules []reconcile.Ignore

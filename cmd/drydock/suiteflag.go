@@ -50,6 +50,20 @@ func (s *suiteFlags) load(fs *pflag.FlagSet) (cfg *check.Config, suite check.Sui
 	return cfg, suite, true, nil
 }
 
+// configuration is drydock.yaml for the keys every command reads: the one
+// --suite loaded, else the one found from the working directory up to
+// the repository root (none: nil, no error).
+func (s *suiteFlags) configuration(fs *pflag.FlagSet) (*check.Config, error) {
+	if s.cfg != nil {
+		return s.cfg, nil
+	}
+	path, err := check.FindConfig(fs.Lookup("config").DefValue)
+	if err != nil {
+		return nil, nil //nolint:nilerr // no drydock.yaml: no configuration
+	}
+	return check.LoadConfig(path)
+}
+
 // inputs are the suite's pipeline inputs (check.SuiteInputs) and its
 // configuration's golden directories, which are never inputs; ok is
 // false without --suite. An error is a usage error.
