@@ -262,21 +262,6 @@ func summaryWhole(fullReport string) string {
 	return s
 }
 
-// writeFile writes what write writes to the file path, reporting a
-// failed write or close.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	sw := &report.StickyWriter{W: f}
-	err = write(sw)
-	if cerr := f.Close(); err == nil && sw.Err == nil {
-		err = cerr
-	}
-	return errors.Join(err, sw.Err)
-}
-
 // baseInputs are head's inputs read at the base: from the git revision
 // rev of the repository holding them, or from the directory dir at the
 // same relative paths. A path the base does not have is left out (its

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -371,4 +372,19 @@ func (f *filterOutput) unmatched() []string {
 		}
 	}
 	return out
+}
+
+// writeFile writes what write writes to the file path, reporting a
+// failed write or close.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	sw := &report.StickyWriter{W: f}
+	err = write(sw)
+	if cerr := f.Close(); err == nil && sw.Err == nil {
+		err = cerr
+	}
+	return errors.Join(err, sw.Err)
 }

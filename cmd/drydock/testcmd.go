@@ -414,17 +414,8 @@ func writeReport(stdout io.Writer, res *check.Result, out string, format report.
 		}
 		return nil
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	sw := &report.StickyWriter{W: f}
-	err = format.Write(sw, res)
-	if cerr := f.Close(); err == nil && sw.Err == nil {
-		err = cerr
-	}
-	if err != nil || sw.Err != nil {
-		return fmt.Errorf("write the report to %s: %w", out, errors.Join(err, sw.Err))
+	if err := writeFile(out, func(w io.Writer) error { return format.Write(w, res) }); err != nil {
+		return fmt.Errorf("write the report to %s: %w", out, err)
 	}
 	return nil
 }
