@@ -155,18 +155,9 @@ func totals(results []conftestResult) conftestTotals {
 func (t conftestTotals) tests() int { return t.successes + t.failures + t.warnings + t.exceptions }
 
 func (t conftestTotals) String() string {
-	return fmt.Sprintf("%d %s, %d passed, %d %s, %d %s, %d %s",
-		t.tests(), plural("test", t.tests()), t.successes,
-		t.warnings, plural("warning", t.warnings),
-		t.failures, plural("failure", t.failures),
-		t.exceptions, plural("exception", t.exceptions))
-}
-
-func plural(msg string, n int) string {
-	if n != 1 {
-		return msg + "s"
-	}
-	return msg
+	return fmt.Sprintf("%s, %d passed, %s, %s, %s",
+		Count(t.tests(), "test"), t.successes, Count(t.warnings, "warning"),
+		Count(t.failures, "failure"), Count(t.exceptions, "exception"))
 }
 
 // indicators are the file and namespace columns of the stdout and tap

@@ -110,9 +110,9 @@ func truncationNotice(blocks []mdBlock, keep []bool, limitName, whole string) st
 	}
 	var parts []string
 	for _, what := range order {
-		part := countOf(count[what], what)
+		part := Count(count[what], what)
 		if n := len(apps[what]); n > 0 {
-			part += " of " + countOf(n, "application")
+			part += " of " + Count(n, "application")
 		}
 		parts = append(parts, part)
 	}
@@ -121,14 +121,6 @@ func truncationNotice(blocks []mdBlock, keep []bool, limitName, whole string) st
 		left = "the end of the report"
 	}
 	return fmt.Sprintf("\n---\n\n**Cut to fit %s**: left out %s. The whole report: %s.\n", limitName, left, whole)
-}
-
-// countOf is "1 thing" or "N things".
-func countOf(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // sizeName writes a cap as GitHub names its limits: 1 MiB, 65,536

@@ -22,6 +22,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
+	"github.com/drydock-dev/drydock/report"
 	"github.com/drydock-dev/drydock/rules"
 )
 
@@ -77,17 +78,10 @@ func totals(tests []cfTest) cfTotals {
 	return t
 }
 
-func plural(word string, n int) string {
-	if n != 1 {
-		return word + "s"
-	}
-	return word
-}
-
 // String is conftest's summary line (output/result.go Totals.String).
 func (t cfTotals) String() string {
-	return fmt.Sprintf("%d %s, %d passed, 0 warnings, %d %s, 0 exceptions",
-		t.tests, plural("test", t.tests), t.passed, t.failed, plural("failure", t.failed))
+	return fmt.Sprintf("%s, %d passed, 0 warnings, %s, 0 exceptions",
+		report.Count(t.tests, "test"), t.passed, report.Count(t.failed, "failure"))
 }
 
 // ansi colours s as aurora does, unless noColor.
