@@ -9,6 +9,7 @@ import (
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 )
 
 // Noise says why an update need not be read object by object.
@@ -35,15 +36,15 @@ const (
 // (app.oam.dev/name, app.oam.dev/namespace) are not bookkeeping: a change
 // of owner, or KubeVela detaching an object, is a real change.
 var BookkeepingLabels = []string{
-	"app.oam.dev/appRevision",       // LabelAppRevision: <app>-v<N>
-	"app.oam.dev/app-revision-hash", // LabelAppRevisionHash
-	"app.oam.dev/revision",          // LabelAppComponentRevision
-	"app.oam.dev/component",         // LabelAppComponent
-	"app.oam.dev/resourceType",      // LabelOAMResourceType: WORKLOAD or TRAIT
-	"app.oam.dev/cluster",           // LabelAppCluster
-	"workload.oam.dev/type",         // WorkloadTypeLabel
-	"trait.oam.dev/type",            // TraitTypeLabel
-	"trait.oam.dev/resource",        // TraitResource
+	render.LabelAppRevision, // <app>-v<N>
+	render.LabelAppRevisionHash,
+	render.LabelComponentRev, // the component's revision
+	render.LabelAppComponent,
+	render.LabelResourceType, // WORKLOAD or TRAIT
+	render.LabelAppCluster,
+	render.LabelWorkloadType,
+	render.LabelTraitType,
+	render.LabelTraitResource,
 }
 
 // BookkeepingAnnotations are the annotations KubeVela stamps on, or
