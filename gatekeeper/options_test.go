@@ -56,10 +56,9 @@ func TestScoped(t *testing.T) {
 	}
 }
 
-// TestScopedErrors: scopedEnforcementActions is checked as the
-// constraint CRD's schema checks it, and a scoped constraint needs it.
-func TestScopedErrors(t *testing.T) {
-	const template = `apiVersion: templates.gatekeeper.sh/v1
+// anyTemplate is a ConstraintTemplate K8sAny whose rule flags every
+// object, and the separator before its constraints.
+const anyTemplate = `apiVersion: templates.gatekeeper.sh/v1
 kind: ConstraintTemplate
 metadata: {name: k8sany}
 spec:
@@ -70,7 +69,12 @@ spec:
       package k8sany
       violation[{"msg": "any"}] { true }
 ---
-apiVersion: constraints.gatekeeper.sh/v1beta1
+`
+
+// TestScopedErrors: scopedEnforcementActions is checked as the
+// constraint CRD's schema checks it, and a scoped constraint needs it.
+func TestScopedErrors(t *testing.T) {
+	const template = anyTemplate + `apiVersion: constraints.gatekeeper.sh/v1beta1
 kind: K8sAny
 metadata: {name: c}
 spec:
@@ -249,18 +253,7 @@ func TestVerifyOptions(t *testing.T) {
 // such a constraint's violations); only an absent one is deny.
 func TestEmptyAction(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/gk.yaml", `apiVersion: templates.gatekeeper.sh/v1
-kind: ConstraintTemplate
-metadata: {name: k8sany}
-spec:
-  crd: {spec: {names: {kind: K8sAny}}}
-  targets:
-  - target: admission.k8s.gatekeeper.sh
-    rego: |
-      package k8sany
-      violation[{"msg": "any"}] { true }
----
-apiVersion: constraints.gatekeeper.sh/v1beta1
+	writeFile(t, dir+"/gk.yaml", anyTemplate+`apiVersion: constraints.gatekeeper.sh/v1beta1
 kind: K8sAny
 metadata: {name: absent}
 ---
