@@ -111,20 +111,6 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// runVersion is drydock version: --help is its usage, anything else a
-// usage error.
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("version", "version", "Prints drydock's version and commit, the KubeVela and Karmada it emulates, and the\nCUE, OPA and Kubernetes API schemas it embeds.")
-	if code, done := cmd.parse(args, stdout, stderr); done {
-		return code
-	}
-	if cmd.fs.NArg() > 0 {
-		return cmd.fail(stderr, fmt.Errorf("unexpected argument %q", cmd.fs.Arg(0)))
-	}
-	fmt.Fprint(stdout, versionText())
-	return exitOK
-}
-
 // renderFlags are the flags of a render, shared by render and diff.
 type renderFlags struct {
 	in     pipeline.Inputs

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -116,4 +117,18 @@ func formatVersion(bd build) string {
 	vs := schemas.KubeVersions()
 	fmt.Fprintf(&b, "CUE %s, OPA %s, Kubernetes API schemas %s to %s\n", cmp.Or(bd.cue, "(unknown)"), cmp.Or(bd.opa, "(unknown)"), vs[0], vs[len(vs)-1])
 	return b.String()
+}
+
+// runVersion is drydock version: --help is its usage, anything else a
+// usage error.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	cmd := newCommand("version", "version", "Prints drydock's version and commit, the KubeVela and Karmada it emulates, and the\nCUE, OPA and Kubernetes API schemas it embeds.")
+	if code, done := cmd.parse(args, stdout, stderr); done {
+		return code
+	}
+	if cmd.fs.NArg() > 0 {
+		return cmd.fail(stderr, fmt.Errorf("unexpected argument %q", cmd.fs.Arg(0)))
+	}
+	fmt.Fprint(stdout, versionText())
+	return exitOK
 }
