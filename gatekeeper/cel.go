@@ -338,7 +338,7 @@ func newCELInput(t *target) *celInput {
 		info.Extra[k], _ = manifest.DecodeStringList(v)
 	}
 	attr := admission.NewAttributesRecord(object, oldObject, kind, manifest.String(r, "namespace"), manifest.String(r, "name"), resource, manifest.String(r, "subResource"), op, options, dryRun, info)
-	va := &admission.VersionedAttributes{Attributes: attr, VersionedKind: kind, VersionedObject: object, VersionedOldObject: oldObject}
+	va := &admission.VersionedAttributes{Attributes: attr, VersionedKind: kind, VersionedObject: admission.NewLazyObject(object), VersionedOldObject: admission.NewLazyObject(oldObject)}
 	return &celInput{
 		attr:    va,
 		request: celplugin.CreateAdmissionRequest(attr, metav1.GroupVersionResource(resource), metav1.GroupVersionKind(kind)),
