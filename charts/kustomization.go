@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/drydock-dev/drydock/charts/kustomize"
 	"github.com/drydock-dev/drydock/manifest"
@@ -61,12 +62,30 @@ func (r *run) kustomization(o *manifest.Object) ([]Output, error) {
 	}
 	owner := map[string]string{labelKustomizeName: o.Name(), labelKustomizeNamespace: o.Namespace()}
 	src := fmt.Sprintf("Kustomization %s/%s, path %s", o.Namespace(), o.Name(), ksPath(s.Path))
-	out := make([]Output, len(objs))
-	for i, ko := range objs {
+	out := make([]Output, 0, len(objs))
+	for _, ko := range objs {
+		if excluded(ko) {
+			continue
+		}
 		setMetadata(ko, "labels", owner)
-		out[i] = Output{Object: ko, Source: src, By: o}
+		out = append(out, Output{Object: ko, Source: src, By: o})
 	}
 	return out, nil
+}
+
+// excluded reports whether kustomize-controller's apply leaves o out: a
+// label or annotation kustomize.toolkit.fluxcd.io/reconcile: disabled or
+// kustomize.toolkit.fluxcd.io/ssa: Ignore, matched case-insensitively
+// (its ExclusionSelector, fluxcd/pkg ssa/utils AnyInMetadata).
+func excluded(o *manifest.Object) bool {
+	sel := map[string]string{kustomizeGroup + "/reconcile": "disabled", kustomizeGroup + "/ssa": "Ignore"}
+	labels, annotations := o.Labels(), o.Annotations()
+	for k, v := range sel {
+		if strings.EqualFold(labels[k], v) || strings.EqualFold(annotations[k], v) {
+			return true
+		}
+	}
+	return false
 }
 
 // ksPath is spec.path as Sources name it ("./" for the source's root).

@@ -293,3 +293,30 @@ func TestNext(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// TestExcluded is kustomize-controller's apply ExclusionSelector.
+func TestExcluded(t *testing.T) {
+	tests := []struct {
+		labels, annotations map[string]any
+		want                bool
+	}{
+		{nil, nil, false},
+		{map[string]any{"kustomize.toolkit.fluxcd.io/reconcile": "disabled"}, nil, true},
+		{nil, map[string]any{"kustomize.toolkit.fluxcd.io/reconcile": "Disabled"}, true},
+		{nil, map[string]any{"kustomize.toolkit.fluxcd.io/ssa": "ignore"}, true},
+		{nil, map[string]any{"kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent"}, false},
+		{map[string]any{"kustomize.toolkit.fluxcd.io/reconcile": "enabled"}, nil, false},
+	}
+	for _, tt := range tests {
+		md := map[string]any{"name": "x"}
+		if tt.labels != nil {
+			md["labels"] = tt.labels
+		}
+		if tt.annotations != nil {
+			md["annotations"] = tt.annotations
+		}
+		if got := excluded(manifest.New(map[string]any{"kind": "ConfigMap", "metadata": md})); got != tt.want {
+			t.Errorf("excluded(%v, %v) = %v, want %v", tt.labels, tt.annotations, got, tt.want)
+		}
+	}
+}

@@ -130,6 +130,13 @@ func TestValuesFromReferences(t *testing.T) {
 			want:      map[string]any{"kafka": map[string]any{"brokers": "kafka01.net:9092,kafka02.net:9092,kafka03.net:9092"}},
 		},
 		{
+			name: "a Secret's stringData counts as its data",
+			resources: []*manifest.Object{manifest.New(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "s"},
+				"stringData": map[string]any{"values.yaml": "a: b\n"}})},
+			refs: []valuesRef{{Kind: "Secret", Name: "s"}},
+			want: map[string]any{"a": "b"},
+		},
+		{
 			name:      "quoted target path value stays a string (ParseIntoString)",
 			resources: []*manifest.Object{configMap("values", map[string]string{"n": `"8080"`})},
 			refs:      []valuesRef{{Kind: "ConfigMap", Name: "values", ValuesKey: "n", TargetPath: "port"}},
