@@ -259,7 +259,7 @@ func (r *run) templateChart(namespace string, cs chartSpec) (*chart.Chart, error
 		if err != nil {
 			return nil, fmt.Errorf("chart %q: %w", cs.Chart, err)
 		}
-		ch, err := chartDir(r.c.Cache, path)
+		ch, err := r.c.Cache.ChartDir(path)
 		if err != nil || len(files) == 0 {
 			return ch, err
 		}
@@ -328,15 +328,4 @@ func hookKept(ho helm.Object) bool {
 		}
 	}
 	return true
-}
-
-// chartDir loads the chart directory path through the cache.
-func chartDir(c *source.Cache, path string) (*chart.Chart, error) {
-	d, ok := any(c).(interface {
-		ChartDir(string) (*chart.Chart, error)
-	})
-	if !ok {
-		return nil, fmt.Errorf("chart directory %s: charts/source cannot load chart directories in this build", path)
-	}
-	return d.ChartDir(path)
 }
