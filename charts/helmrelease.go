@@ -259,7 +259,7 @@ func (r *run) templateChart(namespace string, cs chartSpec) (*chart.Chart, error
 		if err != nil {
 			return nil, fmt.Errorf("chart %q: %w", cs.Chart, err)
 		}
-		ch, err := r.c.Cache.ChartDir(path)
+		ch, err := r.c.chartDir(path)
 		if err != nil || len(files) == 0 {
 			return ch, err
 		}
