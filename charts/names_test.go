@@ -235,8 +235,9 @@ spec:
 }
 
 // TestAddDuplicates: an object produced where one already is is an error
-// naming both producers, but a producer produced again the same (a
-// Kustomization that manages itself) is not; a new producer is queued.
+// naming both producers, but one produced again the same but for the
+// owner labels (a Kustomization that manages itself) is not, and is not
+// output again; a new producer is queued.
 func TestAddDuplicates(t *testing.T) {
 	objs := decode(t, `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -257,11 +258,14 @@ metadata: {name: cm, namespace: apps}
 	manifest.SetNested(changed.Data, "./elsewhere", "spec", "path")
 	hr := manifest.New(map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "metadata": map[string]any{"name": "web", "namespace": "apps"}})
 	cm2 := manifest.New(manifest.DeepCopy(cm.Data).(map[string]any))
+	cm2.Data["data"] = map[string]any{"k": "v"}
+	cm3 := manifest.New(manifest.DeepCopy(cm.Data).(map[string]any))
+	cm3.Data["metadata"].(map[string]any)["labels"] = map[string]any{"helm.toolkit.fluxcd.io/name": "web", "helm.toolkit.fluxcd.io/namespace": "apps"}
 	r.add(ks, []Output{{Object: self, By: ks}, {Object: hr, By: ks}})
 	if len(r.errs) != 0 || len(r.outputs) != 1 || r.outputs[0].Object != hr || len(r.pending) != 1 {
 		t.Fatalf("errs %v, outputs %v, pending %v", r.errs, r.outputs, r.pending)
 	}
-	r.add(hr, []Output{{Object: changed, By: hr}, {Object: cm2, By: hr}})
+	r.add(hr, []Output{{Object: changed, By: hr}, {Object: cm2, By: hr}, {Object: cm3, By: hr}})
 	var msgs []string
 	for _, e := range r.errs {
 		if !errors.Is(e, ErrCycle) {

@@ -57,8 +57,9 @@ type entry struct {
 // controllers do once they have converged. Outputs are grouped by
 // producer, in the order the producers were reconciled, each group in the
 // tool's order. A produced object that is already on the cluster is an
-// error wrapping ErrCycle, but for a Flux object produced again the same
-// (a Kustomization that manages itself). Errors of one producer do not
+// error wrapping ErrCycle, unless it is the same object but for the owner
+// labels (a Kustomization that manages itself and its GitRepository, as
+// flux bootstrap's flux-system does): then it is not output again. Errors of one producer do not
 // stop the others: all are returned, joined, with the outputs of the
 // producers that rendered.
 func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest.Object) ([]Output, []string, error) {
@@ -118,8 +119,8 @@ func (r *run) add(by *manifest.Object, out []Output) {
 	for _, po := range out {
 		k := po.Object.Key()
 		if prev, ok := r.objects[k]; ok {
-			if producer(po.Object) && reflect.DeepEqual(prev.obj.Data["spec"], po.Object.Data["spec"]) {
-				continue // a Kustomization managing itself, or a producer written twice the same
+			if sameObject(prev.obj, po.Object) {
+				continue // a Kustomization managing itself and its source, or an object written twice the same
 			}
 			r.errs = append(r.errs, r.duplicate(by, k, prev))
 			continue
@@ -136,6 +137,46 @@ func (r *run) add(by *manifest.Object, out []Output) {
 			r.pending = append(r.pending, po.Object)
 		}
 	}
+}
+
+// sameObject reports whether a and b are the same object but for the
+// owner labels the controllers add (a Kustomization that applies the
+// very files it was read from, as flux bootstrap's flux-system does).
+func sameObject(a, b *manifest.Object) bool {
+	return reflect.DeepEqual(withoutOwnerLabels(a.Data), withoutOwnerLabels(b.Data))
+}
+
+// withoutOwnerLabels is data with neither controller's owner labels,
+// copied only as deep as needed.
+func withoutOwnerLabels(data map[string]any) map[string]any {
+	md, _ := data["metadata"].(map[string]any)
+	labels, _ := md["labels"].(map[string]any)
+	if labels == nil {
+		return data
+	}
+	l := make(map[string]any, len(labels))
+	for k, v := range labels {
+		switch k {
+		case labelKustomizeName, labelKustomizeNamespace, labelHelmName, labelHelmNamespace:
+		default:
+			l[k] = v
+		}
+	}
+	m := make(map[string]any, len(md))
+	for k, v := range md {
+		m[k] = v
+	}
+	if len(l) == 0 {
+		delete(m, "labels")
+	} else {
+		m["labels"] = l
+	}
+	d := make(map[string]any, len(data))
+	for k, v := range data {
+		d[k] = v
+	}
+	d["metadata"] = m
+	return d
 }
 
 // duplicate is the error about by producing k, which prev already is.
