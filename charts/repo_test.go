@@ -19,7 +19,7 @@ func repoCache(t *testing.T) *source.Cache {
 	t.Helper()
 	chartDir := filepath.Join("testdata", "e2e", "source", "charts", "podinfo")
 	cache, err := source.Open(source.Config{Repositories: map[string]string{
-		"https://stefanprodan.github.io/podinfo":   chartDir,
+		"https://stefanprodan.github.io/podinfo":    chartDir,
 		"oci://ghcr.io/stefanprodan/charts/podinfo": chartDir,
 	}})
 	if err != nil {
