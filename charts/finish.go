@@ -50,7 +50,7 @@ func (r *run) finish(o *manifest.Object, s hrSpec, ns string, rendered []helm.Ob
 			}
 			setMetadata(ro.Object, "labels", origin)
 			crds = append(crds, ro)
-		case len(ro.Hooks) > 0 && !hookKept(ro):
+		case len(ro.Hooks) > 0 && !hookKept(ro, s.Test):
 		default:
 			rest = append(rest, ro)
 		}

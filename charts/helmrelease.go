@@ -34,6 +34,7 @@ type hrSpec struct {
 		DisableSchemaValidation bool   `json:"disableSchemaValidation"`
 		CreateNamespace         bool   `json:"createNamespace"`
 	} `json:"install"`
+	Test               testSpec         `json:"test"`
 	PostRenderers      []map[string]any `json:"postRenderers"`
 	PostRenderStrategy string           `json:"postRenderStrategy"`
 	CommonMetadata     *commonMetadata  `json:"commonMetadata"`
@@ -315,11 +316,15 @@ func (r *run) values(o *manifest.Object, s hrSpec) (map[string]any, error) {
 }
 
 // hookKept reports whether a hook object is still on the cluster after a
-// successful install: it runs on install (pre-install or post-install; test
-// hooks only run under `helm test`) and no hook-succeeded delete policy
-// removes it.
-func hookKept(ho helm.Object) bool {
-	if !slices.Contains(ho.Hooks, "pre-install") && !slices.Contains(ho.Hooks, "post-install") {
+// successful install, and the tests helm-controller then runs when
+// spec.test.enable is set: it runs (pre-install or post-install; a test
+// hook, test or test-success, only under tests and past their name
+// filters, as Helm's ReleaseTesting applies them) and no hook-succeeded
+// delete policy removes it.
+func hookKept(ho helm.Object, t testSpec) bool {
+	runs := slices.Contains(ho.Hooks, "pre-install") || slices.Contains(ho.Hooks, "post-install") ||
+		(t.Enable && (slices.Contains(ho.Hooks, "test") || slices.Contains(ho.Hooks, "test-success")) && t.selects(ho.Object.Name()))
+	if !runs {
 		return false
 	}
 	for p := range strings.SplitSeq(ho.Object.Annotations()["helm.sh/hook-delete-policy"], ",") {
@@ -328,4 +333,31 @@ func hookKept(ho helm.Object) bool {
 		}
 	}
 	return true
+}
+
+// testSpec is a HelmRelease's spec.test.
+type testSpec struct {
+	Enable  bool         `json:"enable"`
+	Filters []testFilter `json:"filters"`
+}
+
+// testFilter is one of spec.test.filters.
+type testFilter struct {
+	Name    string `json:"name"`
+	Exclude bool   `json:"exclude"`
+}
+
+// selects reports whether the test hook name runs: not excluded, and
+// included when any filter includes.
+func (t testSpec) selects(name string) bool {
+	var include []string
+	for _, f := range t.Filters {
+		switch {
+		case f.Exclude && f.Name == name:
+			return false
+		case !f.Exclude:
+			include = append(include, f.Name)
+		}
+	}
+	return len(include) == 0 || slices.Contains(include, name)
 }

@@ -66,9 +66,10 @@ func TestCRDPolicy(t *testing.T) {
 	}
 }
 
-// TestHookKept: after a successful install, a hook stays when an install
-// runs it and no hook-succeeded delete policy removes it (Helm's default
-// policy, before-hook-creation, keeps it until the next run).
+// TestHookKept: after a successful install (and its tests, when
+// spec.test.enable), a hook stays when they run it and no hook-succeeded
+// delete policy removes it (Helm's default policy, before-hook-creation,
+// keeps it until the next run).
 func TestHookKept(t *testing.T) {
 	hook := func(policy string, events ...string) helm.Object {
 		md := map[string]any{"name": "h"}
@@ -80,19 +81,25 @@ func TestHookKept(t *testing.T) {
 	tests := []struct {
 		name string
 		o    helm.Object
+		test testSpec
 		want bool
 	}{
-		{"post-install, default policy", hook("", "post-install"), true},
-		{"pre-install, before-hook-creation", hook("before-hook-creation", "pre-install"), true},
-		{"post-install, hook-failed", hook("hook-failed", "post-install"), true},
-		{"post-install, hook-succeeded", hook("hook-succeeded", "post-install"), false},
-		{"pre-install, before-hook-creation,hook-succeeded", hook("before-hook-creation, hook-succeeded", "pre-install", "pre-upgrade"), false},
-		{"pre-upgrade only", hook("", "pre-upgrade"), false},
-		{"test", hook("", "test"), false},
-		{"post-delete", hook("", "post-delete"), false},
+		{"post-install, default policy", hook("", "post-install"), testSpec{}, true},
+		{"pre-install, before-hook-creation", hook("before-hook-creation", "pre-install"), testSpec{}, true},
+		{"post-install, hook-failed", hook("hook-failed", "post-install"), testSpec{}, true},
+		{"post-install, hook-succeeded", hook("hook-succeeded", "post-install"), testSpec{}, false},
+		{"pre-install, before-hook-creation,hook-succeeded", hook("before-hook-creation, hook-succeeded", "pre-install", "pre-upgrade"), testSpec{}, false},
+		{"pre-upgrade only", hook("", "pre-upgrade"), testSpec{}, false},
+		{"test", hook("", "test"), testSpec{}, false},
+		{"post-delete", hook("", "post-delete"), testSpec{}, false},
+		{"test, tests enabled", hook("", "test"), testSpec{Enable: true}, true},
+		{"test-success, tests enabled, hook-succeeded", hook("before-hook-creation,hook-succeeded", "test-success"), testSpec{Enable: true}, false},
+		{"test, excluded by name", hook("", "test"), testSpec{Enable: true, Filters: []testFilter{{"h", true}}}, false},
+		{"test, another included", hook("", "test"), testSpec{Enable: true, Filters: []testFilter{{"other", false}}}, false},
+		{"test, included", hook("", "test"), testSpec{Enable: true, Filters: []testFilter{{"h", false}}}, true},
 	}
 	for _, tt := range tests {
-		if got := hookKept(tt.o); got != tt.want {
+		if got := hookKept(tt.o, tt.test); got != tt.want {
 			t.Errorf("%s: hookKept = %v, want %v", tt.name, got, tt.want)
 		}
 	}
