@@ -331,3 +331,23 @@ func TestExcluded(t *testing.T) {
 		}
 	}
 }
+
+// TestDepth: producers nested deeper than maxDepth are an error wrapping
+// ErrDepth (a chart that templates HelmReleases of itself never ends).
+func TestDepth(t *testing.T) {
+	mk := func(name string) *manifest.Object {
+		return manifest.New(map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "metadata": map[string]any{"name": name, "namespace": "a"}})
+	}
+	r := &run{objects: map[manifest.Key]entry{}, depth: map[*manifest.Object]int{}}
+	by := mk("by")
+	r.depth[by] = maxDepth - 2
+	child := mk("child")
+	r.add(by, []Output{{Object: child, By: by}})
+	if len(r.errs) != 0 || len(r.pending) != 1 {
+		t.Fatalf("errs %v, pending %d", r.errs, len(r.pending))
+	}
+	r.add(child, []Output{{Object: mk("grandchild"), By: child}})
+	if len(r.errs) != 1 || !errors.Is(r.errs[0], ErrDepth) {
+		t.Fatalf("errs %v, want ErrDepth", r.errs)
+	}
+}
