@@ -186,7 +186,7 @@ func (r *run) chart(o *manifest.Object, s hrSpec) (*chart.Chart, string, error) 
 		case "HelmChart":
 			hc := r.source("HelmChart", ref.Namespace, ref.Name)
 			if hc == nil {
-				return nil, "spec.chartRef", fmt.Errorf("HelmChart %s/%s is not on cluster %s", ref.Namespace, ref.Name, r.cl.Name)
+				return nil, "spec.chartRef", r.missing("HelmChart", ref.Namespace, ref.Name)
 			}
 			var cs chartSpec
 			if err := decodeSpec(hc, &cs); err != nil {
@@ -208,7 +208,7 @@ func (r *run) chart(o *manifest.Object, s hrSpec) (*chart.Chart, string, error) 
 func (r *run) ociChart(ref crossRef) (*chart.Chart, error) {
 	src := r.source("OCIRepository", ref.Namespace, ref.Name)
 	if src == nil {
-		return nil, fmt.Errorf("OCIRepository %s/%s is not on cluster %s", ref.Namespace, ref.Name, r.cl.Name)
+		return nil, r.missing("OCIRepository", ref.Namespace, ref.Name)
 	}
 	url := manifest.String(src.Data, "spec", "url")
 	version := ociVersion(manifest.Map(src.Data, "spec", "ref"))
@@ -242,7 +242,7 @@ func (r *run) templateChart(namespace string, cs chartSpec) (*chart.Chart, error
 	case "HelmRepository":
 		repo := r.source("HelmRepository", ref.Namespace, ref.Name)
 		if repo == nil {
-			return nil, fmt.Errorf("HelmRepository %s/%s is not on cluster %s", ref.Namespace, ref.Name, r.cl.Name)
+			return nil, r.missing("HelmRepository", ref.Namespace, ref.Name)
 		}
 		url := manifest.String(repo.Data, "spec", "url")
 		ch, err := r.c.Cache.Chart(source.ChartRef{RepoURL: url, Name: cs.Chart, Version: cs.Version})

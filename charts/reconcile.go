@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
+	"github.com/drydock-dev/drydock/charts/kustomize"
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -17,6 +19,23 @@ var (
 	ErrCycle = errors.New("produced twice")
 	ErrDepth = errors.New("producers nested too deep")
 )
+
+// errNotOnCluster is wrapped by the error about a source a producer
+// names that is not on the cluster (yet).
+var errNotOnCluster = errors.New("not on cluster")
+
+// missing is the error about the Flux source kind namespace/name not
+// being on the cluster.
+func (r *run) missing(kind, namespace, name string) error {
+	return fmt.Errorf("%s %s/%s is %w %s", kind, namespace, name, errNotOnCluster, r.cl.Name)
+}
+
+// waiting reports whether err may go away once other producers have put
+// their objects on the cluster: a source, a valuesFrom or a substituteFrom
+// object that is not there.
+func waiting(err error) bool {
+	return errors.Is(err, errNotOnCluster) || errors.Is(err, errResourceNotFound) || errors.Is(err, kustomize.ErrSubstituteFrom)
+}
 
 // maxDepth bounds how deep producers may nest (a Kustomization producing a
 // Kustomization producing a HelmRelease is depth 3).
@@ -37,6 +56,17 @@ type run struct {
 	outputs  []Output
 	warnings []string
 	errs     []error
+	// waiting are the producers that failed for want of an object not on
+	// the cluster; tried is how many objects it held when they were last
+	// tried.
+	waiting []failed
+	tried   int
+}
+
+type failed struct {
+	obj      *manifest.Object
+	err      error
+	warnings []string
 }
 
 type entry struct {
@@ -54,7 +84,9 @@ type entry struct {
 // turn, and so are the ConfigMaps and Secrets they produce, seen by
 // valuesFrom and substituteFrom. Kustomizations go first, so that every
 // HelmRelease sees the values objects Kustomizations produce, as the real
-// controllers do once they have converged. Outputs are grouped by
+// controllers do once they have converged; and a producer that names a
+// source, valuesFrom or substituteFrom object not on the cluster is tried
+// again once others have added objects, until nothing changes. Outputs are grouped by
 // producer, in the order the producers were reconciled, each group in the
 // tool's order. A produced object that is already on the cluster is an
 // error wrapping ErrCycle, unless it is the same object but for the owner
@@ -70,11 +102,37 @@ func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest
 			r.pending = append(r.pending, o)
 		}
 	}
-	for len(r.pending) > 0 {
-		if err := ctx.Err(); err != nil {
+	r.tried = len(r.objects)
+	for {
+		if err := r.drain(ctx); err != nil {
 			return r.outputs, r.warnings, err
 		}
+		if len(r.waiting) == 0 || len(r.objects) == r.tried {
+			break
+		}
+		// Objects were added since the waiting producers were tried.
+		r.tried = len(r.objects)
+		for _, w := range r.waiting {
+			r.pending = append(r.pending, w.obj)
+		}
+		r.waiting = nil
+	}
+	for _, w := range r.waiting {
+		r.warnings = append(r.warnings, w.warnings...)
+		r.errs = append(r.errs, w.err)
+	}
+	return r.outputs, r.warnings, manifest.Join(r.errs...)
+}
+
+// drain reconciles the pending producers; one that waits for an object
+// not on the cluster yet is set aside with its warnings.
+func (r *run) drain(ctx context.Context) error {
+	for len(r.pending) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		o := r.next()
+		nwarn := len(r.warnings)
 		var out []Output
 		var err error
 		if o.Kind() == "Kustomization" {
@@ -82,13 +140,18 @@ func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest
 		} else {
 			out, err = r.helmRelease(o)
 		}
-		if err != nil {
+		switch {
+		case err != nil && waiting(err):
+			warned := slices.Clone(r.warnings[nwarn:])
+			r.warnings = r.warnings[:nwarn]
+			r.waiting = append(r.waiting, failed{o, err, warned})
+		case err != nil:
 			r.errs = append(r.errs, err)
-			continue
+		default:
+			r.add(o, out)
 		}
-		r.add(o, out)
 	}
-	return r.outputs, r.warnings, manifest.Join(r.errs...)
+	return nil
 }
 
 // producer reports whether o is a HelmRelease or a Kustomization.
