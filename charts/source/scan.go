@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -242,8 +244,8 @@ func indexItems(f fsys, dir, idx string) ([]*item, error) {
 		}
 	}
 	var items []*item
-	for name, versions := range index.Entries {
-		for _, cv := range versions {
+	for _, name := range slices.Sorted(maps.Keys(index.Entries)) {
+		for _, cv := range index.Entries[name] {
 			if cv == nil || cv.Metadata == nil || len(cv.URLs) == 0 || cv.Removed {
 				continue
 			}
