@@ -20,6 +20,7 @@
 package helm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -94,6 +95,26 @@ type notInstallable string
 func (e notInstallable) Error() string { return string(e) + " charts are not installable" }
 func (e notInstallable) Unwrap() error { return ErrNotInstallable }
 
+// sortedSchemaError is Helm's error with each chart's list of schema
+// violations ("- at '/age': …") sorted: Helm lists them in an order
+// that changes from run to run.
+type sortedSchemaError struct{ err error }
+
+func (e sortedSchemaError) Unwrap() error { return e.err }
+
+func (e sortedSchemaError) Error() string {
+	lines := strings.Split(e.err.Error(), "\n")
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && strings.HasPrefix(lines[j], "- ") {
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = max(j, i+1)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // notesSuffix is the file Helm renders but sets apart (action.go).
 const notesSuffix = "NOTES.txt"
 
@@ -133,13 +154,13 @@ func Render(ch *chart.Chart, o Options) ([]Object, error) {
 	opts := common.ReleaseOptions{Name: name, Namespace: o.Namespace, Revision: 1, IsInstall: !o.IsUpgrade, IsUpgrade: o.IsUpgrade}
 	top, err := util.ToRenderValuesWithSchemaValidation(c, vals, opts, caps, o.SkipSchemaValidation)
 	if err != nil {
-		return nil, err
+		return nil, sortedSchemaError{err}
 	}
 	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.Version)
 	}
 	e := engine.Engine{CustomTemplateFuncs: randFuncs(c.Name() + "\x00" + c.Metadata.Version + "\x00" + name + "\x00" + o.Namespace)}
-	files, err := e.Render(c, top)
+	files, err := e.RenderWithContext(context.Background(), c, top)
 	if err != nil {
 		return nil, err
 	}

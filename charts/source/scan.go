@@ -173,7 +173,7 @@ func dirItem(f fsys, dir string) (*item, error) {
 	}
 	md, err := metadata(data)
 	if err != nil {
-		return nil, fmt.Errorf("Chart.yaml: %w", err)
+		return nil, fmt.Errorf("%s: %w", f.join(dir, "Chart.yaml"), err)
 	}
 	return &item{name: md.Name, version: md.Version, kind: kindDir, path: dir}, nil
 }
@@ -213,7 +213,7 @@ func packageMetadata(data []byte) (*chart.Metadata, error) {
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("Chart.yaml file is missing")
+			return nil, errors.New("no Chart.yaml in the package")
 		}
 		if err != nil {
 			return nil, err
