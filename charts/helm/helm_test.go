@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 
 	"github.com/drydock-dev/drydock/charts/helm"
@@ -306,5 +307,44 @@ func TestRenderReproducible(t *testing.T) {
 	}
 	if c := names("rel2"); cmp.Equal(a[len(a)-1][len("rel"):], c[len(c)-1][len("rel2"):]) {
 		t.Errorf("another release drew the same random suffix: %s, %s", a[len(a)-1], c[len(c)-1])
+	}
+}
+
+// TestRenderReleaseAndOffline: IsUpgrade sets .Release.IsUpgrade (as
+// helm template --is-upgrade), lookup finds nothing and getHostByName
+// resolves nothing, as in helm template; NOTES.txt is not an object.
+func TestRenderReleaseAndOffline(t *testing.T) {
+	files := []*archive.BufferedFile{
+		{Name: "Chart.yaml", Data: []byte("apiVersion: v2\nname: t\nversion: 0.1.0\n")},
+		{Name: "templates/cm.yaml", Data: []byte(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}
+  namespace: {{ .Release.Namespace }}
+data:
+  upgrade: {{ .Release.IsUpgrade | quote }}
+  install: {{ .Release.IsInstall | quote }}
+  lookup: {{ lookup "v1" "Secret" "default" "x" | len | quote }}
+  host: {{ getHostByName "example.com" | quote }}
+  kube: {{ .Capabilities.KubeVersion.Version | quote }}
+  api: {{ .Capabilities.APIVersions.Has "example.com/v1" | quote }}
+`)},
+		{Name: "templates/NOTES.txt", Data: []byte("notes")},
+	}
+	ch, err := loader.LoadFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := helm.Render(ch, helm.Options{ReleaseName: "r", Namespace: "ns", IsUpgrade: true,
+		Capabilities: helm.Capabilities{KubeVersion: "1.29.3", APIVersions: []string{"example.com/v1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 1 {
+		t.Fatalf("%d objects, want 1", len(objs))
+	}
+	want := map[string]any{"upgrade": "true", "install": "false", "lookup": "0", "host": "", "kube": "v1.29.3", "api": "true"}
+	if diff := cmp.Diff(want, objs[0].Object.Data["data"]); diff != "" {
+		t.Errorf("data (-want +got):\n%s", diff)
 	}
 }
