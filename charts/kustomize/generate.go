@@ -60,10 +60,13 @@ func generate(fs filesys.FileSystem, dirPath string, s *spec) ([]byte, string, e
 		}
 		kus.Components = append(kus.Components, c)
 	}
+	// v1beta2's fields, written as the generator writes them.
 	for _, p := range s.PatchesStrategicMerge {
+		//lint:ignore SA1019 the generator sets the deprecated field, kept for fidelity
 		kus.PatchesStrategicMerge = append(kus.PatchesStrategicMerge, kustypes.PatchStrategicMerge(p))
 	}
 	for _, p := range s.PatchesJSON6902 {
+		//lint:ignore SA1019 the generator sets the deprecated field, kept for fidelity
 		kus.PatchesJson6902 = append(kus.PatchesJson6902, kustypes.Patch{Patch: string(p.Patch), Target: adaptSelector(&p.Target)})
 	}
 	mergeImages(&kus, s.Images)
