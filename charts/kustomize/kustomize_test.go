@@ -538,3 +538,20 @@ spec:
 		}
 	}
 }
+
+// A kustomization's `openapi:` schema applies to its own build and does
+// not leak into the next (fluxcd/pkg/kustomize TestOpenAPIPollution);
+// expected: `kustomize build` of each alone.
+func TestBuildOpenAPISchemaDoesNotLeak(t *testing.T) {
+	const p = "testdata/upstream/fluxcd-pkg-kustomize/openapiPollution/"
+	for _, name := range []string{"victim", "pollutor", "victim", "pollutor"} {
+		got, err := Build(p+name, ks("ns", name, nil), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readObjects(t, "testdata/expected/openapi-"+name+".yaml")
+		if diff := cmp.Diff(datas(want), datas(withoutOwnerLabels(got))); diff != "" {
+			t.Errorf("%s (-kustomize build +drydock):\n%s", name, diff)
+		}
+	}
+}
