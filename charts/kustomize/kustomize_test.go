@@ -282,14 +282,18 @@ func TestBuildFluxPkgCases(t *testing.T) {
 	})
 }
 
-// The Flux-field fixtures (testdata/flux) equal `flux build
-// kustomization` (expected/flux.sh).
+// The Flux-field fixtures (testdata/flux), and kustomize's examples as
+// Flux builds them (owner labels, no reordering), equal `flux build
+// kustomization` (expected/flux.sh), order included.
 func TestBuildMatchesFluxCLI(t *testing.T) {
 	tests := []struct{ ks, root, want string }{
 		{"testdata/flux/overlay.ks.yaml", "testdata/flux/src", "flux-overlay"},
 		{"testdata/flux/plain.ks.yaml", "testdata/flux/src", "flux-plain"},
 		{"testdata/flux/disabled.ks.yaml", "testdata/flux/src", "flux-disabled"},
 		{"testdata/flux/infra-configs.ks.yaml", "testdata/upstream/flux2-kustomize-helm-example/infrastructure", "flux-example-infra-configs"},
+		{"testdata/flux/ldap-staging.ks.yaml", "testdata/upstream/kustomize/ldap", "flux-ldap-staging"},
+		{"testdata/flux/wordpress.ks.yaml", "testdata/upstream/kustomize/wordpress", "flux-wordpress"},
+		{"testdata/flux/multibases.ks.yaml", "testdata/upstream/kustomize/multibases", "flux-multibases"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
