@@ -46,7 +46,7 @@ func build(in buildInput) ([]*manifest.Object, error) {
 		return nil, err
 	}
 	fs := fluxfs.MakeFsInMemory(disk)
-	kdata, kfile, err := generate(fs, in.dir, in.spec)
+	kdata, kfile, err := generate(fs, in.dir, in.spec, in.warn)
 	if err != nil {
 		return nil, err
 	}

@@ -294,6 +294,7 @@ func TestBuildMatchesFluxCLI(t *testing.T) {
 		{"testdata/flux/ldap-staging.ks.yaml", "testdata/upstream/kustomize/ldap", "flux-ldap-staging"},
 		{"testdata/flux/wordpress.ks.yaml", "testdata/upstream/kustomize/wordpress", "flux-wordpress"},
 		{"testdata/flux/multibases.ks.yaml", "testdata/upstream/kustomize/multibases", "flux-multibases"},
+		{"testdata/flux/typo.ks.yaml", "testdata/flux/src", "flux-typo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -456,6 +457,22 @@ func TestBuildV1beta2Patches(t *testing.T) {
 	want := readObjects(t, "testdata/expected/flux-v1beta2-equivalent.yaml")
 	if diff := cmp.Diff(datas(want), datas(withoutOwnerLabels(got))); diff != "" {
 		t.Errorf("(-kustomize build +drydock):\n%s", diff)
+	}
+}
+
+// An unknown field the generator drops is a warning.
+func TestBuildWarnsDroppedField(t *testing.T) {
+	var warnings []string
+	_, err := BuildWith(Options{
+		Root: "testdata/flux/src", Dir: "testdata/flux/src/typo",
+		Kustomization: ks("ns", "k", nil),
+		Warn:          func(w string) { warnings = append(warnings, w) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `typo/kustomization.yaml: invalid Kustomization: json: unknown field "resource": kustomize-controller drops the field`) {
+		t.Errorf("warnings = %q", warnings)
 	}
 }
 

@@ -19,3 +19,4 @@ U=upstream/kustomize
 $F build kustomization ldap-staging -n flux-system --path $U/ldap/overlays/staging --kustomization-file flux/ldap-staging.ks.yaml --dry-run > expected/flux-ldap-staging.yaml
 $F build kustomization wordpress -n flux-system --path $U/wordpress --kustomization-file flux/wordpress.ks.yaml --dry-run > expected/flux-wordpress.yaml
 $F build kustomization multibases -n flux-system --path $U/multibases --kustomization-file flux/multibases.ks.yaml --dry-run > expected/flux-multibases.yaml
+$F build kustomization typo -n flux-system --path flux/src/typo --kustomization-file flux/typo.ks.yaml --dry-run > expected/flux-typo.yaml
