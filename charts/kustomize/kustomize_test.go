@@ -576,3 +576,34 @@ func TestBuildOpenAPISchemaDoesNotLeak(t *testing.T) {
 		}
 	}
 }
+
+// An inline transformer config is not taken for a remote reference.
+func TestBuildInlineTransformer(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+		"kustomization.yaml": `resources: [a.yaml]
+transformers:
+- |-
+  apiVersion: builtin
+  kind: PrefixSuffixTransformer
+  metadata:
+    name: x.y/z
+  prefix: inline-
+  fieldSpecs:
+  - path: metadata/name
+`,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Build(dir, ks("ns", "k", nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Name() != "inline-a" {
+		t.Errorf("name = %q, want inline-a", got[0].Name())
+	}
+}

@@ -155,10 +155,12 @@ func isRemote(v string) bool {
 }
 
 // looksLikeRepo reports whether a reference kustomize would try to
-// clone when it is not a local path: host.tld/org/repo.
+// clone when it is not a local path: host.tld/org/repo (not an inline
+// YAML generator or transformer config, which has spaces or newlines).
 func looksLikeRepo(v string) bool {
 	host, rest, ok := strings.Cut(v, "/")
-	return ok && strings.Contains(host, ".") && host != "." && host != ".." && strings.Contains(strings.Trim(rest, "/"), "/")
+	return ok && !strings.ContainsAny(v, " \t\n") && strings.Contains(host, ".") && host != "." && host != ".." &&
+		strings.Contains(strings.Trim(rest, "/"), "/")
 }
 
 // strings1 is v's string elements when v is a list.
