@@ -282,14 +282,19 @@ func TestBuildFluxPkgCases(t *testing.T) {
 	})
 }
 
-// The Flux-field fixtures (testdata/flux) equal `flux build
-// kustomization` (expected/flux.sh).
+// The Flux-field fixtures (testdata/flux), and kustomize's examples as
+// Flux builds them (owner labels, no reordering), equal `flux build
+// kustomization` (expected/flux.sh), order included.
 func TestBuildMatchesFluxCLI(t *testing.T) {
 	tests := []struct{ ks, root, want string }{
 		{"testdata/flux/overlay.ks.yaml", "testdata/flux/src", "flux-overlay"},
 		{"testdata/flux/plain.ks.yaml", "testdata/flux/src", "flux-plain"},
 		{"testdata/flux/disabled.ks.yaml", "testdata/flux/src", "flux-disabled"},
 		{"testdata/flux/infra-configs.ks.yaml", "testdata/upstream/flux2-kustomize-helm-example/infrastructure", "flux-example-infra-configs"},
+		{"testdata/flux/ldap-staging.ks.yaml", "testdata/upstream/kustomize/ldap", "flux-ldap-staging"},
+		{"testdata/flux/wordpress.ks.yaml", "testdata/upstream/kustomize/wordpress", "flux-wordpress"},
+		{"testdata/flux/multibases.ks.yaml", "testdata/upstream/kustomize/multibases", "flux-multibases"},
+		{"testdata/flux/typo.ks.yaml", "testdata/flux/src", "flux-typo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -438,4 +443,167 @@ func TestBuildRefusals(t *testing.T) {
 			t.Errorf("data.k = %q: without variables nothing is substituted", v)
 		}
 	})
+}
+
+// v1beta2's patchesStrategicMerge and patchesJson6902 go into the
+// kustomization as the generator writes them; expected: `kustomize
+// build` of the hand-written equivalent (expected/kustomize.sh).
+func TestBuildV1beta2Patches(t *testing.T) {
+	k := readKs(t, "testdata/flux/v1beta2.ks.yaml")
+	got, err := Build("testdata/flux/src/v1beta2", k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readObjects(t, "testdata/expected/flux-v1beta2-equivalent.yaml")
+	if diff := cmp.Diff(datas(want), datas(withoutOwnerLabels(got))); diff != "" {
+		t.Errorf("(-kustomize build +drydock):\n%s", diff)
+	}
+}
+
+// An unknown field the generator drops is a warning.
+func TestBuildWarnsDroppedField(t *testing.T) {
+	var warnings []string
+	_, err := BuildWith(Options{
+		Root: "testdata/flux/src", Dir: "testdata/flux/src/typo",
+		Kustomization: ks("ns", "k", nil),
+		Warn:          func(w string) { warnings = append(warnings, w) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `typo/kustomization.yaml: invalid Kustomization: json: unknown field "resource": kustomize-controller drops the field`) {
+		t.Errorf("warnings = %q", warnings)
+	}
+}
+
+// kustomize's deprecation warnings reach Options.Warn, not stderr.
+func TestBuildWarnings(t *testing.T) {
+	var warnings []string
+	_, err := BuildWith(Options{
+		Dir:           "testdata/upstream/kustomize/helloWorld",
+		Kustomization: ks("ns", "k", nil),
+		Warn:          func(w string) { warnings = append(warnings, w) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Warning: 'commonLabels' is deprecated. Please use 'labels' instead. Run 'kustomize edit fix' to update your Kustomization automatically."}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkBuild builds a base of 20 resources with an overlay and the
+// Flux fields (namePrefix, targetNamespace, images, patches, postBuild).
+func BenchmarkBuild(b *testing.B) {
+	root := b.TempDir()
+	base := filepath.Join(root, "base")
+	overlay := filepath.Join(root, "overlay")
+	for _, d := range []string{base, overlay} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var resources []string
+	for i := range 20 {
+		name := fmt.Sprintf("r%02d.yaml", i)
+		resources = append(resources, name)
+		doc := fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-%02d
+  labels: {app: app-%02d}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: app-%02d}}
+  template:
+    metadata: {labels: {app: app-%02d}}
+    spec:
+      containers:
+        - name: app
+          image: nginx:1.25
+          env: [{name: REGION, value: "${REGION}"}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: app-%02d}
+spec:
+  selector: {app: app-%02d}
+  ports: [{port: 80}]
+`, i, i, i, i, i, i)
+		if err := os.WriteFile(filepath.Join(base, name), []byte(doc), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	kbase := "resources:\n- " + strings.Join(resources, "\n- ") + "\n"
+	kover := "resources: [../base]\nnamePrefix: stg-\ncommonLabels: {env: staging}\nimages: [{name: nginx, newTag: '1.26'}]\n"
+	if err := os.WriteFile(filepath.Join(base, "kustomization.yaml"), []byte(kbase), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kover), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	k := ks("flux-system", "apps", map[string]any{
+		"path": "./overlay", "targetNamespace": "apps", "nameSuffix": "-v1",
+		"patches":   []any{map[string]any{"patch": "- op: replace\n  path: /spec/replicas\n  value: 2\n", "target": map[string]any{"kind": "Deployment"}}},
+		"postBuild": map[string]any{"substitute": map[string]any{"REGION": "eu-west-1"}},
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		objs, err := Build(overlay, k, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(objs) != 40 {
+			b.Fatalf("%d objects", len(objs))
+		}
+	}
+}
+
+// A kustomization's `openapi:` schema applies to its own build and does
+// not leak into the next (fluxcd/pkg/kustomize TestOpenAPIPollution);
+// expected: `kustomize build` of each alone.
+func TestBuildOpenAPISchemaDoesNotLeak(t *testing.T) {
+	const p = "testdata/upstream/fluxcd-pkg-kustomize/openapiPollution/"
+	for _, name := range []string{"victim", "pollutor", "victim", "pollutor"} {
+		got, err := Build(p+name, ks("ns", name, nil), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readObjects(t, "testdata/expected/openapi-"+name+".yaml")
+		if diff := cmp.Diff(datas(want), datas(withoutOwnerLabels(got))); diff != "" {
+			t.Errorf("%s (-kustomize build +drydock):\n%s", name, diff)
+		}
+	}
+}
+
+// An inline transformer config is not taken for a remote reference.
+func TestBuildInlineTransformer(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+		"kustomization.yaml": `resources: [a.yaml]
+transformers:
+- |-
+  apiVersion: builtin
+  kind: PrefixSuffixTransformer
+  metadata:
+    name: x.y/z
+  prefix: inline-
+  fieldSpecs:
+  - path: metadata/name
+`,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Build(dir, ks("ns", "k", nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Name() != "inline-a" {
+		t.Errorf("name = %q, want inline-a", got[0].Name())
+	}
 }
