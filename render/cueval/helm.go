@@ -79,7 +79,7 @@ func (e *Engine) compileWithHelm(d *render.Definition, src string) cue.Value {
 // resolveHelm runs every helm.#Render of v (a field whose #provider is
 // "helm"), filling its $returns, as kubevela/pkg cue/cuex/compiler.go
 // Resolve runs a template's provider calls.
-func (e *Engine) resolveHelm(v cue.Value, context map[string]any) (cue.Value, error) {
+func (e *Engine) resolveHelm(d *render.Definition, v cue.Value, context map[string]any) (cue.Value, error) {
 	done := map[string]bool{}
 	for {
 		call, ok := nextHelmCall(v, done)
@@ -98,7 +98,7 @@ func (e *Engine) resolveHelm(v cue.Value, context map[string]any) (cue.Value, er
 		}
 		returns, err := e.helmRender(params, context)
 		if err != nil {
-			return v, err
+			return v, manifest.At(render.TokenPos(call.Pos()), "%s %q: %v", d.Kind, d.Name, err)
 		}
 		v = v.FillPath(p, map[string]any{"$returns": returns})
 	}

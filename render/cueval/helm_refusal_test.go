@@ -32,7 +32,7 @@ func TestHelmchartNoChartCache(t *testing.T) {
 	if err == nil {
 		t.Fatal("rendered without a chart cache")
 	}
-	for _, want := range []string{`"podinfo" of repository https://stefanprodan.github.io/podinfo version "6.11.1"`, "no chart cache", "helm pull podinfo --repo https://stefanprodan.github.io/podinfo --version 6.11.1 -d DIR", "--charts DIR"} {
+	for _, want := range []string{`ComponentDefinition "helmchart": helm.#Render: chart "podinfo" of repository https://stefanprodan.github.io/podinfo version "6.11.1"`, "no chart cache", "helm pull podinfo --repo https://stefanprodan.github.io/podinfo --version 6.11.1 -d DIR", "--charts DIR"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
