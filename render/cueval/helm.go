@@ -201,7 +201,8 @@ func (e *Engine) helmRender(raw []byte, context map[string]any) (map[string]any,
 	}
 	ch, err := e.helm.Charts.Chart(ref)
 	if err != nil {
-		return nil, fmt.Errorf("helm.#Render: chart %s: %w", describeRef(p.Chart, ref), err)
+		// The cache's error names the chart and how to vendor it.
+		return nil, fmt.Errorf("helm.#Render: failed to fetch chart: %w", err)
 	}
 	values, err := mergeHelmValues(e.helm.Hub, p.Values, p.ValuesFrom, appNS, releaseNS)
 	if err != nil {
@@ -388,7 +389,7 @@ func loadHelmValues(hub func(manifest.Key) (map[string]any, bool), src helmValue
 		obj, ok = hub(manifest.Key{Kind: src.Kind, Namespace: ns, Name: src.Name})
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s %s/%s %w on the hub (an input or --observed)", src.Kind, ns, src.Name, errValueSourceMissing)
+		return nil, fmt.Errorf("%s %s/%s %w on the hub (--observed)", src.Kind, ns, src.Name, errValueSourceMissing)
 	}
 	text, found, err := valuesText(obj, src.Kind, key)
 	if err != nil {
