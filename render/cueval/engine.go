@@ -195,7 +195,7 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 	}
 	v := tmpl.Unify(fill)
 	if e.helmDefs[d] {
-		if v, err = e.resolveHelm(d, v, context); err != nil {
+		if v, err = e.resolveHelm(d, v); err != nil {
 			return v, err
 		}
 	}

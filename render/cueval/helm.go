@@ -47,6 +47,12 @@ type Helm struct {
 	// ConfigMaps and Secrets, which KubeVela reads from the control
 	// plane wherever the chart is deployed); nil: none.
 	Hub func(key manifest.Key) (map[string]any, bool)
+	// KubeVersion is the hub's Kubernetes version (v1.30.2), the
+	// chart's .Capabilities.KubeVersion: KubeVela's provider installs
+	// the release with the controller's own client, on the hub,
+	// whichever cluster the component is for (provider.go
+	// getActionConfig, dryrun.go getKubeVersion). "" is Helm's default.
+	KubeVersion string
 }
 
 // SetHelm sets what templates importing vela/helm render charts with.
@@ -79,7 +85,7 @@ func (e *Engine) compileWithHelm(d *render.Definition, src string) cue.Value {
 // resolveHelm runs every helm.#Render of v (a field whose #provider is
 // "helm"), filling its $returns, as kubevela/pkg cue/cuex/compiler.go
 // Resolve runs a template's provider calls.
-func (e *Engine) resolveHelm(d *render.Definition, v cue.Value, context map[string]any) (cue.Value, error) {
+func (e *Engine) resolveHelm(d *render.Definition, v cue.Value) (cue.Value, error) {
 	done := map[string]bool{}
 	for {
 		call, ok := nextHelmCall(v, done)
@@ -96,7 +102,7 @@ func (e *Engine) resolveHelm(d *render.Definition, v cue.Value, context map[stri
 		if err != nil {
 			return v, fmt.Errorf("%s: helm.#Render $params: %w", p, err)
 		}
-		returns, err := e.helmRender(params, context)
+		returns, err := e.helmRender(params)
 		if err != nil {
 			return v, manifest.At(render.TokenPos(call.Pos()), "%s %q: %v", d.Kind, d.Name, err)
 		}
@@ -168,7 +174,7 @@ type helmContext struct {
 // helmRender is helm.go Render as the controller runs it (not its
 // admission dry-run): release name and namespace, the chart, values,
 // the release's manifest as KubeVela returns it.
-func (e *Engine) helmRender(raw []byte, context map[string]any) (map[string]any, error) {
+func (e *Engine) helmRender(raw []byte) (map[string]any, error) {
 	var p helmParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("helm.#Render $params: %w", err)
@@ -212,10 +218,7 @@ func (e *Engine) helmRender(raw []byte, context map[string]any) (map[string]any,
 		ReleaseName: releaseName,
 		Namespace:   releaseNS,
 		Values:      values,
-		// KubeVela's provider installs with the controller's own
-		// client; drydock gives the chart the cluster the component
-		// renders for (context.clusterVersion).
-		Capabilities: helm.Capabilities{KubeVersion: contextGitVersion(context)},
+		Capabilities: helm.Capabilities{KubeVersion: e.helm.KubeVersion},
 		// The release's manifest (what Render returns) never holds the
 		// chart's crds/ nor its hooks: Helm installs those itself.
 		IncludeCRDs:  false,
@@ -225,13 +228,6 @@ func (e *Engine) helmRender(raw []byte, context map[string]any) (map[string]any,
 		return nil, fmt.Errorf("helm.#Render: chart %s: %w", describeRef(p.Chart, ref), err)
 	}
 	return map[string]any{"resources": helmResources(objs, p.Context, releaseName, releaseNS)}, nil
-}
-
-// contextGitVersion is context.clusterVersion.gitVersion.
-func contextGitVersion(context map[string]any) string {
-	cv, _ := context["clusterVersion"].(map[string]any)
-	s, _ := cv["gitVersion"].(string)
-	return s
 }
 
 // Chart source kinds (chart_fetch.go detectChartSourceType).

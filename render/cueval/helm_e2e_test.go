@@ -16,7 +16,8 @@ import (
 
 // helmchartFixture renders testdata/helmchart/app.yaml's helmchart
 // component with the chart cache of testdata/charts and the hub of
-// testdata/helmchart/hub.yaml, for a cluster at v1.30.2.
+// testdata/helmchart/hub.yaml at v1.30.2, for a cluster at v1.28.0 (the
+// chart sees the hub's version: KubeVela installs it from there).
 func helmchartFixture(t *testing.T, app string, hub bool) (*cueval.ComponentManifest, error) {
 	t.Helper()
 	cache, err := source.Open(source.Config{Charts: []string{filepath.Join("testdata", "charts")}})
@@ -41,9 +42,9 @@ func helmchartFixture(t *testing.T, app string, hub bool) (*cueval.ComponentMani
 			}
 		}
 		return nil, false
-	}})
+	}, KubeVersion: "v1.30.2"})
 	a := parseApp(t, app)
-	return e.RenderComponent(a, &a.Components[0], cueval.Placement{ClusterVersion: cueval.ParseClusterVersion("v1.30.2")})
+	return e.RenderComponent(a, &a.Components[0], cueval.Placement{ClusterVersion: cueval.ParseClusterVersion("v1.28.0")})
 }
 
 // TestHelmchartRender: the helmchart component renders its chart as

@@ -143,7 +143,7 @@ func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts
 	// component renders: the workflow's writes so far over the observed.
 	e.SetHelm(cueval.Helm{Charts: opts.Charts, Hub: func(key manifest.Key) (map[string]any, bool) {
 		return run.current(cluster.Local, key)
-	}})
+	}, KubeVersion: run.clusterVersion(cluster.Local).GitVersion})
 	defer e.SetHelm(cueval.Helm{})
 	run.noSpec()
 	steps, err := run.admit()
