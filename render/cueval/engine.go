@@ -48,6 +48,9 @@ type Engine struct {
 	// (SetHelm); helmDefs are the definitions whose template imports it.
 	helm     Helm
 	helmDefs map[*render.Definition]bool
+	// helmRenders are the releases rendered with helm, by chart,
+	// release, context and values: $returns.resources.
+	helmRenders map[string][]any
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before

@@ -56,7 +56,7 @@ type Helm struct {
 }
 
 // SetHelm sets what templates importing vela/helm render charts with.
-func (e *Engine) SetHelm(h Helm) { e.helm = h }
+func (e *Engine) SetHelm(h Helm) { e.helm, e.helmRenders = h, nil }
 
 // compileWithHelm compiles src, a template importing vela/helm, with
 // KubeVela's package for it (as render/stepexec builds vela/* imports).
@@ -214,10 +214,19 @@ func (e *Engine) helmRender(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("helm.#Render: failed to merge values: %w", err)
 	}
+	// A component renders again (each placement, its PostDispatch
+	// traits); the same release of the same chart renders once.
+	key, err := json.Marshal([]any{ref, releaseName, releaseNS, p.Context, values})
+	if err != nil {
+		return nil, fmt.Errorf("helm.#Render: values: %w", err)
+	}
+	if res, ok := e.helmRenders[string(key)]; ok {
+		return map[string]any{"resources": res}, nil
+	}
 	objs, err := helm.Render(ch, helm.Options{
-		ReleaseName: releaseName,
-		Namespace:   releaseNS,
-		Values:      values,
+		ReleaseName:  releaseName,
+		Namespace:    releaseNS,
+		Values:       values,
 		Capabilities: helm.Capabilities{KubeVersion: e.helm.KubeVersion},
 		// The release's manifest (what Render returns) never holds the
 		// chart's crds/ nor its hooks: Helm installs those itself.
@@ -227,7 +236,12 @@ func (e *Engine) helmRender(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("helm.#Render: chart %s: %w", describeRef(p.Chart, ref), err)
 	}
-	return map[string]any{"resources": helmResources(objs, p.Context, releaseName, releaseNS)}, nil
+	res := helmResources(objs, p.Context, releaseName, releaseNS)
+	if e.helmRenders == nil {
+		e.helmRenders = map[string][]any{}
+	}
+	e.helmRenders[string(key)] = res
+	return map[string]any{"resources": res}, nil
 }
 
 // Chart source kinds (chart_fetch.go detectChartSourceType).

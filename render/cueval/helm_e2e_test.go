@@ -20,6 +20,14 @@ import (
 // chart sees the hub's version: KubeVela installs it from there).
 func helmchartFixture(t *testing.T, app string, hub bool) (*cueval.ComponentManifest, error) {
 	t.Helper()
+	e := helmchartEngine(t, hub)
+	a := parseApp(t, app)
+	return e.RenderComponent(a, &a.Components[0], cueval.Placement{ClusterVersion: cueval.ParseClusterVersion("v1.28.0")})
+}
+
+// helmchartEngine is an engine with the fixture's chart cache and hub.
+func helmchartEngine(t *testing.T, hub bool) *cueval.Engine {
+	t.Helper()
 	cache, err := source.Open(source.Config{Charts: []string{filepath.Join("testdata", "charts")}})
 	if err != nil {
 		t.Fatal(err)
@@ -43,8 +51,31 @@ func helmchartFixture(t *testing.T, app string, hub bool) (*cueval.ComponentMani
 		}
 		return nil, false
 	}, KubeVersion: "v1.30.2"})
-	a := parseApp(t, app)
-	return e.RenderComponent(a, &a.Components[0], cueval.Placement{ClusterVersion: cueval.ParseClusterVersion("v1.28.0")})
+	return e
+}
+
+// TestHelmchartRendersOnce: a component rendered again (another
+// placement, its PostDispatch traits) renders its release once.
+func TestHelmchartRendersOnce(t *testing.T) {
+	e := helmchartEngine(t, true)
+	a := parseApp(t, readFile(t, filepath.Join("testdata", "helmchart", "app.yaml")))
+	var first []*cueval.Resource
+	for i, cl := range []string{"local", "east", "west"} {
+		m, err := e.RenderComponent(a, &a.Components[0], cueval.Placement{Cluster: cl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = m.Auxiliaries
+			continue
+		}
+		if len(m.Auxiliaries) != len(first) {
+			t.Fatalf("%s: %d outputs, first render %d", cl, len(m.Auxiliaries), len(first))
+		}
+	}
+	if n := cueval.HelmRenders(e); n != 1 {
+		t.Errorf("Helm rendered %d releases, want 1", n)
+	}
 }
 
 // TestHelmchartRender: the helmchart component renders its chart as
