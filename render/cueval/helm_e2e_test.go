@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/charts/source"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render/cueval"
 )
@@ -225,6 +226,34 @@ func TestHelmchartOptionalValuesFrom(t *testing.T) {
 			if p := manifest.Map(ports[0].(map[string]any)); p["port"] != int64(80) {
 				t.Errorf("Service port = %v, want the chart's 80", p["port"])
 			}
+		}
+	}
+}
+
+// TestHelmchartProvenance: explain names the component, chart, version
+// and template file of every field a chart set; KubeVela's labels stay
+// the labels stage's.
+func TestHelmchartProvenance(t *testing.T) {
+	e := helmchartEngine(t, true)
+	e.RecordProvenance(true)
+	a := parseApp(t, readFile(t, filepath.Join("testdata", "helmchart", "app.yaml")))
+	m, err := e.RenderComponent(a, &a.Components[0], cueval.Placement{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"helm-resource-0": "helmchart web, chart shop 0.3.1, template shop/templates/rbac.yaml",
+		"helm-resource-1": "helmchart web, chart shop 0.3.1, template shop/templates/service.yaml",
+		"helm-resource-2": "helmchart web, chart shop 0.3.1, template shop/templates/deployment.yaml",
+		"helm-resource-3": "helmchart web, chart shop 0.3.1, release secret",
+	}
+	for _, r := range m.Auxiliaries {
+		o, ok := r.Provenance.Last(fieldpath.MustParse("metadata.name"))
+		if !ok || o.Stage != cueval.StageHelm || o.Name != want[r.Output] {
+			t.Errorf("%s metadata.name: %+v, want stage helm from %q", r.Output, o, want[r.Output])
+		}
+		if o, _ := r.Provenance.Last(fieldpath.MustParse("metadata.labels[app.oam.dev/appRevision]")); o.Stage != manifest.StageLabels {
+			t.Errorf("%s appRevision label: %+v, want the labels stage", r.Output, o)
 		}
 	}
 }
