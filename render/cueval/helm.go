@@ -122,6 +122,10 @@ func nextHelmCall(v cue.Value, done map[string]bool) (cue.Value, bool) {
 		}
 		if it, err := x.Fields(cue.Optional(true), cue.Hidden(true)); err == nil {
 			for it.Next() {
+				// context and parameter are data: no call in them.
+				if top := len(x.Path().Selectors()) == 0; top && (it.Selector().String() == "context" || it.Selector().String() == "parameter") {
+					continue
+				}
 				if walk(it.Value()) {
 					return true
 				}

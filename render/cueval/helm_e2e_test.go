@@ -12,6 +12,7 @@ import (
 	"github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 )
 
@@ -29,10 +30,20 @@ func helmchartFixture(t *testing.T, app string, hub bool) (*cueval.ComponentMani
 // helmchartEngine is an engine with the fixture's chart cache and hub.
 func helmchartEngine(t *testing.T, hub bool) *cueval.Engine {
 	t.Helper()
+	return helmchartEngineWith(t, withDefs(t), fixtureCache(t), hub)
+}
+
+func fixtureCache(t testing.TB) *source.Cache {
+	t.Helper()
 	cache, err := source.Open(source.Config{Charts: []string{filepath.Join("testdata", "charts")}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cache
+}
+
+func helmchartEngineWith(t testing.TB, defs *render.Definitions, cache *source.Cache, hub bool) *cueval.Engine {
+	t.Helper()
 	var objs []*manifest.Object
 	if hub {
 		data, err := os.ReadFile(filepath.Join("testdata", "helmchart", "hub.yaml"))
@@ -43,7 +54,7 @@ func helmchartEngine(t *testing.T, hub bool) *cueval.Engine {
 			t.Fatal(err)
 		}
 	}
-	e := cueval.New(withDefs(t))
+	e := cueval.New(defs)
 	e.SetHelm(cueval.Helm{Charts: cache, Hub: func(k manifest.Key) (map[string]any, bool) {
 		for _, o := range objs {
 			if o.Key() == k {
@@ -254,6 +265,21 @@ func TestHelmchartProvenance(t *testing.T) {
 		}
 		if o, _ := r.Provenance.Last(fieldpath.MustParse("metadata.labels[app.oam.dev/appRevision]")); o.Stage != manifest.StageLabels {
 			t.Errorf("%s appRevision label: %+v, want the labels stage", r.Output, o)
+		}
+	}
+}
+
+// BenchmarkHelmchartRender renders the fixture's helmchart component
+// with a new engine each time (its release memo empty), one chart cache
+// (the chart loaded once).
+func BenchmarkHelmchartRender(b *testing.B) {
+	t := &testing.T{}
+	app := parseApp(t, readFile(t, filepath.Join("testdata", "helmchart", "app.yaml")))
+	cache, defs := fixtureCache(b), withDefs(t)
+	for b.Loop() {
+		e := helmchartEngineWith(b, defs, cache, true)
+		if _, err := e.RenderComponent(app, &app.Components[0], cueval.Placement{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
