@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	chartsource "github.com/drydock-dev/drydock/charts/source"
+
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/gatekeeper"
 	"github.com/drydock-dev/drydock/manifest"
@@ -351,8 +353,8 @@ func (a SuiteAddon) Params() pipeline.AddonParams {
 }
 
 // SuiteInputs are what the suite s of the configuration in dir renders:
-// its inputs, definitions, clusters, observed objects and addons (joined
-// to dir), noBuiltins, exclude, stopAtSuspend, kubeVersion and
+// its inputs, definitions, clusters, observed objects, addons, charts
+// and sources (joined to dir), noBuiltins, exclude, stopAtSuspend, kubeVersion and
 // fieldValidation, and, unless it opts out, validation against its CRDs
 // (Strict as the suite says). Workers, Limits and Skip are the caller's;
 // a plain suite is not for rendering. The error is an addon's parameters
@@ -363,6 +365,13 @@ func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Exclude: s.Exclude,
 		ClustersFromInputs: s.ClustersFromInputs,
+		Charts:             chartsource.Config{Charts: r.paths(s.Charts)},
+	}
+	for name, dir := range s.Sources {
+		if in.Charts.Sources == nil {
+			in.Charts.Sources = map[string]string{}
+		}
+		in.Charts.Sources[name] = r.paths([]string{dir})[0]
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	in.Workflow.KubeVersion = s.KubeVersion
