@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -84,6 +85,10 @@ type Options struct {
 	// check and its exceptions (run again for that, only when a policy
 	// prints or with Trace). Trace adds OPA's trace of those queries.
 	Conftest, Trace bool
+	// Charts are chart caches and sources given for every suite (test
+	// --charts, --source): the charts come after each suite's own, a
+	// source replaces the suite's of the same name.
+	Charts chartsource.Config
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and
@@ -392,6 +397,21 @@ func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
 	return in, nil
 }
 
+// withCharts is a suite's chart config with more laid over it: the
+// charts after its own, the sources replacing its of the same name.
+func withCharts(suite, more chartsource.Config) chartsource.Config {
+	out := suite
+	out.Charts = slices.Concat(suite.Charts, more.Charts)
+	if len(more.Sources) > 0 {
+		out.Sources = maps.Clone(suite.Sources)
+		if out.Sources == nil {
+			out.Sources = map[string]string{}
+		}
+		maps.Copy(out.Sources, more.Sources)
+	}
+	return out
+}
+
 // suite renders s and checks the render, as it streams, against its
 // golden tree and its rules.
 func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
@@ -412,6 +432,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	in.Workers, in.Limits, in.Skip = r.renderWorkers, r.opts.Limits, r.skip
+	in.Charts = withCharts(in.Charts, r.opts.Charts)
 	in.FieldValidation = r.fieldValidation(s)
 	if in.Record.Validate != nil {
 		in.Record.Validate.Strict = r.strict(s)
