@@ -129,9 +129,11 @@ func crdAPIVersions(o *manifest.Object) []string {
 // reconcile renders the releases of every cluster that received one since
 // its last reconcile, in cluster order, and applies their outputs into
 // out, each owned by its release. On a Karmada control plane the outputs
-// are templates (reconcile runs before Karmada's controller).
-func (s *chartStage) reconcile(ctx context.Context, inv *cluster.Inventory, out *cluster.Store, controlPlanes map[string]bool) ([]string, error) {
-	var warnings []string
+// are templates (reconcile runs before Karmada's controller). A release
+// that does not render (a chart not in the cache, values its schema
+// refuses) is bad input: its error is returned in bad and the others'
+// outputs are written all the same; err stops the run.
+func (s *chartStage) reconcile(ctx context.Context, inv *cluster.Inventory, out *cluster.Store, controlPlanes map[string]bool) (warnings []string, bad []error, err error) {
 	for _, c := range manifest.SortedKeys(s.dirty) {
 		delete(s.dirty, c)
 		entries := s.objs[c]
@@ -148,24 +150,24 @@ func (s *chartStage) reconcile(ctx context.Context, inv *cluster.Inventory, out 
 		if s.ctrl == nil {
 			cache, err := chartsource.Open(s.cfg)
 			if err != nil {
-				return nil, inputError(fmt.Errorf("charts: %w", err))
+				return nil, nil, inputError(fmt.Errorf("charts: %w", err))
 			}
 			s.ctrl = &charts.Controller{Cache: cache}
 		}
 		cl, err := s.cluster(inv, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		outs, notes, err := s.ctrl.Reconcile(ctx, cl, objs)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, inputError(fmt.Errorf("cluster %s: %w", c, err))
+			bad = append(bad, inputError(err))
 		}
 		warnings = append(warnings, notes...)
 		if err := s.apply(c, out, entries, outs); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if controlPlanes[c] {
 			for _, o := range objs {
@@ -175,16 +177,21 @@ func (s *chartStage) reconcile(ctx context.Context, inv *cluster.Inventory, out 
 			}
 		}
 	}
-	return warnings, nil
+	return warnings, bad, nil
 }
 
 // apply writes the outputs of cluster c into out: each owned by the
-// release that produced it, from that release's origin.
+// release that produced it, from the origin of the input it comes from
+// (a release a Kustomization produced has that Kustomization's).
 func (s *chartStage) apply(c string, out *cluster.Store, entries map[manifest.Key]cluster.Entry, outs []charts.Output) error {
 	s.writing = true
 	defer func() { s.writing = false }()
+	produced := map[manifest.Key]cluster.Entry{}
 	for _, o := range outs {
-		by := entries[o.By.Key()]
+		by, ok := entries[o.By.Key()]
+		if p, isOutput := produced[o.By.Key()]; !ok && isOutput {
+			by = p
+		}
 		e := cluster.Entry{Object: o.Object, Source: o.Source, Origin: by.Origin, Owner: releaseOwner(o.By)}
 		if e.Origin == (cluster.Origin{}) {
 			e.Origin.Pos = o.By.Pos
@@ -201,6 +208,7 @@ func (s *chartStage) apply(c string, out *cluster.Store, entries map[manifest.Ke
 			}
 			return err
 		}
+		produced[o.Object.Key()] = cluster.Entry{Origin: e.Origin, Source: by.Source}
 	}
 	return nil
 }

@@ -459,10 +459,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	// Helm releases and Kustomizations KubeVela dispatched (or observed)
 	// render before Karmada: on a control plane their objects are
 	// templates it propagates.
-	notes, err := stage.reconcile(ctx, inv, out, controlPlanes)
+	notes, bad, err := stage.reconcile(ctx, inv, out, controlPlanes)
 	if err := firstError(guard.failed(), err); err != nil {
 		return nil, failed(load, err)
 	}
+	load = append(load, bad...)
 	res.Warnings = append(res.Warnings, notes...)
 	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(l.apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
 	if err := firstError(guard.failed(), err); err != nil {
@@ -470,10 +471,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	res.Warnings = append(res.Warnings, karmada.Warnings...)
 	// Then those Karmada (or the inputs) put on a cluster.
-	notes, err = stage.reconcile(ctx, inv, out, controlPlanes)
+	notes, bad, err = stage.reconcile(ctx, inv, out, controlPlanes)
 	if err := firstError(guard.failed(), err); err != nil {
 		return nil, failed(load, err)
 	}
+	load = append(load, bad...)
 	res.Warnings = append(res.Warnings, notes...)
 	res.Works, res.Placement = karmada.Works, karmada.Placements
 	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes, strayClusters)
