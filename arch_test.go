@@ -35,7 +35,7 @@ var imports = map[string][]string{
 	"charts/source":         {},
 	"charts/helm":           {"manifest"},
 	"charts/kustomize":      {"manifest"},
-	"charts":                {"charts/source", "manifest"},
+	"charts":                {"charts/kustomize", "charts/helm", "charts/source", "render", "manifest"},
 	"karmada":               {"cluster", "manifest"},
 	"karmada/propagation":   {"karmada", "schemas", "cluster", "manifest"},
 	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},

@@ -9,9 +9,6 @@
 package charts
 
 import (
-	"context"
-	"errors"
-
 	"github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -48,12 +45,23 @@ type Controller struct {
 // GitRepository, OCIRepository, Bucket), and ConfigMaps and Secrets
 // (valuesFrom, postBuild.substituteFrom).
 func Reads(o *manifest.Object) bool {
+	group := manifest.Group(o.APIVersion())
+	if group == "" && o.APIVersion() != "v1" {
+		return false
+	}
+	switch group + "/" + o.Kind() {
+	case helmGroup + "/HelmRelease", kustomizeGroup + "/Kustomization",
+		sourceGroup + "/HelmRepository", sourceGroup + "/HelmChart", sourceGroup + "/GitRepository",
+		sourceGroup + "/OCIRepository", sourceGroup + "/Bucket",
+		"/ConfigMap", "/Secret":
+		return true
+	}
 	return false
 }
 
-// Reconcile renders every HelmRelease and Kustomization among objs (all
-// the objects of cl the stage reads) into their final objects, in a
-// stable order. Warnings say what was skipped and why.
-func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest.Object) ([]Output, []string, error) {
-	return nil, nil, errors.New("charts: not implemented")
-}
+// The Flux API groups.
+const (
+	helmGroup      = "helm.toolkit.fluxcd.io"
+	kustomizeGroup = "kustomize.toolkit.fluxcd.io"
+	sourceGroup    = "source.toolkit.fluxcd.io"
+)
