@@ -210,7 +210,7 @@ func TestChartsNothingToRender(t *testing.T) {
 }
 
 // TestChartsConflict: a chart's object that an application writes too is
-// refused, naming the release that owns it.
+// refused, naming the release and the application.
 func TestChartsConflict(t *testing.T) {
 	app := `apiVersion: core.oam.dev/v1beta1
 kind: Application
@@ -226,12 +226,12 @@ spec:
       type: k8s-objects
       properties:
         objects:
-          - {apiVersion: v1, kind: ConfigMap, metadata: {name: web-hello}, data: {a: b}}
+          - {apiVersion: apps/v1, kind: Deployment, metadata: {name: web-hello}, spec: {replicas: 3}}
 `
 	in := chartInputs(t, map[string]string{"app.yaml": app}, "app.yaml")
 	_, err := Run(context.Background(), in)
-	if !errors.Is(err, cluster.ErrConflict) || !strings.Contains(err.Error(), "HelmRelease apps/web") {
-		t.Fatalf("error %v, want a conflict naming HelmRelease apps/web", err)
+	if !errors.Is(err, cluster.ErrConflict) || !strings.Contains(err.Error(), "HelmRelease apps/web") || !strings.Contains(err.Error(), "application apps/shop") {
+		t.Fatalf("error %v, want a conflict naming HelmRelease apps/web and application apps/shop", err)
 	}
 }
 
