@@ -44,6 +44,13 @@ type Engine struct {
 	// forClauses caches each template's for clauses (provenance).
 	forClauses map[*render.Definition][]forClause
 	act        activity
+	// helm is what templates importing vela/helm render charts with
+	// (SetHelm); helmDefs are the definitions whose template imports it.
+	helm     Helm
+	helmDefs map[*render.Definition]bool
+	// helmRenders are the releases rendered with helm, by chart,
+	// release, context and values: $returns.resources.
+	helmRenders map[string][]any
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
@@ -101,11 +108,21 @@ func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	if strings.TrimSpace(d.Template) == "" {
 		return cue.Value{}, fmt.Errorf("%s %q has no CUE template (spec.schematic.cue.template)", d.Kind, d.Name)
 	}
-	if err := checkImports(d); err != nil {
+	helm, err := checkImports(d)
+	if err != nil {
 		return cue.Value{}, err
 	}
 	src := d.RenderedTemplate() + "\ncontext: _\nparameter: _\n"
-	v := e.ctx.CompileString(src, cue.Filename(d.TemplateFile))
+	var v cue.Value
+	if helm {
+		v = e.compileWithHelm(d, src)
+		if e.helmDefs == nil {
+			e.helmDefs = map[*render.Definition]bool{}
+		}
+		e.helmDefs[d] = true
+	} else {
+		v = e.ctx.CompileString(src, cue.Filename(d.TemplateFile))
+	}
 	if err := v.Err(); err != nil {
 		// v locates an error CUE gives no position (a structural cycle).
 		return v, &TemplateError{Def: d, Err: err}
@@ -132,26 +149,28 @@ func (e *TemplateError) Unwrap() error { return e.Err }
 // and KubeVela's provider packages (vela/*), which a component, trait or
 // policy template could only call on a live controller: drydock runs
 // them in workflow steps (render/stepexec), not while rendering a
-// component. vela/helm, which the built-in helmchart imports, downloads
-// and renders a chart.
-func checkImports(d *render.Definition) error {
+// component. The exception is vela/helm, which the built-in helmchart
+// imports: a component's template renders its chart offline (helm.go);
+// helm reports whether d imports it.
+func checkImports(d *render.Definition) (helm bool, err error) {
 	f, err := parser.ParseFile(d.TemplateFile, d.RenderedTemplate(), parser.ImportsOnly)
 	if err != nil {
-		return &TemplateError{Def: d, Err: err}
+		return false, &TemplateError{Def: d, Err: err}
 	}
 	for _, spec := range f.Imports {
 		path := strings.Trim(spec.Path.Value, `"`)
 		if path == "tool" || strings.HasPrefix(path, "tool/") {
-			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: tool/* packages only work under `cue cmd`", d.Kind, d.Name, path)
+			return false, manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: tool/* packages only work under `cue cmd`", d.Kind, d.Name, path)
 		}
-		if path == "vela/helm" {
-			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: KubeVela's helm provider downloads and renders the chart while the controller runs; drydock renders no Helm chart offline yet (use a Flux HelmRelease component to render the release object)", d.Kind, d.Name, path)
+		if path == helmImport && d.Kind == render.KindComponent {
+			helm = true
+			continue
 		}
 		if path == "vela" || strings.HasPrefix(path, "vela/") {
-			return manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: KubeVela's provider packages run in workflow steps; drydock does not call them while rendering a %s", d.Kind, d.Name, path, strings.TrimSuffix(d.Kind, "Definition"))
+			return false, manifest.At(render.TokenPos(spec.Pos()), "%s %q: template imports %q: KubeVela's provider packages run in workflow steps; drydock does not call them while rendering a %s", d.Kind, d.Name, path, strings.TrimSuffix(d.Kind, "Definition"))
 		}
 	}
-	return nil
+	return helm, nil
 }
 
 // evaluateMarked unifies a compiled template with parameter and context
@@ -178,6 +197,11 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(f.expr(decl, NormalizeNumbers(params), "", nil)))
 	}
 	v := tmpl.Unify(fill)
+	if e.helmDefs[d] {
+		if v, err = e.resolveHelm(d, v); err != nil {
+			return v, err
+		}
+	}
 	if err := v.Validate(); err != nil {
 		return v, err
 	}

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
@@ -86,6 +87,9 @@ type Options struct {
 	// none; "" leaves their version unknown, as an unreachable cluster's
 	// is to KubeVela.
 	KubeVersion string
+	// Charts is the chart cache KubeVela's helm provider (the helmchart
+	// component's helm.#Render) renders charts from; nil refuses them.
+	Charts *source.Cache
 }
 
 // Observed is read access to the clusters' state before the render
@@ -135,6 +139,12 @@ type workflowRun struct {
 func Run(e *cueval.Engine, app *render.Application, inv *cluster.Inventory, opts Options) (*AppResult, error) {
 	defer e.ForApplication(app.Name)()
 	run := &workflowRun{opts: opts, e: e, defs: e.Definitions(), app: app, inv: inv, res: &AppResult{App: app}, ran: map[string]bool{}}
+	// The helm provider reads valuesFrom on the hub as it is when the
+	// component renders: the workflow's writes so far over the observed.
+	e.SetHelm(cueval.Helm{Charts: opts.Charts, Hub: func(key manifest.Key) (map[string]any, bool) {
+		return run.current(cluster.Local, key)
+	}, KubeVersion: run.clusterVersion(cluster.Local).GitVersion})
+	defer e.SetHelm(cueval.Helm{})
 	run.noSpec()
 	steps, err := run.admit()
 	if err != nil {
