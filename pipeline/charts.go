@@ -52,8 +52,14 @@ type chartStage struct {
 	provenance bool
 }
 
-func newChartStage(next cluster.Sink, cfg chartsource.Config, provenance bool) *chartStage {
-	return &chartStage{next: next, cfg: cfg, provenance: provenance,
+// newChartStage is the stage in front of next, rendering from cache (nil:
+// cfg's, opened when a release is first met).
+func newChartStage(next cluster.Sink, cfg chartsource.Config, cache *chartsource.Cache, provenance bool) *chartStage {
+	var ctrl *charts.Controller
+	if cache != nil {
+		ctrl = &charts.Controller{Cache: cache}
+	}
+	return &chartStage{next: next, cfg: cfg, ctrl: ctrl, provenance: provenance,
 		objs: map[string]map[manifest.Key]cluster.Entry{}, crds: map[string]map[string]bool{},
 		dirty: map[string]bool{}, rendered: map[manifest.Key]bool{}, apis: map[string][]string{}}
 }

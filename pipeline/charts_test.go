@@ -199,13 +199,23 @@ func TestChartsValidated(t *testing.T) {
 }
 
 // TestChartsNothingToRender: without a HelmRelease or Kustomization the
-// stage costs nothing: the chart cache is not even opened (a missing
-// one is no error).
+// stage costs nothing: it keeps what it reads (a ConfigMap) as objects
+// pass, but reconciles nothing and opens no chart cache.
 func TestChartsNothingToRender(t *testing.T) {
-	in := chartInputs(t, map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default}\n"}, "cm.yaml")
-	in.Charts.Charts = []string{"testdata/no-such-cache"}
-	if _, err := Run(context.Background(), in); err != nil {
+	s := newChartStage(nil, chartsource.Config{Charts: []string{"testdata/no-such-cache"}}, nil, false)
+	o := manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "default"}})
+	if err := s.Put(cluster.Local, cluster.Entry{Object: o}); err != nil {
 		t.Fatal(err)
+	}
+	warnings, bad, err := s.reconcile(context.Background(), cluster.NewInventory(), cluster.NewStore(), nil)
+	if err != nil || len(bad) > 0 || len(warnings) > 0 {
+		t.Fatalf("reconcile = %v, %v, %v; want nothing", warnings, bad, err)
+	}
+	if s.ctrl != nil {
+		t.Error("the chart cache was opened with no release to render")
+	}
+	if len(s.objs[cluster.Local]) != 1 {
+		t.Errorf("kept %d objects of local, want the ConfigMap", len(s.objs[cluster.Local]))
 	}
 }
 

@@ -422,15 +422,25 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	for _, name := range inv.ControlPlanes() {
 		controlPlanes[name] = true
 	}
+	// The chart cache, opened when given: KubeVela's helm provider (the
+	// helmchart component) reads it while the applications render, the
+	// charts stage after.
+	var charts *chartsource.Cache
+	if c := in.Charts; len(c.Charts)+len(c.Sources)+len(c.Repositories) > 0 {
+		if charts, err = chartsource.Open(c); err != nil {
+			return nil, failed(load, inputError(fmt.Errorf("charts: %w", err)))
+		}
+		opts.Charts = charts
+	}
 	// The charts stage sees every object written, kept or streamed.
 	var stage *chartStage
 	switch {
 	case sink == nil && check == nil:
-		stage = newChartStage(nil, in.Charts, in.Record.Provenance)
+		stage = newChartStage(nil, in.Charts, charts, in.Record.Provenance)
 		out = cluster.NewStreamingStore(stage, func(string) bool { return true })
 		res.Clusters = out
 	case sink == nil:
-		stage = newChartStage(check, in.Charts, in.Record.Provenance)
+		stage = newChartStage(check, in.Charts, charts, in.Record.Provenance)
 		out = cluster.NewStreamingStore(stage, func(string) bool { return true })
 		res.Clusters = out
 	default:
@@ -439,7 +449,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		if check != nil {
 			check.Next, next = guard, check
 		}
-		stage = newChartStage(next, in.Charts, in.Record.Provenance)
+		stage = newChartStage(next, in.Charts, charts, in.Record.Provenance)
 		out = cluster.NewStreamingStore(stage, func(c string) bool { return controlPlanes[c] })
 	}
 	for _, c := range actual.Clusters() {
