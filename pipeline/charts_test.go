@@ -258,3 +258,95 @@ func TestChartsMissingChart(t *testing.T) {
 		t.Fatal("no result beside the error")
 	}
 }
+
+// TestChartsKarmadaTemplates: a HelmRelease KubeVela dispatches to a
+// Karmada control plane renders there: its objects are templates Karmada
+// propagates to the members its policies choose. The copy of the release
+// Karmada propagates too is not rendered again on the member.
+func TestChartsKarmadaTemplates(t *testing.T) {
+	policy := `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: members}
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: ConfigMap}
+    - {apiVersion: apps/v1, kind: Deployment}
+    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease}
+    - {apiVersion: source.toolkit.fluxcd.io/v1, kind: HelmRepository}
+  placement: {clusterAffinity: {clusterNames: [m1]}}
+`
+	app := `apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: fleet, namespace: apps}
+spec:
+  components:
+    - name: release
+      type: k8s-objects
+      properties:
+        objects:
+` + indent(chartRelease+"---\n"+policy, "          ") + `
+  policies:
+    - {name: hub, type: topology, properties: {clusters: [karmada]}}
+`
+	clusters := `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: karmada}
+---
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: m1, annotations: {drydock.dev/karmada-control-plane: karmada}}
+status: {kubernetesVersion: v1.28.3}
+`
+	in := chartInputs(t, map[string]string{"app.yaml": app, "clusters.yaml": clusters}, "app.yaml")
+	in.ClusterPaths = []string{filepath.Join(filepath.Dir(in.Paths[0]), "clusters.yaml")}
+	sink := &recorder{}
+	if _, err := Stream(context.Background(), in, sink); err != nil {
+		t.Fatal(err)
+	}
+	cm := manifest.Key{Kind: "ConfigMap", Namespace: "apps", Name: "web-hello"}.String()
+	for _, c := range []string{"karmada", "m1"} {
+		if _, ok := sink.final[c+" "+cm]; !ok {
+			t.Errorf("cluster %s has no %s: %v", c, cm, sink.puts)
+		}
+	}
+	var onMember []string
+	for _, p := range sink.puts {
+		if strings.HasPrefix(p, "m1 "+cm) {
+			onMember = append(onMember, p)
+		}
+	}
+	if len(onMember) != 1 || !strings.Contains(onMember[0], "via Karmada control plane karmada") {
+		t.Errorf("m1's %s written %v; want once, propagated from karmada (not rendered again on m1)", cm, onMember)
+	}
+}
+
+// TestChartsPropagatedInputs: a HelmRelease among plain inputs that a
+// Karmada policy propagates renders on the member it lands on, with that
+// member's Kubernetes version.
+func TestChartsPropagatedInputs(t *testing.T) {
+	policy := `---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: members}
+spec:
+  resourceSelectors:
+    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease}
+    - {apiVersion: source.toolkit.fluxcd.io/v1, kind: HelmRepository}
+  placement: {clusterAffinity: {clusterNames: [m1]}}
+`
+	clusters := `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: m1}
+status: {kubernetesVersion: v1.28.3}
+`
+	in := chartInputs(t, map[string]string{"release.yaml": chartRelease + policy, "clusters.yaml": clusters}, "release.yaml")
+	in.ClusterPaths = []string{filepath.Join(filepath.Dir(in.Paths[0]), "clusters.yaml")}
+	res, err := Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, d := data(t, res.Clusters, "m1", manifest.Key{Kind: "ConfigMap", Namespace: "apps", Name: "web-hello"})
+	if d["kube"] != "v1.28.3" {
+		t.Errorf("the chart saw Kubernetes %v on m1, want v1.28.3", d["kube"])
+	}
+}
