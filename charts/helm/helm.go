@@ -20,6 +20,7 @@
 package helm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -88,12 +89,42 @@ type Object struct {
 // it.
 var ErrNotInstallable = errors.New("chart is not installable")
 
+// notInstallable is Helm's error text, wrapping ErrNotInstallable.
+type notInstallable string
+
+func (e notInstallable) Error() string { return string(e) + " charts are not installable" }
+func (e notInstallable) Unwrap() error { return ErrNotInstallable }
+
+// sortedSchemaError is Helm's error with each chart's list of schema
+// violations ("- at '/age': …") sorted: Helm lists them in an order
+// that changes from run to run.
+type sortedSchemaError struct{ err error }
+
+func (e sortedSchemaError) Unwrap() error { return e.err }
+
+func (e sortedSchemaError) Error() string {
+	lines := strings.Split(e.err.Error(), "\n")
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && strings.HasPrefix(lines[j], "- ") {
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = max(j, i+1)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // notesSuffix is the file Helm renders but sets apart (action.go).
 const notesSuffix = "NOTES.txt"
 
 // Render renders ch with o, in helm template's order: CRDs (when
 // IncludeCRDs), then the manifests in Helm's InstallOrder, then the
-// hooks (unless DisableHooks). ch is not modified: Helm's dependency
+// hooks (unless DisableHooks). Object.Hooks are Helm's events
+// (lower-cased, "test-success" read as "test"); a hook of an event
+// Helm does not know is dropped, as Helm drops it. Sprig's random
+// functions are seeded by chart, release and namespace, so a render is
+// reproducible (see randFuncs); everything else is Helm's. ch is not modified: Helm's dependency
 // processing runs on a copy, so one loaded chart serves any number of
 // renders, concurrently too. Errors keep Helm's text (a template
 // error names file:line).
@@ -123,13 +154,13 @@ func Render(ch *chart.Chart, o Options) ([]Object, error) {
 	opts := common.ReleaseOptions{Name: name, Namespace: o.Namespace, Revision: 1, IsInstall: !o.IsUpgrade, IsUpgrade: o.IsUpgrade}
 	top, err := util.ToRenderValuesWithSchemaValidation(c, vals, opts, caps, o.SkipSchemaValidation)
 	if err != nil {
-		return nil, err
+		return nil, sortedSchemaError{err}
 	}
 	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.Version)
 	}
-	var e engine.Engine
-	files, err := e.Render(c, top)
+	e := engine.Engine{CustomTemplateFuncs: randFuncs(c.Name() + "\x00" + c.Metadata.Version + "\x00" + name + "\x00" + o.Namespace)}
+	files, err := e.RenderWithContext(context.Background(), c, top)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +183,7 @@ func checkInstallable(ch *chart.Chart) error {
 	switch ch.Metadata.Type {
 	case "", "application":
 	default:
-		return fmt.Errorf("%w: %s charts are not installable", ErrNotInstallable, ch.Metadata.Type)
+		return notInstallable(ch.Metadata.Type)
 	}
 	var missing []string
 	for _, d := range ch.Metadata.Dependencies {

@@ -26,7 +26,8 @@ type MissingChartError struct {
 	// Cached are the versions of the chart the cache holds for that
 	// repository, ascending ("" when none).
 	Cached []string
-	// Elsewhere are copies cached for other repositories ("URL version").
+	// Elsewhere are the versions cached for other repositories, one
+	// "URL: v1, v2" per repository.
 	Elsewhere []string
 	// Err is Helm's resolution error, if it got that far.
 	Err error

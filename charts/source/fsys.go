@@ -34,13 +34,6 @@ func (f fsys) join(elem ...string) string {
 	return path.Join(elem...)
 }
 
-func (f fsys) base(p string) string {
-	if f.fs == nil {
-		return filepath.Base(p)
-	}
-	return path.Base(p)
-}
-
 func (f fsys) readFile(p string) ([]byte, error) {
 	if f.fs == nil {
 		return os.ReadFile(p)

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -171,7 +173,7 @@ func dirItem(f fsys, dir string) (*item, error) {
 	}
 	md, err := metadata(data)
 	if err != nil {
-		return nil, fmt.Errorf("Chart.yaml: %w", err)
+		return nil, fmt.Errorf("%s: %w", f.join(dir, "Chart.yaml"), err)
 	}
 	return &item{name: md.Name, version: md.Version, kind: kindDir, path: dir}, nil
 }
@@ -211,7 +213,7 @@ func packageMetadata(data []byte) (*chart.Metadata, error) {
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("Chart.yaml file is missing")
+			return nil, errors.New("no Chart.yaml in the package")
 		}
 		if err != nil {
 			return nil, err
@@ -242,8 +244,8 @@ func indexItems(f fsys, dir, idx string) ([]*item, error) {
 		}
 	}
 	var items []*item
-	for name, versions := range index.Entries {
-		for _, cv := range versions {
+	for _, name := range slices.Sorted(maps.Keys(index.Entries)) {
+		for _, cv := range index.Entries[name] {
 			if cv == nil || cv.Metadata == nil || len(cv.URLs) == 0 || cv.Removed {
 				continue
 			}

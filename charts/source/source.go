@@ -15,7 +15,9 @@
 //     base name in the directory);
 //   - Helm's own cache layout (~/.cache/helm/repository): a directory
 //     holding <repo>-index.yaml files and the <chart>-<version>.tgz
-//     packages `helm pull` and `helm dependency build` leave beside them;
+//     packages `helm dependency build` leaves beside them (urls mapped as
+//     in a repository cache; packages no index names are taken as
+//     packages);
 //   - an OCI image layout (oci-layout, index.json, blobs/sha256/…) whose
 //     manifests carry a Helm chart layer
 //     (application/vnd.cncf.helm.chart.content.v1.tar+gzip);
@@ -38,14 +40,17 @@
 //   - Config.Repositories maps a repository URL to an entry: a ChartRef
 //     of that URL is resolved in that entry only, and the entry's
 //     charts match no other URL;
-//   - an index.yaml entry with an absolute url knows its repository: the
-//     url must start with ChartRef.RepoURL (trailing slashes ignored);
+//   - an index entry (index.yaml or <repo>-index.yaml) with an absolute
+//     url knows its repository: the url must start with
+//     ChartRef.RepoURL + "/" (trailing slashes ignored). A repository
+//     whose packages live elsewhere (GitHub releases) is mapped with
+//     Config.Repositories instead;
 //   - an OCI layout whose org.opencontainers.image.ref.name annotation is
 //     a full reference (ghcr.io/org/charts/podinfo:6.5.0) knows its
 //     repository, oci://ghcr.io/org/charts, which must equal RepoURL;
-//   - otherwise (chart directories, packages, relative urls, Helm's cache
-//     layout, an OCI layout tagged with a bare tag) the repository is not
-//     known and any RepoURL matches.
+//   - otherwise (chart directories, packages, relative urls, an OCI
+//     layout tagged with a bare tag) the repository is not known and any
+//     RepoURL matches.
 //
 // Of several cached copies of the resolved version, one whose repository
 // is known first, then the first in Config.Charts order.
@@ -55,7 +60,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -224,8 +232,12 @@ func (c *Cache) mappedURL(u string) (string, bool) {
 func (c *Cache) resolve(ref ChartRef) (*item, error) {
 	match, others := c.candidates(ref)
 	missing := &MissingChartError{Ref: ref}
+	byURL := map[string][]string{}
 	for _, it := range others {
-		missing.Elsewhere = append(missing.Elsewhere, it.repoURL+" "+it.version)
+		byURL[it.repoURL] = append(byURL[it.repoURL], it.version)
+	}
+	for _, u := range slices.Sorted(maps.Keys(byURL)) {
+		missing.Elsewhere = append(missing.Elsewhere, u+": "+strings.Join(sortVersions(byURL[u]), ", "))
 	}
 	if len(match) == 0 {
 		return nil, missing
@@ -259,14 +271,19 @@ func (c *Cache) resolve(ref ChartRef) (*item, error) {
 	return best, nil
 }
 
-// sortVersions sorts versions as Helm's index does (ascending here) and
-// drops duplicates.
+// sortVersions sorts versions by semver precedence, ascending, then as
+// strings, and drops duplicates.
 func sortVersions(vs []string) []string {
 	cv := make(repo.ChartVersions, len(vs))
 	for i, v := range vs {
 		cv[i] = &repo.ChartVersion{Metadata: &chart.Metadata{Version: v}}
 	}
-	sort.Stable(cv)
+	sort.SliceStable(cv, func(a, b int) bool {
+		if cv.Less(a, b) != cv.Less(b, a) {
+			return cv.Less(a, b)
+		}
+		return cv[a].Version < cv[b].Version // equal precedence: build metadata
+	})
 	var out []string
 	for _, v := range cv {
 		if len(out) == 0 || out[len(out)-1] != v.Version {
