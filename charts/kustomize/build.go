@@ -46,17 +46,18 @@ func build(in buildInput) ([]*manifest.Object, error) {
 		return nil, err
 	}
 	fs := fluxfs.MakeFsInMemory(disk)
-	kdata, kfile, err := generate(fs, in.dir, in.spec)
+	kdata, kfile, err := generate(fs, in.dir, in.spec, in.warn)
 	if err != nil {
 		return nil, err
 	}
 	if err := fs.WriteFile(kfile, kdata); err != nil {
 		return nil, err
 	}
-	if err := checkLocal(fs, in.root, in.dir); err != nil {
+	custom, err := checkLocal(fs, in.root, in.dir)
+	if err != nil {
 		return nil, err
 	}
-	m, warnings, err := kustomizeBuild(fs, in.dir)
+	m, warnings, err := kustomizeBuild(fs, in.dir, custom)
 	for _, w := range warnings {
 		if in.warn != nil {
 			in.warn(w)
@@ -141,31 +142,38 @@ var buildMu sync.Mutex
 // restrictions (the filesystem confines reads to the source root),
 // plugins disabled except the built-ins, no reordering (krusty.Options'
 // zero Reorder: resources stay in accumulation order, where `kustomize
-// build` sorts them by kind), the OpenAPI schema reset around the build,
-// a kustomize panic returned as an error. What kustomize prints (its
+// build` sorts them by kind), a kustomize panic returned as an error.
+// Flux resets kustomize's global OpenAPI schema around every build so a
+// kustomization's `openapi:` schema cannot leak into the next; that
+// reparses the built-in schema (30 ms) each time, so here the reset is
+// done only around builds that set `openapi:` (customSchema), which
+// leave the schema reset behind them: the others find the built-in
+// schema, as after Flux's reset. What kustomize prints (its
 // deprecation warnings go straight to os.Stderr, others to the standard
 // logger) is returned as warnings instead.
-func kustomizeBuild(fs filesys.FileSystem, dirPath string) (m resmap.ResMap, warnings []string, err error) {
+func kustomizeBuild(fs filesys.FileSystem, dirPath string, customSchema bool) (m resmap.ResMap, warnings []string, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	warnings, err = capturePrinted(func() error {
 		var err error
-		m, err = runKrusty(fs, dirPath)
+		m, err = runKrusty(fs, dirPath, customSchema)
 		return err
 	})
 	return m, warnings, err
 }
 
 // runKrusty runs krusty with the controller's options.
-func runKrusty(fs filesys.FileSystem, dirPath string) (m resmap.ResMap, err error) {
+func runKrusty(fs filesys.FileSystem, dirPath string, customSchema bool) (m resmap.ResMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("recovered from kustomize build panic: %v", r)
 		}
 	}()
-	openapi.ResetOpenAPI()
-	_ = openapi.Schema()
-	defer openapi.ResetOpenAPI()
+	if customSchema {
+		openapi.ResetOpenAPI()
+		_ = openapi.Schema()
+		defer openapi.ResetOpenAPI()
+	}
 	k := krusty.MakeKustomizer(&krusty.Options{
 		LoadRestrictions: kustypes.LoadRestrictionsNone,
 		PluginConfig:     kustypes.DisabledPluginConfig(),

@@ -23,8 +23,10 @@ import (
 
 // generate returns the kustomization file the controller writes into
 // dirPath (the user's, amended with the Kustomization's fields, or one
-// listing every YAML file) and its path.
-func generate(fs filesys.FileSystem, dirPath string, s *spec) ([]byte, string, error) {
+// listing every YAML file) and its path. The user's file is read as the
+// generator reads it, dropping unknown fields (which `kustomize build`
+// refuses); warn is told of them.
+func generate(fs filesys.FileSystem, dirPath string, s *spec, warn func(string)) ([]byte, string, error) {
 	data, kfile, created, err := findOrGenerate(fs, dirPath)
 	if err != nil {
 		return nil, "", err
@@ -34,6 +36,10 @@ func generate(fs filesys.FileSystem, dirPath string, s *spec) ([]byte, string, e
 	}}
 	if err := yaml.Unmarshal(data, &kus); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", filepath.Base(kfile), err)
+	}
+	var strict kustypes.Kustomization
+	if err := strict.Unmarshal(data); err != nil && warn != nil && strings.Contains(err.Error(), "unknown field") {
+		warn(fmt.Sprintf("%s: %v: kustomize-controller drops the field (kustomize build refuses it)", kfile, err))
 	}
 	if !created && len(kus.Resources) == 0 {
 		// as the generator: avoids kustomize's "kustomization.yaml is empty"

@@ -282,14 +282,19 @@ func TestBuildFluxPkgCases(t *testing.T) {
 	})
 }
 
-// The Flux-field fixtures (testdata/flux) equal `flux build
-// kustomization` (expected/flux.sh).
+// The Flux-field fixtures (testdata/flux), and kustomize's examples as
+// Flux builds them (owner labels, no reordering), equal `flux build
+// kustomization` (expected/flux.sh), order included.
 func TestBuildMatchesFluxCLI(t *testing.T) {
 	tests := []struct{ ks, root, want string }{
 		{"testdata/flux/overlay.ks.yaml", "testdata/flux/src", "flux-overlay"},
 		{"testdata/flux/plain.ks.yaml", "testdata/flux/src", "flux-plain"},
 		{"testdata/flux/disabled.ks.yaml", "testdata/flux/src", "flux-disabled"},
 		{"testdata/flux/infra-configs.ks.yaml", "testdata/upstream/flux2-kustomize-helm-example/infrastructure", "flux-example-infra-configs"},
+		{"testdata/flux/ldap-staging.ks.yaml", "testdata/upstream/kustomize/ldap", "flux-ldap-staging"},
+		{"testdata/flux/wordpress.ks.yaml", "testdata/upstream/kustomize/wordpress", "flux-wordpress"},
+		{"testdata/flux/multibases.ks.yaml", "testdata/upstream/kustomize/multibases", "flux-multibases"},
+		{"testdata/flux/typo.ks.yaml", "testdata/flux/src", "flux-typo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -455,6 +460,22 @@ func TestBuildV1beta2Patches(t *testing.T) {
 	}
 }
 
+// An unknown field the generator drops is a warning.
+func TestBuildWarnsDroppedField(t *testing.T) {
+	var warnings []string
+	_, err := BuildWith(Options{
+		Root: "testdata/flux/src", Dir: "testdata/flux/src/typo",
+		Kustomization: ks("ns", "k", nil),
+		Warn:          func(w string) { warnings = append(warnings, w) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `typo/kustomization.yaml: invalid Kustomization: json: unknown field "resource": kustomize-controller drops the field`) {
+		t.Errorf("warnings = %q", warnings)
+	}
+}
+
 // kustomize's deprecation warnings reach Options.Warn, not stderr.
 func TestBuildWarnings(t *testing.T) {
 	var warnings []string
@@ -536,5 +557,53 @@ spec:
 		if len(objs) != 40 {
 			b.Fatalf("%d objects", len(objs))
 		}
+	}
+}
+
+// A kustomization's `openapi:` schema applies to its own build and does
+// not leak into the next (fluxcd/pkg/kustomize TestOpenAPIPollution);
+// expected: `kustomize build` of each alone.
+func TestBuildOpenAPISchemaDoesNotLeak(t *testing.T) {
+	const p = "testdata/upstream/fluxcd-pkg-kustomize/openapiPollution/"
+	for _, name := range []string{"victim", "pollutor", "victim", "pollutor"} {
+		got, err := Build(p+name, ks("ns", name, nil), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readObjects(t, "testdata/expected/openapi-"+name+".yaml")
+		if diff := cmp.Diff(datas(want), datas(withoutOwnerLabels(got))); diff != "" {
+			t.Errorf("%s (-kustomize build +drydock):\n%s", name, diff)
+		}
+	}
+}
+
+// An inline transformer config is not taken for a remote reference.
+func TestBuildInlineTransformer(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+		"kustomization.yaml": `resources: [a.yaml]
+transformers:
+- |-
+  apiVersion: builtin
+  kind: PrefixSuffixTransformer
+  metadata:
+    name: x.y/z
+  prefix: inline-
+  fieldSpecs:
+  - path: metadata/name
+`,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Build(dir, ks("ns", "k", nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Name() != "inline-a" {
+		t.Errorf("name = %q, want inline-a", got[0].Name())
 	}
 }

@@ -89,7 +89,7 @@ func postRenderKustomize(objs []*manifest.Object, patches []patch, images []imag
 	if err := fs.WriteFile("kustomization.yaml", k); err != nil {
 		return nil, err
 	}
-	m, _, err := kustomizeBuild(fs, ".")
+	m, _, err := kustomizeBuild(fs, ".", false)
 	if err != nil {
 		return nil, err
 	}

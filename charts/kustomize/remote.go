@@ -35,8 +35,8 @@ var (
 
 // checkLocal walks the kustomization in dir and every local
 // kustomization it references, refusing remote references and
-// helmCharts with ErrRemote.
-func checkLocal(fs filesys.FileSystem, root, dir string) error {
+// helmCharts with ErrRemote, and reports whether one sets `openapi:`.
+func checkLocal(fs filesys.FileSystem, root, dir string) (customSchema bool, err error) {
 	seen := map[string]bool{}
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -49,6 +49,9 @@ func checkLocal(fs filesys.FileSystem, root, dir string) error {
 			return err // kustomize reports a bad file itself
 		}
 		where := relTo(root, kfile)
+		if _, ok := k["openapi"]; ok {
+			customSchema = true
+		}
 		for _, f := range helmFields {
 			if _, ok := k[f]; ok {
 				return fmt.Errorf("%s: %s: %w: Helm chart inflation is not supported in a Flux Kustomization build; render the chart with a HelmRelease instead", where, f, ErrRemote)
@@ -66,7 +69,8 @@ func checkLocal(fs filesys.FileSystem, root, dir string) error {
 		}
 		return nil
 	}
-	return walk(dir)
+	err = walk(dir)
+	return customSchema, err
 }
 
 // readKustomization reads dir's kustomization file, nil when there is
@@ -151,10 +155,12 @@ func isRemote(v string) bool {
 }
 
 // looksLikeRepo reports whether a reference kustomize would try to
-// clone when it is not a local path: host.tld/org/repo.
+// clone when it is not a local path: host.tld/org/repo (not an inline
+// YAML generator or transformer config, which has spaces or newlines).
 func looksLikeRepo(v string) bool {
 	host, rest, ok := strings.Cut(v, "/")
-	return ok && strings.Contains(host, ".") && host != "." && host != ".." && strings.Contains(strings.Trim(rest, "/"), "/")
+	return ok && !strings.ContainsAny(v, " \t\n") && strings.Contains(host, ".") && host != "." && host != ".." &&
+		strings.Contains(strings.Trim(rest, "/"), "/")
 }
 
 // strings1 is v's string elements when v is a list.

@@ -16,3 +16,6 @@ $K build $F/apps/staging > expected/flux-example-apps-staging.yaml
 $K build $F/apps/production > expected/flux-example-apps-production.yaml
 $K build $F/infrastructure/controllers > expected/flux-example-infra-controllers.yaml
 $K build --load-restrictor LoadRestrictionsNone flux/v1beta2-equivalent > expected/flux-v1beta2-equivalent.yaml
+P=upstream/fluxcd-pkg-kustomize/openapiPollution
+$K build $P/pollutor > expected/openapi-pollutor.yaml
+$K build $P/victim > expected/openapi-victim.yaml
