@@ -9,6 +9,10 @@
 package charts
 
 import (
+	"sync"
+
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+
 	"github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -38,6 +42,31 @@ type Output struct {
 // Controller reconciles the Flux objects of one cluster at a time.
 type Controller struct {
 	Cache *source.Cache
+
+	// dirs are the charts loaded from source directories, by path, so
+	// that a chart in a Git source is loaded once per process too.
+	mu   sync.Mutex
+	dirs map[string]dirChart
+}
+
+type dirChart struct {
+	ch  *chart.Chart
+	err error
+}
+
+// chartDir is Cache.ChartDir, once per path.
+func (c *Controller) chartDir(path string) (*chart.Chart, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.dirs[path]; ok {
+		return d.ch, d.err
+	}
+	ch, err := c.Cache.ChartDir(path)
+	if c.dirs == nil {
+		c.dirs = map[string]dirChart{}
+	}
+	c.dirs[path] = dirChart{ch, err}
+	return ch, err
 }
 
 // Reads reports whether the stage reads o: Flux HelmReleases,

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/drydock-dev/drydock/charts/helm"
+	"github.com/drydock-dev/drydock/charts/kustomize"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -49,7 +50,7 @@ func (r *run) finish(o *manifest.Object, s hrSpec, ns string, rendered []helm.Ob
 			}
 			setMetadata(ro.Object, "labels", origin)
 			crds = append(crds, ro)
-		case len(ro.Hooks) > 0 && !hookKept(ro):
+		case len(ro.Hooks) > 0 && !hookKept(ro, s.Test):
 		default:
 			rest = append(rest, ro)
 		}
@@ -78,7 +79,7 @@ func (r *run) postRender(o *manifest.Object, s hrSpec, objs []helm.Object, origi
 			sel = append(sel, ro)
 		}
 	}
-	sel, err := r.kustomizePostRenderers(s, sel)
+	sel, err := r.kustomizePostRenderers(o, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -105,14 +106,35 @@ func (r *run) postRender(o *manifest.Object, s hrSpec, objs []helm.Object, origi
 	return out, nil
 }
 
-// kustomizePostRenderers applies spec.postRenderers[].kustomize in order.
-func (r *run) kustomizePostRenderers(s hrSpec, objs []helm.Object) ([]helm.Object, error) {
-	for _, pr := range s.PostRenderers {
-		if pr["kustomize"] != nil {
-			return nil, errors.New("postRenderers: kustomize post-rendering is not available in this build")
-		}
+// kustomizePostRenderers applies spec.postRenderers[].kustomize in order
+// (charts/kustomize.PostRender); an object keeps the template and hooks
+// of the rendered object of its key, or of its place when a patch renamed
+// it.
+func (r *run) kustomizePostRenderers(o *manifest.Object, objs []helm.Object) ([]helm.Object, error) {
+	spec := manifest.Map(o.Data, "spec")
+	if len(objs) == 0 || spec["postRenderers"] == nil {
+		return objs, nil
 	}
-	return objs, nil
+	in := make([]*manifest.Object, len(objs))
+	byKey := make(map[manifest.Key]helm.Object, len(objs))
+	for i, ro := range objs {
+		in[i] = ro.Object
+		byKey[ro.Object.Key()] = ro
+	}
+	out, err := kustomize.PostRender(in, spec)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]helm.Object, len(out))
+	for i, po := range out {
+		ro, ok := byKey[po.Key()]
+		if !ok && len(out) == len(objs) {
+			ro = objs[i]
+		}
+		ro.Object = po
+		res[i] = ro
+	}
+	return res, nil
 }
 
 // setMetadata sets each of kv in o's metadata.labels or .annotations,

@@ -96,3 +96,36 @@ func TestFinish(t *testing.T) {
 		})
 	}
 }
+
+// TestPostRenderers: spec.postRenderers' kustomize images and patches run
+// before commonMetadata and the origin labels, which win a collision (as
+// helm-controller's BuildPostRenderers orders them); objects keep their
+// template.
+func TestPostRenderers(t *testing.T) {
+	hr := manifest.New(map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "metadata": map[string]any{"name": "web", "namespace": "flux-system"},
+		"spec": map[string]any{"postRenderers": []any{map[string]any{"kustomize": map[string]any{
+			"images": []any{map[string]any{"name": "nginx", "newTag": "1.27"}},
+			"patches": []any{map[string]any{"target": map[string]any{"kind": "Deployment"},
+				"patch": "- op: add\n  path: /metadata/labels\n  value: {helm.toolkit.fluxcd.io/name: patched, tier: front}\n"}},
+		}}}}})
+	dep := manifest.New(map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web"},
+		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.25"}}}}}})
+	r := &run{}
+	out, err := r.finish(hr, hrSpec{}, "apps", []helm.Object{{Object: dep, Template: "c/templates/deployment.yaml"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Template != "c/templates/deployment.yaml" {
+		t.Fatalf("out = %+v", out)
+	}
+	got := out[0].Object
+	if diff := cmp.Diff(map[string]string{"helm.toolkit.fluxcd.io/name": "web", "helm.toolkit.fluxcd.io/namespace": "flux-system", "tier": "front"}, got.Labels()); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+	if img := manifest.String(got.Data["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any), "image"); img != "nginx:1.27" {
+		t.Errorf("image = %s", img)
+	}
+	if got.Namespace() != "apps" {
+		t.Errorf("namespace = %q", got.Namespace())
+	}
+}

@@ -34,6 +34,7 @@ type hrSpec struct {
 		DisableSchemaValidation bool   `json:"disableSchemaValidation"`
 		CreateNamespace         bool   `json:"createNamespace"`
 	} `json:"install"`
+	Test               testSpec         `json:"test"`
 	PostRenderers      []map[string]any `json:"postRenderers"`
 	PostRenderStrategy string           `json:"postRenderStrategy"`
 	CommonMetadata     *commonMetadata  `json:"commonMetadata"`
@@ -185,7 +186,7 @@ func (r *run) chart(o *manifest.Object, s hrSpec) (*chart.Chart, string, error) 
 		case "HelmChart":
 			hc := r.source("HelmChart", ref.Namespace, ref.Name)
 			if hc == nil {
-				return nil, "spec.chartRef", fmt.Errorf("HelmChart %s/%s is not on cluster %s", ref.Namespace, ref.Name, r.cl.Name)
+				return nil, "spec.chartRef", r.missing("HelmChart", ref.Namespace, ref.Name)
 			}
 			var cs chartSpec
 			if err := decodeSpec(hc, &cs); err != nil {
@@ -207,7 +208,7 @@ func (r *run) chart(o *manifest.Object, s hrSpec) (*chart.Chart, string, error) 
 func (r *run) ociChart(ref crossRef) (*chart.Chart, error) {
 	src := r.source("OCIRepository", ref.Namespace, ref.Name)
 	if src == nil {
-		return nil, fmt.Errorf("OCIRepository %s/%s is not on cluster %s", ref.Namespace, ref.Name, r.cl.Name)
+		return nil, r.missing("OCIRepository", ref.Namespace, ref.Name)
 	}
 	url := manifest.String(src.Data, "spec", "url")
 	version := ociVersion(manifest.Map(src.Data, "spec", "ref"))
@@ -241,7 +242,7 @@ func (r *run) templateChart(namespace string, cs chartSpec) (*chart.Chart, error
 	case "HelmRepository":
 		repo := r.source("HelmRepository", ref.Namespace, ref.Name)
 		if repo == nil {
-			return nil, fmt.Errorf("HelmRepository %s/%s is not on cluster %s", ref.Namespace, ref.Name, r.cl.Name)
+			return nil, r.missing("HelmRepository", ref.Namespace, ref.Name)
 		}
 		url := manifest.String(repo.Data, "spec", "url")
 		ch, err := r.c.Cache.Chart(source.ChartRef{RepoURL: url, Name: cs.Chart, Version: cs.Version})
@@ -259,7 +260,7 @@ func (r *run) templateChart(namespace string, cs chartSpec) (*chart.Chart, error
 		if err != nil {
 			return nil, fmt.Errorf("chart %q: %w", cs.Chart, err)
 		}
-		ch, err := chartDir(r.c.Cache, path)
+		ch, err := r.c.chartDir(path)
 		if err != nil || len(files) == 0 {
 			return ch, err
 		}
@@ -315,11 +316,15 @@ func (r *run) values(o *manifest.Object, s hrSpec) (map[string]any, error) {
 }
 
 // hookKept reports whether a hook object is still on the cluster after a
-// successful install: it runs on install (pre-install or post-install; test
-// hooks only run under `helm test`) and no hook-succeeded delete policy
-// removes it.
-func hookKept(ho helm.Object) bool {
-	if !slices.Contains(ho.Hooks, "pre-install") && !slices.Contains(ho.Hooks, "post-install") {
+// successful install, and the tests helm-controller then runs when
+// spec.test.enable is set: it runs (pre-install or post-install; a test
+// hook, test or test-success, only under tests and past their name
+// filters, as Helm's ReleaseTesting applies them) and no hook-succeeded
+// delete policy removes it.
+func hookKept(ho helm.Object, t testSpec) bool {
+	runs := slices.Contains(ho.Hooks, "pre-install") || slices.Contains(ho.Hooks, "post-install") ||
+		(t.Enable && (slices.Contains(ho.Hooks, "test") || slices.Contains(ho.Hooks, "test-success")) && t.selects(ho.Object.Name()))
+	if !runs {
 		return false
 	}
 	for p := range strings.SplitSeq(ho.Object.Annotations()["helm.sh/hook-delete-policy"], ",") {
@@ -330,13 +335,29 @@ func hookKept(ho helm.Object) bool {
 	return true
 }
 
-// chartDir loads the chart directory path through the cache.
-func chartDir(c *source.Cache, path string) (*chart.Chart, error) {
-	d, ok := any(c).(interface {
-		ChartDir(string) (*chart.Chart, error)
-	})
-	if !ok {
-		return nil, fmt.Errorf("chart directory %s: charts/source cannot load chart directories in this build", path)
+// testSpec is a HelmRelease's spec.test.
+type testSpec struct {
+	Enable  bool         `json:"enable"`
+	Filters []testFilter `json:"filters"`
+}
+
+// testFilter is one of spec.test.filters.
+type testFilter struct {
+	Name    string `json:"name"`
+	Exclude bool   `json:"exclude"`
+}
+
+// selects reports whether the test hook name runs: not excluded, and
+// included when any filter includes.
+func (t testSpec) selects(name string) bool {
+	var include []string
+	for _, f := range t.Filters {
+		switch {
+		case f.Exclude && f.Name == name:
+			return false
+		case !f.Exclude:
+			include = append(include, f.Name)
+		}
 	}
-	return d.ChartDir(path)
+	return len(include) == 0 || slices.Contains(include, name)
 }

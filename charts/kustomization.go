@@ -56,7 +56,8 @@ func (r *run) kustomization(o *manifest.Object) ([]Output, error) {
 	lookup := func(kind, namespace, name string) *manifest.Object {
 		return r.lookup(manifest.Key{Kind: kind, Namespace: namespace, Name: name})
 	}
-	objs, err := kustomize.Build(dir, o, lookup)
+	objs, err := kustomize.BuildWith(kustomize.Options{Root: root, Dir: dir, Kustomization: o, Lookup: lookup,
+		Warn: func(msg string) { r.warnf(o, "%s", msg) }})
 	if err != nil {
 		return nil, r.fail(o, "spec.path", "%w", err)
 	}

@@ -66,9 +66,10 @@ func TestCRDPolicy(t *testing.T) {
 	}
 }
 
-// TestHookKept: after a successful install, a hook stays when an install
-// runs it and no hook-succeeded delete policy removes it (Helm's default
-// policy, before-hook-creation, keeps it until the next run).
+// TestHookKept: after a successful install (and its tests, when
+// spec.test.enable), a hook stays when they run it and no hook-succeeded
+// delete policy removes it (Helm's default policy, before-hook-creation,
+// keeps it until the next run).
 func TestHookKept(t *testing.T) {
 	hook := func(policy string, events ...string) helm.Object {
 		md := map[string]any{"name": "h"}
@@ -80,19 +81,25 @@ func TestHookKept(t *testing.T) {
 	tests := []struct {
 		name string
 		o    helm.Object
+		test testSpec
 		want bool
 	}{
-		{"post-install, default policy", hook("", "post-install"), true},
-		{"pre-install, before-hook-creation", hook("before-hook-creation", "pre-install"), true},
-		{"post-install, hook-failed", hook("hook-failed", "post-install"), true},
-		{"post-install, hook-succeeded", hook("hook-succeeded", "post-install"), false},
-		{"pre-install, before-hook-creation,hook-succeeded", hook("before-hook-creation, hook-succeeded", "pre-install", "pre-upgrade"), false},
-		{"pre-upgrade only", hook("", "pre-upgrade"), false},
-		{"test", hook("", "test"), false},
-		{"post-delete", hook("", "post-delete"), false},
+		{"post-install, default policy", hook("", "post-install"), testSpec{}, true},
+		{"pre-install, before-hook-creation", hook("before-hook-creation", "pre-install"), testSpec{}, true},
+		{"post-install, hook-failed", hook("hook-failed", "post-install"), testSpec{}, true},
+		{"post-install, hook-succeeded", hook("hook-succeeded", "post-install"), testSpec{}, false},
+		{"pre-install, before-hook-creation,hook-succeeded", hook("before-hook-creation, hook-succeeded", "pre-install", "pre-upgrade"), testSpec{}, false},
+		{"pre-upgrade only", hook("", "pre-upgrade"), testSpec{}, false},
+		{"test", hook("", "test"), testSpec{}, false},
+		{"post-delete", hook("", "post-delete"), testSpec{}, false},
+		{"test, tests enabled", hook("", "test"), testSpec{Enable: true}, true},
+		{"test-success, tests enabled, hook-succeeded", hook("before-hook-creation,hook-succeeded", "test-success"), testSpec{Enable: true}, false},
+		{"test, excluded by name", hook("", "test"), testSpec{Enable: true, Filters: []testFilter{{"h", true}}}, false},
+		{"test, another included", hook("", "test"), testSpec{Enable: true, Filters: []testFilter{{"other", false}}}, false},
+		{"test, included", hook("", "test"), testSpec{Enable: true, Filters: []testFilter{{"h", false}}}, true},
 	}
 	for _, tt := range tests {
-		if got := hookKept(tt.o); got != tt.want {
+		if got := hookKept(tt.o, tt.test); got != tt.want {
 			t.Errorf("%s: hookKept = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -235,8 +242,9 @@ spec:
 }
 
 // TestAddDuplicates: an object produced where one already is is an error
-// naming both producers, but a producer produced again the same (a
-// Kustomization that manages itself) is not; a new producer is queued.
+// naming both producers, but one produced again the same but for the
+// owner labels (a Kustomization that manages itself) is not, and is not
+// output again; a new producer is queued.
 func TestAddDuplicates(t *testing.T) {
 	objs := decode(t, `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -257,11 +265,14 @@ metadata: {name: cm, namespace: apps}
 	manifest.SetNested(changed.Data, "./elsewhere", "spec", "path")
 	hr := manifest.New(map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "metadata": map[string]any{"name": "web", "namespace": "apps"}})
 	cm2 := manifest.New(manifest.DeepCopy(cm.Data).(map[string]any))
+	cm2.Data["data"] = map[string]any{"k": "v"}
+	cm3 := manifest.New(manifest.DeepCopy(cm.Data).(map[string]any))
+	cm3.Data["metadata"].(map[string]any)["labels"] = map[string]any{"helm.toolkit.fluxcd.io/name": "web", "helm.toolkit.fluxcd.io/namespace": "apps"}
 	r.add(ks, []Output{{Object: self, By: ks}, {Object: hr, By: ks}})
 	if len(r.errs) != 0 || len(r.outputs) != 1 || r.outputs[0].Object != hr || len(r.pending) != 1 {
 		t.Fatalf("errs %v, outputs %v, pending %v", r.errs, r.outputs, r.pending)
 	}
-	r.add(hr, []Output{{Object: changed, By: hr}, {Object: cm2, By: hr}})
+	r.add(hr, []Output{{Object: changed, By: hr}, {Object: cm2, By: hr}, {Object: cm3, By: hr}})
 	var msgs []string
 	for _, e := range r.errs {
 		if !errors.Is(e, ErrCycle) {
@@ -318,5 +329,25 @@ func TestExcluded(t *testing.T) {
 		if got := excluded(manifest.New(map[string]any{"kind": "ConfigMap", "metadata": md})); got != tt.want {
 			t.Errorf("excluded(%v, %v) = %v, want %v", tt.labels, tt.annotations, got, tt.want)
 		}
+	}
+}
+
+// TestDepth: producers nested deeper than maxDepth are an error wrapping
+// ErrDepth (a chart that templates HelmReleases of itself never ends).
+func TestDepth(t *testing.T) {
+	mk := func(name string) *manifest.Object {
+		return manifest.New(map[string]any{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "metadata": map[string]any{"name": name, "namespace": "a"}})
+	}
+	r := &run{objects: map[manifest.Key]entry{}, depth: map[*manifest.Object]int{}}
+	by := mk("by")
+	r.depth[by] = maxDepth - 2
+	child := mk("child")
+	r.add(by, []Output{{Object: child, By: by}})
+	if len(r.errs) != 0 || len(r.pending) != 1 {
+		t.Fatalf("errs %v, pending %d", r.errs, len(r.pending))
+	}
+	r.add(child, []Output{{Object: mk("grandchild"), By: child}})
+	if len(r.errs) != 1 || !errors.Is(r.errs[0], ErrDepth) {
+		t.Fatalf("errs %v, want ErrDepth", r.errs)
 	}
 }

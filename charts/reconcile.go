@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
+	"github.com/drydock-dev/drydock/charts/kustomize"
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -17,6 +19,23 @@ var (
 	ErrCycle = errors.New("produced twice")
 	ErrDepth = errors.New("producers nested too deep")
 )
+
+// errNotOnCluster is wrapped by the error about a source a producer
+// names that is not on the cluster (yet).
+var errNotOnCluster = errors.New("not on cluster")
+
+// missing is the error about the Flux source kind namespace/name not
+// being on the cluster.
+func (r *run) missing(kind, namespace, name string) error {
+	return fmt.Errorf("%s %s/%s is %w %s", kind, namespace, name, errNotOnCluster, r.cl.Name)
+}
+
+// waiting reports whether err may go away once other producers have put
+// their objects on the cluster: a source, a valuesFrom or a substituteFrom
+// object that is not there.
+func waiting(err error) bool {
+	return errors.Is(err, errNotOnCluster) || errors.Is(err, errResourceNotFound) || errors.Is(err, kustomize.ErrSubstituteFrom)
+}
 
 // maxDepth bounds how deep producers may nest (a Kustomization producing a
 // Kustomization producing a HelmRelease is depth 3).
@@ -37,6 +56,17 @@ type run struct {
 	outputs  []Output
 	warnings []string
 	errs     []error
+	// waiting are the producers that failed for want of an object not on
+	// the cluster; tried is how many objects it held when they were last
+	// tried.
+	waiting []failed
+	tried   int
+}
+
+type failed struct {
+	obj      *manifest.Object
+	err      error
+	warnings []string
 }
 
 type entry struct {
@@ -54,11 +84,14 @@ type entry struct {
 // turn, and so are the ConfigMaps and Secrets they produce, seen by
 // valuesFrom and substituteFrom. Kustomizations go first, so that every
 // HelmRelease sees the values objects Kustomizations produce, as the real
-// controllers do once they have converged. Outputs are grouped by
+// controllers do once they have converged; and a producer that names a
+// source, valuesFrom or substituteFrom object not on the cluster is tried
+// again once others have added objects, until nothing changes. Outputs are grouped by
 // producer, in the order the producers were reconciled, each group in the
 // tool's order. A produced object that is already on the cluster is an
-// error wrapping ErrCycle, but for a Flux object produced again the same
-// (a Kustomization that manages itself). Errors of one producer do not
+// error wrapping ErrCycle, unless it is the same object but for the owner
+// labels (a Kustomization that manages itself and its GitRepository, as
+// flux bootstrap's flux-system does): then it is not output again. Errors of one producer do not
 // stop the others: all are returned, joined, with the outputs of the
 // producers that rendered.
 func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest.Object) ([]Output, []string, error) {
@@ -69,11 +102,37 @@ func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest
 			r.pending = append(r.pending, o)
 		}
 	}
-	for len(r.pending) > 0 {
-		if err := ctx.Err(); err != nil {
+	r.tried = len(r.objects)
+	for {
+		if err := r.drain(ctx); err != nil {
 			return r.outputs, r.warnings, err
 		}
+		if len(r.waiting) == 0 || len(r.objects) == r.tried {
+			break
+		}
+		// Objects were added since the waiting producers were tried.
+		r.tried = len(r.objects)
+		for _, w := range r.waiting {
+			r.pending = append(r.pending, w.obj)
+		}
+		r.waiting = nil
+	}
+	for _, w := range r.waiting {
+		r.warnings = append(r.warnings, w.warnings...)
+		r.errs = append(r.errs, w.err)
+	}
+	return r.outputs, r.warnings, manifest.Join(r.errs...)
+}
+
+// drain reconciles the pending producers; one that waits for an object
+// not on the cluster yet is set aside with its warnings.
+func (r *run) drain(ctx context.Context) error {
+	for len(r.pending) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		o := r.next()
+		nwarn := len(r.warnings)
 		var out []Output
 		var err error
 		if o.Kind() == "Kustomization" {
@@ -81,13 +140,18 @@ func (c *Controller) Reconcile(ctx context.Context, cl Cluster, objs []*manifest
 		} else {
 			out, err = r.helmRelease(o)
 		}
-		if err != nil {
+		switch {
+		case err != nil && waiting(err):
+			warned := slices.Clone(r.warnings[nwarn:])
+			r.warnings = r.warnings[:nwarn]
+			r.waiting = append(r.waiting, failed{o, err, warned})
+		case err != nil:
 			r.errs = append(r.errs, err)
-			continue
+		default:
+			r.add(o, out)
 		}
-		r.add(o, out)
 	}
-	return r.outputs, r.warnings, manifest.Join(r.errs...)
+	return nil
 }
 
 // producer reports whether o is a HelmRelease or a Kustomization.
@@ -118,8 +182,8 @@ func (r *run) add(by *manifest.Object, out []Output) {
 	for _, po := range out {
 		k := po.Object.Key()
 		if prev, ok := r.objects[k]; ok {
-			if producer(po.Object) && reflect.DeepEqual(prev.obj.Data["spec"], po.Object.Data["spec"]) {
-				continue // a Kustomization managing itself, or a producer written twice the same
+			if sameObject(prev.obj, po.Object) {
+				continue // a Kustomization managing itself and its source, or an object written twice the same
 			}
 			r.errs = append(r.errs, r.duplicate(by, k, prev))
 			continue
@@ -136,6 +200,46 @@ func (r *run) add(by *manifest.Object, out []Output) {
 			r.pending = append(r.pending, po.Object)
 		}
 	}
+}
+
+// sameObject reports whether a and b are the same object but for the
+// owner labels the controllers add (a Kustomization that applies the
+// very files it was read from, as flux bootstrap's flux-system does).
+func sameObject(a, b *manifest.Object) bool {
+	return reflect.DeepEqual(withoutOwnerLabels(a.Data), withoutOwnerLabels(b.Data))
+}
+
+// withoutOwnerLabels is data with neither controller's owner labels,
+// copied only as deep as needed.
+func withoutOwnerLabels(data map[string]any) map[string]any {
+	md, _ := data["metadata"].(map[string]any)
+	labels, _ := md["labels"].(map[string]any)
+	if labels == nil {
+		return data
+	}
+	l := make(map[string]any, len(labels))
+	for k, v := range labels {
+		switch k {
+		case labelKustomizeName, labelKustomizeNamespace, labelHelmName, labelHelmNamespace:
+		default:
+			l[k] = v
+		}
+	}
+	m := make(map[string]any, len(md))
+	for k, v := range md {
+		m[k] = v
+	}
+	if len(l) == 0 {
+		delete(m, "labels")
+	} else {
+		m["labels"] = l
+	}
+	d := make(map[string]any, len(data))
+	for k, v := range data {
+		d[k] = v
+	}
+	d["metadata"] = m
+	return d
 }
 
 // duplicate is the error about by producing k, which prev already is.

@@ -18,6 +18,11 @@ import (
 // targetPath that does not merge).
 var ErrValuesReference = errors.New("chart values reference")
 
+// errResourceNotFound is chartutil's ErrResourceNotFound: the ConfigMap or
+// Secret is not on the cluster (yet: Reconcile tries again once other
+// producers have added objects).
+var errResourceNotFound = errors.New("resource not found")
+
 // valuesRef is one entry of a HelmRelease's spec.valuesFrom (fluxcd/pkg
 // apis/meta ValuesReference).
 type valuesRef struct {
@@ -84,7 +89,7 @@ func referencedData(lookup func(kind, name string) *manifest.Object, namespace s
 	}
 	o := lookup(ref.Kind, ref.Name)
 	if o == nil {
-		return "", refError(namespace, ref, "resource not found")
+		return "", refError(namespace, ref, "%w", errResourceNotFound)
 	}
 	data, ok := objectData(o, ref.key())
 	if !ok {
