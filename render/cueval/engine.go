@@ -50,7 +50,10 @@ type Engine struct {
 	helmDefs map[*render.Definition]bool
 	// helmRenders are the releases rendered with helm, by chart,
 	// release, context and values: $returns.resources.
-	helmRenders map[string][]any
+	helmRenders map[string]helmRelease
+	// helmSources name the chart template of each object the releases
+	// rendered (provenance).
+	helmSources map[manifest.Key]string
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before

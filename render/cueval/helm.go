@@ -26,6 +26,7 @@ import (
 
 	"github.com/drydock-dev/drydock/charts/helm"
 	"github.com/drydock-dev/drydock/charts/source"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -56,7 +57,7 @@ type Helm struct {
 }
 
 // SetHelm sets what templates importing vela/helm render charts with.
-func (e *Engine) SetHelm(h Helm) { e.helm, e.helmRenders = h, nil }
+func (e *Engine) SetHelm(h Helm) { e.helm, e.helmRenders, e.helmSources = h, nil, nil }
 
 // compileWithHelm compiles src, a template importing vela/helm, with
 // KubeVela's package for it (as render/stepexec builds vela/* imports).
@@ -121,6 +122,10 @@ func nextHelmCall(v cue.Value, done map[string]bool) (cue.Value, bool) {
 		}
 		if it, err := x.Fields(cue.Optional(true), cue.Hidden(true)); err == nil {
 			for it.Next() {
+				// context and parameter are data: no call in them.
+				if top := len(x.Path().Selectors()) == 0; top && (it.Selector().String() == "context" || it.Selector().String() == "parameter") {
+					continue
+				}
 				if walk(it.Value()) {
 					return true
 				}
@@ -220,8 +225,9 @@ func (e *Engine) helmRender(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("helm.#Render: values: %w", err)
 	}
-	if res, ok := e.helmRenders[string(key)]; ok {
-		return map[string]any{"resources": res}, nil
+	if r, ok := e.helmRenders[string(key)]; ok {
+		e.noteHelmSources(r)
+		return map[string]any{"resources": r.resources}, nil
 	}
 	objs, err := helm.Render(ch, helm.Options{
 		ReleaseName:  releaseName,
@@ -236,12 +242,56 @@ func (e *Engine) helmRender(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("helm.#Render: chart %s: %w", describeRef(p.Chart, ref), err)
 	}
-	res := helmResources(objs, p.Context, releaseName, releaseNS)
-	if e.helmRenders == nil {
-		e.helmRenders = map[string][]any{}
+	r := helmRelease{sources: map[manifest.Key]string{}}
+	chartName := fmt.Sprintf("chart %s %s", ch.Name(), ch.Metadata.Version)
+	if p.Context != nil {
+		chartName = fmt.Sprintf("helmchart %s, %s", p.Context.Name, chartName)
 	}
-	e.helmRenders[string(key)] = res
-	return map[string]any{"resources": res}, nil
+	r.resources = helmResources(objs, p.Context, releaseName, releaseNS, func(obj map[string]any, template string) {
+		src := chartName + ", release secret"
+		if template != "" {
+			src = chartName + ", template " + template
+		}
+		r.sources[manifest.New(obj).Key()] = src
+	})
+	if e.helmRenders == nil {
+		e.helmRenders = map[string]helmRelease{}
+	}
+	e.helmRenders[string(key)] = r
+	e.noteHelmSources(r)
+	return map[string]any{"resources": r.resources}, nil
+}
+
+// helmRelease is one rendered release: $returns.resources, and what
+// produced each of them (chart, version, template file) by object key.
+type helmRelease struct {
+	resources []any
+	sources   map[manifest.Key]string
+}
+
+// StageHelm is the provenance stage of the fields of an object a Helm
+// chart rendered (as pipeline's for a HelmRelease's objects): explain
+// names the component, chart, version and template file.
+const StageHelm manifest.Stage = "helm"
+
+// noteHelmSources keeps r's producers for the provenance of the outputs
+// the component renders next.
+func (e *Engine) noteHelmSources(r helmRelease) {
+	if e.helmSources == nil {
+		e.helmSources = map[manifest.Key]string{}
+	}
+	for k, v := range r.sources {
+		e.helmSources[k] = v
+	}
+}
+
+// helmProvenance sets every leaf of obj from src, the chart's template.
+func helmProvenance(obj map[string]any, src string) manifest.Provenance {
+	p := manifest.Provenance{}
+	manifest.WalkLeaves(obj, func(path fieldpath.Path, v any) {
+		p[path.String()] = []manifest.Origin{{Stage: StageHelm, Name: src, Value: v}}
+	})
+	return p
 }
 
 // Chart source kinds (chart_fetch.go detectChartSourceType).
@@ -497,7 +547,7 @@ func deepCopyJSON(v any) any {
 // rest), then the release's Secret of its first revision, which
 // helm.go Render adds for KubeVela to track
 // (release_secrets.go listReleaseSecretNames finds it after install).
-func helmResources(objs []helm.Object, vctx *helmContext, releaseName, releaseNS string) []any {
+func helmResources(objs []helm.Object, vctx *helmContext, releaseName, releaseNS string, note func(obj map[string]any, template string)) []any {
 	var crds, namespaces, others []any
 	for _, o := range objs {
 		if len(o.Hooks) > 0 || o.CRD || o.Object == nil {
@@ -509,6 +559,7 @@ func helmResources(objs []helm.Object, vctx *helmContext, releaseName, releaseNS
 		}
 		postRender(obj, vctx, releaseName, releaseNS)
 		obj, _ = NormalizeNumbers(cleanResource(obj)).(map[string]any)
+		note(obj, o.Template)
 		switch manifest.String(obj, "kind") {
 		case "CustomResourceDefinition":
 			crds = append(crds, obj)
@@ -520,7 +571,7 @@ func helmResources(objs []helm.Object, vctx *helmContext, releaseName, releaseNS
 	}
 	out := append(append(crds, namespaces...), others...)
 	if vctx != nil {
-		out = append(out, map[string]any{
+		secret := map[string]any{
 			"apiVersion": "v1",
 			"kind":       "Secret",
 			"metadata": map[string]any{
@@ -531,7 +582,9 @@ func helmResources(objs []helm.Object, vctx *helmContext, releaseName, releaseNS
 				"labels":    velaLabels(vctx),
 			},
 			"type": "helm.sh/release.v1",
-		})
+		}
+		note(secret, "")
+		out = append(out, secret)
 	}
 	return out
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/charts/source"
+	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 )
 
@@ -28,10 +30,20 @@ func helmchartFixture(t *testing.T, app string, hub bool) (*cueval.ComponentMani
 // helmchartEngine is an engine with the fixture's chart cache and hub.
 func helmchartEngine(t *testing.T, hub bool) *cueval.Engine {
 	t.Helper()
+	return helmchartEngineWith(t, withDefs(t), fixtureCache(t), hub)
+}
+
+func fixtureCache(t testing.TB) *source.Cache {
+	t.Helper()
 	cache, err := source.Open(source.Config{Charts: []string{filepath.Join("testdata", "charts")}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cache
+}
+
+func helmchartEngineWith(t testing.TB, defs *render.Definitions, cache *source.Cache, hub bool) *cueval.Engine {
+	t.Helper()
 	var objs []*manifest.Object
 	if hub {
 		data, err := os.ReadFile(filepath.Join("testdata", "helmchart", "hub.yaml"))
@@ -42,7 +54,7 @@ func helmchartEngine(t *testing.T, hub bool) *cueval.Engine {
 			t.Fatal(err)
 		}
 	}
-	e := cueval.New(withDefs(t))
+	e := cueval.New(defs)
 	e.SetHelm(cueval.Helm{Charts: cache, Hub: func(k manifest.Key) (map[string]any, bool) {
 		for _, o := range objs {
 			if o.Key() == k {
@@ -225,6 +237,49 @@ func TestHelmchartOptionalValuesFrom(t *testing.T) {
 			if p := manifest.Map(ports[0].(map[string]any)); p["port"] != int64(80) {
 				t.Errorf("Service port = %v, want the chart's 80", p["port"])
 			}
+		}
+	}
+}
+
+// TestHelmchartProvenance: explain names the component, chart, version
+// and template file of every field a chart set; KubeVela's labels stay
+// the labels stage's.
+func TestHelmchartProvenance(t *testing.T) {
+	e := helmchartEngine(t, true)
+	e.RecordProvenance(true)
+	a := parseApp(t, readFile(t, filepath.Join("testdata", "helmchart", "app.yaml")))
+	m, err := e.RenderComponent(a, &a.Components[0], cueval.Placement{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"helm-resource-0": "helmchart web, chart shop 0.3.1, template shop/templates/rbac.yaml",
+		"helm-resource-1": "helmchart web, chart shop 0.3.1, template shop/templates/service.yaml",
+		"helm-resource-2": "helmchart web, chart shop 0.3.1, template shop/templates/deployment.yaml",
+		"helm-resource-3": "helmchart web, chart shop 0.3.1, release secret",
+	}
+	for _, r := range m.Auxiliaries {
+		o, ok := r.Provenance.Last(fieldpath.MustParse("metadata.name"))
+		if !ok || o.Stage != cueval.StageHelm || o.Name != want[r.Output] {
+			t.Errorf("%s metadata.name: %+v, want stage helm from %q", r.Output, o, want[r.Output])
+		}
+		if o, _ := r.Provenance.Last(fieldpath.MustParse("metadata.labels[app.oam.dev/appRevision]")); o.Stage != manifest.StageLabels {
+			t.Errorf("%s appRevision label: %+v, want the labels stage", r.Output, o)
+		}
+	}
+}
+
+// BenchmarkHelmchartRender renders the fixture's helmchart component
+// with a new engine each time (its release memo empty), one chart cache
+// (the chart loaded once).
+func BenchmarkHelmchartRender(b *testing.B) {
+	t := &testing.T{}
+	app := parseApp(t, readFile(t, filepath.Join("testdata", "helmchart", "app.yaml")))
+	cache, defs := fixtureCache(b), withDefs(t)
+	for b.Loop() {
+		e := helmchartEngineWith(b, defs, cache, true)
+		if _, err := e.RenderComponent(app, &app.Components[0], cueval.Placement{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

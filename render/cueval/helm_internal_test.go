@@ -257,7 +257,7 @@ func TestHelmResources(t *testing.T) {
 		{Object: helmObj("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: fromdir.example.com\n").Object, CRD: true},
 	}
 	vctx := &helmContext{AppName: "shop", AppNamespace: "prod", Name: "web", Namespace: "prod"}
-	got := helmResources(objs, vctx, "web", "apps")
+	got := helmResources(objs, vctx, "web", "apps", func(map[string]any, string) {})
 	labels := map[string]any{"app.oam.dev/name": "shop", "app.oam.dev/namespace": "prod", "app.oam.dev/component": "web"}
 	ann := map[string]any{"app.oam.dev/owner": "helm-provider", "meta.helm.sh/release-name": "web", "meta.helm.sh/release-namespace": "apps"}
 	with := func(extra map[string]any) map[string]any {
