@@ -3,6 +3,7 @@ package helm_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -346,5 +347,42 @@ data:
 	want := map[string]any{"upgrade": "true", "install": "false", "lookup": "0", "host": "", "kube": "v1.29.3", "api": "true"}
 	if diff := cmp.Diff(want, objs[0].Object.Data["data"]); diff != "" {
 		t.Errorf("data (-want +got):\n%s", diff)
+	}
+}
+
+// TestRenderConcurrently: one loaded chart rendered by many goroutines
+// with different values (run with -race: Render only reads the chart).
+func TestRenderConcurrently(t *testing.T) {
+	cache, err := source.Open(source.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := cache.ChartDir("testdata/charts/helm-testcharts/subchart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			vals := map[string]any{"subcharta": map[string]any{"enabled": i%2 == 0}, "SCBexported1A": map[string]any{"SC1extra7": i}}
+			objs, err := helm.Render(ch, helm.Options{ReleaseName: "r", Namespace: "ns", Values: vals, IncludeCRDs: true})
+			if err == nil {
+				n := 0
+				for _, o := range objs {
+					if strings.HasPrefix(o.Template, "subchart/charts/subcharta/") {
+						n++
+					}
+				}
+				if (n == 1) != (i%2 == 0) {
+					err = fmt.Errorf("render %d: %d subcharta objects", i, n)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

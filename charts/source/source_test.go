@@ -370,3 +370,31 @@ func BenchmarkChartNewCache(b *testing.B) {
 		b.Errorf("parsed %d times", source.LoadCount()-n)
 	}
 }
+
+// TestChartConcurrently: goroutines asking one cache for one chart get
+// the same chart, parsed once (run with -race).
+func TestChartConcurrently(t *testing.T) {
+	c := open(t, source.Config{Charts: []string{"testdata/repo"}})
+	ref := source.ChartRef{RepoURL: exampleRepo, Name: "mini", Version: ">=1.0.0-0"}
+	n := source.LoadCount()
+	got := make(chan any, 8)
+	for range 8 {
+		go func() {
+			ch, err := c.Chart(ref)
+			if err != nil {
+				got <- err
+				return
+			}
+			got <- ch
+		}()
+	}
+	first := <-got
+	for range 7 {
+		if g := <-got; g != first {
+			t.Errorf("got %v and %v", first, g)
+		}
+	}
+	if source.LoadCount() > n+1 { // once, or not at all when an earlier test loaded it
+		t.Errorf("parsed %d times", source.LoadCount()-n)
+	}
+}
