@@ -71,6 +71,17 @@ type Suite struct {
 	// Observed are objects already in the clusters (their cluster from
 	// their app.oam.dev/cluster label, else local), as render --observed.
 	Observed []string `json:"observed,omitempty"`
+	// Charts are the chart cache HelmReleases render from, as render
+	// --charts: chart directories, packaged .tgz charts, Helm repository
+	// caches (index.yaml beside its packages), OCI layouts, or
+	// directories holding them. Nothing is downloaded: a chart missing
+	// here is an error naming it and the command that would vendor it.
+	Charts []string `json:"charts,omitempty"`
+	// Sources map Flux sources (a GitRepository, OCIRepository or
+	// Bucket's name, namespace/name or URL) to the directories holding
+	// their contents, as render --source NAME=DIR: what Kustomizations
+	// and charts from Git sources are built from.
+	Sources map[string]string `json:"sources,omitempty"`
 	// NoBuiltins leaves drydock's built-in definitions out, as render
 	// --no-builtins.
 	NoBuiltins bool `json:"noBuiltins,omitempty"`
@@ -389,7 +400,17 @@ func (s Suite) Reads(dir, file string) bool {
 func (s Suite) pathFields() map[string][]string {
 	return map[string][]string{"inputs": s.Inputs, "definitions": s.Definitions, "clusters": s.Clusters,
 		"observed": s.Observed, "policies": s.Policies, "data": dataFilePaths(s.Data), "crds": s.CRDs, "tests": s.Tests, "addons": addonDirs(s.Addons),
-		"capabilities": nonEmpty(s.Capabilities), "gatekeeper": s.Gatekeeper}
+		"capabilities": nonEmpty(s.Capabilities), "gatekeeper": s.Gatekeeper,
+		"charts": s.Charts, "sources": sourceDirs(s.Sources)}
+}
+
+// sourceDirs are the directories of sources, in name order.
+func sourceDirs(sources map[string]string) []string {
+	var out []string
+	for _, name := range manifest.SortedKeys(sources) {
+		out = append(out, sources[name])
+	}
+	return out
 }
 
 // nonEmpty is p as a list: none when p is "".

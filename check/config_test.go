@@ -20,7 +20,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown top-level key", "suites:\n  - name: s\n    inputs: [app.yaml]\nsweets: true\n",
 			`drydock.yaml:4:1: unknown key "sweets" (valid keys at the top level: diff, limits, suites)`},
 		{"unknown key of suites[3]", "suites:\n  - {name: a, inputs: [app.yaml]}\n  - {name: b, inputs: [app.yaml]}\n  - {name: c, inputs: [app.yaml]}\n  - name: d\n    inputs: [app.yaml]\n    goldne: golden/d\n",
-			`drydock.yaml:7:5: suites[3]: unknown key "goldne" (valid keys of a suite: addons, allNamespaces, capabilities, clusters, clustersFromInputs, combine, compareRevisionHash, crds, data, definitions, enableK8sNativeValidation, exclude, fieldValidation, gatekeeper, gatekeeperEmptyNamespace, golden, ignore, ignorePattern, inputs, kubeVersion, listItems, name, namespaces, noBuiltins, now, observed, parser, plain, policies, regoVersion, stopAtSuspend, strict, strictBuiltinErrors, tests, validate); did you mean "golden"?`},
+			`drydock.yaml:7:5: suites[3]: unknown key "goldne" (valid keys of a suite: addons, allNamespaces, capabilities, charts, clusters, clustersFromInputs, combine, compareRevisionHash, crds, data, definitions, enableK8sNativeValidation, exclude, fieldValidation, gatekeeper, gatekeeperEmptyNamespace, golden, ignore, ignorePattern, inputs, kubeVersion, listItems, name, namespaces, noBuiltins, now, observed, parser, plain, policies, regoVersion, sources, stopAtSuspend, strict, strictBuiltinErrors, tests, validate); did you mean "golden"?`},
 		{"unknown field validation", "suites:\n  - name: s\n    inputs: [app.yaml]\n    fieldValidation: Warm\n",
 			`drydock.yaml:4:22: suite "s": fieldValidation "Warm": want strict, warn or ignore (did you mean "warn"?)`},
 		{"parser on a rendered suite", "suites:\n  - name: s\n    inputs: [app.yaml]\n    parser: toml\n",
@@ -73,6 +73,18 @@ func TestLoadConfigErrors(t *testing.T) {
 			`drydock.yaml:3:24: suite "s": inputs: missing.yaml: no such file or directory`},
 		{"missing policy directory", "suites:\n  - name: s\n    inputs: [app.yaml]\n    policies: [nope]\n",
 			`drydock.yaml:4:16: suite "s": policies: nope: no such file or directory`},
+		{"sources is a list", "suites:\n  - name: s\n    inputs: [app.yaml]\n    sources: [podinfo]\n",
+			`drydock.yaml:4:14: suites[0].sources: want a mapping, found a list`},
+		{"a source that is not a string", "suites:\n  - name: s\n    inputs: [app.yaml]\n    sources: {podinfo: [a]}\n",
+			`drydock.yaml:4:24: suites[0].sources.podinfo: want a string, found a list`},
+		{"a null source", "suites:\n  - name: s\n    inputs: [app.yaml]\n    sources: {podinfo: ~}\n",
+			`drydock.yaml:4:24: suites[0].sources.podinfo: want a string, found null`},
+		{"missing source directory", "suites:\n  - name: s\n    inputs: [app.yaml]\n    sources: {podinfo: git/podinfo}\n",
+			`drydock.yaml:4:24: suite "s": sources: git/podinfo: no such file or directory`},
+		{"source outside the repository", "suites:\n  - name: s\n    inputs: [app.yaml]\n    sources: {podinfo: /tmp}\n",
+			`drydock.yaml:4:24: suites[0].sources.podinfo: "/tmp": absolute paths are refused; give a path relative to drydock.yaml`},
+		{"missing chart cache", "suites:\n  - name: s\n    inputs: [app.yaml]\n    charts: [charts]\n",
+			`drydock.yaml:4:14: suite "s": charts: charts: no such file or directory`},
 		{"input below a file", "suites:\n  - name: s\n    inputs: [app.yaml/x]\n",
 			`drydock.yaml:3:14: suites[0].inputs[0]: "app.yaml/x": not a directory`},
 	}
@@ -100,7 +112,7 @@ func TestLoadConfigErrors(t *testing.T) {
 // TestLoadConfig: what the strict reading accepts.
 func TestLoadConfig(t *testing.T) {
 	dir := t.TempDir()
-	for _, d := range []string{"apps", "policy"} {
+	for _, d := range []string{"apps", "policy", "charts", "git"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -115,6 +127,8 @@ suites:
     combine: true
     noBuiltins: null
     regoVersion: v0
+    charts: [charts]
+    sources: {flux-system/podinfo: git}
 `
 	path := filepath.Join(dir, "drydock.yaml")
 	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
@@ -128,7 +142,8 @@ suites:
 		File: path, Dir: dir,
 		Limits: Limits{EvalTimeout: "5s", RuleTimeout: "1m", Memory: "1GiB"},
 		Suites: []Suite{{Name: "prod", Inputs: []string{"apps"}, Golden: "golden/prod", Policies: []string{"policy"},
-			Namespaces: []string{"main", "5"}, Combine: true, RegoVersion: "v0"}},
+			Namespaces: []string{"main", "5"}, Combine: true, RegoVersion: "v0",
+			Charts: []string{"charts"}, Sources: map[string]string{"flux-system/podinfo": "git"}}},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)

@@ -60,12 +60,27 @@ func (d configDecoder) value(path fieldpath.Path, v any, rv reflect.Value) error
 		return d.list(path, v, rv)
 	case reflect.Interface: // any value, as written (a test's expected value)
 		rv.Set(reflect.ValueOf(manifest.DeepCopy(v)))
-	case reflect.Map: // a mapping of any values (properties, objects)
+	case reflect.Map: // a mapping of any values (properties, objects), or of typed ones (sources)
 		m, ok := v.(map[string]any)
 		if !ok {
 			return d.wrongType(path, v, rv.Type())
 		}
-		rv.Set(reflect.ValueOf(manifest.DeepCopy(m)))
+		if rv.Type().Elem().Kind() == reflect.Interface {
+			rv.Set(reflect.ValueOf(manifest.DeepCopy(m)))
+			return nil
+		}
+		out := reflect.MakeMapWithSize(rv.Type(), len(m))
+		for _, k := range manifest.SortedKeys(m) {
+			elem := reflect.New(rv.Type().Elem()).Elem()
+			if m[k] == nil {
+				return d.wrongType(path.Child(k), m[k], elem.Type())
+			}
+			if err := d.value(path.Child(k), m[k], elem); err != nil {
+				return err
+			}
+			out.SetMapIndex(reflect.ValueOf(k), elem)
+		}
+		rv.Set(out)
 	case reflect.Int:
 		switch n := v.(type) {
 		case int64:

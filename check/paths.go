@@ -55,6 +55,9 @@ func (c *configPaths) suite(i int, s *Suite) error {
 	for _, key := range manifest.SortedKeys(others) {
 		for j, p := range others[key] {
 			field := fieldpath.New("suites", i, key, j)
+			if key == "sources" { // a mapping: name → directory
+				field = fieldpath.New("suites", i, key, manifest.SortedKeys(s.Sources)[j])
+			}
 			r, err := c.resolve(field, p)
 			if err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	chartsource "github.com/drydock-dev/drydock/charts/source"
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/gatekeeper"
@@ -82,6 +85,10 @@ type Options struct {
 	// check and its exceptions (run again for that, only when a policy
 	// prints or with Trace). Trace adds OPA's trace of those queries.
 	Conftest, Trace bool
+	// Charts are chart caches and sources given for every suite (test
+	// --charts, --source): the charts come after each suite's own, a
+	// source replaces the suite's of the same name.
+	Charts chartsource.Config
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and
@@ -351,8 +358,8 @@ func (a SuiteAddon) Params() pipeline.AddonParams {
 }
 
 // SuiteInputs are what the suite s of the configuration in dir renders:
-// its inputs, definitions, clusters, observed objects and addons (joined
-// to dir), noBuiltins, exclude, stopAtSuspend, kubeVersion and
+// its inputs, definitions, clusters, observed objects, addons, charts
+// and sources (joined to dir), noBuiltins, exclude, stopAtSuspend, kubeVersion and
 // fieldValidation, and, unless it opts out, validation against its CRDs
 // (Strict as the suite says). Workers, Limits and Skip are the caller's;
 // a plain suite is not for rendering. The error is an addon's parameters
@@ -363,6 +370,13 @@ func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
 		Paths: r.paths(s.Inputs), DefinitionPaths: r.paths(s.Definitions), ClusterPaths: r.paths(s.Clusters),
 		ObservedPaths: r.paths(s.Observed), NoBuiltins: s.NoBuiltins, Exclude: s.Exclude,
 		ClustersFromInputs: s.ClustersFromInputs,
+		Charts:             chartsource.Config{Charts: r.paths(s.Charts)},
+	}
+	for name, dir := range s.Sources {
+		if in.Charts.Sources == nil {
+			in.Charts.Sources = map[string]string{}
+		}
+		in.Charts.Sources[name] = r.paths([]string{dir})[0]
 	}
 	in.Workflow.StopAtSuspend = s.StopAtSuspend
 	in.Workflow.KubeVersion = s.KubeVersion
@@ -381,6 +395,21 @@ func SuiteInputs(dir string, s Suite) (pipeline.Inputs, error) {
 		in.Record.Validate = &pipeline.Validation{KubeVersion: s.KubeVersion, CRDPaths: r.paths(s.CRDs), Strict: s.Strict}
 	}
 	return in, nil
+}
+
+// withCharts is a suite's chart config with more laid over it: the
+// charts after its own, the sources replacing its of the same name.
+func withCharts(suite, more chartsource.Config) chartsource.Config {
+	out := suite
+	out.Charts = slices.Concat(suite.Charts, more.Charts)
+	if len(more.Sources) > 0 {
+		out.Sources = maps.Clone(suite.Sources)
+		if out.Sources == nil {
+			out.Sources = map[string]string{}
+		}
+		maps.Copy(out.Sources, more.Sources)
+	}
+	return out
 }
 
 // suite renders s and checks the render, as it streams, against its
@@ -403,6 +432,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	in.Workers, in.Limits, in.Skip = r.renderWorkers, r.opts.Limits, r.skip
+	in.Charts = withCharts(in.Charts, r.opts.Charts)
 	in.FieldValidation = r.fieldValidation(s)
 	if in.Record.Validate != nil {
 		in.Record.Validate.Strict = r.strict(s)

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	chartsource "github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/karmada/controller"
@@ -70,6 +71,11 @@ type Inputs struct {
 	// render (the cluster named by their app.oam.dev/cluster label, else
 	// local): the actual state the render's writes are reconciled onto.
 	ObservedPaths []string
+	// Charts are the chart and source caches the charts stage renders
+	// Helm releases and Kustomizations from (--charts, --source;
+	// drydock.yaml charts: and sources:). Its FS, when set, is the tree
+	// they are read from (a git revision's).
+	Charts chartsource.Config
 	// Workflow steers the workflow emulation.
 	Workflow workflow.Options
 	// Addons are installed into the hub before anything renders: their
@@ -412,24 +418,39 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 			return nil, failed(load, err)
 		}
 	}
+	controlPlanes := map[string]bool{}
+	for _, name := range inv.ControlPlanes() {
+		controlPlanes[name] = true
+	}
+	// The chart cache, opened when given: KubeVela's helm provider (the
+	// helmchart component) reads it while the applications render, the
+	// charts stage after.
+	var charts *chartsource.Cache
+	if c := in.Charts; len(c.Charts)+len(c.Sources)+len(c.Repositories) > 0 {
+		if charts, err = chartsource.Open(c); err != nil {
+			return nil, failed(load, inputError(fmt.Errorf("charts: %w", err)))
+		}
+		opts.Charts = charts
+	}
+	// The charts stage sees every object written, kept or streamed.
+	var stage *chartStage
 	switch {
 	case sink == nil && check == nil:
-		out = cluster.NewStore()
+		stage = newChartStage(nil, in.Charts, charts, in.Record.Provenance)
+		out = cluster.NewStreamingStore(stage, func(string) bool { return true })
 		res.Clusters = out
 	case sink == nil:
-		out = cluster.NewStreamingStore(check, func(string) bool { return true })
+		stage = newChartStage(check, in.Charts, charts, in.Record.Provenance)
+		out = cluster.NewStreamingStore(stage, func(string) bool { return true })
 		res.Clusters = out
 	default:
 		guard = &guardedSink{sink: sink}
-		controlPlanes := map[string]bool{}
-		for _, name := range inv.ControlPlanes() {
-			controlPlanes[name] = true
-		}
 		var next cluster.Sink = guard
 		if check != nil {
 			check.Next, next = guard, check
 		}
-		out = cluster.NewStreamingStore(next, func(c string) bool { return controlPlanes[c] })
+		stage = newChartStage(next, in.Charts, charts, in.Record.Provenance)
+		out = cluster.NewStreamingStore(stage, func(c string) bool { return controlPlanes[c] })
 	}
 	for _, c := range actual.Clusters() {
 		for _, e := range actual.List(c) {
@@ -445,11 +466,27 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	load = append(load, r.invalid...)
 	res.Warnings = r.warnings
 	r.keep(in.Record, res)
+	// Helm releases and Kustomizations KubeVela dispatched (or observed)
+	// render before Karmada: on a control plane their objects are
+	// templates it propagates.
+	notes, bad, err := stage.reconcile(ctx, inv, out, controlPlanes)
+	if err := firstError(guard.failed(), err); err != nil {
+		return nil, failed(load, err)
+	}
+	load = append(load, bad...)
+	res.Warnings = append(res.Warnings, notes...)
 	karmada, err := controller.Run(ctx, out, inv, controller.Options{Authored: authored, PlainToHub: len(l.apps) == 0, Explain: in.Record.Placement, Each: each(in.Workers)})
 	if err := firstError(guard.failed(), err); err != nil {
 		return nil, failed(load, karmadaError(err))
 	}
 	res.Warnings = append(res.Warnings, karmada.Warnings...)
+	// Then those Karmada (or the inputs) put on a cluster.
+	notes, bad, err = stage.reconcile(ctx, inv, out, controlPlanes)
+	if err := firstError(guard.failed(), err); err != nil {
+		return nil, failed(load, err)
+	}
+	load = append(load, bad...)
+	res.Warnings = append(res.Warnings, notes...)
 	res.Works, res.Placement = karmada.Works, karmada.Placements
 	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes, strayClusters)
 	loadErr := manifest.Join(load...)

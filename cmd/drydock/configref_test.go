@@ -40,6 +40,8 @@ var configKeyExtras = map[string]struct{ def, commands, example string }{
 	"suites[].clusters":                  {"none: the hub `local` alone", "`test`, `render`, `diff`, `explain`", "clusters: [fleet/clusters.yaml]"},
 	"suites[].clustersFromInputs":        {"`false`: Cluster objects among the inputs are named in a warning and left out", "`test`, `render`, `diff`, `explain`", "clustersFromInputs: true"},
 	"suites[].observed":                  {"none", "`test`, `render`, `diff`, `explain`", "observed: [observed]"},
+	"suites[].charts":                    {"none: a HelmRelease renders only from a chart given here or with `--charts`", "`test`, `render`, `diff`, `explain`", "charts: [charts, vendor/helm-cache]"},
+	"suites[].sources":                   {"none", "`test`, `render`, `diff`, `explain`", "sources:\n  flux-system/podinfo: sources/podinfo"},
 	"suites[].noBuiltins":                {"`false`", "`test`, `render`, `diff`, `explain`, `show`", "noBuiltins: true"},
 	"suites[].stopAtSuspend":             {"`false`: a suspend step is taken as resumed", "`test`, `render`, `diff`, `explain`", "stopAtSuspend: true"},
 	"suites[].golden":                    {"none: no golden comparison", "`test` (`test --update` writes it)", "golden: golden/shop"},

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/gitrev"
 	"github.com/drydock-dev/drydock/manifest"
@@ -106,6 +107,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: %s\n", errText(err))
 		return exitUsage
+	}
+	if note := baseChartsNote(base.Charts, baseSide.Charts, name); note != "" {
+		fmt.Fprintf(stderr, "drydock diff: %s\n", note)
 	}
 	ctx := context.Background()
 	base.Record.AppState, head.Record.AppState = true, true
@@ -262,6 +266,44 @@ func summaryWhole(fullReport string) string {
 	return s
 }
 
+// baseCharts is the chart cache of the base side: its charts read from
+// fsys (the revision, or --base-dir) when every chart path is inside it
+// and no source is mapped; else head's, the working tree's, as they are
+// (kustomize reads a source's directory from the disk, and a path out of
+// the repository has no revision).
+func baseCharts(head source.Config, fsys fs.FS, at func(string) (string, error)) source.Config {
+	if len(head.Charts) == 0 || len(head.Sources) > 0 || len(head.Repositories) > 0 {
+		return head
+	}
+	out := head
+	out.Charts = nil
+	for _, p := range head.Charts {
+		q, err := at(p)
+		if err != nil {
+			return head
+		}
+		if _, err := fs.Stat(fsys, q); err != nil {
+			return head
+		}
+		out.Charts = append(out.Charts, q)
+	}
+	out.FS = fsys
+	return out
+}
+
+// baseChartsNote says when the base side reads the working tree's charts
+// and sources: "" when it reads none, or reads them at the base.
+func baseChartsNote(base, head source.Config, name string) string {
+	if base.FS != nil || len(head.Charts)+len(head.Sources)+len(head.Repositories) == 0 {
+		return ""
+	}
+	why := "a chart path is not in it"
+	if len(head.Sources) > 0 || len(head.Repositories) > 0 {
+		why = "sources are read from the disk"
+	}
+	return fmt.Sprintf("the base (%s) renders with the working tree's charts and sources (%s): a change to them shows in neither side", name, why)
+}
+
 // baseInputs are head's inputs read at the base: from the git revision
 // rev of the repository holding them, or from the directory dir at the
 // same relative paths. A path the base does not have is left out (its
@@ -333,6 +375,7 @@ func baseInputs(head pipeline.Inputs, rev, dir string) (in pipeline.Inputs, name
 	if in.ObservedPaths, err = mapAll(head.ObservedPaths); err != nil {
 		return in, "", err
 	}
+	in.Charts = baseCharts(head.Charts, fsys, at)
 	in.Addons = nil
 	for _, a := range head.Addons {
 		d, err := mapAll([]string{a.Dir})

@@ -115,6 +115,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type renderFlags struct {
 	in     pipeline.Inputs
 	addons []string
+	charts chartFlags
 	lim    limitFlags
 	fields string
 	suite  suiteFlags
@@ -138,6 +139,7 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&r.in.ObservedPaths, "observed", nil, "objects already in the clusters (cluster from their app.oam.dev/cluster label, else local)")
 	fs.BoolVar(&r.in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
 	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (typed by the addon's parameter, as addon render --set; repeatable): its definitions serve the Applications")
+	r.charts.register(fs)
 	fs.StringArrayVar(&r.in.Exclude, "exclude", nil, "glob of files in the input directories that are not inputs (repeatable), e.g. 'examples/*' or '*.tmpl.yaml'")
 	registerFieldValidation(fs, &r.fields)
 	r.lim.register(fs)
@@ -177,6 +179,9 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		}
 		in.Addons = append(in.Addons, pipeline.Addon{Dir: dir, Params: p})
 	}
+	if in.Charts, err = r.charts.config(); err != nil {
+		return in, err
+	}
 	r.flagged = in
 	suite, golden, ok, err := r.suite.inputs(r.fs)
 	if err != nil {
@@ -190,7 +195,8 @@ func (r *renderFlags) inputs(paths []string) (pipeline.Inputs, error) {
 		return in, errors.New("no inputs (give files, directories or - for stdin)")
 	}
 	if err := checkFlagPaths(flagPaths{"", in.Paths}, flagPaths{"-d", in.DefinitionPaths},
-		flagPaths{"--clusters", in.ClusterPaths}, flagPaths{"--observed", in.ObservedPaths}); err != nil {
+		flagPaths{"--clusters", in.ClusterPaths}, flagPaths{"--observed", in.ObservedPaths},
+		flagPaths{"--charts", in.Charts.Charts}, flagPaths{"--source", sourceDirs(in.Charts.Sources)}); err != nil {
 		return in, &missingPath{err}
 	}
 	if in.Limits, err = r.lim.limits(); err != nil {
@@ -236,6 +242,12 @@ func (r *renderFlags) overSuite(suite, flags pipeline.Inputs) pipeline.Inputs {
 	}
 	if given("addon") {
 		in.Addons = flags.Addons
+	}
+	if given("charts") {
+		in.Charts.Charts = flags.Charts.Charts
+	}
+	if given("source") {
+		in.Charts.Sources = flags.Charts.Sources
 	}
 	r.suiteValidation, in.Record.Validate = in.Record.Validate, nil
 	return in

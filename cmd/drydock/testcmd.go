@@ -26,6 +26,8 @@ import (
 
 // testFlags are the flags of drydock test.
 type testFlags struct {
+	// charts are --charts and --source, for every suite.
+	charts chartFlags
 	// configIsConftest: -c named conftest's configuration file (conftest
 	// mode, manifests given).
 	configIsConftest bool
@@ -106,6 +108,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ignore, "ignore", "", "with plain manifests, a regular expression: the files whose paths it matches are not read (conftest test --ignore)")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "applications rendered in parallel in the whole run, as render --workers; shared among the suites that run at once (default: number of CPUs)")
+	o.charts.register(fs)
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
 	fs.StringVarP(&o.out, "output", "o", "", "output format, as --format ("+strings.Join(report.Formats, ", ")+"); with --conftest and plain manifests, conftest's: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
 	fs.StringVar(&o.outFile, "output-file", "", "write the report to `FILE` instead of stdout")
@@ -373,7 +376,11 @@ func (o *testFlags) options(fs *pflag.FlagSet, c check.Limits) (check.Options, e
 			return check.Options{}, err
 		}
 	}
-	return check.Options{Stdin: o.stdin, ProtoFileDirs: o.protoDirs, Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
+	charts, err := o.charts.config()
+	if err != nil {
+		return check.Options{}, err
+	}
+	return check.Options{Charts: charts, Stdin: o.stdin, ProtoFileDirs: o.protoDirs, Update: o.update, Prune: o.prune, Adopt: o.adopt, CI: o.ci, Workers: o.workers, Limits: limits, RuleTimeout: ruleTimeout, DefinitionsOnly: o.definitionsOnly, Coverage: o.coverage, Strict: o.strict, FieldValidation: o.fields}, nil
 }
 
 // plainFlags applies --parser and --ignore to the plain suites of cfg
