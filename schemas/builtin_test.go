@@ -306,6 +306,10 @@ func TestBuiltinValid(t *testing.T) {
 		"apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: x}\n",
 		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds}\nspec:\n  selector: {matchLabels: {app: ds}}\n  template:\n    metadata: {labels: {app: ds}}\n    spec: {containers: [{name: c, image: i}]}\n",
 		"apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n",
+		// Fields named description (the embedded schemas drop the
+		// documentation keyword, never a field of that name).
+		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\ndescription: for the shop\n",
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      additionalPrinterColumns: [{name: Age, type: date, jsonPath: .metadata.creationTimestamp, description: its age}]\n      schema:\n        openAPIV3Schema:\n          description: A widget.\n          type: object\n          externalDocs: {description: more, url: https://example.com}\n          properties: {spec: {type: object, description: the spec}}\n",
 	} {
 		for _, version := range KubeVersions() {
 			got, served := findingsAt(t, version, src)

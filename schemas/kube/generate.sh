@@ -17,9 +17,11 @@ for minor in "$@"; do
   python3 - "$tmp/pkg/openapiclient/builtins/$minor" <<'PY' | gzip -9n > "v$minor.json.gz"
 import glob, json, os, sys
 root = sys.argv[1]
-def strip(x):
+def strip(x, names=False):
+    # names: x maps property names to schemas, where "description" is a
+    # field (JSONSchemaProps', PriorityClass'), not documentation.
     if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if k != "description"}
+        return {k: strip(v, not names and k in ("properties", "patternProperties")) for k, v in x.items() if names or k != "description"}
     if isinstance(x, list):
         return [strip(v) for v in x]
     return x
