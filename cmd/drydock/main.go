@@ -3,12 +3,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
+	"slices"
 	"sync/atomic"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -36,6 +40,10 @@ func process() int {
 	if os.Getenv("GOGC") == "" {
 		paceGC()
 	}
+	// Helm's packages log through slog's default logger (a missing
+	// required value, an unknown hook): those lines are drydock's
+	// warnings, in its form, not the log package's timestamped lines.
+	slog.SetDefault(slog.New(libraryLog{w: os.Stderr}))
 	stop := profile(os.Getenv("DRYDOCK_CPUPROFILE"), os.Getenv("DRYDOCK_MEMPROFILE"))
 	defer stop()
 	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -116,3 +124,32 @@ func profile(cpuFile, memFile string) (stop func()) {
 // errText is err as drydock prints it: with the positions of the located
 // errors in it (manifest.Format), as the user named the files.
 func errText(err error) string { return manifest.Format(err, nil) }
+
+// libraryLog prints what libraries log (Info and above) as warnings:
+// "warning: MESSAGE key=value ...".
+type libraryLog struct {
+	w     io.Writer
+	attrs []slog.Attr
+}
+
+func (l libraryLog) Enabled(_ context.Context, level slog.Level) bool { return level >= slog.LevelInfo }
+
+func (l libraryLog) Handle(_ context.Context, r slog.Record) error {
+	line := "warning: " + r.Message
+	add := func(a slog.Attr) bool {
+		line += " " + a.Key + "=" + a.Value.String()
+		return true
+	}
+	for _, a := range l.attrs {
+		add(a)
+	}
+	r.Attrs(add)
+	_, err := fmt.Fprintln(l.w, line)
+	return err
+}
+
+func (l libraryLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return libraryLog{w: l.w, attrs: append(slices.Clip(l.attrs), attrs...)}
+}
+
+func (l libraryLog) WithGroup(string) slog.Handler { return l }
