@@ -95,7 +95,7 @@ func (e *MissingSourceError) Error() string {
 	if e.Dir != "" {
 		return fmt.Sprintf("%s is mapped to %s, which is not a directory", src, e.Dir)
 	}
-	return fmt.Sprintf("%s is not mapped to a local directory: add `sources: {%s: DIR}` to drydock.yaml (%s)", src, e.Name, vendorHint(e.Kind, e.URL))
+	return fmt.Sprintf("%s is not mapped to a local directory: give `--source %s/%s=DIR` or add `sources: {%s: DIR}` to drydock.yaml (%s)", src, e.Namespace, e.Name, e.Name, vendorHint(e.Kind, e.URL))
 }
 
 func vendorHint(kind, url string) string {

@@ -329,7 +329,7 @@ func TestDir(t *testing.T) {
 		}
 	}
 	_, err := c.Dir("GitRepository", "apps", "web", "https://github.com/example/web")
-	want := "GitRepository apps/web (https://github.com/example/web) is not mapped to a local directory: add `sources: {web: DIR}` to drydock.yaml (e.g. after `git clone https://github.com/example/web DIR`)"
+	want := "GitRepository apps/web (https://github.com/example/web) is not mapped to a local directory: give `--source apps/web=DIR` or add `sources: {web: DIR}` to drydock.yaml (e.g. after `git clone https://github.com/example/web DIR`)"
 	if !errors.Is(err, source.ErrSourceNotFound) || err.Error() != want {
 		t.Errorf("missing source: %v\nwant %s", err, want)
 	}
