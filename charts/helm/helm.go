@@ -102,8 +102,11 @@ type sortedSchemaError struct{ err error }
 
 func (e sortedSchemaError) Unwrap() error { return e.err }
 
-func (e sortedSchemaError) Error() string {
-	lines := strings.Split(e.err.Error(), "\n")
+func (e sortedSchemaError) Error() string { return sortViolations(e.err.Error()) }
+
+// sortViolations sorts each run of "- " lines of s.
+func sortViolations(s string) string {
+	lines := strings.Split(s, "\n")
 	for i := 0; i < len(lines); {
 		j := i
 		for j < len(lines) && strings.HasPrefix(lines[j], "- ") {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -130,7 +129,7 @@ func TestRenderAsHelmTemplate(t *testing.T) {
 					t.Fatalf("rendered, want the error %q", want)
 				}
 				// Helm lists schema violations in a random order; Render sorts them.
-				want = sortedSchemaError(want)
+				want = helm.SortViolations(want)
 				if diff := cmp.Diff(strings.TrimSpace(want), strings.TrimSpace(err.Error())); diff != "" {
 					t.Errorf("error (-helm +drydock):\n%s", diff)
 				}
@@ -171,20 +170,6 @@ func unrandom(rs []rendered) {
 		md := r.Data["metadata"].(map[string]any)
 		md["name"] = randSuffix.ReplaceAllString(md["name"].(string), "-RAND")
 	}
-}
-
-// sortedSchemaError sorts each run of "- " lines.
-func sortedSchemaError(s string) string {
-	lines := strings.Split(s, "\n")
-	for i := 0; i < len(lines); {
-		j := i
-		for j < len(lines) && strings.HasPrefix(lines[j], "- ") {
-			j++
-		}
-		slices.Sort(lines[i:j])
-		i = max(j, i+1)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // checkMarks: Hooks are the helm.sh/hook annotation's events, CRD marks
