@@ -33,11 +33,13 @@ tools:
 # 1,290 and 2,580 plain manifest files); their output trees go under
 # BENCH_DIR (tmpfs when there is one: file creation on some disks is noisy).
 # Then the in-process library benchmarks (check: plain files streamed and
-# whole, with their peak heap).
+# whole, with their peak heap; charts: a 50-template chart, 100 HelmReleases
+# of one chart, a Kustomization build, a helmchart component).
 BENCH_DIR ?= $(shell test -d /dev/shm && test -w /dev/shm && echo /dev/shm)
 bench:
 	DRYDOCK_BENCH_DIR=$(BENCH_DIR) $(GO) test -run '^$$' -bench CLI -benchtime 3x ./cmd/drydock/
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pipeline/ ./render/ ./check/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./charts/... ./render/cueval/
 
 # Long fuzzing, one target at a time (go test -fuzz takes one package and one
 # target): every parser of user bytes, then the mutation test over the corpora.
@@ -52,6 +54,8 @@ FUZZ_TARGETS = \
 	FuzzParseCUEDefinitions:./render/ \
 	FuzzParseApplication:./render/ \
 	FuzzParseSet:./render/addon/ \
+	FuzzOpen:./charts/source/ \
+	FuzzBuild:./charts/kustomize/ \
 	FuzzRenderAddon:./render/addon/ \
 	FuzzLoadConfig:./check/ \
 	FuzzDiff:./golden/ \
