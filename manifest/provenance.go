@@ -38,7 +38,23 @@ const (
 	// of an OverridePolicy or ClusterOverridePolicy.
 	StageKarmada         Stage = "karmada"
 	StageKarmadaOverride Stage = "karmada override"
+	// StageHelm is a Helm chart's template (a HelmRelease's, or KubeVela's
+	// helmchart); StageKustomize a Flux Kustomization's build.
+	StageHelm      Stage = "helm"
+	StageKustomize Stage = "kustomize"
 )
+
+// ProducedBy is the provenance of an object a whole stage produced:
+// every leaf of data set by o, with its own value.
+func ProducedBy(data map[string]any, o Origin) Provenance {
+	p := Provenance{}
+	WalkLeaves(data, func(path fieldpath.Path, v any) {
+		leaf := o
+		leaf.Value = v
+		p[path.String()] = []Origin{leaf}
+	})
+	return p
+}
 
 // Origin is one stage that set a field: what it was, where it was
 // authored, and the value it set.

@@ -8,18 +8,17 @@ import (
 	"github.com/drydock-dev/drydock/charts"
 	chartsource "github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/cluster"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/schemas"
 )
 
-// The stages that set the fields of an object a HelmRelease or a
-// Kustomization produced (manifest.Origin.Stage): explain names the
-// release, chart, version and template file.
-const (
-	StageHelm      manifest.Stage = "helm"
-	StageKustomize manifest.Stage = "kustomize"
-)
+// releaseStage is the provenance stage of what by produced.
+func releaseStage(by *manifest.Object) manifest.Stage {
+	if by.Kind() == "Kustomization" {
+		return manifest.StageKustomize
+	}
+	return manifest.StageHelm
+}
 
 // chartStage is the charts stage (package charts) between KubeVela's
 // render and Karmada: as a sink in front of the caller's, it keeps the
@@ -206,7 +205,7 @@ func (s *chartStage) apply(c string, out *cluster.Store, entries map[manifest.Ke
 			e.Source += " (" + by.Source + ")"
 		}
 		if s.provenance && o.Object.Provenance == nil {
-			o.Object.Provenance = releaseProvenance(o, e.Origin.Pos)
+			o.Object.Provenance = manifest.ProducedBy(o.Object.Data, manifest.Origin{Stage: releaseStage(o.By), Name: o.Source, Pos: e.Origin.Pos})
 		}
 		if err := out.Apply(c, e); err != nil {
 			if _, located := manifest.PosOf(err); located {
@@ -227,20 +226,6 @@ func releaseOwner(by *manifest.Object) string {
 		return k.Kind + " " + k.Name
 	}
 	return k.Kind + " " + k.Namespace + "/" + k.Name
-}
-
-// releaseProvenance sets every leaf of o's object from its release: what
-// explain shows (the release, chart, version and template file).
-func releaseProvenance(o charts.Output, pos manifest.Pos) manifest.Provenance {
-	stage := StageHelm
-	if o.By.Kind() == "Kustomization" {
-		stage = StageKustomize
-	}
-	p := manifest.Provenance{}
-	manifest.WalkLeaves(o.Object.Data, func(path fieldpath.Path, v any) {
-		p[path.String()] = []manifest.Origin{{Stage: stage, Name: o.Source, Pos: pos, Value: v}}
-	})
-	return p
 }
 
 // cluster is what the charts stage knows of cluster c: its Kubernetes

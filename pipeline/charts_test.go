@@ -94,7 +94,7 @@ func TestChartsPlainRelease(t *testing.T) {
 		}
 	}
 	o, ok := e.Object.Provenance.Last(fieldpath.New("data", "greeting"))
-	if !ok || o.Stage != StageHelm || !strings.Contains(o.Name, "templates/configmap.yaml") {
+	if !ok || o.Stage != manifest.StageHelm || !strings.Contains(o.Name, "templates/configmap.yaml") {
 		t.Errorf("provenance of data.greeting = %+v, %v; want the helm stage naming the template", o, ok)
 	}
 	if _, ok := res.Clusters.Get(cluster.Local, manifest.Key{Group: "apps", Kind: "Deployment", Namespace: "apps", Name: "web-hello"}); !ok {

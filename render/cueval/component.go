@@ -274,7 +274,7 @@ func (r *componentRun) collectOutputs(def *render.Definition, v cue.Value, typ s
 			if obj, err := a.obj.object(); err == nil {
 				a.prov = r.record(a.obj.val, obj, s)
 				if src, ok := r.e.helmSources[manifest.New(obj).Key()]; ok && r.e.helmDefs[def] {
-					a.prov = helmProvenance(obj, src)
+					a.prov = manifest.ProducedBy(obj, manifest.Origin{Stage: manifest.StageHelm, Name: src})
 				}
 			}
 		}

@@ -26,7 +26,6 @@ import (
 
 	"github.com/drydock-dev/drydock/charts/helm"
 	"github.com/drydock-dev/drydock/charts/source"
-	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -269,11 +268,6 @@ type helmRelease struct {
 	sources   map[manifest.Key]string
 }
 
-// StageHelm is the provenance stage of the fields of an object a Helm
-// chart rendered (as pipeline's for a HelmRelease's objects): explain
-// names the component, chart, version and template file.
-const StageHelm manifest.Stage = "helm"
-
 // noteHelmSources keeps r's producers for the provenance of the outputs
 // the component renders next.
 func (e *Engine) noteHelmSources(r helmRelease) {
@@ -283,15 +277,6 @@ func (e *Engine) noteHelmSources(r helmRelease) {
 	for k, v := range r.sources {
 		e.helmSources[k] = v
 	}
-}
-
-// helmProvenance sets every leaf of obj from src, the chart's template.
-func helmProvenance(obj map[string]any, src string) manifest.Provenance {
-	p := manifest.Provenance{}
-	manifest.WalkLeaves(obj, func(path fieldpath.Path, v any) {
-		p[path.String()] = []manifest.Origin{{Stage: StageHelm, Name: src, Value: v}}
-	})
-	return p
 }
 
 // Chart source kinds (chart_fetch.go detectChartSourceType).

@@ -260,7 +260,7 @@ func TestHelmchartProvenance(t *testing.T) {
 	}
 	for _, r := range m.Auxiliaries {
 		o, ok := r.Provenance.Last(fieldpath.MustParse("metadata.name"))
-		if !ok || o.Stage != cueval.StageHelm || o.Name != want[r.Output] {
+		if !ok || o.Stage != manifest.StageHelm || o.Name != want[r.Output] {
 			t.Errorf("%s metadata.name: %+v, want stage helm from %q", r.Output, o, want[r.Output])
 		}
 		if o, _ := r.Provenance.Last(fieldpath.MustParse("metadata.labels[app.oam.dev/appRevision]")); o.Stage != manifest.StageLabels {
