@@ -12,8 +12,8 @@ import (
 
 	"github.com/drydock-dev/drydock/charts/helm"
 	"github.com/drydock-dev/drydock/charts/kustomize"
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render"
 )
 
 // Origin labels helm-controller puts on every object of a release
@@ -62,7 +62,7 @@ func (r *run) finish(o *manifest.Object, s hrSpec, ns string, rendered []helm.Ob
 	out := append(crds, rest...)
 	for _, ro := range out {
 		k := ro.Object.Key()
-		if k.Namespace == "" && !render.IsClusterScopedKind(k.Group, k.Kind) && !scope[k.Group+"/"+k.Kind] {
+		if k.Namespace == "" && !cluster.IsClusterScopedKind(k.Group, k.Kind) && !scope[k.Group+"/"+k.Kind] {
 			manifest.SetNested(ro.Object.Data, ns, "metadata", "namespace")
 		}
 	}

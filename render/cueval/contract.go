@@ -7,6 +7,7 @@ import (
 
 	"github.com/davecgh/go-spew/spew"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -92,7 +93,7 @@ func dispatchLabels(app *render.Application, r *Resource, pl Placement) {
 	if ns != "" {
 		manifest.SetNested(obj, ns, "metadata", "namespace")
 	}
-	if render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
+	if cluster.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		if meta := manifest.Map(obj, "metadata"); meta != nil {
 			delete(meta, "namespace")
 		}

@@ -10,6 +10,7 @@ import (
 
 	"cuelang.org/go/cue"
 
+	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/patch"
@@ -32,7 +33,7 @@ func (c *call) target() (map[string]any, string, error) {
 }
 
 func defaultNamespace(obj map[string]any) {
-	if render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
+	if cluster.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		return
 	}
 	if manifest.String(obj, "metadata", "namespace") == "" {

@@ -33,7 +33,7 @@ func (w *workflowRun) applyObject(s *render.WorkflowStep) (map[string]any, error
 	if manifest.String(obj, "kind") == "" || manifest.String(obj, "metadata", "name") == "" {
 		return nil, w.stepErr(s, fieldpath.New("properties", "value"), "apply-object: properties.value needs kind and metadata.name")
 	}
-	if manifest.String(obj, "metadata", "namespace") == "" && !render.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
+	if manifest.String(obj, "metadata", "namespace") == "" && !cluster.IsClusterScoped(manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")) {
 		manifest.SetNested(obj, w.app.Namespace, "metadata", "namespace")
 	}
 	dispatchLabels(obj, w.app, manifest.String(s.Properties, "cluster"))
@@ -73,7 +73,7 @@ func (w *workflowRun) readObject(s *render.WorkflowStep) (map[string]any, error)
 		return nil, w.stepErr(s, fieldpath.New("properties", "name"), "read-object needs properties.name")
 	}
 	ns := stringOr(p, "namespace", "default")
-	if render.IsClusterScoped(apiVersion, kind) {
+	if cluster.IsClusterScoped(apiVersion, kind) {
 		ns = ""
 	}
 	target := manifest.String(p, "cluster")
@@ -178,7 +178,7 @@ func (w *workflowRun) selectRefObjects(comp *render.Component, sel kvObjectRefer
 	if ns == "" {
 		ns = w.app.Namespace
 	}
-	if render.IsClusterScopedKind(group, kind) {
+	if cluster.IsClusterScopedKind(group, kind) {
 		ns = ""
 	}
 	target := sel.Cluster

@@ -51,7 +51,7 @@ func (h *stepHost) Apply(clusterName string, obj map[string]any) error {
 func objectKey(obj map[string]any) manifest.Key {
 	apiVersion, kind := manifest.String(obj, "apiVersion"), manifest.String(obj, "kind")
 	ns := manifest.String(obj, "metadata", "namespace")
-	if render.IsClusterScoped(apiVersion, kind) {
+	if cluster.IsClusterScoped(apiVersion, kind) {
 		ns = ""
 	}
 	return manifest.Key{Group: manifest.Group(apiVersion), Kind: kind, Namespace: ns, Name: manifest.String(obj, "metadata", "name")}
