@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	kfield "k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // The API server's own validation of built-in kinds (k8s.io/kubernetes
@@ -147,8 +149,8 @@ func (c *builtinCheck) objectMeta(obj map[string]any, group, kind string, namesp
 		Name:         getStr(m, "name"),
 		GenerateName: getStr(m, "generateName"),
 		Namespace:    getStr(m, "namespace"),
-		Labels:       getStrMap(m, "labels"),
-		Annotations:  getStrMap(m, "annotations"),
+		Labels:       manifest.StringMap(m, "labels"),
+		Annotations:  manifest.StringMap(m, "annotations"),
 	}
 	for _, f := range getList(m, "finalizers") {
 		if s, ok := f.(string); ok {
@@ -174,8 +176,8 @@ func (c *builtinCheck) objectMeta(obj map[string]any, group, kind string, namesp
 // templateMeta is ValidateTemplateObjectMeta: a pod template's labels and
 // annotations.
 func (c *builtinCheck) templateMeta(m map[string]any, p *kfield.Path) {
-	c.add(metav1validation.ValidateLabels(getStrMap(m, "labels"), p.Child("labels"))...)
-	c.add(apimachineryvalidation.ValidateAnnotations(getStrMap(m, "annotations"), p.Child("annotations"))...)
+	c.add(metav1validation.ValidateLabels(manifest.StringMap(m, "labels"), p.Child("labels"))...)
+	c.add(apimachineryvalidation.ValidateAnnotations(manifest.StringMap(m, "annotations"), p.Child("annotations"))...)
 }
 
 // podTemplate is ValidatePodTemplateSpec.
@@ -273,7 +275,7 @@ func (c *builtinCheck) podSpec(spec map[string]any, p *kfield.Path) {
 			}
 		}
 	}
-	c.add(metav1validation.ValidateLabels(getStrMap(spec, "nodeSelector"), p.Child("nodeSelector"))...)
+	c.add(metav1validation.ValidateLabels(manifest.StringMap(spec, "nodeSelector"), p.Child("nodeSelector"))...)
 	c.tolerations(getMaps(spec, "tolerations"), p.Child("tolerations"))
 	c.topologySpread(getMaps(spec, "topologySpreadConstraints"), p.Child("topologySpreadConstraints"))
 	if n := getStr(spec, "serviceAccountName"); n != "" {
@@ -676,7 +678,7 @@ func (c *builtinCheck) selector(spec map[string]any, p *kfield.Path, emptyMsg st
 		return
 	}
 	t := mapAt(spec, "template")
-	tl := getStrMap(mapAt(t, "metadata"), "labels")
+	tl := manifest.StringMap(mapAt(t, "metadata"), "labels")
 	if !s.Matches(labels.Set(tl)) {
 		c.add(kfield.Invalid(p.Child("template", "metadata", "labels"), tl, "`selector` does not match template `labels`"))
 	}
@@ -706,15 +708,15 @@ func (c *builtinCheck) nonNegative(m map[string]any, p *kfield.Path, fields ...s
 // replicationController is ValidateReplicationControllerSpec.
 func (c *builtinCheck) replicationController(spec map[string]any, p *kfield.Path) {
 	c.nonNegative(spec, p, "minReadySeconds", "replicas")
-	sel := getStrMap(spec, "selector")
+	sel := manifest.StringMap(spec, "selector")
 	t := mapAt(spec, "template")
 	if len(sel) == 0 {
 		// Defaulted from the template's labels.
-		sel = getStrMap(mapAt(t, "metadata"), "labels")
+		sel = manifest.StringMap(mapAt(t, "metadata"), "labels")
 	}
 	if len(sel) == 0 {
 		c.add(kfield.Required(p.Child("selector"), ""))
-	} else if tl := getStrMap(mapAt(t, "metadata"), "labels"); !labels.SelectorFromSet(sel).Matches(labels.Set(tl)) {
+	} else if tl := manifest.StringMap(mapAt(t, "metadata"), "labels"); !labels.SelectorFromSet(sel).Matches(labels.Set(tl)) {
 		c.add(kfield.Invalid(p.Child("template", "metadata", "labels"), tl, "`selector` does not match template `labels`"))
 	}
 	c.podTemplate(t, p.Child("template"))
@@ -927,7 +929,7 @@ func (c *builtinCheck) service(spec map[string]any, p *kfield.Path) {
 		}
 		seenPorts[k] = true
 	}
-	c.add(metav1validation.ValidateLabels(getStrMap(spec, "selector"), p.Child("selector"))...)
+	c.add(metav1validation.ValidateLabels(manifest.StringMap(spec, "selector"), p.Child("selector"))...)
 	if _, ok := spec["loadBalancerSourceRanges"]; ok && typ != "LoadBalancer" && len(getList(spec, "loadBalancerSourceRanges")) > 0 {
 		c.add(kfield.Forbidden(p.Child("LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'"))
 	}
@@ -1229,7 +1231,7 @@ func protocol(port map[string]any) string {
 }
 
 func labelSelector(raw map[string]any) *metav1.LabelSelector {
-	sel := &metav1.LabelSelector{MatchLabels: getStrMap(raw, "matchLabels")}
+	sel := &metav1.LabelSelector{MatchLabels: manifest.StringMap(raw, "matchLabels")}
 	for _, e := range getMaps(raw, "matchExpressions") {
 		r := metav1.LabelSelectorRequirement{Key: getStr(e, "key"), Operator: metav1.LabelSelectorOperator(getStr(e, "operator"))}
 		for _, v := range getList(e, "values") {
@@ -1269,21 +1271,6 @@ func getMaps(m map[string]any, k string) []map[string]any {
 func getStr(m map[string]any, k string) string {
 	v, _ := m[k].(string)
 	return v
-}
-
-// strMap is the string values of the map at k.
-func getStrMap(m map[string]any, k string) map[string]string {
-	raw := mapAt(m, k)
-	if raw == nil {
-		return nil
-	}
-	out := make(map[string]string, len(raw))
-	for key, v := range raw {
-		if s, ok := v.(string); ok {
-			out[key] = s
-		}
-	}
-	return out
 }
 
 // integer is the whole number at k.

@@ -403,7 +403,7 @@ func mergeHelmValues(hub func(manifest.Key) (map[string]any, bool), inline any, 
 		acc = coalesceTables(values, acc)
 	}
 	if m, ok := inline.(map[string]any); ok {
-		acc = coalesceTables(deepCopyJSON(m).(map[string]any), acc)
+		acc = coalesceTables(manifest.DeepCopy(m).(map[string]any), acc)
 	}
 	return acc, nil
 }
@@ -504,25 +504,6 @@ func coalesceTables(dst, src map[string]any) map[string]any {
 	return dst
 }
 
-// deepCopyJSON copies a JSON-model value.
-func deepCopyJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = deepCopyJSON(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = deepCopyJSON(x)
-		}
-		return out
-	}
-	return v
-}
-
 // helmResources are $returns.resources: the release manifest's objects
 // (no hooks, no crds/) as postrender.go's velaLabelPostRenderer leaves
 // them (KubeVela's labels and owner annotation, Helm's ownership
@@ -538,7 +519,7 @@ func helmResources(objs []helm.Object, vctx *helmContext, releaseName, releaseNS
 		if len(o.Hooks) > 0 || o.CRD || o.Object == nil {
 			continue
 		}
-		obj := deepCopyJSON(o.Object.Data).(map[string]any)
+		obj := manifest.DeepCopy(o.Object.Data).(map[string]any)
 		if len(obj) == 0 {
 			continue
 		}

@@ -261,7 +261,7 @@ func TestHelmResources(t *testing.T) {
 	labels := map[string]any{"app.oam.dev/name": "shop", "app.oam.dev/namespace": "prod", "app.oam.dev/component": "web"}
 	ann := map[string]any{"app.oam.dev/owner": "helm-provider", "meta.helm.sh/release-name": "web", "meta.helm.sh/release-namespace": "apps"}
 	with := func(extra map[string]any) map[string]any {
-		out := deepCopyJSON(labels).(map[string]any)
+		out := manifest.DeepCopy(labels).(map[string]any)
 		for k, v := range extra {
 			out[k] = v
 		}
