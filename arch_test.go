@@ -33,6 +33,7 @@ var imports = map[string][]string{
 	"render/workflow":       {"render/stepexec", "render/resourcekeeper", "render/policy", "overrides/kubevela", "render/cueval", "render/revision", "render", "charts/source", "cluster", "manifest"},
 	"render/addon":          {"render", "manifest"},
 	"charts/source":         {},
+	"cache":                 {},
 	"charts/helm":           {"manifest"},
 	"charts/kustomize":      {"manifest"},
 	"charts":                {"charts/kustomize", "charts/helm", "charts/source", "cluster", "manifest"},
