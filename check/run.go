@@ -16,10 +16,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/drydock-dev/drydock/cache"
 	chartsource "github.com/drydock-dev/drydock/charts/source"
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/gatekeeper"
+	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/regosandbox"
@@ -89,6 +91,28 @@ type Options struct {
 	// --charts, --source): the charts come after each suite's own, a
 	// source replaces the suite's of the same name.
 	Charts chartsource.Config
+	// Cache keeps, between runs, what each golden comparison found equal
+	// (golden.Known): a golden file unchanged since, compared with an
+	// object rendered as it was, is not read again (nil: every file is).
+	Cache *cache.Store
+
+	// For tests: testStore replaces Cache, goldenStart moves the time a
+	// golden comparison starts (files written just before it are not
+	// learned), goldenReport sees each suite's golden report.
+	testStore    store
+	goldenStart  func(time.Time) time.Time
+	goldenReport func(suite string, rep *golden.Report)
+}
+
+// store is where the run keeps what it may use again (nil: nowhere).
+func (r *runner) store() store {
+	switch {
+	case r.opts.testStore != nil:
+		return r.opts.testStore
+	case r.opts.Cache != nil:
+		return r.opts.Cache
+	}
+	return nil
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and

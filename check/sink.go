@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
@@ -159,6 +160,10 @@ type goldenSink struct {
 	cmp *golden.Comparer
 	upd *tree.Updater
 	err error
+	// store keeps what the comparison learned under key for the next
+	// (nil: nothing is kept, every golden file is read).
+	store store
+	key   cache.Key
 }
 
 // openGolden opens the suite's golden tree for comparing or updating.
@@ -170,14 +175,39 @@ func (r *runner) openGolden(s Suite) *goldenSink {
 		g.cmp, g.err = golden.NewComparer(g.dir)
 		if g.cmp != nil {
 			g.cmp.Mask = goldenMask(s)
+			g.known(r, s)
 		}
 	}
 	return g
 }
 
+// known gives the comparison what st keeps of the last comparison of s
+// with the golden directory, and keeps what this one learns.
+func (g *goldenSink) known(r *runner, s Suite) {
+	st := r.store()
+	if st == nil {
+		return
+	}
+	k, ok := knownKey(g.dir, s)
+	if !ok {
+		return
+	}
+	g.store, g.key = st, k
+	g.cmp.Known = loadKnown(st, k)
+	if move := r.opts.goldenStart; move != nil {
+		g.cmp.Start = move(g.cmp.Start)
+	}
+}
+
 func (g *goldenSink) put(path string, e cluster.Entry) {
 	if g.err != nil {
 		return
+	}
+	if g.store != nil && g.cmp != nil {
+		if d, ok := tree.DigestOf(e.Object); ok {
+			g.err = g.cmp.PutDigest(path, d, func() ([]byte, error) { return tree.Encode(e.Object) })
+			return
+		}
 	}
 	data, err := tree.Encode(e.Object)
 	switch {
@@ -210,7 +240,14 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 		r.updated(res, g.dir, rep)
 		return nil
 	}
-	r.compared(res, g.dir, g.cmp.Report(), origins)
+	rep := g.cmp.Report()
+	r.compared(res, g.dir, rep, origins)
+	if learned, changed := g.cmp.Learned(); g.store != nil && changed {
+		_ = g.store.Put(g.key, learned.Marshal()) // not kept: the next run reads the files
+	}
+	if r.opts.goldenReport != nil {
+		r.opts.goldenReport(res.Name, rep)
+	}
 	return nil
 }
 
