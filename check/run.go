@@ -102,6 +102,10 @@ type Options struct {
 	testStore    store
 	goldenStart  func(time.Time) time.Time
 	goldenReport func(suite string, rep *golden.Report)
+	// locateWhole makes locating causes render the whole suite;
+	// locateRender sees the applications it renders (nil: all).
+	locateWhole  bool
+	locateRender func(only map[string]bool)
 }
 
 // store is where the run keeps what it may use again (nil: nowhere).
@@ -481,7 +485,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		r.nothingChecked(s, res, "render", "the suite renders no object: its checks had nothing to check")
 	}
 	if err == nil && !r.opts.Update {
-		r.locateCauses(ctx, s, in, res)
+		r.locateCauses(ctx, s, in, res, sink)
 	}
 	if err == nil {
 		err = r.defTests(ctx, s, res)

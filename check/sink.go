@@ -36,6 +36,12 @@ type sunk struct {
 	path    string
 	cluster string
 	origin  cluster.Origin
+	// owner and propagated are the entry's: who wrote the object.
+	owner      string
+	propagated bool
+	// digest identifies the object as rendered (none when !digested).
+	digest   tree.Digest
+	digested bool
 	// rules' results for the object alone (Input 0), or its error.
 	report *rules.Report
 	err    error
@@ -81,10 +87,11 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*sunk{}
 		k.objs[c] = m
 	}
-	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object}
+	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object, owner: e.Owner, propagated: e.Propagated}
+	s.digest, s.digested = tree.DigestOf(e.Object)
 	m[e.Object.Key()] = s
 	if k.golden != nil {
-		k.golden.put(s.path, e)
+		k.golden.put(s, e)
 	}
 	k.rules.put(k.ctx, s)
 	if !k.rules.combined() && len(k.suite.Gatekeeper) == 0 {
@@ -199,24 +206,22 @@ func (g *goldenSink) known(r *runner, s Suite) {
 	}
 }
 
-func (g *goldenSink) put(path string, e cluster.Entry) {
+func (g *goldenSink) put(s *sunk, e cluster.Entry) {
 	if g.err != nil {
 		return
 	}
-	if g.store != nil && g.cmp != nil {
-		if d, ok := tree.DigestOf(e.Object); ok {
-			g.err = g.cmp.PutDigest(path, d, func() ([]byte, error) { return tree.Encode(e.Object) })
-			return
-		}
+	if g.store != nil && g.cmp != nil && s.digested {
+		g.err = g.cmp.PutDigest(s.path, s.digest, func() ([]byte, error) { return tree.Encode(e.Object) })
+		return
 	}
 	data, err := tree.Encode(e.Object)
 	switch {
 	case err != nil:
 		g.err = err
 	case g.upd != nil:
-		g.err = g.upd.Put(path, data)
+		g.err = g.upd.Put(s.path, data)
 	default:
-		g.err = g.cmp.Put(path, data)
+		g.err = g.cmp.Put(s.path, data)
 	}
 }
 
