@@ -77,7 +77,8 @@ func appendMap(b []byte, m map[string]any) ([]byte, bool) {
 	if m == nil {
 		return append(b, 'z'), true
 	}
-	keys := make([]string, 0, len(m))
+	var small [16]string // most objects' maps: no allocation
+	keys := small[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
