@@ -2,8 +2,10 @@ package check
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -170,4 +172,59 @@ func findingDiffs(r *Result) []string {
 		}
 	}
 	return out
+}
+
+// TestGoldenKnownUpdate: drydock test --update with a store rewrites what
+// a render changed and a golden file edited with its size and time kept,
+// though it knew the rest unchanged: a run without the store then passes.
+func TestGoldenKnownUpdate(t *testing.T) {
+	res := runFiles(t, map[string]string{
+		"drydock.yaml": "suites: [{name: s, inputs: [shop.yaml], golden: golden, validate: false}]\n",
+		"shop.yaml":    shopApp("nginx:1.25", 2),
+	}, Options{Update: true})
+	if res.ExitCode() != ExitOK {
+		t.Fatalf("update: %v", summarize(res))
+	}
+	cfg, err := LoadConfig("drydock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &memStore{}
+	update := func() *Result {
+		return Run(context.Background(), cfg, Options{Update: true, testStore: st,
+			goldenStart: func(time.Time) time.Time { return time.Now().Add(time.Hour) }})
+	}
+	update()
+	if len(st.m) != 1 {
+		t.Fatalf("the update kept %d records", len(st.m))
+	}
+	web := filepath.Join("golden", "local", "default", "deployment.apps_web.yaml")
+	for _, change := range []func(){
+		func() { writeFiles(t, ".", map[string]string{"shop.yaml": shopApp("nginx:1.26", 2)}) },
+		func() {
+			fi, err := os.Stat(web)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(web)
+			writeFiles(t, ".", map[string]string{filepath.ToSlash(web): strings.Replace(string(data), "nginx:1.26", "nginx:1.20", 1)})
+			if err := os.Chtimes(web, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		change()
+		if got := update(); len(got.Suites[0].Updated) != 1 {
+			t.Errorf("the update wrote %v, want the Deployment", got.Suites[0].Updated)
+		}
+		if cold := Run(context.Background(), cfg, Options{}); cold.ExitCode() != ExitOK {
+			t.Errorf("after the update: %v", summarize(cold))
+		}
+		if got := update(); len(got.Suites[0].Updated) != 0 { // and learns the file it wrote
+			t.Errorf("the next update wrote %v", got.Suites[0].Updated)
+		}
+		if k, err := tree.ParseKnown(slices.Collect(maps.Values(st.m))[0]); err != nil || len(k) != 1 {
+			t.Errorf("the update knows %v, %v; want the Deployment", k, err)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
@@ -178,40 +179,49 @@ func (r *runner) openGolden(s Suite) *goldenSink {
 	g := &goldenSink{dir: r.paths([]string{s.Golden})[0]}
 	if r.opts.Update {
 		g.upd, g.err = tree.NewUpdater(g.dir, tree.UpdateOptions{Prune: r.opts.Prune, Adopt: r.opts.Adopt})
+		if g.upd != nil {
+			g.upd.Known, g.upd.Start = g.known(r, s, "golden-update", g.upd.Start)
+		}
 	} else {
 		g.cmp, g.err = golden.NewComparer(g.dir)
 		if g.cmp != nil {
 			g.cmp.Mask = goldenMask(s)
-			g.known(r, s)
+			g.cmp.Known, g.cmp.Start = g.known(r, s, "golden", g.cmp.Start)
 		}
 	}
 	return g
 }
 
-// known gives the comparison what st keeps of the last comparison of s
-// with the golden directory, and keeps what this one learns.
-func (g *goldenSink) known(r *runner, s Suite) {
+// known is what the run's store keeps of the last comparison (or update:
+// kind) of s with the golden directory, and when this one started (start,
+// or as a test moves it); g keeps what this one learns.
+func (g *goldenSink) known(r *runner, s Suite, kind string, start time.Time) (tree.Known, time.Time) {
+	if move := r.opts.goldenStart; move != nil {
+		start = move(start)
+	}
 	st := r.store()
 	if st == nil {
-		return
+		return nil, start
 	}
-	k, ok := knownKey(g.dir, s)
+	k, ok := knownKey(kind, g.dir, s)
 	if !ok {
-		return
+		return nil, start
 	}
 	g.store, g.key = st, k
-	g.cmp.Known = loadKnown(st, k)
-	if move := r.opts.goldenStart; move != nil {
-		g.cmp.Start = move(g.cmp.Start)
-	}
+	return loadKnown(st, k), start
 }
 
 func (g *goldenSink) put(s *sunk, e cluster.Entry) {
 	if g.err != nil {
 		return
 	}
-	if g.store != nil && g.cmp != nil && s.digested {
-		g.err = g.cmp.PutDigest(s.path, s.digest, func() ([]byte, error) { return tree.Encode(e.Object) })
+	if g.store != nil && s.digested {
+		encode := func() ([]byte, error) { return tree.Encode(e.Object) }
+		if g.upd != nil {
+			g.err = g.upd.PutDigest(s.path, s.digest, encode)
+		} else {
+			g.err = g.cmp.PutDigest(s.path, s.digest, encode)
+		}
 		return
 	}
 	data, err := tree.Encode(e.Object)
@@ -243,17 +253,23 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 			return err
 		}
 		r.updated(res, g.dir, rep)
+		g.keep(g.upd.Learned())
 		return nil
 	}
 	rep := g.cmp.Report()
 	r.compared(res, g.dir, rep, origins)
-	if learned, changed := g.cmp.Learned(); g.store != nil && changed {
-		_ = g.store.Put(g.key, learned.Marshal()) // not kept: the next run reads the files
-	}
+	g.keep(g.cmp.Learned())
 	if r.opts.goldenReport != nil {
 		r.opts.goldenReport(res.Name, rep)
 	}
 	return nil
+}
+
+// keep keeps what the comparison or update learned, when it changed.
+func (g *goldenSink) keep(learned tree.Known, changed bool) {
+	if g.store != nil && changed {
+		_ = g.store.Put(g.key, learned.Marshal()) // not kept: the next run reads the files
+	}
 }
 
 // ruleSink evaluates the suite's rules on each object (or, combined, on

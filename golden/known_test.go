@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // that of its content here) with dir given known, as a comparison that
 // began at start, and returns the report, what it learned and the paths
 // it encoded (read).
-func knownRun(t *testing.T, dir string, known Known, start time.Time, got map[string]string) (*Report, Known, []string) {
+func knownRun(t *testing.T, dir string, known tree.Known, start time.Time, got map[string]string) (*Report, tree.Known, []string) {
 	t.Helper()
 	c, err := NewComparer(dir)
 	if err != nil {
@@ -125,17 +124,17 @@ func TestPutDigest(t *testing.T) {
 				t.Errorf("read (-want +got):\n%s", diff)
 			}
 			if warm.Known != tt.known {
-				t.Errorf("Known = %d, want %d", warm.Known, tt.known)
+				t.Errorf("tree.Known = %d, want %d", warm.Known, tt.known)
 			}
 			warm.Known = 0
 			if diff := cmp.Diff(cold, warm); diff != "" {
-				t.Errorf("the report differs from a comparison without Known (-cold +warm):\n%s", diff)
+				t.Errorf("the report differs from a comparison without tree.Known (-cold +warm):\n%s", diff)
 			}
 		})
 	}
 }
 
-func sortedKnown(k Known) []string {
+func sortedKnown(k tree.Known) []string {
 	m := map[string]string{}
 	for p := range k {
 		m[p] = ""
@@ -170,33 +169,4 @@ func TestPutDigestRacy(t *testing.T) {
 		t.Errorf("Learned() = %v after a changed second Put", learned)
 	}
 	c.Report()
-}
-
-// TestKnownMarshal: a record reads back as it was; every truncation, an
-// extension and another version do not read.
-func TestKnownMarshal(t *testing.T) {
-	k := Known{
-		"a/b.yaml": {File: tree.FileID{Size: 10, ModNs: -1, ChangeNs: 1 << 60, Ino: 7, Dev: 1 << 63}, Rendered: contentDigest("x")},
-		"c.yaml":   {Rendered: contentDigest("y")},
-	}
-	data := k.Marshal()
-	got, err := ParseKnown(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(k, got); diff != "" {
-		t.Errorf("read back (-want +got):\n%s", diff)
-	}
-	if empty, err := ParseKnown(Known{}.Marshal()); err != nil || len(empty) != 0 {
-		t.Errorf("an empty record: %v, %v", empty, err)
-	}
-	bad := [][]byte{nil, append(append([]byte{}, data...), 0), []byte("drydock golden known 2\n\x00")}
-	for i := range data {
-		bad = append(bad, data[:i])
-	}
-	for _, b := range bad {
-		if _, err := ParseKnown(b); !errors.Is(err, ErrBadKnown) {
-			t.Errorf("ParseKnown(%q) = %v, want ErrBadKnown", b, err)
-		}
-	}
 }

@@ -25,7 +25,7 @@ type Comparer struct {
 	// the same Mask found equal to their rendered files: PutDigest does
 	// not read them again while they and the rendered objects are as
 	// they were.
-	Known Known
+	Known tree.Known
 
 	// Start is when the comparison began (NewComparer sets it): a golden
 	// file changed since, or just before (tree.FileID.Racy), could change
@@ -34,7 +34,7 @@ type Comparer struct {
 
 	list *tree.Listing
 	// learned are the golden files found equal, for Learned.
-	learned Known
+	learned tree.Known
 	// paths are the rendered paths, state their comparison.
 	paths *tree.PathSet
 	state map[string]fileState
@@ -65,7 +65,7 @@ func NewComparer(dir string) (*Comparer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, learned: Known{}}, nil
+	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, learned: tree.Known{}}, nil
 }
 
 // Put compares the rendered file at the tree path p (a clean relative
@@ -84,7 +84,7 @@ func (c *Comparer) Put(p string, data []byte) error {
 func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, error)) error {
 	delete(c.learned, p)
 	id, stable := c.list.Stat(p) // before reading: a later write changes it
-	if k, ok := c.Known[p]; ok && stable && k == (KnownFile{File: id, Rendered: d}) {
+	if k, ok := c.Known[p]; ok && stable && k == (tree.KnownFile{File: id, Rendered: d}) {
 		if err := c.paths.Add(p); err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, err
 	}
 	st, err := c.put(p, data)
 	if err == nil && st.kind == unchanged && stable && !id.Racy(c.Start) {
-		c.learned[p] = KnownFile{File: id, Rendered: d}
+		c.learned[p] = tree.KnownFile{File: id, Rendered: d}
 	}
 	return err
 }
@@ -106,7 +106,7 @@ func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, err
 // Learned is the Known of the next comparison: the golden files Put with
 // a digest that were equal to their rendered files. changed says whether
 // it differs from Known (else there is nothing new to keep).
-func (c *Comparer) Learned() (k Known, changed bool) {
+func (c *Comparer) Learned() (k tree.Known, changed bool) {
 	return c.learned, !maps.Equal(c.learned, c.Known)
 }
 

@@ -1,4 +1,4 @@
-package golden
+package tree
 
 import (
 	"bytes"
@@ -6,33 +6,31 @@ import (
 	"errors"
 	"maps"
 	"slices"
-
-	"github.com/drydock-dev/drydock/tree"
 )
 
-// Known is what comparisons found of the golden files that were equal to
-// their rendered files, by tree path: a Comparer given it does not read a
-// golden file whose FileID and rendered object's digest are the ones
-// recorded (PutDigest), and Learned is the next comparison's. It is only a
-// proof for comparisons that mask files alike (Comparer.Mask): the caller
-// keeps one Known per golden directory and mask.
+// Known is what comparisons found of a directory's files that were equal
+// to their rendered files, by tree path: an Updater (or a golden
+// comparison) given it does not read a file whose FileID and rendered
+// object's digest are the ones recorded (PutDigest), and what it learned
+// is the next one's. The caller keeps one Known per directory (and per
+// way of comparing, such as a golden comparison's mask).
 type Known map[string]KnownFile
 
 // KnownFile is a golden file that compared equal to a rendered object.
 type KnownFile struct {
 	// File is the golden file's identity when it was read (never racy:
-	// see tree.FileID.Racy).
-	File tree.FileID
+	// see FileID.Racy).
+	File FileID
 	// Rendered is the digest of the object it was equal to.
-	Rendered tree.Digest
+	Rendered Digest
 }
 
 // knownMagic starts a marshalled Known (and names its version).
-const knownMagic = "drydock golden known 1\n"
+const knownMagic = "drydock known files 1\n"
 
 // ErrBadKnown is returned by ParseKnown for data that is not a marshalled
 // Known.
-var ErrBadKnown = errors.New("not a record of known golden files")
+var ErrBadKnown = errors.New("not a record of known files")
 
 // Marshal encodes k (its paths sorted: equal records encode alike).
 func (k Known) Marshal() []byte {
