@@ -183,13 +183,11 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	p := s.path(k)
-	f, err := os.Open(p)
-	if err != nil {
+	data, mtime, err := readEntry(p, k)
+	if errors.Is(err, fs.ErrNotExist) {
 		s.stats.misses.Add(1)
 		return nil, false
 	}
-	data, mtime, err := readEntry(f, k)
-	f.Close()
 	if err != nil {
 		s.stats.misses.Add(1)
 		s.stats.corrupt.Add(1)
@@ -206,21 +204,17 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 // errCorrupt is an entry that does not verify.
 var errCorrupt = errors.New("cache: corrupt entry")
 
-func readEntry(f *os.File, k Key) ([]byte, time.Time, error) {
-	fi, err := f.Stat()
+// readEntry reads the entry file p of k. A missing file is
+// fs.ErrNotExist, any other failure a corrupt entry. It reads with
+// system calls rather than os.File (which registers every file with the
+// network poller): a hit is an open, a stat, a read and a close.
+func readEntry(p string, k Key) ([]byte, time.Time, error) {
+	buf, mtime, err := readFile(p)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	size := fi.Size()
-	if size < int64(headerLen) {
-		return nil, time.Time{}, errCorrupt
-	}
-	buf := make([]byte, size)
-	if _, err := io.ReadFull(f, buf); err != nil {
-		return nil, time.Time{}, errCorrupt
-	}
 	data, err := decode(buf, k)
-	return data, fi.ModTime(), err
+	return data, mtime, err
 }
 
 // decode checks an entry file's bytes against k and returns its data.
