@@ -570,3 +570,18 @@ func TestWatchOutputKnown(t *testing.T) {
 		}
 	}
 }
+
+// test --watch opens the cache once and keeps it for every run; none with
+// --no-cache.
+func TestTestStoreOnce(t *testing.T) {
+	var stderr bytes.Buffer
+	o := testFlags{cacheDir: t.TempDir()}
+	first := o.openStore(&stderr)
+	if first == nil || o.openStore(&stderr) != first {
+		t.Errorf("openStore gave %p, then another: %s", first, stderr.String())
+	}
+	o.closeStore(&stderr)
+	if none := (&testFlags{noCache: true, cacheDir: t.TempDir()}).openStore(&stderr); none != nil {
+		t.Error("--no-cache opened a cache")
+	}
+}
