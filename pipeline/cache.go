@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/drydock-dev/drydock/cache"
@@ -75,6 +77,44 @@ type fileSum struct {
 	name  string
 	sum   [sha256.Size]byte
 	other bool
+	// docs are the file's YAML documents, as its bytes delimit them.
+	docs []docSum
+}
+
+// docSum is a document of a YAML stream: the line it starts on (its
+// "---", or 1) and the hash of its bytes up to the next one.
+type docSum struct {
+	line int
+	sum  [sha256.Size]byte
+}
+
+// splitDocs cuts a YAML stream into its documents by bytes: a line that
+// is "---" (or starts with "--- ") begins one; YAML forbids such a line
+// inside any scalar, so this is where the parser cuts too.
+func splitDocs(data []byte) []docSum {
+	var docs []docSum
+	start, startLine, line := 0, 1, 1
+	for i := 0; i < len(data); {
+		j := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if j >= 0 {
+			next = i + j + 1
+		}
+		rest := data[i:next]
+		if i > start && bytes.HasPrefix(rest, []byte("---")) && (len(rest) == 3 || rest[3] == ' ' || rest[3] == '\t' || rest[3] == '\n' || rest[3] == '\r') {
+			docs = append(docs, docSum{line: startLine, sum: sha256.Sum256(data[start:i])})
+			start, startLine = i, line
+		}
+		i = next
+		line++
+	}
+	return append(docs, docSum{line: startLine, sum: sha256.Sum256(data[start:])})
+}
+
+// doc is the document holding line.
+func (f *fileSum) doc(line int) docSum {
+	i := sort.Search(len(f.docs), func(i int) bool { return f.docs[i].line > line })
+	return f.docs[max(i-1, 0)]
 }
 
 // appKey is the key of a's render in a run of key run.
@@ -83,7 +123,14 @@ func appKey(run cache.Key, a appSource, files map[string]*fileSum, base map[stri
 	if f == nil || a.pos.File == "" {
 		return cache.Key{}, false
 	}
-	h := cache.NewHasher(cacheFormat).Bytes(run[:]).String(f.name).Bytes(f.sum[:])
+	h := cache.NewHasher(cacheFormat).Bytes(run[:]).String(f.name)
+	if a.doc != nil {
+		// Decoded from its document alone: those bytes are all it reads.
+		d := f.doc(a.pos.Line)
+		h.String("doc").Bytes(d.sum[:])
+	} else {
+		h.String("file").Bytes(f.sum[:])
+	}
 	h.String(fmt.Sprintf("%d:%d:%s", a.pos.Line, a.pos.Col, a.pos.String()))
 	ns := a.key.Namespace
 	if ns == "" {

@@ -144,7 +144,8 @@ func TestCacheMutations(t *testing.T) {
 		{name: "nothing", misses: 0},
 		{name: "app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, misses: 1},
 		{name: "app moved down a line", files: func(f cacheFiles) { f["apps/a.yaml"] = "\n" + f["apps/a.yaml"] }, misses: 1},
-		{name: "other app in the same file", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "dos") + "---\n" + cacheApp("c", "three") }, misses: 2},
+		{name: "other app in the same file", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "dos") + "---\n" + cacheApp("c", "three") }, misses: 1},
+		{name: "app in a file moved down", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "two") + "# one line more\n---\n" + cacheApp("c", "three") }, misses: 1},
 		{name: "definition used", files: func(f cacheFiles) { f["defs/comp.yaml"] = strings.Replace(cacheDef, "*1.5", "*2.5", 1) }, misses: 3},
 		{name: "definition unused", files: func(f cacheFiles) { f["defs/unused.yaml"] = strings.Replace(cacheUnused, `"y"`, `"z"`, 1) }, misses: 3},
 		{name: "inventory", files: func(f cacheFiles) { f["clusters.yaml"] = strings.Replace(cacheClusters, "east", "west", 2) }, misses: 3},
@@ -228,5 +229,28 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeEntry([]byte{1, 2, 3}); err == nil {
 		t.Error("bad entry decoded")
+	}
+}
+
+func TestSplitDocs(t *testing.T) {
+	lines := func(data string) []int {
+		var out []int
+		for _, d := range splitDocs([]byte(data)) {
+			out = append(out, d.line)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		data string
+		want []int
+	}{
+		{"a: 1\n", []int{1}},
+		{"---\na: 1\n---\nb: 2\n", []int{1, 3}},
+		{"# c\n---\na: |\n  ---x\n  --- \n---\r\nb: 2", []int{1, 2, 6}},
+		{"a: '---'\n----\n--- # c\nb: 1\n", []int{1, 3}},
+	} {
+		if diff := cmp.Diff(tt.want, lines(tt.data)); diff != "" {
+			t.Errorf("%q: %s", tt.data, diff)
+		}
 	}
 }

@@ -279,7 +279,7 @@ func (f files) read(p string) ([]byte, error) {
 func (l *loaded) addFile(name string, data []byte) (err error) {
 	before := l.sizes()
 	defer func() {
-		l.sums = append(l.sums, fileSum{name: name, sum: sha256.Sum256(data), other: err != nil || l.sizes() != before})
+		l.sums = append(l.sums, fileSum{name: name, sum: sha256.Sum256(data), other: err != nil || l.sizes() != before, docs: splitDocs(data)})
 	}()
 	if strings.HasSuffix(name, ".cue") {
 		defs, err := render.ParseCUEDefinitions(name, data)
