@@ -41,7 +41,7 @@ var imports = map[string][]string{
 	"karmada/propagation":   {"karmada", "schemas", "cluster", "manifest"},
 	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},
 	"karmada/controller":    {"overrides/karmada", "karmada/propagation", "schemas", "cluster", "manifest"},
-	"pipeline":              {"charts", "charts/source", "karmada/controller", "render/addon", "render/workflow", "render/resourcekeeper", "render/cueval", "render/builtin", "render", "schemas", "cluster", "tree", "manifest"},
+	"pipeline":              {"cache", "charts", "charts/source", "karmada/controller", "render/addon", "render/workflow", "render/resourcekeeper", "render/cueval", "render/builtin", "render", "schemas", "cluster", "tree", "manifest"},
 	"golden":                {"tree"},
 	"reconcile":             {"golden", "render/resourcekeeper", "render", "cluster", "tree", "manifest"},
 	"regosandbox":           {"manifest"},

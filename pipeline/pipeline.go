@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drydock-dev/drydock/cache"
 	chartsource "github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -125,6 +126,11 @@ type Inputs struct {
 	// is not an Application (observed objects, what addons install,
 	// resource templates) is written all the same.
 	Only map[string]bool
+	// Cache, when set, keeps each application's render by the hash of
+	// what it reads and serves the next run's unchanged applications
+	// from it (see cache.go for the key and what a run keeps nothing
+	// of). Nil: every application renders.
+	Cache *cache.Store
 }
 
 // Record chooses the optional records a render keeps beside the final
@@ -205,6 +211,9 @@ type Result struct {
 	// Placement explains where Karmada placed objects
 	// (Record.Placement).
 	Placement *controller.Placements
+	// CacheError is the first failure to write the render cache
+	// (Inputs.Cache): a warning, never a failed render.
+	CacheError error
 	// AppState is the Applications' state that decides what a change
 	// deletes (Record.AppState).
 	AppState *AppState
@@ -335,10 +344,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	given := in.Definitions
 	var defNotes []string
+	var defSums []fileSum
 	if given == nil {
 		var err error
 		var bad bool
-		if given, defNotes, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
+		if given, defNotes, defSums, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
 			return nil, failed(load, err)
 		}
 		load = append(load, err)
@@ -468,7 +478,12 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 			}
 		}
 	}
-	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out)
+	var keys *appKeys
+	if in.cacheable(opts) {
+		keys = newAppKeys(runKey(&in, opts, l.sums, defSums, inventoried.sums, observed.sums), l.sums, in.BaseRevisions)
+	}
+	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys)
+	res.CacheError = r.cacheErr
 	if err := r.err(ctx, guard); err != nil {
 		return nil, failed(slices.Concat(load, r.invalid), err)
 	}
@@ -704,6 +719,8 @@ type rendered struct {
 	props []Finding
 	// statuses are the components' health (Record.Status).
 	statuses []ComponentStatus
+	// cacheErr is the first failure to write the render cache.
+	cacheErr error
 }
 
 // keep fills the records of res that rec asks for.
@@ -742,7 +759,7 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 // soon as it is ready. Every application is rendered, so that all invalid
 // ones are reported; after an error that is not an invalid application
 // nothing more is written.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store) *rendered {
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store, keys *appKeys) *rendered {
 	workers, trace := in.Workers, in.Record.Trace
 	type outcome struct {
 		res *workflow.AppResult
@@ -753,6 +770,8 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		revision string
 		// statuses are its components' (Record.Status).
 		statuses []ComponentStatus
+		// cacheErr is why its render was not kept (Inputs.Cache).
+		cacheErr error
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -761,6 +780,14 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		return e
 	}
 	work := func(e *cueval.Engine, i int) outcome {
+		key, keyed := keys.key(apps[i])
+		if keyed {
+			if c := keys.get(in.Cache, key); c != nil {
+				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
+					return outcome{res: o, revision: c.revision}
+				}
+			}
+		}
 		app, err := apps[i].load()
 		if err != nil {
 			return outcome{err: err}
@@ -775,6 +802,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		if o.res, o.err = workflow.Run(e, app, inv, opts); o.err != nil {
 			return o
+		}
+		if keyed {
+			o.cacheErr = keys.put(in.Cache, key, o.res, o.revision)
 		}
 		if in.Record.Validate != nil {
 			o.props = undeclaredProperties(e, defs, app, in.Record.Validate.Strict)
@@ -805,6 +835,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 				r.internal = o.err
 			}
 			return
+		}
+		if o.cacheErr != nil && r.cacheErr == nil {
+			r.cacheErr = o.cacheErr
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
 		r.props = append(r.props, o.props...)
@@ -920,7 +953,7 @@ func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, erro
 // LoadDefinitionsFields is LoadDefinitions with field validation v
 // (Inputs.FieldValidation); it returns the warnings of Warn.
 func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValidation) (*render.Definitions, []string, error) {
-	defs, notes, _, err := files{fields: v}.definitions(paths, noBuiltins)
+	defs, notes, _, _, err := files{fields: v}.definitions(paths, noBuiltins)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -931,13 +964,13 @@ func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValid
 // (unless noBuiltins), and the warnings of their field validation. With
 // an error in one of them, the others are returned with it (bad set);
 // nil definitions when -d gives something else.
-func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, notes []string, bad bool, err error) {
+func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, notes []string, sums []fileSum, bad bool, err error) {
 	var given loaded
 	err = f.readPaths(paths, nil, &given)
 	if stray := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); stray != nil {
-		return nil, nil, true, manifest.Join(err, stray)
+		return nil, nil, nil, true, manifest.Join(err, stray)
 	}
-	return builtin.Merge(noBuiltins, given.defs), given.notes, err != nil, err
+	return builtin.Merge(noBuiltins, given.defs), given.notes, given.sums, err != nil, err
 }
 
 // authoredProvenance gives the objects taken as authored (resource
