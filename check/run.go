@@ -91,8 +91,9 @@ type Options struct {
 	// --charts, --source): the charts come after each suite's own, a
 	// source replaces the suite's of the same name.
 	Charts chartsource.Config
-	// Cache keeps, between runs, what each golden comparison found equal
-	// (golden.Known): a golden file unchanged since, compared with an
+	// Cache keeps, between runs, each application's render
+	// (pipeline.Inputs.Cache) and what each golden comparison found equal
+	// (tree.Known): a golden file unchanged since, compared with an
 	// object rendered as it was, is not read again (nil: every file is).
 	Cache *cache.Store
 
@@ -460,6 +461,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	in.Workers, in.Limits, in.Skip = r.renderWorkers, r.opts.Limits, r.skip
+	in.Cache = r.opts.Cache // the unchanged applications are not rendered again
 	in.Charts = withCharts(in.Charts, r.opts.Charts)
 	in.FieldValidation = r.fieldValidation(s)
 	if in.Record.Validate != nil {
