@@ -41,7 +41,7 @@ var imports = map[string][]string{
 	"karmada/propagation":   {"karmada", "schemas", "cluster", "manifest"},
 	"overrides/karmada":     {"karmada", "schemas", "cluster", "manifest"},
 	"karmada/controller":    {"overrides/karmada", "karmada/propagation", "schemas", "cluster", "manifest"},
-	"pipeline":              {"charts", "charts/source", "karmada/controller", "render/addon", "render/workflow", "render/resourcekeeper", "render/cueval", "render/builtin", "render", "schemas", "cluster", "tree", "manifest"},
+	"pipeline":              {"cache", "charts", "charts/source", "karmada/controller", "render/addon", "render/workflow", "render/resourcekeeper", "render/cueval", "render/builtin", "render", "schemas", "cluster", "tree", "manifest"},
 	"golden":                {"tree"},
 	"reconcile":             {"golden", "render/resourcekeeper", "render", "cluster", "tree", "manifest"},
 	"regosandbox":           {"manifest"},
@@ -49,9 +49,9 @@ var imports = map[string][]string{
 	"rules":                 {"parsers", "regosandbox", "tree", "manifest"},
 	"gatekeeper":            {"regosandbox", "manifest"},
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
-	"check":                 {"charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
+	"check":                 {"cache", "charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"report":                {"check", "reconcile", "cluster", "manifest"},
-	"cmd/drydock":           {"charts/source", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"cmd/drydock":           {"cache", "charts/source", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},
 }
 

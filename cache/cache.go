@@ -26,13 +26,12 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,20 +41,15 @@ import (
 // Key identifies an entry: the SHA-256 of the parts it was built from.
 type Key [sha256.Size]byte
 
-// String is the key in hex, the entry's file name.
-func (k Key) String() string { return hex.EncodeToString(k[:]) }
-
 // Hasher builds a Key from parts, each length-prefixed so that no two
 // different sequences of parts give the same key.
 type Hasher struct{ h hash.Hash }
 
 // NewHasher returns a Hasher whose key starts from kind, the name of what
-// is cached ("render", "golden"), and from drydock's build (BuildID), so
-// keys of different kinds or builds never meet.
+// is cached ("render", "golden"), so keys of different kinds never meet.
 func NewHasher(kind string) *Hasher {
 	h := &Hasher{h: sha256.New()}
 	h.String(kind)
-	h.String(BuildID())
 	return h
 }
 
@@ -69,20 +63,7 @@ func (h *Hasher) Bytes(b []byte) *Hasher {
 }
 
 // String adds a part.
-func (h *Hasher) String(s string) *Hasher {
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-	h.h.Write(n[:])
-	h.h.Write([]byte(s))
-	return h
-}
-
-// Int adds a number.
-func (h *Hasher) Int(i int64) *Hasher {
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(i))
-	return h.Bytes(n[:])
-}
+func (h *Hasher) String(s string) *Hasher { return h.Bytes([]byte(s)) }
 
 // Key returns the key of the parts added so far.
 func (h *Hasher) Key() Key {
@@ -93,51 +74,62 @@ func (h *Hasher) Key() Key {
 
 // Options say where the store is and how large it may grow.
 type Options struct {
-	// Dir is the store's directory, created when missing.
+	// Dir is the store's directory, created when missing. The entries
+	// live in a subdirectory per entry format (FormatDir), so a drydock
+	// that writes another format never meets them.
 	Dir string
 	// MaxBytes caps the size of the entries; past it the least recently
 	// used are removed (0: DefaultMaxBytes).
 	MaxBytes int64
+	// TrimEvery is how often Close walks the store to enforce MaxBytes
+	// (0: DefaultTrimEvery; negative: at every Close that follows a
+	// Put). Walking costs a stat per entry, so a run that only hits does
+	// not walk, and runs close together share one walk.
+	TrimEvery time.Duration
 }
 
 // DefaultMaxBytes is the store's size cap when Options gives none.
 const DefaultMaxBytes = 1 << 30
 
-// version names the layout of the store's directory and of its entries:
-// a new layout is a new subdirectory, never a misread entry.
-const version = "v1"
+// DefaultTrimEvery is how often the store enforces its size cap when
+// Options gives no interval.
+const DefaultTrimEvery = time.Hour
 
-// magic starts every entry; then the length of the data (8 bytes,
-// little-endian), its SHA-256, and the data.
-var magic = []byte("drydock-cache\x00v1\x00")
+// FormatDir is the subdirectory of Options.Dir holding this entry format.
+const FormatDir = "v1"
 
-var headerSize = len(magic) + 8 + sha256.Size
+// ErrNotImplemented was returned by the skeleton; kept for callers that
+// compiled against it. No function returns it.
+var ErrNotImplemented = errors.New("cache: not implemented")
 
-// touchAfter: a hit marks its entry used (its modification time, what
-// eviction orders by) only when the mark is older than this, so that a
-// warm run does not write the times of every entry it reads.
+// touchAfter is how old an entry's modification time must be before a
+// hit refreshes it: the LRU order needs no finer grain, and a hit then
+// costs no write.
 const touchAfter = time.Hour
 
-// tmpPrefix starts the names of entries being written; eviction removes
-// those a killed process left behind.
-const tmpPrefix = ".tmp-"
+// An entry file is header + data. The header:
+//
+//	magic   "drydock\x00cache\x01" (14 bytes: name, format version)
+//	length  uint64 little endian, len(data)
+//	key     the entry's Key (32 bytes): a file renamed to another key's name does not verify
+//	crc     CRC-32C of key and data, uint32 little endian
+const magic = "drydock\x00cache\x01"
 
-// ledger is the file each process that wrote entries appends its byte
-// count to: when the sum passes an eighth of the cap, the next Close
-// walks the store and evicts.
-const ledger = "written"
+const headerLen = len(magic) + 8 + sha256.Size + 4
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Store is an open cache directory. A nil *Store is a store that holds
 // nothing (--no-cache): Get always misses and Put does nothing. Its
 // methods are safe for concurrent use.
 type Store struct {
-	dir string
-	max int64
-
-	hits, misses, puts, corrupt, evicted atomic.Int64
-	written                              atomic.Int64
-	mu                                   sync.Mutex
-	closed                               bool
+	opts  Options
+	dir   string // Dir/FormatDir
+	stats struct {
+		hits, misses, puts, corrupt, evicted atomic.Int64
+	}
+	mu     sync.Mutex
+	closed bool
 }
 
 // Open opens (creating it when missing) the store in o.Dir.
@@ -145,18 +137,17 @@ func Open(o Options) (*Store, error) {
 	if o.Dir == "" {
 		return nil, errors.New("cache: no directory")
 	}
-	dir := filepath.Join(o.Dir, version)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.TrimEvery == 0 {
+		o.TrimEvery = DefaultTrimEvery
+	}
+	dir := filepath.Join(o.Dir, FormatDir)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("cache: %s is not a directory", dir)
-	}
-	max := o.MaxBytes
-	if max <= 0 {
-		max = DefaultMaxBytes
-	}
-	return &Store{dir: dir, max: max}, nil
+	return &Store{opts: o, dir: dir}, nil
 }
 
 // DefaultDir is drydock's directory under the user's cache directory
@@ -169,7 +160,8 @@ func DefaultDir() (string, error) {
 	return filepath.Join(d, "drydock"), nil
 }
 
-// Dir is the directory the entries are in.
+// Dir is the directory holding the store's entries (Options.Dir's
+// format subdirectory); "" for a nil store.
 func (s *Store) Dir() string {
 	if s == nil {
 		return ""
@@ -177,9 +169,11 @@ func (s *Store) Dir() string {
 	return s.dir
 }
 
+// path is where k's entry lives: a directory per first byte keeps
+// directories small.
 func (s *Store) path(k Key) string {
-	name := k.String()
-	return filepath.Join(s.dir, name[:2], name[2:])
+	h := hex.EncodeToString(k[:])
+	return filepath.Join(s.dir, h[:2], h[2:])
 }
 
 // Get returns the entry of k, and false when there is none or it does
@@ -189,108 +183,113 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	p := s.path(k)
-	raw, mtime, err := readEntry(p)
+	data, mtime, err := readEntry(p, k)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.stats.misses.Add(1)
+		return nil, false
+	}
 	if err != nil {
-		s.misses.Add(1)
+		s.stats.misses.Add(1)
+		s.stats.corrupt.Add(1)
+		os.Remove(p)
 		return nil, false
 	}
-	data, ok := decode(raw)
-	if !ok {
-		s.corrupt.Add(1)
-		s.misses.Add(1)
-		_ = os.Remove(p)
-		return nil, false
+	if now := time.Now(); now.Sub(mtime) > touchAfter {
+		os.Chtimes(p, now, now)
 	}
-	s.hits.Add(1)
-	if time.Since(mtime) > touchAfter {
-		now := time.Now()
-		_ = os.Chtimes(p, now, now)
-	}
+	s.stats.hits.Add(1)
 	return data, true
 }
 
-// readEntry reads the file at p with one open and one stat.
-func readEntry(p string) ([]byte, time.Time, error) {
-	f, err := os.Open(p)
+// errCorrupt is an entry that does not verify.
+var errCorrupt = errors.New("cache: corrupt entry")
+
+// readEntry reads the entry file p of k. A missing file is
+// fs.ErrNotExist, any other failure a corrupt entry. It reads with
+// system calls rather than os.File (which registers every file with the
+// network poller): a hit is an open, a stat, a read and a close.
+func readEntry(p string, k Key) ([]byte, time.Time, error) {
+	buf, mtime, err := readFile(p)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	buf := make([]byte, fi.Size()+1) // +1: a file that grew reads long
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, time.Time{}, err
-	}
-	return buf[:n], fi.ModTime(), nil
+	data, err := decode(buf, k)
+	return data, mtime, err
 }
 
-// decode verifies an entry and returns its data.
-func decode(raw []byte) ([]byte, bool) {
-	if len(raw) < headerSize || !bytes.Equal(raw[:len(magic)], magic) {
-		return nil, false
+// decode checks an entry file's bytes against k and returns its data.
+func decode(buf []byte, k Key) ([]byte, error) {
+	if len(buf) < headerLen || string(buf[:len(magic)]) != magic {
+		return nil, errCorrupt
 	}
-	n := binary.LittleEndian.Uint64(raw[len(magic):])
-	data := raw[headerSize:]
-	if uint64(len(data)) != n {
-		return nil, false
+	h := buf[len(magic):headerLen]
+	n := binary.LittleEndian.Uint64(h[:8])
+	if n != uint64(len(buf)-headerLen) || !bytes.Equal(h[8:8+sha256.Size], k[:]) {
+		return nil, errCorrupt
 	}
-	sum := sha256.Sum256(data)
-	if !bytes.Equal(sum[:], raw[len(magic)+8:headerSize]) {
-		return nil, false
+	data := buf[headerLen:]
+	crc := crc32.Update(crc32.Checksum(k[:], castagnoli), castagnoli, data)
+	if crc != binary.LittleEndian.Uint32(h[8+sha256.Size:]) {
+		return nil, errCorrupt
 	}
-	return data, true
+	return data, nil
 }
 
-// encode is data with its header.
-func encode(data []byte) []byte {
-	out := make([]byte, 0, headerSize+len(data))
-	out = append(out, magic...)
-	out = binary.LittleEndian.AppendUint64(out, uint64(len(data)))
-	sum := sha256.Sum256(data)
-	out = append(out, sum[:]...)
-	return append(out, data...)
+// encode returns the entry file's bytes of k and data.
+func encode(k Key, data []byte) []byte {
+	buf := make([]byte, headerLen, headerLen+len(data))
+	copy(buf, magic)
+	h := buf[len(magic):]
+	binary.LittleEndian.PutUint64(h[:8], uint64(len(data)))
+	copy(h[8:], k[:])
+	crc := crc32.Update(crc32.Checksum(k[:], castagnoli), castagnoli, data)
+	binary.LittleEndian.PutUint32(h[8+sha256.Size:], crc)
+	return append(buf, data...)
 }
 
-// Put stores data as the entry of k: written to a temporary file beside
-// it and renamed into place, so that a reader sees the whole entry or
-// none. A failure to write is returned but is never a reason to fail a
-// render: callers report it as a warning.
+// Put stores data as the entry of k. A failure to write is returned but
+// is never a reason to fail a render: callers report it as a warning.
+// The entry is written to a temporary file beside its place and renamed
+// into it, so that a reader (in this process or another) sees the whole
+// entry or none, and a writer killed midway leaves only a temporary file
+// (named with a leading dot, removed by the next trim once stale).
 func (s *Store) Put(k Key, data []byte) error {
 	if s == nil {
 		return nil
 	}
 	p := s.path(k)
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cache: %w", err)
+	f, err := os.CreateTemp(dir, ".tmp-")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o777); err == nil {
+			f, err = os.CreateTemp(dir, ".tmp-")
+		}
 	}
-	f, err := os.CreateTemp(dir, tmpPrefix)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	entry := encode(data)
-	_, werr := f.Write(entry)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(f.Name())
+	_, err = f.Write(encode(k, data))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := os.Rename(f.Name(), p); err != nil {
-		_ = os.Remove(f.Name())
-		return fmt.Errorf("cache: %w", err)
-	}
-	s.puts.Add(1)
-	s.written.Add(int64(len(entry)))
+	s.stats.puts.Add(1)
 	return nil
 }
 
-// Close records what this process wrote and, once the store has grown
-// by an eighth of its cap since the last look, evicts the least recently
-// used entries until it is under the cap. Close is idempotent.
+// trimFile is the file whose modification time says when the store was
+// last trimmed.
+const trimFile = "trim.txt"
+
+// Close evicts past the size cap and releases the store. It walks the
+// entries only after a Put and when the last trim is older than
+// Options.TrimEvery.
 func (s *Store) Close() error {
 	if s == nil {
 		return nil
@@ -301,125 +300,80 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	written := s.written.Load()
-	if written == 0 {
+	if s.stats.puts.Load() == 0 {
 		return nil
 	}
-	total, err := s.record(written)
-	if err != nil {
-		return err
-	}
-	if total < s.max/8 {
-		return nil
-	}
-	// The ledger restarts before the walk: a concurrent writer's bytes
-	// are counted again by the next one at worst.
-	if err := os.Remove(filepath.Join(s.dir, ledger)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("cache: %w", err)
-	}
-	return s.Evict()
-}
-
-// record appends written to the ledger and returns the ledger's sum.
-func (s *Store) record(written int64) (int64, error) {
-	p := filepath.Join(s.dir, ledger)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return 0, fmt.Errorf("cache: %w", err)
-	}
-	_, werr := f.WriteString(strconv.FormatInt(written, 10) + "\n")
-	if err := errors.Join(werr, f.Close()); err != nil {
-		return 0, fmt.Errorf("cache: %w", err)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return 0, fmt.Errorf("cache: %w", err)
-	}
-	var total int64
-	for line := range strings.Lines(string(data)) {
-		n, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
-		if err == nil && n > 0 {
-			total += n
+	marker := filepath.Join(s.dir, trimFile)
+	if s.opts.TrimEvery > 0 {
+		if fi, err := os.Stat(marker); err == nil && time.Since(fi.ModTime()) < s.opts.TrimEvery {
+			return nil
 		}
 	}
-	return total, nil
+	if err := os.WriteFile(marker, nil, 0o666); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return s.trim()
 }
 
-// Evict removes the least recently used entries (by modification time,
-// which a hit renews) until the store is under its cap, and the
-// temporary files of writers that died over an hour ago. Only files
-// named as entries are removed: nothing else in the directory is
-// touched.
-func (s *Store) Evict() error {
-	if s == nil {
-		return nil
-	}
-	type entry struct {
-		path string
-		size int64
-		used time.Time
-	}
-	var entries []entry
+type entryInfo struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// trim removes the least recently used entries until the rest fit in
+// MaxBytes, and temporary files older than an hour (a writer that died).
+func (s *Store) trim() error {
+	var entries []entryInfo
 	var total int64
-	stale := time.Now().Add(-time.Hour)
-	shards, err := os.ReadDir(s.dir)
+	subs, err := os.ReadDir(s.dir)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	for _, sh := range shards {
-		if !sh.IsDir() || len(sh.Name()) != 2 || !isHex(sh.Name()) {
+	for _, sub := range subs {
+		if !sub.IsDir() || len(sub.Name()) != 2 {
 			continue
 		}
-		dir := filepath.Join(s.dir, sh.Name())
-		files, err := os.ReadDir(dir)
+		d := filepath.Join(s.dir, sub.Name())
+		files, err := os.ReadDir(d)
 		if err != nil {
 			continue
 		}
 		for _, f := range files {
-			info, err := f.Info()
-			if err != nil || !info.Mode().IsRegular() {
+			fi, err := f.Info()
+			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			p := filepath.Join(dir, f.Name())
-			switch {
-			case strings.HasPrefix(f.Name(), tmpPrefix):
-				if info.ModTime().Before(stale) {
-					_ = os.Remove(p)
+			p := filepath.Join(d, f.Name())
+			if strings.HasPrefix(f.Name(), ".tmp-") {
+				if time.Since(fi.ModTime()) > time.Hour {
+					os.Remove(p)
 				}
-			case len(f.Name()) == 2*sha256.Size-2 && isHex(f.Name()):
-				entries = append(entries, entry{p, info.Size(), info.ModTime()})
-				total += info.Size()
+				continue
 			}
+			entries = append(entries, entryInfo{p, fi.Size(), fi.ModTime()})
+			total += fi.Size()
 		}
 	}
-	if total <= s.max {
+	if total <= s.opts.MaxBytes {
 		return nil
 	}
 	sort.Slice(entries, func(i, j int) bool {
-		if !entries[i].used.Equal(entries[j].used) {
-			return entries[i].used.Before(entries[j].used)
+		if !entries[i].mtime.Equal(entries[j].mtime) {
+			return entries[i].mtime.Before(entries[j].mtime)
 		}
 		return entries[i].path < entries[j].path
 	})
 	for _, e := range entries {
-		if total <= s.max {
+		if total <= s.opts.MaxBytes {
 			break
 		}
-		if err := os.Remove(e.path); err == nil || errors.Is(err, fs.ErrNotExist) {
-			total -= e.size
-			s.evicted.Add(1)
+		if os.Remove(e.path) == nil {
+			s.stats.evicted.Add(1)
 		}
+		total -= e.size
 	}
 	return nil
-}
-
-func isHex(s string) bool {
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // Stats counts what a store saw since it was opened.
@@ -432,84 +386,92 @@ func (s *Store) Stats() Stats {
 	if s == nil {
 		return Stats{}
 	}
-	return Stats{Hits: int(s.hits.Load()), Misses: int(s.misses.Load()), Puts: int(s.puts.Load()), Corrupt: int(s.corrupt.Load()), Evicted: int(s.evicted.Load())}
+	return Stats{
+		Hits: int(s.stats.hits.Load()), Misses: int(s.stats.misses.Load()),
+		Puts: int(s.stats.puts.Load()), Corrupt: int(s.stats.corrupt.Load()),
+		Evicted: int(s.stats.evicted.Load()),
+	}
 }
 
-var buildID = sync.OnceValue(readBuildID)
-
-// BuildID identifies the running drydock build, part of every key: a
-// different build never reads another one's entries. It is the Go build
-// ID of the executable (a hash of everything it was built from, `go tool
-// buildid`), read from the first pages of the file; a binary built
-// without one (-ldflags=-buildid=) is identified by its module build
-// information, size and modification time instead.
-func BuildID() string { return buildID() }
-
-// readSize is how much of the executable readBuildID reads: the Go build
-// ID note is in its first pages (cmd/internal/buildid reads 32 KiB too).
-const readSize = 32 << 10
-
-func readBuildID() string {
+var buildID = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
-		return fallbackID("", nil)
+		return ""
 	}
-	f, err := os.Open(exe)
+	return executableID(exe)
+})
+
+// BuildID identifies the running drydock build (the Go build ID of the
+// executable), part of every key: a different build never reads another
+// one's entries. It reads the first page of the executable, where the Go
+// linker writes the ID; an executable without one is identified by its
+// path, size and modification time. "" when even that cannot be read.
+func BuildID() string { return buildID() }
+
+const buildIDPrefix = "\xff Go build ID: \""
+
+// executableID is the build ID of the executable at path.
+func executableID(path string) string {
+	f, err := os.Open(path)
 	if err != nil {
-		return fallbackID(exe, nil)
+		return ""
 	}
 	defer f.Close()
-	buf := make([]byte, readSize)
-	n, _ := f.ReadAt(buf, 0)
-	if id := findBuildID(buf[:n]); id != "" {
-		return "go:" + id
+	buf := make([]byte, 4096)
+	n, _ := io.ReadFull(f, buf)
+	if id, ok := parseBuildID(buf[:n]); ok {
+		return id
 	}
-	fi, _ := f.Stat()
-	return fallbackID(exe, fi)
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("file:%s:%d:%d", path, fi.Size(), fi.ModTime().UnixNano())
 }
 
-// findBuildID finds the Go build ID in the start of an executable: the
-// ELF note (name "Go", type 4), or the "\xff Go build ID: \"...\""
-// string other formats carry at the start of their text.
-func findBuildID(b []byte) string {
-	if i := bytes.Index(b, []byte("\xff Go build ID: \"")); i >= 0 {
-		rest := b[i+len("\xff Go build ID: \""):]
-		if j := bytes.Index(rest, []byte("\"\n \xff")); j > 0 {
-			return string(rest[:j])
-		}
+// parseBuildID finds the Go build ID in the first bytes of an
+// executable: the ELF note the Go linker writes (name "Go", type 4) or,
+// in other formats, the "\xff Go build ID" string at the start of the
+// text.
+func parseBuildID(b []byte) (string, bool) {
+	if id, ok := elfNoteID(b); ok {
+		return id, true
 	}
-	// An ELF note: namesz 4, descsz, type 4, "Go\x00\x00", desc.
-	note := []byte("\x04\x00\x00\x00Go\x00\x00")
+	i := bytes.Index(b, []byte(buildIDPrefix))
+	if i < 0 {
+		return "", false
+	}
+	rest := b[i+len(buildIDPrefix):]
+	j := bytes.Index(rest, []byte("\"\n \xff"))
+	if j <= 0 {
+		return "", false
+	}
+	return string(rest[:j]), true
+}
+
+// elfNoteID finds the Go build ID note: namesz 4, descsz, type 4,
+// "Go\x00\x00", then descsz bytes of ID.
+func elfNoteID(b []byte) (string, bool) {
+	if len(b) < 4 || string(b[:4]) != "\x7fELF" {
+		return "", false
+	}
 	for off := 0; ; {
-		i := bytes.Index(b[off:], note)
+		i := bytes.Index(b[off:], []byte("Go\x00\x00"))
 		if i < 0 {
-			return ""
+			return "", false
 		}
 		i += off
-		off = i + 1
-		if i < 8 || binary.LittleEndian.Uint32(b[i-8:]) != 4 {
+		off = i + 4
+		if i < 12 {
 			continue
 		}
-		size := int(binary.LittleEndian.Uint32(b[i-4:]))
-		start := i + len(note)
-		if size <= 0 || size > 1024 || start+size > len(b) {
+		h := b[i-12 : i]
+		namesz := binary.LittleEndian.Uint32(h[0:4])
+		descsz := binary.LittleEndian.Uint32(h[4:8])
+		typ := binary.LittleEndian.Uint32(h[8:12])
+		if namesz != 4 || typ != 4 || descsz == 0 || descsz > 256 || i+4+int(descsz) > len(b) {
 			continue
 		}
-		if id := b[start : start+size]; bytes.IndexByte(id, '/') > 0 {
-			return string(id)
-		}
+		return string(b[i+4 : i+4+int(descsz)]), true
 	}
-}
-
-// fallbackID identifies a build without a Go build ID.
-func fallbackID(exe string, fi fs.FileInfo) string {
-	h := sha256.New()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		h.Write([]byte(bi.String()))
-	}
-	h.Write([]byte(exe))
-	if fi != nil {
-		fmt.Fprintf(h, "%d %d", fi.Size(), fi.ModTime().UnixNano())
-	}
-	return "exe:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -2,12 +2,11 @@ package cache
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -17,332 +16,366 @@ import (
 
 func key(s string) Key { return NewHasher("test").String(s).Key() }
 
-func open(t *testing.T, max int64) *Store {
+func data(s string, n int) []byte { return bytes.Repeat([]byte(s), n) }
+
+func open(t testing.TB, o Options) *Store {
 	t.Helper()
-	s, err := Open(Options{Dir: t.TempDir(), MaxBytes: max})
+	if o.Dir == "" {
+		o.Dir = t.TempDir()
+	}
+	s, err := Open(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// TestRoundTrip: what Put stores, Get returns; another key misses.
-func TestRoundTrip(t *testing.T) {
-	s := open(t, 0)
-	for _, data := range [][]byte{nil, []byte("x"), bytes.Repeat([]byte("abc"), 100000)} {
-		k := key(string(data))
-		if err := s.Put(k, data); err != nil {
-			t.Fatal(err)
-		}
-		got, ok := s.Get(k)
-		if !ok || !bytes.Equal(got, data) {
-			t.Fatalf("Get after Put of %d bytes: %v, %d bytes", len(data), ok, len(got))
-		}
-	}
-	if _, ok := s.Get(key("other")); ok {
-		t.Error("a key never put hits")
-	}
-	if diff := cmp.Diff(Stats{Hits: 3, Misses: 1, Puts: 3}, s.Stats()); diff != "" {
-		t.Errorf("stats (-want +got):\n%s", diff)
-	}
-}
-
-// TestKeyParts: the parts' boundaries are part of the key.
-func TestKeyParts(t *testing.T) {
+func TestHasherParts(t *testing.T) {
+	// Length prefixes: moving a byte between parts changes the key.
 	a := NewHasher("k").String("ab").String("c").Key()
 	b := NewHasher("k").String("a").String("bc").Key()
 	c := NewHasher("j").String("ab").String("c").Key()
 	if a == b || a == c {
-		t.Error("different parts give one key")
+		t.Fatal("different parts gave one key")
 	}
-	if a != NewHasher("k").Bytes([]byte("ab")).String("c").Key() {
-		t.Error("String and Bytes of the same part differ")
+	if a != NewHasher("k").String("ab").Bytes([]byte("c")).Key() {
+		t.Fatal("same parts gave different keys")
 	}
 }
 
-// TestNilStore: a nil store holds nothing and fails nothing (--no-cache).
+func TestGetPut(t *testing.T) {
+	s := open(t, Options{})
+	if _, ok := s.Get(key("a")); ok {
+		t.Fatal("hit on an empty store")
+	}
+	for _, d := range [][]byte{nil, []byte("x"), data("abc", 10000)} {
+		if err := s.Put(key("a"), d); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := s.Get(key("a"))
+		if !ok || !bytes.Equal(got, d) {
+			t.Fatalf("Get = %q, %v; want %q", got, ok, d)
+		}
+	}
+	if diff := cmp.Diff(Stats{Hits: 3, Misses: 1, Puts: 3}, s.Stats()); diff != "" {
+		t.Error(diff)
+	}
+	// A reopened store (another process) reads it.
+	s2 := open(t, Options{Dir: filepath.Dir(s.Dir())})
+	if got, ok := s2.Get(key("a")); !ok || !bytes.Equal(got, data("abc", 10000)) {
+		t.Fatal("reopened store misses")
+	}
+}
+
 func TestNilStore(t *testing.T) {
 	var s *Store
-	if err := s.Put(key("a"), []byte("a")); err != nil {
+	if err := s.Put(key("a"), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := s.Get(key("a")); ok {
-		t.Error("nil store hits")
+		t.Fatal("nil store hit")
 	}
-	if err := errors.Join(s.Close(), s.Evict()); err != nil {
+	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if s.Stats() != (Stats{}) || s.Dir() != "" {
-		t.Error("nil store counts")
+		t.Fatal("nil store has stats or a directory")
 	}
 }
 
-// TestCorrupt: an entry changed at any byte, cut at any length, or
-// grown, is a miss; it is removed, and the next Put writes it again.
-func TestCorrupt(t *testing.T) {
-	s := open(t, 0)
-	k := key("a")
-	data := []byte("the rendered objects")
-	if err := s.Put(k, data); err != nil {
-		t.Fatal(err)
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(Options{}); err == nil {
+		t.Error("Open without a directory succeeded")
 	}
-	good, err := os.ReadFile(s.path(k))
+	f := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(f, nil, 0o666)
+	if _, err := Open(Options{Dir: f}); err == nil {
+		t.Error("Open of a file succeeded")
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/x/cache")
+	t.Setenv("HOME", "/x/home")
+	d, err := DefaultDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bad [][]byte
-	for i := range good {
-		b := bytes.Clone(good)
-		b[i] ^= 0x20
-		bad = append(bad, b, good[:i])
-	}
-	bad = append(bad, append(bytes.Clone(good), 'x'))
-	for i, b := range bad {
-		if err := os.WriteFile(s.path(k), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got, ok := s.Get(k); ok {
-			t.Fatalf("corruption %d hits: %q", i, got)
-		}
-		if _, err := os.Stat(s.path(k)); !errors.Is(err, os.ErrNotExist) {
-			t.Fatalf("corruption %d: entry not removed (%v)", i, err)
-		}
-	}
-	if got := s.Stats().Corrupt; got != len(bad) {
-		t.Errorf("Corrupt = %d, want %d", got, len(bad))
-	}
-	if err := s.Put(k, data); err != nil {
-		t.Fatal(err)
-	}
-	if got, ok := s.Get(k); !ok || !bytes.Equal(got, data) {
-		t.Error("entry not rebuilt")
+	if want := filepath.Join("/x/cache", "drydock"); d != want {
+		t.Errorf("DefaultDir = %q, want %q", d, want)
 	}
 }
 
-// TestConcurrent: goroutines writing and reading the same keys only ever
-// see whole entries (run with -race).
+// TestCorruptEveryByte flips each byte of an entry file, and truncates
+// it at each length: every one is a miss, the file is removed, and the
+// next Put writes it again.
+func TestCorruptEveryByte(t *testing.T) {
+	s := open(t, Options{})
+	k, d := key("a"), []byte("the rendered application")
+	if err := s.Put(k, d); err != nil {
+		t.Fatal(err)
+	}
+	p := s.path(k)
+	good, _ := os.ReadFile(p)
+	check := func(what string, bad []byte) {
+		t.Helper()
+		os.WriteFile(p, bad, 0o666)
+		if got, ok := s.Get(k); ok {
+			t.Fatalf("%s: hit %q", what, got)
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s: corrupt entry kept", what)
+		}
+		if err := s.Put(k, d); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := s.Get(k); !ok || !bytes.Equal(got, d) {
+			t.Fatalf("%s: not rebuilt", what)
+		}
+	}
+	for i := range good {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := bytes.Clone(good)
+			bad[i] ^= x
+			check(fmt.Sprintf("byte %d ^ %#x", i, x), bad)
+		}
+	}
+	for n := range len(good) {
+		check(fmt.Sprintf("truncated at %d", n), good[:n])
+	}
+	check("a byte appended", append(bytes.Clone(good), 0))
+	// Another key's entry renamed to k's name.
+	s.Put(key("b"), d)
+	other, _ := os.ReadFile(s.path(key("b")))
+	check("another key's entry", other)
+	st := s.Stats()
+	if want := 3*len(good) + len(good) + 2; st.Corrupt != want {
+		t.Errorf("Corrupt = %d, want %d", st.Corrupt, want)
+	}
+}
+
+// TestConcurrent has goroutines write and read the same and different
+// keys at once; every hit holds exactly what was put under its key.
 func TestConcurrent(t *testing.T) {
-	s := open(t, 0)
+	s := open(t, Options{})
 	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := range 8 {
+	for g := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range 50 {
-				k := key(fmt.Sprint(i % 5))
-				want := bytes.Repeat([]byte(fmt.Sprint(i%5)), 4096)
-				if err := s.Put(k, want); err != nil {
-					errs <- err
-					return
+			for i := range 200 {
+				name := strconv.Itoa(i % 20)
+				want := data(name, 1000)
+				if g%2 == 0 {
+					if err := s.Put(key(name), want); err != nil {
+						t.Error(err)
+					}
 				}
-				if got, ok := s.Get(k); ok && !bytes.Equal(got, want) {
-					errs <- fmt.Errorf("worker %d read another entry's data", w)
-					return
+				if got, ok := s.Get(key(name)); ok && !bytes.Equal(got, want) {
+					t.Errorf("key %s: wrong data", name)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	if s.Stats().Corrupt != 0 {
-		t.Errorf("concurrent writes gave %d corrupt entries", s.Stats().Corrupt)
+	if c := s.Stats().Corrupt; c != 0 {
+		t.Errorf("%d corrupt entries", c)
 	}
 }
 
-// TestProcesses: two processes writing one store at once (this test
-// binary, run again as a writer) leave only entries that verify.
-func TestProcesses(t *testing.T) {
-	if dir := os.Getenv("DRYDOCK_CACHE_WRITER"); dir != "" {
-		s, err := Open(Options{Dir: dir})
+// The helper processes of TestProcesses and TestKilledWriter.
+func TestMain(m *testing.M) {
+	switch os.Getenv("DRYDOCK_CACHE_HELPER") {
+	case "write":
+		s, err := Open(Options{Dir: os.Getenv("DRYDOCK_CACHE_DIR"), TrimEvery: -1, MaxBytes: 1 << 40})
 		if err != nil {
-			t.Fatal(err)
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
 		}
-		for i := range 200 {
-			if err := s.Put(key(fmt.Sprint(i%7)), bytes.Repeat([]byte{byte(i % 7)}, 10000+i)); err != nil {
-				t.Fatal(err)
+		n, _ := strconv.Atoi(os.Getenv("DRYDOCK_CACHE_N"))
+		for i := 0; n == 0 || i < n; i++ {
+			name := strconv.Itoa(i % 50)
+			want := data(name, 20000)
+			if err := s.Put(key(name), want); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if got, ok := s.Get(key(name)); ok && !bytes.Equal(got, want) {
+				fmt.Fprintln(os.Stderr, "wrong data")
+				os.Exit(1)
 			}
 		}
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return
+		s.Close()
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+func helper(dir string, n int) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Env = append(os.Environ(), "DRYDOCK_CACHE_HELPER=write", "DRYDOCK_CACHE_DIR="+dir, "DRYDOCK_CACHE_N="+strconv.Itoa(n))
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+func checkAll(t *testing.T, dir string) int {
+	t.Helper()
+	s := open(t, Options{Dir: dir})
+	hits := 0
+	for i := range 50 {
+		name := strconv.Itoa(i)
+		if got, ok := s.Get(key(name)); ok {
+			hits++
+			if !bytes.Equal(got, data(name, 20000)) {
+				t.Fatalf("key %s: wrong data", name)
+			}
+		}
+	}
+	if c := s.Stats().Corrupt; c != 0 {
+		t.Fatalf("%d corrupt entries", c)
+	}
+	return hits
+}
+
+// TestProcesses runs two writer processes on one store at once.
+func TestProcesses(t *testing.T) {
 	dir := t.TempDir()
-	var cmds []*exec.Cmd
-	for range 2 {
-		c := exec.Command(os.Args[0], "-test.run", "^TestProcesses$")
-		c.Env = append(os.Environ(), "DRYDOCK_CACHE_WRITER="+dir)
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, c)
-	}
-	for _, c := range cmds {
-		if err := c.Wait(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := Open(Options{Dir: dir})
-	if err != nil {
+	a, b := helper(dir, 500), helper(dir, 500)
+	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 7 {
-		got, ok := s.Get(key(fmt.Sprint(i)))
-		if !ok || len(got) < 10000 || bytes.Count(got, []byte{byte(i)}) != len(got) {
-			t.Errorf("entry %d: ok %v, %d bytes", i, ok, len(got))
-		}
+	if err := b.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkAll(t, dir); n != 50 {
+		t.Errorf("%d of 50 entries", n)
 	}
 }
 
-// TestKilledWriter: a writer killed mid-Put leaves a temporary file, never
-// an entry; eviction removes temporary files over an hour old and nothing
-// that is not the store's.
+// TestKilledWriter kills a writer mid-Put: no entry it leaves verifies
+// wrongly, and the temporary files it leaves are not entries.
 func TestKilledWriter(t *testing.T) {
-	s := open(t, 1)
-	k := key("a")
-	shard := filepath.Dir(s.path(k))
-	if err := os.MkdirAll(shard, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	torn := filepath.Join(shard, tmpPrefix+"123")
-	if err := os.WriteFile(torn, encode([]byte("half"))[:20], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-2 * time.Hour)
-	if err := os.Chtimes(torn, old, old); err != nil {
-		t.Fatal(err)
-	}
-	fresh := filepath.Join(shard, tmpPrefix+"456")
-	mine := filepath.Join(shard, "README")
-	for _, p := range []string{fresh, mine} {
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+	dir := t.TempDir()
+	for _, after := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 60 * time.Millisecond} {
+		cmd := helper(dir, 0)
+		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if _, ok := s.Get(k); ok {
-		t.Fatal("a temporary file reads as an entry")
-	}
-	if err := s.Evict(); err != nil {
-		t.Fatal(err)
-	}
-	for p, want := range map[string]bool{torn: false, fresh: true, mine: true} {
-		if _, err := os.Stat(p); (err == nil) != want {
-			t.Errorf("%s kept = %v, want %v", filepath.Base(p), err == nil, want)
-		}
+		time.Sleep(after)
+		cmd.Process.Kill()
+		cmd.Wait()
+		checkAll(t, dir)
 	}
 }
 
-// TestEvict: past the cap the least recently used entries go first; a
-// hit renews an entry older than touchAfter.
-func TestEvict(t *testing.T) {
-	data := bytes.Repeat([]byte("x"), 1000)
-	s := open(t, int64(3*(headerSize+len(data))))
-	for i := range 5 {
-		if err := s.Put(key(fmt.Sprint(i)), data); err != nil {
-			t.Fatal(err)
-		}
-		at := time.Now().Add(-time.Duration(10-i) * time.Hour) // 0 is the oldest
-		if err := os.Chtimes(s.path(key(fmt.Sprint(i))), at, at); err != nil {
-			t.Fatal(err)
-		}
+// TestEvictionOrder: past the cap, Close removes the least recently used
+// entries first; a hit makes an entry recent.
+func TestEvictionOrder(t *testing.T) {
+	dir := t.TempDir()
+	size := int64(headerLen + 1000)
+	s := open(t, Options{Dir: dir, MaxBytes: 3 * size, TrimEvery: -1})
+	old := time.Now().Add(-10 * time.Hour)
+	for i, name := range []string{"a", "b", "c", "d", "e"} {
+		s.Put(key(name), data(name, 1000))
+		at := old.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(s.path(key(name)), at, at)
 	}
-	if _, ok := s.Get(key("0")); !ok { // renews 0
+	if _, ok := s.Get(key("a")); !ok { // a is now the most recent
 		t.Fatal("miss")
 	}
-	if err := s.Evict(); err != nil {
+	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
+	s = open(t, Options{Dir: dir, MaxBytes: 3 * size})
 	var kept []string
-	for i := range 5 {
-		if _, err := os.Stat(s.path(key(fmt.Sprint(i)))); err == nil {
-			kept = append(kept, fmt.Sprint(i))
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		if _, ok := s.Get(key(name)); ok {
+			kept = append(kept, name)
 		}
 	}
-	if diff := cmp.Diff("0 3 4", strings.Join(kept, " ")); diff != "" {
+	if diff := cmp.Diff([]string{"a", "d", "e"}, kept); diff != "" {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}
-	if s.Stats().Evicted != 2 {
-		t.Errorf("Evicted = %d", s.Stats().Evicted)
-	}
 }
 
-// TestCloseEvicts: Close evicts once the writes since the last look pass
-// an eighth of the cap.
-func TestCloseEvicts(t *testing.T) {
+// TestTrimInterval: a store trimmed recently does not walk again; one
+// that only hits never walks.
+func TestTrimInterval(t *testing.T) {
 	dir := t.TempDir()
-	data := bytes.Repeat([]byte("y"), 1000)
-	for i := range 4 {
-		s, err := Open(Options{Dir: dir, MaxBytes: int64(2 * (headerSize + len(data)))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Put(key(fmt.Sprint(i)), data); err != nil {
-			t.Fatal(err)
-		}
-		at := time.Now().Add(-time.Duration(10-i) * time.Hour)
-		_ = os.Chtimes(s.path(key(fmt.Sprint(i))), at, at)
-		if err := errors.Join(s.Close(), s.Close()); err != nil {
-			t.Fatal(err)
-		}
+	s := open(t, Options{Dir: dir, MaxBytes: 1})
+	s.Put(key("a"), []byte("x"))
+	s.Close() // first trim: the cap removes a
+	if s.Stats().Evicted != 1 {
+		t.Fatalf("Evicted = %d, want 1", s.Stats().Evicted)
 	}
-	s, _ := Open(Options{Dir: dir})
-	var kept int
-	for i := range 4 {
-		if _, ok := s.Get(key(fmt.Sprint(i))); ok {
-			kept++
-		}
-	}
-	if kept != 2 {
-		t.Errorf("%d entries kept, want 2 (the cap)", kept)
+	s = open(t, Options{Dir: dir, MaxBytes: 1})
+	s.Put(key("b"), []byte("x"))
+	s.Close() // trimmed a moment ago: b stays
+	if _, ok := open(t, Options{Dir: dir}).Get(key("b")); !ok {
+		t.Fatal("b evicted within the trim interval")
 	}
 }
 
-// TestBuildID: the test binary's ID is `go tool buildid`'s.
+// TestStaleTemp: a trim removes temporary files a dead writer left.
+func TestStaleTemp(t *testing.T) {
+	s := open(t, Options{TrimEvery: -1})
+	s.Put(key("a"), []byte("x"))
+	tmp := filepath.Join(filepath.Dir(s.path(key("a"))), ".tmp-123")
+	os.WriteFile(tmp, []byte("partial"), 0o666)
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(tmp, old, old)
+	s.Close()
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Error("stale temporary file kept")
+	}
+}
+
+// TestBuildID: the running test binary's ID is what go tool buildid
+// reports, and parseBuildID reads the non-ELF form too.
 func TestBuildID(t *testing.T) {
-	out, err := exec.Command("go", "tool", "buildid", os.Args[0]).Output()
+	exe, err := os.Executable()
 	if err != nil {
-		t.Skipf("go tool buildid: %v", err)
+		t.Fatal(err)
 	}
-	if diff := cmp.Diff("go:"+strings.TrimSpace(string(out)), BuildID()); diff != "" {
-		t.Errorf("BuildID (-want +got):\n%s", diff)
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Skip("go tool buildid:", err)
+	}
+	if want := string(bytes.TrimSpace(out)); BuildID() != want {
+		t.Errorf("BuildID = %q, want %q", BuildID(), want)
+	}
+	id, ok := parseBuildID([]byte("\xcf\xfa\xed\xfe....\xff Go build ID: \"abc/def\"\n \xff..."))
+	if !ok || id != "abc/def" {
+		t.Errorf("parseBuildID = %q, %v", id, ok)
+	}
+	if _, ok := parseBuildID([]byte("\x7fELF no id")); ok {
+		t.Error("parseBuildID found an ID in none")
+	}
+	// An executable without an ID is still identified.
+	f := filepath.Join(t.TempDir(), "exe")
+	os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
+	if id := executableID(f); id == "" || id == BuildID() {
+		t.Errorf("executableID = %q", id)
 	}
 }
 
-// TestFindBuildID: the string form other formats carry; nothing found
-// in bytes without one.
-func TestFindBuildID(t *testing.T) {
-	if got := findBuildID([]byte("junk\xff Go build ID: \"a/b/c/d\"\n \xffmore")); got != "a/b/c/d" {
-		t.Errorf("string form: %q", got)
-	}
-	if got := findBuildID([]byte("\x04\x00\x00\x00Go\x00\x00abc")); got != "" {
-		t.Errorf("truncated note: %q", got)
-	}
-}
-
-// BenchmarkGet: a hit among 10,000 entries of 2 KB (a warm render of
-// 10,000 applications does 10,000 of these).
-func BenchmarkGet(b *testing.B) {
-	s, err := Open(Options{Dir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	data := bytes.Repeat([]byte("z"), 2048)
+// BenchmarkGet10k is the cost of a hit in a store of 10,000 entries of
+// 4 KiB (a warm run of a 10,000-app suite looks up each once).
+func BenchmarkGet10k(b *testing.B) {
+	s := open(b, Options{})
 	keys := make([]Key, 10000)
+	d := data("x", 4096)
 	for i := range keys {
-		keys[i] = key(fmt.Sprint(i))
-		if err := s.Put(keys[i], data); err != nil {
-			b.Fatal(err)
-		}
+		keys[i] = key(strconv.Itoa(i))
+		s.Put(keys[i], d)
 	}
-	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for i := range b.N {
 		if _, ok := s.Get(keys[i%len(keys)]); !ok {
 			b.Fatal("miss")
 		}
-		i++
 	}
 }

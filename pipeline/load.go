@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,14 @@ type loaded struct {
 	// badDefs counts the definitions that did not load: the applications
 	// that use one would fail for want of it, so nothing renders.
 	badDefs int
+	// sums are the files read, in order (the render cache's key).
+	sums []fileSum
+}
+
+// sizes counts what l holds besides Applications: a file that changes
+// it holds more than Applications.
+func (l *loaded) sizes() [7]int {
+	return [7]int{len(l.defs), len(l.workflows), len(l.policies), len(l.clusters), len(l.resources), len(l.notes), l.badDefs}
 }
 
 // files is where a render reads its inputs: the file system, or (fsys
@@ -267,7 +276,11 @@ func (f files) read(p string) ([]byte, error) {
 	return data, f.named(err)
 }
 
-func (l *loaded) addFile(name string, data []byte) error {
+func (l *loaded) addFile(name string, data []byte) (err error) {
+	before := l.sizes()
+	defer func() {
+		l.sums = append(l.sums, fileSum{name: name, sum: sha256.Sum256(data), other: err != nil || l.sizes() != before, docs: splitDocs(data)})
+	}()
 	if strings.HasSuffix(name, ".cue") {
 		defs, err := render.ParseCUEDefinitions(name, data)
 		if err != nil {

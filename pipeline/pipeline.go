@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drydock-dev/drydock/cache"
 	chartsource "github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -119,6 +120,17 @@ type Inputs struct {
 	// KubeVela's next revision (<name>-v2), one that is the same as the
 	// first.
 	BaseRevisions map[string]string
+	// Only, when not nil, are the Applications (namespace/name, the
+	// namespace "default" when they name none) that render: the others,
+	// addons' included, are loaded and checked but write nothing. What
+	// is not an Application (observed objects, what addons install,
+	// resource templates) is written all the same.
+	Only map[string]bool
+	// Cache, when set, keeps each application's render by the hash of
+	// what it reads and serves the next run's unchanged applications
+	// from it (see cache.go for the key and what a run keeps nothing
+	// of). Nil: every application renders.
+	Cache *cache.Store
 }
 
 // Record chooses the optional records a render keeps beside the final
@@ -199,6 +211,9 @@ type Result struct {
 	// Placement explains where Karmada placed objects
 	// (Record.Placement).
 	Placement *controller.Placements
+	// CacheError is the first failure to write the render cache
+	// (Inputs.Cache): a warning, never a failed render.
+	CacheError error
 	// AppState is the Applications' state that decides what a change
 	// deletes (Record.AppState).
 	AppState *AppState
@@ -329,10 +344,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	given := in.Definitions
 	var defNotes []string
+	var defSums []fileSum
 	if given == nil {
 		var err error
 		var bad bool
-		if given, defNotes, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
+		if given, defNotes, defSums, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
 			return nil, failed(load, err)
 		}
 		load = append(load, err)
@@ -372,6 +388,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	apps, err := parseApps(l.apps)
 	load = append(load, err)
+	if in.Only != nil {
+		apps = slices.DeleteFunc(apps, func(a appSource) bool { return !in.Only[a.name()] })
+	}
 	if l.badDefs > 0 { // the applications would fail for want of them
 		return nil, failed(load, nil)
 	}
@@ -459,7 +478,12 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 			}
 		}
 	}
-	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out)
+	var keys *appKeys
+	if in.cacheable(opts) {
+		keys = newAppKeys(runKey(&in, opts, l.sums, defSums, inventoried.sums, observed.sums), l.sums, in.BaseRevisions)
+	}
+	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys)
+	res.CacheError = r.cacheErr
 	if err := r.err(ctx, guard); err != nil {
 		return nil, failed(slices.Concat(load, r.invalid), err)
 	}
@@ -580,6 +604,16 @@ func (a appSource) load() (*render.Application, error) {
 	return render.ParseApplication(o)
 }
 
+// name is the Application's namespace/name, its namespace "default"
+// when it names none.
+func (a appSource) name() string {
+	ns := a.key.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + a.key.Name
+}
+
 // parseApps returns the Applications that parse, the first of one
 // namespace and name, and an error that reports every other.
 func parseApps(apps []appSource) ([]appSource, error) {
@@ -591,11 +625,7 @@ func parseApps(apps []appSource) ([]appSource, error) {
 			errs = append(errs, inputError(a.err))
 			continue
 		}
-		ns := a.key.Namespace
-		if ns == "" {
-			ns = "default"
-		}
-		key := ns + "/" + a.key.Name
+		key := a.name()
 		if first, dup := defined[key]; dup {
 			errs = append(errs, inputError(manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first)))
 			continue
@@ -689,6 +719,8 @@ type rendered struct {
 	props []Finding
 	// statuses are the components' health (Record.Status).
 	statuses []ComponentStatus
+	// cacheErr is the first failure to write the render cache.
+	cacheErr error
 }
 
 // keep fills the records of res that rec asks for.
@@ -727,7 +759,7 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 // soon as it is ready. Every application is rendered, so that all invalid
 // ones are reported; after an error that is not an invalid application
 // nothing more is written.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store) *rendered {
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store, keys *appKeys) *rendered {
 	workers, trace := in.Workers, in.Record.Trace
 	type outcome struct {
 		res *workflow.AppResult
@@ -738,6 +770,8 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		revision string
 		// statuses are its components' (Record.Status).
 		statuses []ComponentStatus
+		// cacheErr is why its render was not kept (Inputs.Cache).
+		cacheErr error
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -746,6 +780,14 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		return e
 	}
 	work := func(e *cueval.Engine, i int) outcome {
+		key, keyed := keys.key(apps[i])
+		if keyed {
+			if c := keys.get(in.Cache, key); c != nil {
+				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
+					return outcome{res: o, revision: c.revision}
+				}
+			}
+		}
 		app, err := apps[i].load()
 		if err != nil {
 			return outcome{err: err}
@@ -760,6 +802,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		if o.res, o.err = workflow.Run(e, app, inv, opts); o.err != nil {
 			return o
+		}
+		if keyed {
+			o.cacheErr = keys.put(in.Cache, key, o.res, o.revision)
 		}
 		if in.Record.Validate != nil {
 			o.props = undeclaredProperties(e, defs, app, in.Record.Validate.Strict)
@@ -790,6 +835,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 				r.internal = o.err
 			}
 			return
+		}
+		if o.cacheErr != nil && r.cacheErr == nil {
+			r.cacheErr = o.cacheErr
 		}
 		r.warnings = append(r.warnings, o.res.Warnings...)
 		r.props = append(r.props, o.props...)
@@ -905,7 +953,7 @@ func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, erro
 // LoadDefinitionsFields is LoadDefinitions with field validation v
 // (Inputs.FieldValidation); it returns the warnings of Warn.
 func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValidation) (*render.Definitions, []string, error) {
-	defs, notes, _, err := files{fields: v}.definitions(paths, noBuiltins)
+	defs, notes, _, _, err := files{fields: v}.definitions(paths, noBuiltins)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -916,13 +964,13 @@ func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValid
 // (unless noBuiltins), and the warnings of their field validation. With
 // an error in one of them, the others are returned with it (bad set);
 // nil definitions when -d gives something else.
-func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, notes []string, bad bool, err error) {
+func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, notes []string, sums []fileSum, bad bool, err error) {
 	var given loaded
 	err = f.readPaths(paths, nil, &given)
 	if stray := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); stray != nil {
-		return nil, nil, true, manifest.Join(err, stray)
+		return nil, nil, nil, true, manifest.Join(err, stray)
 	}
-	return builtin.Merge(noBuiltins, given.defs), given.notes, err != nil, err
+	return builtin.Merge(noBuiltins, given.defs), given.notes, given.sums, err != nil, err
 }
 
 // authoredProvenance gives the objects taken as authored (resource

@@ -113,8 +113,15 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	base.Record.AppState, head.Record.AppState = true, true
+	store := rf.cache.open(stderr)
+	base.Cache, head.Cache = store, store
+	var cacheErr error
+	defer func() { closeCache(store, cacheErr, stderr) }()
 	baseObjects, headObjects := reconcile.NewRecorder(), reconcile.NewRecorder()
 	was, err := pipeline.Stream(ctx, base, baseObjects)
+	if was != nil {
+		cacheErr = was.CacheError
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock diff: the base (%s) does not render:\n", name)
 		return reportError(stderr, err)
@@ -122,6 +129,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	// An Application that changed renders as KubeVela's next revision.
 	head.BaseRevisions = was.AppState.RevisionHashes
 	now, err := pipeline.Stream(ctx, head, headObjects)
+	if now != nil && cacheErr == nil {
+		cacheErr = now.CacheError
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "drydock diff: the inputs as they are now do not render:")
 		return reportError(stderr, err)

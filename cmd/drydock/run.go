@@ -116,6 +116,7 @@ type renderFlags struct {
 	in     pipeline.Inputs
 	addons []string
 	charts chartFlags
+	cache  cacheFlags
 	lim    limitFlags
 	fields string
 	suite  suiteFlags
@@ -140,6 +141,7 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&r.in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
 	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (typed by the addon's parameter, as addon render --set; repeatable): its definitions serve the Applications")
 	r.charts.register(fs)
+	r.cache.register(fs)
 	fs.StringArrayVar(&r.in.Exclude, "exclude", nil, "glob of files in the input directories that are not inputs (repeatable), e.g. 'examples/*' or '*.tmpl.yaml'")
 	registerFieldValidation(fs, &r.fields)
 	r.lim.register(fs)
@@ -338,6 +340,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *validate || *status || *format != "yaml" || len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 || slices.Contains(in.Paths, "-") {
 			return cmd.fail(stderr, errors.New("--watch renders files (not stdin) to a tree or a change list: not with --validate, --status, --format or filters"))
 		}
+		in.Cache = rf.cache.open(stderr)
+		defer closeCache(in.Cache, nil, stderr)
 		return runWatch(in, outDir, &report.PrintableWriter{W: stdout}, stderr) // a change list, not data
 	}
 	// What this render writes is never its input, nor the next one's.
@@ -365,8 +369,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bar != nil {
 		in.Progress = bar.update
 	}
+	in.Cache = rf.cache.open(stderr)
 	res, err := pipeline.Stream(context.Background(), in, out)
 	bar.end()
+	var cacheErr error
+	if res != nil {
+		cacheErr = res.CacheError
+	}
+	closeCache(in.Cache, cacheErr, stderr)
 	if err != nil {
 		out.abort()
 		if out.err != nil && errors.Is(err, out.err) {

@@ -23,7 +23,7 @@ import (
 // and says loudly when the conformance corpora are missing (failing with
 // DRYDOCK_REQUIRE_CONFORMANCE set).
 func TestMain(m *testing.M) {
-	testscript.Main(conformance.Guard(m, conformanceRoot), map[string]func(){
+	testscript.Main(privateCache{conformance.Guard(m, conformanceRoot)}, map[string]func(){
 		"drydock": func() {
 			code := process()
 			if reportUsage != nil {
@@ -32,6 +32,22 @@ func TestMain(m *testing.M) {
 			os.Exit(code)
 		},
 	})
+}
+
+// privateCache runs the tests with a render cache of their own (a
+// temporary XDG_CACHE_HOME, removed after), so that no test reads or
+// writes the user's; a script's drydock gets one per script (Setup).
+type privateCache struct{ m conformance.TestingM }
+
+func (p privateCache) Run() int {
+	dir, err := os.MkdirTemp("", "drydock-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_CACHE_HOME", dir)
+	return p.m.Run()
 }
 
 // reportUsage, when the benchmarks are built in (bench_test.go), writes
@@ -48,6 +64,9 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
+			// The render cache of this script, beside its work directory.
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"-cache")
+			env.Defer(func() { os.RemoveAll(env.WorkDir + "-cache") })
 			env.Setenv("SARIF_SCHEMA", schema)
 			// KubeVela v1.11's WorkflowStepDefinitions (vela-core chart)
 			env.Setenv("STEPDEFS", stepdefs)

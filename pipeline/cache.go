@@ -1,0 +1,481 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
+	"github.com/drydock-dev/drydock/render/workflow"
+)
+
+// The render cache (Inputs.Cache). An application's render is a pure
+// function of what it reads; the key of its entry is the hash of
+//
+//   - drydock's build (cache.BuildID): the built-in definitions, the
+//     emulation's code and this format;
+//   - the run's shared inputs (runKey): the bytes of every file read
+//     that holds anything but Applications (definitions, Workflows,
+//     Policies, resources, clusters; -d files; --clusters; --observed),
+//     the flags that steer a render (workflow options, limits, field
+//     validation, records kept, built-ins or not);
+//   - the application's own file: its name and bytes, and where in it
+//     the Application starts (positions reach errors and origins; an
+//     entry is keyed on them rather than rebased);
+//   - its base revision (Inputs.BaseRevisions), when given.
+//
+// Only successful renders are kept. A run whose render may read what
+// the key does not cover keeps nothing and reads nothing: definitions
+// given already loaded (Inputs.Definitions), addons, objects given in
+// memory, a chart cache, and the records whose data an entry does not
+// hold (provenance, validation, status). The entry holds the workflow's
+// writes (cluster, step, policies, the object and who rendered it), its
+// warnings, trace, suspension and the revision key; on a hit the
+// Application is parsed again (its document is at hand) and the writes
+// go through the same dispatch as a render's, so a hit writes what a
+// render would.
+
+// cacheFormat names this entry layout; part of every key.
+const cacheFormat = "render/1"
+
+// cacheable says whether a run of in may use its cache, and why not.
+func (in *Inputs) cacheable(opts workflow.Options) bool {
+	return in.Cache != nil && in.Definitions == nil && len(in.Addons) == 0 && len(in.Objects) == 0 &&
+		opts.Charts == nil && !in.Record.Provenance && in.Record.Validate == nil && !in.Record.Status
+}
+
+// runKey hashes the inputs every application's render shares.
+func runKey(in *Inputs, opts workflow.Options, sums ...[]fileSum) cache.Key {
+	h := cache.NewHasher(cacheFormat).String(cache.BuildID())
+	h.String(fmt.Sprintf("nobuiltins=%t fields=%v clustersFromInputs=%t", in.NoBuiltins, in.FieldValidation, in.ClustersFromInputs))
+	h.String(fmt.Sprintf("suspend=%t kube=%q", opts.StopAtSuspend, opts.KubeVersion))
+	h.String(fmt.Sprintf("timeout=%d memory=%d", in.Limits.EvalTimeout, in.Limits.Memory))
+	h.String(fmt.Sprintf("trace=%t appstate=%t placement=%t", in.Record.Trace, in.Record.AppState, in.Record.Placement))
+	for i, list := range sums {
+		h.String(strconv.Itoa(i))
+		for _, s := range list {
+			if i > 0 || s.other {
+				h.String(s.name).Bytes(s.sum[:])
+			}
+		}
+	}
+	return h.Key()
+}
+
+// fileSum is a file read: its name, the hash of its bytes, and whether
+// it held anything but Applications.
+type fileSum struct {
+	name  string
+	sum   [sha256.Size]byte
+	other bool
+	// docs are the file's YAML documents, as its bytes delimit them.
+	docs []docSum
+}
+
+// docSum is a document of a YAML stream: the line it starts on (its
+// "---", or 1) and the hash of its bytes up to the next one.
+type docSum struct {
+	line int
+	sum  [sha256.Size]byte
+}
+
+// splitDocs cuts a YAML stream into its documents by bytes: a line that
+// is "---" (or starts with "--- ") begins one; YAML forbids such a line
+// inside any scalar, so this is where the parser cuts too.
+func splitDocs(data []byte) []docSum {
+	var docs []docSum
+	start, startLine, line := 0, 1, 1
+	for i := 0; i < len(data); {
+		j := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if j >= 0 {
+			next = i + j + 1
+		}
+		rest := data[i:next]
+		if i > start && bytes.HasPrefix(rest, []byte("---")) && (len(rest) == 3 || rest[3] == ' ' || rest[3] == '\t' || rest[3] == '\n' || rest[3] == '\r') {
+			docs = append(docs, docSum{line: startLine, sum: sha256.Sum256(data[start:i])})
+			start, startLine = i, line
+		}
+		i = next
+		line++
+	}
+	return append(docs, docSum{line: startLine, sum: sha256.Sum256(data[start:])})
+}
+
+// doc is the document holding line.
+func (f *fileSum) doc(line int) docSum {
+	i := sort.Search(len(f.docs), func(i int) bool { return f.docs[i].line > line })
+	return f.docs[max(i-1, 0)]
+}
+
+// appKey is the key of a's render in a run of key run.
+func appKey(run cache.Key, a appSource, files map[string]*fileSum, base map[string]string) (cache.Key, bool) {
+	f := files[a.pos.File]
+	if f == nil || a.pos.File == "" {
+		return cache.Key{}, false
+	}
+	h := cache.NewHasher(cacheFormat).Bytes(run[:]).String(f.name)
+	if a.doc != nil {
+		// Decoded from its document alone: those bytes are all it reads.
+		d := f.doc(a.pos.Line)
+		h.String("doc").Bytes(d.sum[:])
+	} else {
+		h.String("file").Bytes(f.sum[:])
+	}
+	h.String(fmt.Sprintf("%d:%d:%s", a.pos.Line, a.pos.Col, a.pos.String()))
+	ns := a.key.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	if rev, ok := base[ns+"/"+a.key.Name]; ok {
+		h.String("base").String(rev)
+	}
+	return h.Key(), true
+}
+
+// cached is an application's render as an entry holds it.
+type cached struct {
+	writes     []workflow.Write
+	trace      []string
+	warnings   []string
+	suspended  bool
+	terminated bool
+	revision   string
+}
+
+// result rebuilds the workflow's result for app.
+func (c *cached) result(app *render.Application) (*workflow.AppResult, error) {
+	res, err := resourcekeeper.ResourcePolicies(app)
+	if err != nil {
+		return nil, err
+	}
+	return &workflow.AppResult{App: app, Writes: c.writes, Trace: c.trace, Warnings: c.warnings,
+		Resources: res, Suspended: c.suspended, Terminated: c.terminated}, nil
+}
+
+// errUncacheable is a value the entry format does not hold.
+var errUncacheable = errors.New("value the render cache does not hold")
+
+// encodeEntry serializes r (and its revision key) as an entry.
+func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
+	e := &encoder{}
+	e.strs(r.Trace)
+	e.strs(r.Warnings)
+	e.bool(r.Suspended)
+	e.bool(r.Terminated)
+	e.str(revision)
+	e.uint(uint64(len(r.Writes)))
+	for _, w := range r.Writes {
+		e.str(w.Cluster)
+		e.str(w.Step)
+		e.strs(w.Policies)
+		res := w.Resource
+		if res.Provenance != nil {
+			return nil, errUncacheable
+		}
+		e.str(res.Component)
+		e.str(res.Trait)
+		e.str(res.Output)
+		e.bool(res.PostDispatch)
+		e.str(res.Policy)
+		if err := e.value(res.Object); err != nil {
+			return nil, err
+		}
+	}
+	return e.b, nil
+}
+
+// decodeEntry reverses encodeEntry.
+func decodeEntry(b []byte) (c *cached, err error) {
+	d := &decoder{b: b}
+	defer func() {
+		if recover() != nil {
+			c, err = nil, errors.New("render cache: bad entry")
+		}
+	}()
+	c = &cached{trace: d.strs(), warnings: d.strs(), suspended: d.bool(), terminated: d.bool(), revision: d.str()}
+	n := d.uint()
+	if n > uint64(len(b)) {
+		panic("bad count")
+	}
+	c.writes = make([]workflow.Write, n)
+	for i := range c.writes {
+		w := &c.writes[i]
+		w.Cluster, w.Step, w.Policies = d.str(), d.str(), d.strs()
+		res := &cueval.Resource{Component: d.str(), Trait: d.str(), Output: d.str(), PostDispatch: d.bool(), Policy: d.str()}
+		obj, _ := d.value().(map[string]any)
+		res.Object = obj
+		w.Resource = res
+	}
+	if len(d.b) != 0 {
+		panic("trailing bytes")
+	}
+	return c, nil
+}
+
+// The value tags: each Go type a rendered object holds keeps its type
+// through an entry (an int stays an int, an int64 an int64, a float64
+// a float64), so that what a hit writes prints as a render's would.
+const (
+	tNil byte = iota
+	tFalse
+	tTrue
+	tString
+	tInt
+	tInt64
+	tFloat64
+	tMap
+	tSlice
+	tNilMap
+	tNilSlice
+)
+
+type encoder struct{ b []byte }
+
+func (e *encoder) uint(n uint64) { e.b = binary.AppendUvarint(e.b, n) }
+func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *encoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+func (e *encoder) strs(s []string) {
+	if s == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(s)) + 1)
+	for _, x := range s {
+		e.str(x)
+	}
+}
+
+func (e *encoder) value(v any) error {
+	switch v := v.(type) {
+	case nil:
+		e.b = append(e.b, tNil)
+	case bool:
+		if v {
+			e.b = append(e.b, tTrue)
+		} else {
+			e.b = append(e.b, tFalse)
+		}
+	case string:
+		e.b = append(e.b, tString)
+		e.str(v)
+	case int:
+		e.b = append(e.b, tInt)
+		e.b = binary.AppendVarint(e.b, int64(v))
+	case int64:
+		e.b = append(e.b, tInt64)
+		e.b = binary.AppendVarint(e.b, v)
+	case float64:
+		e.b = append(e.b, tFloat64)
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+	case map[string]any:
+		if v == nil {
+			e.b = append(e.b, tNilMap)
+			return nil
+		}
+		e.b = append(e.b, tMap)
+		e.uint(uint64(len(v)))
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			e.str(k)
+			if err := e.value(v[k]); err != nil {
+				return err
+			}
+		}
+	case []any:
+		if v == nil {
+			e.b = append(e.b, tNilSlice)
+			return nil
+		}
+		e.b = append(e.b, tSlice)
+		e.uint(uint64(len(v)))
+		for _, x := range v {
+			if err := e.value(x); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("%w: %T", errUncacheable, v)
+	}
+	return nil
+}
+
+// decoder panics on bad input; decodeEntry recovers.
+type decoder struct{ b []byte }
+
+func (d *decoder) uint() uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		panic("bad varint")
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *decoder) str() string {
+	n := d.uint()
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) bool() bool {
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v == 1
+}
+
+func (d *decoder) strs() []string {
+	n := d.uint()
+	if n == 0 {
+		return nil
+	}
+	if n-1 > uint64(len(d.b)) {
+		panic("bad count")
+	}
+	s := make([]string, n-1)
+	for i := range s {
+		s[i] = d.str()
+	}
+	return s
+}
+
+func (d *decoder) value() any {
+	t := d.b[0]
+	d.b = d.b[1:]
+	switch t {
+	case tNil:
+		return nil
+	case tFalse:
+		return false
+	case tTrue:
+		return true
+	case tString:
+		return d.str()
+	case tInt, tInt64:
+		n, k := binary.Varint(d.b)
+		if k <= 0 {
+			panic("bad varint")
+		}
+		d.b = d.b[k:]
+		if t == tInt {
+			return int(n)
+		}
+		return n
+	case tFloat64:
+		v := math.Float64frombits(binary.LittleEndian.Uint64(d.b[:8]))
+		d.b = d.b[8:]
+		return v
+	case tNilMap:
+		return map[string]any(nil)
+	case tNilSlice:
+		return []any(nil)
+	case tMap:
+		n := d.uint()
+		if n > uint64(len(d.b)) {
+			panic("bad count")
+		}
+		m := make(map[string]any, n)
+		for range n {
+			k := d.str()
+			m[k] = d.value()
+		}
+		return m
+	case tSlice:
+		n := d.uint()
+		if n > uint64(len(d.b)) {
+			panic("bad count")
+		}
+		s := make([]any, n)
+		for i := range s {
+			s[i] = d.value()
+		}
+		return s
+	}
+	panic("bad tag")
+}
+
+// appKeys derives the applications' keys of one run.
+type appKeys struct {
+	run   cache.Key
+	files map[string]*fileSum
+	base  map[string]string
+}
+
+func newAppKeys(run cache.Key, sums []fileSum, base map[string]string) *appKeys {
+	files := make(map[string]*fileSum, len(sums))
+	for i := range sums {
+		files[sums[i].name] = &sums[i]
+	}
+	return &appKeys{run: run, files: files, base: base}
+}
+
+// key is a's key; false when a run keeps nothing (k nil) or a was not
+// read from a file.
+func (k *appKeys) key(a appSource) (cache.Key, bool) {
+	if k == nil {
+		return cache.Key{}, false
+	}
+	return appKey(k.run, a, k.files, k.base)
+}
+
+// get returns the entry of key, nil when there is none or it does not
+// decode.
+func (k *appKeys) get(s *cache.Store, key cache.Key) *cached {
+	b, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	c, err := decodeEntry(b)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// put keeps r's render; a value the format does not hold keeps nothing
+// and is no error.
+func (k *appKeys) put(s *cache.Store, key cache.Key, r *workflow.AppResult, revision string) error {
+	b, err := encodeEntry(r, revision)
+	if errors.Is(err, errUncacheable) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.Put(key, b)
+}
+
+// outcome rebuilds the workflow result of a from c: the Application
+// parsed again, at the revision a render would give it.
+func (c *cached) outcome(a appSource, base map[string]string) (*workflow.AppResult, bool) {
+	app, err := a.load()
+	if err != nil {
+		return nil, false
+	}
+	if rev, changed := base[app.Namespace+"/"+app.Name]; changed && rev != c.revision {
+		app.Revision = 2
+	}
+	r, err := c.result(app)
+	return r, err == nil
+}

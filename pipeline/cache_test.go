@@ -1,0 +1,256 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cache"
+)
+
+const cacheDef = `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata:
+  name: mycomp
+spec:
+  workload:
+    definition: {apiVersion: v1, kind: ConfigMap}
+  schematic:
+    cue:
+      template: |
+        output: {
+          apiVersion: "v1"
+          kind: "ConfigMap"
+          metadata: name: context.name
+          data: {v: parameter.v, n: parameter.n, f: parameter.f}
+        }
+        parameter: {v: string, n: *1 | int, f: *1.5 | number}
+`
+
+const cacheUnused = `apiVersion: core.oam.dev/v1beta1
+kind: TraitDefinition
+metadata:
+  name: unused
+spec:
+  schematic:
+    cue:
+      template: |
+        patch: metadata: labels: x: "y"
+`
+
+func cacheApp(name, v string) string {
+	return fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: %s
+spec:
+  components:
+  - name: %s
+    type: mycomp
+    properties: {v: %q, n: 3}
+  - name: %s-web
+    type: webservice
+    properties: {image: "nginx:1", port: 80}
+    traits:
+    - type: scaler
+      properties: {replicas: 2}
+`, name, name, v, name)
+}
+
+const cacheClusters = `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: east
+  labels: {region: east}
+`
+
+const cacheObserved = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: seen, namespace: default}
+data: {a: "1"}
+`
+
+// cacheInputs writes the files of a render into dir.
+type cacheFiles map[string]string
+
+func (f cacheFiles) write(t *testing.T, dir string) {
+	t.Helper()
+	for name, text := range f {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o777)
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func baseCacheFiles() cacheFiles {
+	return cacheFiles{
+		"apps/a.yaml":      cacheApp("a", "one"),
+		"apps/b.yaml":      cacheApp("b", "two") + "---\n" + cacheApp("c", "three"),
+		"defs/comp.yaml":   cacheDef,
+		"defs/unused.yaml": cacheUnused,
+		"clusters.yaml":    cacheClusters,
+		"observed.yaml":    cacheObserved,
+	}
+}
+
+// renderOnce renders the files in dir with store (nil: none) and returns
+// its tree and warnings as text.
+func renderOnce(t *testing.T, dir string, store *cache.Store, mod func(*Inputs)) string {
+	t.Helper()
+	in := Inputs{
+		Paths:           []string{filepath.Join(dir, "apps")},
+		DefinitionPaths: []string{filepath.Join(dir, "defs")},
+		ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+		ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")},
+		Record:          Record{AppState: true, Trace: true},
+		Cache:           store,
+	}
+	if mod != nil {
+		mod(&in)
+	}
+	res, err := Run(context.Background(), in)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	tr, err := Tree(res.Clusters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range tr.Paths() {
+		fmt.Fprintf(&b, "--- %s\n%s", p, tr[p])
+	}
+	fmt.Fprintf(&b, "warnings: %q\nstate: %v\ntrace: %v\n", res.SortedWarnings(), res.AppState.RevisionHashes, res.Trace)
+	return b.String()
+}
+
+// TestCacheMutations changes one input at a time: a render from the cache
+// warmed before the change equals a render without a cache, and the
+// applications the change reaches miss while the others hit.
+func TestCacheMutations(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  func(cacheFiles)
+		mod    func(*Inputs)
+		misses int // of 3 applications
+	}{
+		{name: "nothing", misses: 0},
+		{name: "app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, misses: 1},
+		{name: "app moved down a line", files: func(f cacheFiles) { f["apps/a.yaml"] = "\n" + f["apps/a.yaml"] }, misses: 1},
+		{name: "other app in the same file", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "dos") + "---\n" + cacheApp("c", "three") }, misses: 1},
+		{name: "app in a file moved down", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "two") + "# one line more\n---\n" + cacheApp("c", "three") }, misses: 2}, // b's bytes and c's position
+		{name: "definition used", files: func(f cacheFiles) { f["defs/comp.yaml"] = strings.Replace(cacheDef, "*1.5", "*2.5", 1) }, misses: 3},
+		{name: "definition unused", files: func(f cacheFiles) { f["defs/unused.yaml"] = strings.Replace(cacheUnused, `"y"`, `"z"`, 1) }, misses: 3},
+		{name: "inventory", files: func(f cacheFiles) { f["clusters.yaml"] = strings.Replace(cacheClusters, "east", "west", 2) }, misses: 3},
+		{name: "observed", files: func(f cacheFiles) { f["observed.yaml"] = strings.Replace(cacheObserved, `"1"`, `"2"`, 1) }, misses: 3},
+		{name: "kube version", mod: func(in *Inputs) { in.Workflow.KubeVersion = "1.29" }, misses: 3},
+		{name: "stop at suspend", mod: func(in *Inputs) { in.Workflow.StopAtSuspend = true }, misses: 3},
+		{name: "no trace", mod: func(in *Inputs) { in.Record.Trace = false }, misses: 3},
+		{name: "base revision", mod: func(in *Inputs) { in.BaseRevisions = map[string]string{"default/a": "x"} }, misses: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, cdir := t.TempDir(), t.TempDir()
+			files := baseCacheFiles()
+			files.write(t, dir)
+			warm, err := cache.Open(cache.Options{Dir: cdir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := renderOnce(t, dir, warm, nil)
+			if strings.HasPrefix(first, "error") {
+				t.Fatal(first)
+			}
+			if tt.files != nil {
+				tt.files(files)
+				files.write(t, dir)
+			}
+			want := renderOnce(t, dir, nil, tt.mod)
+			store, _ := cache.Open(cache.Options{Dir: cdir})
+			got := renderOnce(t, dir, store, tt.mod)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("warm render differs from a render without cache (-want +got):\n%s", diff)
+			}
+			if st := store.Stats(); st.Misses != tt.misses || st.Hits != 3-tt.misses {
+				t.Errorf("hits %d misses %d; want %d misses of 3", st.Hits, st.Misses, tt.misses)
+			}
+		})
+	}
+}
+
+// TestCacheOff: the runs whose render reads what a key does not cover
+// neither read nor write the cache.
+func TestCacheOff(t *testing.T) {
+	for name, mod := range map[string]func(*Inputs){
+		"provenance": func(in *Inputs) { in.Record.Provenance = true },
+		"status":     func(in *Inputs) { in.Record.Status = true },
+		"validate":   func(in *Inputs) { in.Record.Validate = &Validation{} },
+		"definitions given": func(in *Inputs) {
+			defs, err := LoadDefinitions(in.DefinitionPaths, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Definitions = defs
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			baseCacheFiles().write(t, dir)
+			store, _ := cache.Open(cache.Options{Dir: t.TempDir()})
+			renderOnce(t, dir, store, mod)
+			if st := store.Stats(); st != (cache.Stats{}) {
+				t.Errorf("stats %+v, want none", st)
+			}
+		})
+	}
+}
+
+// TestCacheEntryRoundTrip: an entry gives back the writes' values with
+// their Go types.
+func TestCacheEntryRoundTrip(t *testing.T) {
+	obj := map[string]any{"a": 1, "b": int64(2), "c": 1.0, "d": "x", "e": nil, "f": []any{true, false, map[string]any{}}, "g": []any{}, "h": map[string]any(nil), "i": []any(nil)}
+	e := &encoder{}
+	if err := e.value(obj); err != nil {
+		t.Fatal(err)
+	}
+	d := &decoder{b: e.b}
+	if diff := cmp.Diff(any(obj), d.value()); diff != "" {
+		t.Error(diff)
+	}
+	if err := (&encoder{}).value(map[string]any{"x": int32(1)}); err == nil {
+		t.Error("int32 encoded")
+	}
+	if _, err := decodeEntry([]byte{1, 2, 3}); err == nil {
+		t.Error("bad entry decoded")
+	}
+}
+
+func TestSplitDocs(t *testing.T) {
+	lines := func(data string) []int {
+		var out []int
+		for _, d := range splitDocs([]byte(data)) {
+			out = append(out, d.line)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		data string
+		want []int
+	}{
+		{"a: 1\n", []int{1}},
+		{"---\na: 1\n---\nb: 2\n", []int{1, 3}},
+		{"# c\n---\na: |\n  ---x\n  --- \n---\r\nb: 2", []int{1, 2, 6}},
+		{"a: '---'\n----\n--- # c\nb: 1\n", []int{1, 3}},
+	} {
+		if diff := cmp.Diff(tt.want, lines(tt.data)); diff != "" {
+			t.Errorf("%q: %s", tt.data, diff)
+		}
+	}
+}
