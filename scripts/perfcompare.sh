@@ -64,7 +64,7 @@ run() { # key cmd...
 	# a warm render updates the tree the warm-up wrote; the others write a new one
 	[[ "$*" == *--cache* ]] || rm -rf "$work/out"
 	/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || true
-	read -r u s m <"$work/t" || true
+	read -r u s m < <(tail -1 "$work/t") || true
 	case "$u" in '' | *[!0-9.]*) echo "$key: $(cat "$work/t" "$work/err" | tail -3)" >&2; return ;; esac
 	cpu[$key]+="$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }') "
 	rss[$key]+="$((m / 1024)) "
