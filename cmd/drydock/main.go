@@ -35,8 +35,10 @@ const (
 func init() { heapBudget.Store(renderHeapBudget) }
 
 // process is the drydock process around run: the collector's pacing
-// (GOGC in the environment wins) and the developers' profiles.
+// (GOGC in the environment wins), the developers' profiles and the
+// benchmarks' cost report (DRYDOCK_USAGE, written last).
 func process() int {
+	defer writeUsage(os.Getenv("DRYDOCK_USAGE"))
 	if os.Getenv("GOGC") == "" {
 		paceGC()
 	}
