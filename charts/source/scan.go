@@ -11,12 +11,12 @@ import (
 	"io/fs"
 	"maps"
 	"net/url"
+	"os"
 	"path"
 	"slices"
 	"strings"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
-	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -269,51 +269,23 @@ func indexItems(f fsys, dir, idx string) ([]*item, error) {
 	return items, nil
 }
 
-// loadIndex loads an index file as Helm's repo.LoadIndexFile does;
-// through an fs.FS it replays that function's loading of the bytes.
-func loadIndex(f fsys, p string) (*repo.IndexFile, error) {
+// loadIndex loads an index file as Helm's repo.LoadIndexFile does
+// (parseIndex); Helm logs the entries it skips only from a file on disk.
+func loadIndex(f fsys, p string) (*indexFile, error) {
+	var data []byte
+	var err error
 	if f.fs == nil {
-		return repo.LoadIndexFile(p)
+		data, err = os.ReadFile(p)
+	} else {
+		data, err = f.readFile(p)
 	}
-	data, err := f.readFile(p)
 	if err != nil {
 		return nil, err
 	}
-	i := &repo.IndexFile{}
-	if len(data) == 0 {
-		return nil, fmt.Errorf("error loading %s: %w", p, repo.ErrEmptyIndexYaml)
-	}
-	if json.Valid(data) {
-		err = json.Unmarshal(data, i)
-	} else {
-		err = yaml.UnmarshalStrict(data, i)
-	}
+	i, err := parseIndex(data, p, f.fs == nil)
 	if err != nil {
 		return nil, fmt.Errorf("error loading %s: %w", p, err)
 	}
-	if i.APIVersion == "" {
-		return nil, fmt.Errorf("error loading %s: %w", p, repo.ErrNoAPIVersion)
-	}
-	for name, cvs := range i.Entries {
-		var keep repo.ChartVersions
-		for _, v := range cvs {
-			if v == nil {
-				continue
-			}
-			if v.Metadata == nil {
-				v.Metadata = &chart.Metadata{}
-			}
-			if v.APIVersion == "" {
-				v.APIVersion = chart.APIVersionV1
-			}
-			if err := v.Validate(); err != nil && !strings.HasPrefix(err.Error(), "validation: more than one dependency with name or alias") {
-				continue
-			}
-			keep = append(keep, v)
-		}
-		i.Entries[name] = keep
-	}
-	i.SortEntries()
 	return i, nil
 }
 

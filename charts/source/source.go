@@ -32,7 +32,7 @@
 // # How a chart is matched to a ChartRef
 //
 // The name must equal ChartRef.Name and the version must satisfy
-// ChartRef.Version, resolved by Helm's own repo.IndexFile.Get over every
+// ChartRef.Version, resolved by (a port of) Helm's repo.IndexFile.Get over every
 // cached version of that name (so "" is the latest stable version,
 // prereleases only when the constraint admits them, semver ranges as
 // Helm reads them). The repository must agree where the cache knows it:
@@ -67,7 +67,6 @@ import (
 	"sync"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
-	repo "helm.sh/helm/v4/pkg/repo/v1"
 )
 
 // Config is what the cache holds: --charts / drydock.yaml charts:, and
@@ -242,7 +241,7 @@ func (c *Cache) resolve(ref ChartRef) (*item, error) {
 	if len(match) == 0 {
 		return nil, missing
 	}
-	idx := repo.NewIndexFile()
+	idx := &indexFile{Entries: map[string]chartVersions{}}
 	seen := map[string]bool{}
 	for _, it := range match {
 		missing.Cached = append(missing.Cached, it.version)
@@ -250,11 +249,11 @@ func (c *Cache) resolve(ref ChartRef) (*item, error) {
 			continue
 		}
 		seen[it.version] = true
-		idx.Entries[ref.Name] = append(idx.Entries[ref.Name], &repo.ChartVersion{Metadata: &chart.Metadata{Name: it.name, Version: it.version}})
+		idx.Entries[ref.Name] = append(idx.Entries[ref.Name], &chartVersion{Metadata: &chart.Metadata{Name: it.name, Version: it.version}})
 	}
-	idx.SortEntries()
+	idx.sortEntries()
 	missing.Cached = sortVersions(missing.Cached)
-	cv, err := idx.Get(ref.Name, ref.Version)
+	cv, err := idx.get(ref.Name, ref.Version)
 	if err != nil {
 		missing.Err = err
 		return nil, missing
@@ -274,9 +273,9 @@ func (c *Cache) resolve(ref ChartRef) (*item, error) {
 // sortVersions sorts versions by semver precedence, ascending, then as
 // strings, and drops duplicates.
 func sortVersions(vs []string) []string {
-	cv := make(repo.ChartVersions, len(vs))
+	cv := make(chartVersions, len(vs))
 	for i, v := range vs {
-		cv[i] = &repo.ChartVersion{Metadata: &chart.Metadata{Version: v}}
+		cv[i] = &chartVersion{Metadata: &chart.Metadata{Version: v}}
 	}
 	sort.SliceStable(cv, func(a, b int) bool {
 		if cv.Less(a, b) != cv.Less(b, a) {

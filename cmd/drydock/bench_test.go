@@ -8,9 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 	"time"
 )
@@ -158,46 +157,10 @@ func benchPlain(b *testing.B, n int) {
 }
 
 // usageEnv names the file a benchmarked drydock process writes its cost
-// to. The process measures itself because the kernel's figure for a
-// child (wait4's ru_maxrss) includes the memory of the parent it was
-// forked from, this benchmark's own heap, before the exec.
-const usageEnv = "DRYDOCK_BENCH_USAGE"
-
-func init() {
-	reportUsage = func() {
-		path := os.Getenv(usageEnv)
-		if path == "" {
-			return
-		}
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-			panic(err)
-		}
-		cpu := syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)
-		if err := os.WriteFile(path, fmt.Appendf(nil, "%d %d\n", cpu, peakKiB()), 0o644); err != nil {
-			panic(err)
-		}
-	}
-}
-
-// peakKiB is VmHWM, the peak resident set of this process's memory
-// since its exec.
-func peakKiB() int64 {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		panic(err)
-	}
-	for line := range strings.Lines(string(status)) {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				panic(err)
-			}
-			return kib
-		}
-	}
-	panic("no VmHWM in /proc/self/status")
-}
+// to (writeUsage): the process measures itself because the kernel's
+// figure for a child (wait4's ru_maxrss) includes the memory of the
+// parent it was forked from, this benchmark's own heap, before the exec.
+const usageEnv = "DRYDOCK_USAGE"
 
 // measured is what b.N processes cost, per process.
 type measured struct {
@@ -263,19 +226,40 @@ func benchCLIExit(b *testing.B, code int, args func(out string) []string, dir ..
 	return per
 }
 
-// drydockExe is this test binary under the name drydock, which TestMain
-// runs as the CLI.
+// drydockExe is drydock built as it is released (.goreleaser.yaml,
+// Dockerfile: CGO_ENABLED=0, -trimpath), once per benchmark process,
+// into a temporary directory that TestMain removes (benchDone): the
+// figures are those of the binary users run, not of this test binary,
+// which links the tests' packages and cgo.
 func drydockExe(b *testing.B) string {
 	b.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
+	benchExe.once.Do(func() {
+		dir, err := os.MkdirTemp("", "drydock-bench-exe-")
+		if err != nil {
+			benchExe.err = err
+			return
+		}
+		benchDone = func() { os.RemoveAll(dir) }
+		exe := filepath.Join(dir, "drydock")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", exe, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			benchExe.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		benchExe.path = exe
+	})
+	if benchExe.err != nil {
+		b.Fatal(benchExe.err)
 	}
-	exe := filepath.Join(b.TempDir(), "drydock")
-	if err := os.Symlink(self, exe); err != nil {
-		b.Fatal(err)
-	}
-	return exe
+	return benchExe.path
+}
+
+// benchExe is drydockExe's build.
+var benchExe struct {
+	once sync.Once
+	path string
+	err  error
 }
 
 func writeBenchFile(b *testing.B, name, data string) string {

@@ -40,8 +40,10 @@ const (
 func init() { heapBudget.Store(defaultHeapBudget) }
 
 // process is the drydock process around run: the collector's pacing
-// (GOGC in the environment wins) and the developers' profiles.
+// (GOGC in the environment wins), the developers' profiles and the
+// benchmarks' cost report (DRYDOCK_USAGE, written last).
 func process() int {
+	defer writeUsage(os.Getenv("DRYDOCK_USAGE"))
 	if os.Getenv("GOGC") == "" {
 		paceGC()
 	}

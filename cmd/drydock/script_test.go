@@ -23,14 +23,8 @@ import (
 // and says loudly when the conformance corpora are missing (failing with
 // DRYDOCK_REQUIRE_CONFORMANCE set).
 func TestMain(m *testing.M) {
-	testscript.Main(privateCache{conformance.Guard(m, conformanceRoot)}, map[string]func(){
-		"drydock": func() {
-			code := process()
-			if reportUsage != nil {
-				reportUsage()
-			}
-			os.Exit(code)
-		},
+	testscript.Main(privateCache{thenDone{conformance.Guard(m, conformanceRoot)}}, map[string]func(){
+		"drydock": func() { os.Exit(process()) },
 	})
 }
 
@@ -50,9 +44,20 @@ func (p privateCache) Run() int {
 	return p.m.Run()
 }
 
-// reportUsage, when the benchmarks are built in (bench_test.go), writes
-// what this process cost for the benchmark that ran it.
-var reportUsage func()
+// benchDone, when the benchmarks built a drydock binary (bench_test.go),
+// removes it once the tests and benchmarks have run.
+var benchDone func()
+
+// thenDone runs the tests, then benchDone.
+type thenDone struct{ m testscript.TestingM }
+
+func (t thenDone) Run() int {
+	code := t.m.Run()
+	if benchDone != nil {
+		benchDone()
+	}
+	return code
+}
 
 // TestScripts runs the CLI scenarios in testdata/script.
 func TestScripts(t *testing.T) {
