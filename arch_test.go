@@ -49,7 +49,7 @@ var imports = map[string][]string{
 	"rules":                 {"parsers", "regosandbox", "tree", "manifest"},
 	"gatekeeper":            {"regosandbox", "manifest"},
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
-	"check":                 {"charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
+	"check":                 {"cache", "charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"report":                {"check", "reconcile", "cluster", "manifest"},
 	"cmd/drydock":           {"cache", "charts/source", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},

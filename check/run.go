@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/drydock-dev/drydock/cache"
+
 	chartsource "github.com/drydock-dev/drydock/charts/source"
 
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -29,6 +31,9 @@ import (
 
 // Options steer a Run.
 type Options struct {
+	// Cache, when set, is the render cache the suites' renders read
+	// and fill (pipeline.Inputs.Cache); nil: none.
+	Cache *cache.Store
 	// Shard selects the suites to run (the zero Shard: all of them).
 	Shard Shard
 	// Update rewrites each suite's golden tree to match the render
@@ -432,6 +437,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	in.Workers, in.Limits, in.Skip = r.renderWorkers, r.opts.Limits, r.skip
+	in.Cache = r.opts.Cache
 	in.Charts = withCharts(in.Charts, r.opts.Charts)
 	in.FieldValidation = r.fieldValidation(s)
 	if in.Record.Validate != nil {

@@ -28,6 +28,7 @@ import (
 type testFlags struct {
 	// charts are --charts and --source, for every suite.
 	charts chartFlags
+	cache  cacheFlags
 	// configIsConftest: -c named conftest's configuration file (conftest
 	// mode, manifests given).
 	configIsConftest bool
@@ -109,6 +110,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "applications rendered in parallel in the whole run, as render --workers; shared among the suites that run at once (default: number of CPUs)")
 	o.charts.register(fs)
+	o.cache.register(fs)
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
 	fs.StringVarP(&o.out, "output", "o", "", "output format, as --format ("+strings.Join(report.Formats, ", ")+"); with --conftest and plain manifests, conftest's: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
 	fs.StringVar(&o.outFile, "output-file", "", "write the report to `FILE` instead of stdout")
@@ -207,7 +209,9 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if bar != nil {
 		opts.Progress = bar.update
 	}
+	opts.Cache = o.cache.open(stderr)
 	res := check.Run(ctx, cfg, opts)
+	closeCache(opts.Cache, nil, stderr)
 	bar.end()
 	if o.cformat != nil {
 		return o.conftestRun(stdout, stderr, res)
