@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestLoadConfigErrors: every refusal of drydock.yaml starts with the

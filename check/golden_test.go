@@ -3,11 +3,12 @@ package check
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/tree"
-	"github.com/google/go-cmp/cmp"
 )
 
 // findingLines are findings as summarize writes them.

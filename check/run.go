@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/drydock-dev/drydock/cache"
-
 	chartsource "github.com/drydock-dev/drydock/charts/source"
 
 	"github.com/drydock-dev/drydock/fieldpath"
 	"github.com/drydock-dev/drydock/gatekeeper"
+	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/pipeline"
 	"github.com/drydock-dev/drydock/regosandbox"
@@ -31,9 +31,6 @@ import (
 
 // Options steer a Run.
 type Options struct {
-	// Cache, when set, is the render cache the suites' renders read
-	// and fill (pipeline.Inputs.Cache); nil: none.
-	Cache *cache.Store
 	// Shard selects the suites to run (the zero Shard: all of them).
 	Shard Shard
 	// Update rewrites each suite's golden tree to match the render
@@ -94,6 +91,33 @@ type Options struct {
 	// --charts, --source): the charts come after each suite's own, a
 	// source replaces the suite's of the same name.
 	Charts chartsource.Config
+	// Cache keeps, between runs, each application's render
+	// (pipeline.Inputs.Cache) and what each golden comparison found equal
+	// (tree.Known): a golden file unchanged since, compared with an
+	// object rendered as it was, is not read again (nil: every file is).
+	Cache *cache.Store
+
+	// For tests: testStore replaces Cache, goldenStart moves the time a
+	// golden comparison starts (files written just before it are not
+	// learned), goldenReport sees each suite's golden report.
+	testStore    store
+	goldenStart  func(time.Time) time.Time
+	goldenReport func(suite string, rep *golden.Report)
+	// locateWhole makes locating causes render the whole suite;
+	// locateRender sees the applications it renders (nil: all).
+	locateWhole  bool
+	locateRender func(only map[string]bool)
+}
+
+// store is where the run keeps what it may use again (nil: nowhere).
+func (r *runner) store() store {
+	switch {
+	case r.opts.testStore != nil:
+		return r.opts.testStore
+	case r.opts.Cache != nil:
+		return r.opts.Cache
+	}
+	return nil
 }
 
 // Run runs the suites of cfg that opts.Shard selects, in parallel, and
@@ -437,7 +461,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		return res
 	}
 	in.Workers, in.Limits, in.Skip = r.renderWorkers, r.opts.Limits, r.skip
-	in.Cache = r.opts.Cache
+	in.Cache = r.opts.Cache // the unchanged applications are not rendered again
 	in.Charts = withCharts(in.Charts, r.opts.Charts)
 	in.FieldValidation = r.fieldValidation(s)
 	if in.Record.Validate != nil {
@@ -463,7 +487,7 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		r.nothingChecked(s, res, "render", "the suite renders no object: its checks had nothing to check")
 	}
 	if err == nil && !r.opts.Update {
-		r.locateCauses(ctx, s, in, res)
+		r.locateCauses(ctx, s, in, res, sink)
 	}
 	if err == nil {
 		err = r.defTests(ctx, s, res)

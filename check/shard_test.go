@@ -3,8 +3,9 @@ package check
 import (
 	"testing"
 
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 func TestParseShard(t *testing.T) {

@@ -3,7 +3,9 @@ package check
 import (
 	"context"
 	"errors"
+	"time"
 
+	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/golden"
 	"github.com/drydock-dev/drydock/manifest"
@@ -35,6 +37,12 @@ type sunk struct {
 	path    string
 	cluster string
 	origin  cluster.Origin
+	// owner and propagated are the entry's: who wrote the object.
+	owner      string
+	propagated bool
+	// digest identifies the object as rendered (none when !digested).
+	digest   tree.Digest
+	digested bool
 	// rules' results for the object alone (Input 0), or its error.
 	report *rules.Report
 	err    error
@@ -80,10 +88,11 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*sunk{}
 		k.objs[c] = m
 	}
-	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object}
+	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object, owner: e.Owner, propagated: e.Propagated}
+	s.digest, s.digested = tree.DigestOf(e.Object)
 	m[e.Object.Key()] = s
 	if k.golden != nil {
-		k.golden.put(s.path, e)
+		k.golden.put(s, e)
 	}
 	k.rules.put(k.ctx, s)
 	if !k.rules.combined() && len(k.suite.Gatekeeper) == 0 {
@@ -159,6 +168,10 @@ type goldenSink struct {
 	cmp *golden.Comparer
 	upd *tree.Updater
 	err error
+	// store keeps what the comparison learned under key for the next
+	// (nil: nothing is kept, every golden file is read).
+	store store
+	key   cache.Key
 }
 
 // openGolden opens the suite's golden tree for comparing or updating.
@@ -166,17 +179,49 @@ func (r *runner) openGolden(s Suite) *goldenSink {
 	g := &goldenSink{dir: r.paths([]string{s.Golden})[0]}
 	if r.opts.Update {
 		g.upd, g.err = tree.NewUpdater(g.dir, tree.UpdateOptions{Prune: r.opts.Prune, Adopt: r.opts.Adopt})
+		if g.upd != nil {
+			g.upd.Known, g.upd.Start = g.known(r, s, "golden-update", g.upd.Start)
+		}
 	} else {
 		g.cmp, g.err = golden.NewComparer(g.dir)
 		if g.cmp != nil {
 			g.cmp.Mask = goldenMask(s)
+			g.cmp.Known, g.cmp.Start = g.known(r, s, "golden", g.cmp.Start)
 		}
 	}
 	return g
 }
 
-func (g *goldenSink) put(path string, e cluster.Entry) {
+// known is what the run's store keeps of the last comparison (or update:
+// kind) of s with the golden directory, and when this one started (start,
+// or as a test moves it); g keeps what this one learns.
+func (g *goldenSink) known(r *runner, s Suite, kind string, start time.Time) (tree.Known, time.Time) {
+	if move := r.opts.goldenStart; move != nil {
+		start = move(start)
+	}
+	st := r.store()
+	if st == nil {
+		return nil, start
+	}
+	k, ok := knownKey(kind, g.dir, s)
+	if !ok {
+		return nil, start
+	}
+	g.store, g.key = st, k
+	return loadKnown(st, k), start
+}
+
+func (g *goldenSink) put(s *sunk, e cluster.Entry) {
 	if g.err != nil {
+		return
+	}
+	if g.store != nil && s.digested {
+		encode := func() ([]byte, error) { return tree.Encode(e.Object) }
+		if g.upd != nil {
+			g.err = g.upd.PutDigest(s.path, s.digest, encode)
+		} else {
+			g.err = g.cmp.PutDigest(s.path, s.digest, encode)
+		}
 		return
 	}
 	data, err := tree.Encode(e.Object)
@@ -184,9 +229,9 @@ func (g *goldenSink) put(path string, e cluster.Entry) {
 	case err != nil:
 		g.err = err
 	case g.upd != nil:
-		g.err = g.upd.Put(path, data)
+		g.err = g.upd.Put(s.path, data)
 	default:
-		g.err = g.cmp.Put(path, data)
+		g.err = g.cmp.Put(s.path, data)
 	}
 }
 
@@ -208,10 +253,23 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 			return err
 		}
 		r.updated(res, g.dir, rep)
+		g.keep(g.upd.Learned())
 		return nil
 	}
-	r.compared(res, g.dir, g.cmp.Report(), origins)
+	rep := g.cmp.Report()
+	r.compared(res, g.dir, rep, origins)
+	g.keep(g.cmp.Learned())
+	if r.opts.goldenReport != nil {
+		r.opts.goldenReport(res.Name, rep)
+	}
 	return nil
+}
+
+// keep keeps what the comparison or update learned, when it changed.
+func (g *goldenSink) keep(learned tree.Known, changed bool) {
+	if g.store != nil && changed {
+		_ = g.store.Put(g.key, learned.Marshal()) // not kept: the next run reads the files
+	}
 }
 
 // ruleSink evaluates the suite's rules on each object (or, combined, on

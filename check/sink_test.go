@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/rules"
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestMerge: one object's report joins the suite's as input i, every

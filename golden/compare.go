@@ -15,6 +15,9 @@ type Report struct {
 	// Diffs holds, for each Changed path, a unified diff from
 	// "golden/<path>" to "rendered/<path>" (3 lines of context).
 	Diffs map[string]string
+	// Known counts the Unchanged files known without reading them
+	// (Comparer.Known).
+	Known int
 }
 
 // String is a human summary: one line of counts, one line per drifted

@@ -2,7 +2,9 @@ package golden
 
 import (
 	"bytes"
+	"maps"
 	"strings"
+	"time"
 
 	"github.com/drydock-dev/drydock/tree"
 )
@@ -19,8 +21,20 @@ type Comparer struct {
 	// (fields a project does not pin) neither differs nor shows in the
 	// diff.
 	Mask func(p string, data []byte) []byte
+	// Known, when set, are the golden files an earlier comparison with
+	// the same Mask found equal to their rendered files: PutDigest does
+	// not read them again while they and the rendered objects are as
+	// they were.
+	Known tree.Known
+
+	// Start is when the comparison began (NewComparer sets it): a golden
+	// file changed since, or just before (tree.FileID.Racy), could change
+	// again unseen, and is not Learned.
+	Start time.Time
 
 	list *tree.Listing
+	// learned are the golden files found equal, for Learned.
+	learned tree.Known
 	// paths are the rendered paths, state their comparison.
 	paths *tree.PathSet
 	state map[string]fileState
@@ -30,6 +44,8 @@ type Comparer struct {
 type fileState struct {
 	kind int8 // added, changed or unchanged
 	diff string
+	// known: unchanged by Known, not read.
+	known bool
 }
 
 const (
@@ -44,19 +60,54 @@ const (
 // of dir that was killed is completed first (see tree.JournalFile), so
 // the comparison sees whole trees; Report.Leftovers says so.
 func NewComparer(dir string) (*Comparer, error) {
+	start := time.Now()
 	l, err := tree.List(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Comparer{list: l, paths: tree.NewPathSet(true), state: map[string]fileState{}}, nil
+	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, learned: tree.Known{}}, nil
 }
 
 // Put compares the rendered file at the tree path p (a clean relative
 // slash path ending in .yaml) with its golden file; a second Put of p
 // replaces the first.
 func (c *Comparer) Put(p string, data []byte) error {
+	delete(c.learned, p)
 	_, err := c.put(p, data)
 	return err
+}
+
+// PutDigest is Put for a rendered object whose digest is d and whose file
+// encode makes: when Known holds p with digest d and the golden file's
+// FileID, p is unchanged without reading the file or calling encode.
+// Either way, a golden file equal to the rendered one is Learned.
+func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, error)) error {
+	delete(c.learned, p)
+	id, stable := c.list.Stat(p) // before reading: a later write changes it
+	if k, ok := c.Known[p]; ok && stable && k == (tree.KnownFile{File: id, Rendered: d}) {
+		if err := c.paths.Add(p); err != nil {
+			return err
+		}
+		c.state[p] = fileState{kind: unchanged, known: true}
+		c.learned[p] = k
+		return nil
+	}
+	data, err := encode()
+	if err != nil {
+		return err
+	}
+	st, err := c.put(p, data)
+	if err == nil && st.kind == unchanged && stable && !id.Racy(c.Start) {
+		c.learned[p] = tree.KnownFile{File: id, Rendered: d}
+	}
+	return err
+}
+
+// Learned is the Known of the next comparison: the golden files Put with
+// a digest that were equal to their rendered files. changed says whether
+// it differs from Known (else there is nothing new to keep).
+func (c *Comparer) Learned() (k tree.Known, changed bool) {
+	return c.learned, !maps.Equal(c.learned, c.Known)
 }
 
 func (c *Comparer) put(p string, data []byte) (fileState, error) {
@@ -71,7 +122,7 @@ func (c *Comparer) put(p string, data []byte) (fileState, error) {
 	if listed {
 		st.kind = unchanged
 		a, b := tree.Normalize(old), tree.Normalize(data)
-		if c.Mask != nil {
+		if c.Mask != nil && !bytes.Equal(a, b) { // equal files mask alike
 			a, b = c.Mask(p, a), c.Mask(p, b)
 		}
 		if !bytes.Equal(a, b) {
@@ -108,6 +159,11 @@ func (c *Comparer) report() *Report {
 	r.Unowned = c.list.Unowned()
 	changes, same := tree.Changes(was, c.state, strings.Compare, func(_, now fileState) bool { return now.kind == unchanged })
 	r.Unchanged = same
+	for _, st := range c.state {
+		if st.known {
+			r.Known++
+		}
+	}
 	for _, ch := range changes {
 		switch ch.Action {
 		case tree.Added:

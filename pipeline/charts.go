@@ -49,6 +49,12 @@ type chartStage struct {
 	apis     map[string][]string // by schemas version
 	// provenance gives the outputs their provenance (Record.Provenance).
 	provenance bool
+	// configured is set when the run has chart or source caches: only
+	// then can a release render, and read ConfigMaps and Secrets
+	// (valuesFrom, substituteFrom). Without them the stage keeps none,
+	// so that its memory does not grow with the applications' objects;
+	// a release then fails on its chart or source first, as with them.
+	configured bool
 }
 
 // newChartStage is the stage in front of next, rendering from cache (nil:
@@ -60,7 +66,8 @@ func newChartStage(next cluster.Sink, cfg chartsource.Config, cache *chartsource
 	}
 	return &chartStage{next: next, cfg: cfg, ctrl: ctrl, provenance: provenance,
 		objs: map[string]map[manifest.Key]cluster.Entry{}, crds: map[string]map[string]bool{},
-		dirty: map[string]bool{}, rendered: map[manifest.Key]bool{}, apis: map[string][]string{}}
+		dirty: map[string]bool{}, rendered: map[manifest.Key]bool{}, apis: map[string][]string{},
+		configured: cache != nil || len(cfg.Charts)+len(cfg.Sources)+len(cfg.Repositories) > 0}
 }
 
 // Put keeps what the stage reads and passes e on.
@@ -77,7 +84,7 @@ func (s *chartStage) Put(c string, e cluster.Entry) error {
 func (s *chartStage) keep(c string, e cluster.Entry) {
 	o := e.Object
 	switch {
-	case charts.Reads(o):
+	case charts.Reads(o) && (s.configured || !isConfigData(o)):
 		m := s.objs[c]
 		if m == nil {
 			m = map[manifest.Key]cluster.Entry{}
@@ -97,6 +104,11 @@ func (s *chartStage) keep(c string, e cluster.Entry) {
 			m[gv] = true
 		}
 	}
+}
+
+// isConfigData tells whether o is a ConfigMap or a Secret.
+func isConfigData(o *manifest.Object) bool {
+	return o.APIVersion() == "v1" && (o.Kind() == "ConfigMap" || o.Kind() == "Secret")
 }
 
 // isRelease tells whether o is what Flux's controllers reconcile: a

@@ -219,6 +219,36 @@ func TestChartsNothingToRender(t *testing.T) {
 	}
 }
 
+// TestChartsUnconfiguredKeepsNoConfigData: a run without chart or
+// source caches cannot render a release, so the stage keeps no ConfigMap
+// or Secret (memory that would grow with the applications); it still
+// keeps a release, whose render then fails on its chart as with caches.
+func TestChartsUnconfiguredKeepsNoConfigData(t *testing.T) {
+	s := newChartStage(nil, chartsource.Config{}, nil, false)
+	for _, kind := range []string{"ConfigMap", "Secret"} {
+		o := manifest.New(map[string]any{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": "c", "namespace": "default"}})
+		if err := s.Put(cluster.Local, cluster.Entry{Object: o}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(s.objs[cluster.Local]); n != 0 {
+		t.Errorf("kept %d objects, want none", n)
+	}
+	release, err := manifest.Decode("release.yaml", []byte(chartRelease), manifest.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range release {
+		if err := s.Put(cluster.Local, cluster.Entry{Object: o}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, bad, err := s.reconcile(context.Background(), cluster.NewInventory(), cluster.NewStore(), nil)
+	if err == nil && len(bad) == 0 {
+		t.Fatal("a release rendered without a chart cache")
+	}
+}
+
 // TestChartsConflict: a chart's object that an application writes too is
 // refused, naming the release and the application.
 func TestChartsConflict(t *testing.T) {

@@ -120,6 +120,12 @@ type Inputs struct {
 	// KubeVela's next revision (<name>-v2), one that is the same as the
 	// first.
 	BaseRevisions map[string]string
+	// Only, when not nil, are the Applications (namespace/name, the
+	// namespace "default" when they name none) that render: the others,
+	// addons' included, are loaded and checked but write nothing. What
+	// is not an Application (observed objects, what addons install,
+	// resource templates) is written all the same.
+	Only map[string]bool
 	// Cache, when set, keeps each application's render by the hash of
 	// what it reads and serves the next run's unchanged applications
 	// from it (see cache.go for the key and what a run keeps nothing
@@ -382,6 +388,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	}
 	apps, err := parseApps(l.apps)
 	load = append(load, err)
+	if in.Only != nil {
+		apps = slices.DeleteFunc(apps, func(a appSource) bool { return !in.Only[a.name()] })
+	}
 	if l.badDefs > 0 { // the applications would fail for want of them
 		return nil, failed(load, nil)
 	}
@@ -595,6 +604,16 @@ func (a appSource) load() (*render.Application, error) {
 	return render.ParseApplication(o)
 }
 
+// name is the Application's namespace/name, its namespace "default"
+// when it names none.
+func (a appSource) name() string {
+	ns := a.key.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + a.key.Name
+}
+
 // parseApps returns the Applications that parse, the first of one
 // namespace and name, and an error that reports every other.
 func parseApps(apps []appSource) ([]appSource, error) {
@@ -606,11 +625,7 @@ func parseApps(apps []appSource) ([]appSource, error) {
 			errs = append(errs, inputError(a.err))
 			continue
 		}
-		ns := a.key.Namespace
-		if ns == "" {
-			ns = "default"
-		}
-		key := ns + "/" + a.key.Name
+		key := a.name()
 		if first, dup := defined[key]; dup {
 			errs = append(errs, inputError(manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first)))
 			continue

@@ -104,6 +104,23 @@ func (l *Listing) Read(p string) (data []byte, listed bool, err error) {
 	return data, true, nil
 }
 
+// Stat is the FileID of the listed file at the tree path p, reached as
+// Read reaches it; ok is false when the listing has no regular file there
+// or the system gives no FileID (see StatID): the file must then be read.
+func (l *Listing) Stat(p string) (id FileID, ok bool) {
+	if l.g == nil || !l.g.files[p] {
+		return FileID{}, false
+	}
+	if l.files == nil {
+		l.files = &treeReader{root: l.g.root}
+	}
+	fi, err := l.files.stat(p)
+	if err != nil {
+		return FileID{}, false
+	}
+	return StatID(fi)
+}
+
 // Close closes the directories Read opened.
 func (l *Listing) Close() {
 	if l.files != nil {
@@ -240,6 +257,25 @@ func (t *treeReader) read(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 	}
 	return readIn(dir, path.Base(p))
+}
+
+// stat describes the file at the tree path p (not following a link).
+func (t *treeReader) stat(p string) (fs.FileInfo, error) {
+	if t.dirs == nil {
+		r, err := os.OpenRoot(t.root)
+		if err != nil {
+			return nil, err
+		}
+		t.dirs = newRealDirs(r)
+	}
+	dir, err := t.dirs.get(path.Dir(p), nil)
+	if err != nil {
+		return nil, err
+	}
+	if dir == nil {
+		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	return dir.Lstat(path.Base(p))
 }
 
 // close closes what read opened.

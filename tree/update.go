@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -46,13 +48,22 @@ var ErrNotOwned = errors.New("not written by drydock")
 // stages the Added and Changed ones beside their targets; Commit puts
 // them in place (see Update). An Updater is not safe for concurrent use.
 type Updater struct {
-	list   *Listing
-	paths  *PathSet
-	state  map[string]fileState
-	opts   UpdateOptions
-	dir    string
-	d      *ownedDir // nil while dir does not exist
-	target string
+	// Known, when set, are the directory's files an earlier update (or
+	// comparison) found equal to their rendered files: PutDigest does not
+	// read them again while they and the rendered objects are as they
+	// were. Start is when the update began (NewUpdater sets it): a file
+	// changed since, or just before (FileID.Racy), is not learned.
+	Known Known
+	Start time.Time
+
+	learned Known
+	list    *Listing
+	paths   *PathSet
+	state   map[string]fileState
+	opts    UpdateOptions
+	dir     string
+	d       *ownedDir // nil while dir does not exist
+	target  string
 	// adopted are the rendered paths whose existing file drydock did not
 	// own.
 	adopted map[string]bool
@@ -71,7 +82,7 @@ func NewUpdater(dir string, opts UpdateOptions) (*Updater, error) {
 			return nil, fmt.Errorf("directory %s: %w: not below %s", dir, ErrInvalidPath, opts.Base)
 		}
 	}
-	u := &Updater{opts: opts, dir: dir, target: target, adopted: map[string]bool{}}
+	u := &Updater{opts: opts, dir: dir, target: target, adopted: map[string]bool{}, Start: time.Now(), learned: Known{}}
 	if _, err := os.Stat(target); err == nil {
 		if err := u.open(); err != nil {
 			return nil, err
@@ -166,33 +177,79 @@ func (u *Updater) close() {
 // Put compares the rendered file at p with its golden file and, if it is
 // new or different, stages it; a second Put of p replaces the first.
 func (u *Updater) Put(p string, data []byte) error {
-	st, err := u.compare(p, data)
+	delete(u.learned, p)
+	_, err := u.put(p, data)
+	return err
+}
+
+// PutDigest is Put for a rendered object whose digest is d and whose file
+// encode makes: when Known holds p with digest d and the file's FileID,
+// the file is unchanged without reading it or calling encode. Either way,
+// a file equal to the rendered one is learned (Learned).
+func (u *Updater) PutDigest(p string, d Digest, encode func() ([]byte, error)) error {
+	delete(u.learned, p)
+	id, stable := u.list.Stat(p) // before reading: a later write changes it
+	if k, ok := u.Known[p]; ok && stable && k == (KnownFile{File: id, Rendered: d}) {
+		if err := u.paths.Add(p); err != nil {
+			return err
+		}
+		u.state[p] = unchanged
+		u.learned[p] = k
+		return u.keep(p)
+	}
+	data, err := encode()
 	if err != nil {
 		return err
 	}
+	st, err := u.put(p, data)
+	if err == nil && st == unchanged && stable && !id.Racy(u.Start) {
+		u.learned[p] = KnownFile{File: id, Rendered: d}
+	}
+	return err
+}
+
+// Learned is the Known of the next update: the files Put with a digest
+// that were equal to their rendered files (those it writes are not).
+// changed says whether it differs from Known.
+func (u *Updater) Learned() (k Known, changed bool) {
+	return u.learned, !maps.Equal(u.learned, u.Known)
+}
+
+// keep keeps the file at p as it is (unchanged): it must be drydock's,
+// and what an earlier Put of p staged goes.
+func (u *Updater) keep(p string) error {
+	if err := u.mayWrite(p, true); err != nil {
+		return err
+	}
+	if u.d != nil {
+		return u.d.unstage(p)
+	}
+	return nil
+}
+
+// put is Put: how the file at p compared.
+func (u *Updater) put(p string, data []byte) (fileState, error) {
+	st, err := u.compare(p, data)
+	if err != nil {
+		return st, err
+	}
 	if st == unchanged {
-		if err := u.mayWrite(p, true); err != nil {
-			return err
-		}
-		if u.d != nil {
-			return u.d.unstage(p)
-		}
-		return nil
+		return st, u.keep(p)
 	}
 	if err := u.open(); err != nil {
-		return err
+		return st, err
 	}
 	old, err := u.d.lookup(p)
 	if err != nil {
-		return err
+		return st, err
 	}
 	if err := u.mayWrite(p, old.found); err != nil {
-		return err
+		return st, err
 	}
 	if err := u.d.stage(p, data, old, u.adopted[p]); err != nil {
-		return fmt.Errorf("directory %s: %w; its files are left as they were", u.target, err)
+		return st, fmt.Errorf("directory %s: %w; its files are left as they were", u.target, err)
 	}
-	return nil
+	return st, nil
 }
 
 // mayWrite checks that drydock may write the rendered path p, where a

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -429,4 +430,133 @@ func benchAppsWarm(b *testing.B, n int) {
 		return []string{"render", in, "--cache", cacheDir, "--output-dir", out}
 	})
 	b.ReportMetric(float64(n)/m.wall.Seconds(), "apps/s")
+}
+
+// BenchmarkCLITest10000AppsOneChanged: `drydock test` of a drydock.yaml
+// suite of 10,000 applications (one file each, webservice+scaler) with
+// its golden tree, the pre-commit case: before each run one application's
+// image is edited and its golden file updated with it, and the test
+// passes. Set up outside the timed runs: `drydock test --update` once and
+// one warm run (the cache, in its own directory, then holds every
+// render and golden comparison).
+func BenchmarkCLITest10000AppsOneChanged(b *testing.B) { benchTestFleet(b, 10000, true) }
+
+// BenchmarkCLITest10000AppsOneDrifted: the same suite, but the golden
+// file is not updated: the test reports the drift and its cause (the
+// image's line), rendering again only that application with provenance.
+func BenchmarkCLITest10000AppsOneDrifted(b *testing.B) { benchTestFleet(b, 10000, false) }
+
+func benchTestFleet(b *testing.B, n int, updateGolden bool) {
+	dir := b.TempDir()
+	if base := os.Getenv("DRYDOCK_BENCH_DIR"); base != "" {
+		var err error
+		if dir, err = os.MkdirTemp(base, "drydock-fleet-"); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.RemoveAll(dir) })
+	}
+	f := writeFleet(b, dir, n)
+	b.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")) // the cache starts empty
+	for _, args := range [][]string{{"test", "--update"}, {"test"}} {
+		cmd := exec.Command(drydockExe(b), args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("drydock %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	code, op := 0, 0
+	if !updateGolden {
+		code = 1
+	}
+	m := benchCLIExit(b, code, func(string) []string {
+		op++
+		f.edit(b, op, updateGolden)
+		return []string{"test"}
+	}, dir)
+	b.ReportMetric(m.wall.Seconds(), "wall-s/op")
+}
+
+// fleet is a suite of applications written by writeFleet.
+type fleet struct {
+	dir string
+	n   int
+	// edited is the application the last edit changed (-1: none).
+	edited int
+}
+
+// writeFleet writes n applications as generateApps makes them, one file
+// each (apps/team-K/app-I.yaml), and a drydock.yaml with one suite of them
+// with a golden tree (golden/).
+func writeFleet(b *testing.B, dir string, n int) *fleet {
+	f := &fleet{dir: dir, n: n, edited: -1}
+	for i := range n {
+		f.write(b, i, "")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "drydock.yaml"), []byte("suites:\n  - {name: fleet, inputs: [apps], golden: golden}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// write writes application i (generateApps's) with its image's tag
+// suffixed by suffix.
+func (f *fleet) write(b *testing.B, i int, suffix string) {
+	app := fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: app-%[1]d
+  namespace: team-%[2]d
+spec:
+  components:
+    - name: web-%[1]d
+      type: webservice
+      properties:
+        image: registry.example.com/web:%[1]d%[4]s
+        ports:
+          - port: 8080
+            expose: true
+        env:
+          - name: INDEX
+            value: "%[1]d"
+      traits:
+        - type: scaler
+          properties:
+            replicas: %[3]d
+`, i, i%10, 1+i%5, suffix)
+	p := filepath.Join(f.dir, "apps", fmt.Sprintf("team-%d", i%10), fmt.Sprintf("app-%d.yaml", i))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(app), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// edit changes one application's image for run op (another application
+// each run) and, with golden, its golden file as drydock test --update
+// would; without, the application edited before is put back first, so
+// that one application drifts.
+func (f *fleet) edit(b *testing.B, op int, golden bool) {
+	i := op * 7919 % f.n
+	suffix := fmt.Sprintf("-v%d", op)
+	if !golden && f.edited >= 0 {
+		f.write(b, f.edited, "")
+	}
+	f.write(b, i, suffix)
+	f.edited = i
+	if !golden {
+		return
+	}
+	p := filepath.Join(f.dir, "golden", "local", fmt.Sprintf("team-%d", i%10), fmt.Sprintf("deployment.apps_web-%d.yaml", i))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	re := regexp.MustCompile(fmt.Sprintf(`web:%d(-v\d+)?\n`, i))
+	if !re.Match(data) {
+		b.Fatalf("%s: no image web:%d", p, i)
+	}
+	if err := os.WriteFile(p, re.ReplaceAll(data, []byte(fmt.Sprintf("web:%d%s\n", i, suffix))), 0o644); err != nil {
+		b.Fatal(err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/report"
@@ -107,6 +108,11 @@ type treeOutput struct {
 	// notes makes NOTES.txt the addon's: written with its notes, removed
 	// when it has none. A render's tree leaves a NOTES.txt alone.
 	notes bool
+	// cache keeps, under key, the files the last update into dir found
+	// equal to their objects (tree.Known): they are not read or encoded
+	// again while they and their objects are unchanged (nil: all are).
+	cache *cache.Store
+	key   cache.Key
 }
 
 func (t *treeOutput) updater() error {
@@ -115,10 +121,35 @@ func (t *treeOutput) updater() error {
 	}
 	u, err := tree.NewUpdater(t.dir, tree.UpdateOptions{Prune: true, Adopt: t.adopt})
 	t.u = u
+	if err == nil && t.cache != nil {
+		t.known()
+	}
 	return err
 }
 
+// known gives the update what the cache keeps of the last one into the
+// directory (by real path, for this build).
+func (t *treeOutput) known() {
+	real, err := manifest.RealPath(t.dir)
+	if err != nil {
+		t.cache = nil
+		return
+	}
+	t.key = cache.NewHasher("output").String(real).String(cache.BuildID()).Key()
+	if data, ok := t.cache.Get(t.key); ok {
+		t.u.Known, _ = tree.ParseKnown(data) // one that does not read: every file is read
+	}
+}
+
 func (t *treeOutput) Put(c string, e cluster.Entry) error {
+	if t.cache != nil {
+		if d, ok := tree.DigestOf(e.Object); ok {
+			if err := t.updater(); err != nil {
+				return err
+			}
+			return t.u.PutDigest(tree.Path(c, e.Object), d, func() ([]byte, error) { return encode(e) })
+		}
+	}
 	data, err := encode(e)
 	if err != nil {
 		return err
@@ -141,6 +172,11 @@ func (t *treeOutput) finish(notes string) error {
 	rep, err := t.u.Commit()
 	if err != nil {
 		return err
+	}
+	if learned, changed := t.u.Learned(); t.cache != nil && changed {
+		if err := t.cache.Put(t.key, learned.Marshal()); err != nil && t.log != nil {
+			fmt.Fprintf(t.log, "drydock: warning: the cache: %s\n", errText(err))
+		}
 	}
 	t.report(rep)
 	return nil

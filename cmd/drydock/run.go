@@ -314,6 +314,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *validate && !fs.Changed("crds") && rf.suiteValidation != nil {
 		val.CRDPaths = rf.suiteValidation.CRDPaths
 	}
+	heapBudget.Store(renderHeapBudget)
 	if *validate {
 		if err := checkFlagPaths(flagPaths{"--crds", val.CRDPaths}); err != nil {
 			return cmd.usageError(stderr, &missingPath{err})

@@ -12,12 +12,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/parsers"
 	"github.com/drydock-dev/drydock/report"
@@ -28,7 +30,6 @@ import (
 type testFlags struct {
 	// charts are --charts and --source, for every suite.
 	charts chartFlags
-	cache  cacheFlags
 	// configIsConftest: -c named conftest's configuration file (conftest
 	// mode, manifests given).
 	configIsConftest bool
@@ -79,6 +80,51 @@ type testFlags struct {
 	// loaded is the configuration of the last run (nil: it did not
 	// load): what --watch reacts to.
 	loaded atomic.Pointer[check.Config]
+	// cacheDir and noCache are --cache and --no-cache; store is the
+	// cache they name, opened at the first run and kept for the next
+	// (--watch).
+	cacheDir  string
+	noCache   bool
+	storeOnce sync.Once
+	store     *cache.Store
+}
+
+// openStore is the process's cache: --cache DIR, else drydock's directory
+// in the user's cache directory; none with --no-cache, or when it cannot
+// be opened (a warning says why --cache DIR did not; the run reads and
+// renders everything).
+func (o *testFlags) openStore(stderr io.Writer) *cache.Store {
+	o.storeOnce.Do(func() {
+		if o.noCache {
+			return
+		}
+		dir := o.cacheDir
+		if dir == "" {
+			var err error
+			if dir, err = cache.DefaultDir(); err != nil {
+				return // no user cache directory (no $HOME): nothing to reuse
+			}
+		}
+		st, err := cache.Open(cache.Options{Dir: dir})
+		if err != nil {
+			if o.cacheDir != "" { // the default one is silently done without
+				fmt.Fprintf(stderr, "drydock: warning: the cache %s: %s; checking without it\n", dir, errText(err))
+			}
+			return
+		}
+		o.store = st
+	})
+	return o.store
+}
+
+// closeStore closes the cache, if one was opened.
+func (o *testFlags) closeStore(stderr io.Writer) {
+	if o.store == nil {
+		return
+	}
+	if err := o.store.Close(); err != nil {
+		fmt.Fprintf(stderr, "drydock: warning: the cache: %s\n", errText(err))
+	}
 }
 
 func (o *testFlags) register(fs *pflag.FlagSet) {
@@ -110,7 +156,6 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.strict, "strict", false, "strict mode for every suite: a suite rendering no object, a custom resource without a schema and Rego that OPA's strict mode refuses are errors (conftest --strict)")
 	fs.IntVar(&o.workers, "workers", 0, "applications rendered in parallel in the whole run, as render --workers; shared among the suites that run at once (default: number of CPUs)")
 	o.charts.register(fs)
-	o.cache.register(fs)
 	fs.StringVar(&o.fields, "field-validation", "", "for every suite, in place of its fieldValidation: strict, warn or ignore (see render --field-validation)")
 	fs.StringVarP(&o.out, "output", "o", "", "output format, as --format ("+strings.Join(report.Formats, ", ")+"); with --conftest and plain manifests, conftest's: "+strings.Join(report.ConftestFormats, ", ")+" (default stdout)")
 	fs.StringVar(&o.outFile, "output-file", "", "write the report to `FILE` instead of stdout")
@@ -124,6 +169,8 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	o.lim.register(fs)
 	fs.DurationVar(&o.ruleTimeout, "rule-timeout", defaultRuleTimeout, "time limit of each policy namespace's (and Gatekeeper Rego template's) evaluation on one object; one that takes longer is not evaluated again in the run; 0: none")
 	fs.BoolVar(&o.watch, "watch", false, "run again on every change under the config's directory; Ctrl-C ends")
+	fs.StringVar(&o.cacheDir, "cache", "", "keep renders and golden comparisons for the next run in `DIR` (default: drydock's directory in the user's cache directory)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "render, read and compare everything; keep nothing for the next run")
 }
 
 func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -152,6 +199,10 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := o.outputFormat(fs, stderr); err != nil {
 		return cmd.fail(stderr, err)
 	}
+	if o.noCache && fs.Changed("cache") {
+		return cmd.fail(stderr, errors.New("--no-cache keeps nothing: not with --cache"))
+	}
+	defer o.closeStore(stderr)
 	if o.watch {
 		_ = o.findConfig(fs) // not found: each run says so
 		if o.update || o.outFile != "" || o.sarif != "" {
@@ -205,13 +256,12 @@ func (o *testFlags) once(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		fmt.Fprintln(stderr, "drydock test: no suite reads the changed files")
 		return exitOK
 	}
+	opts.Cache = o.openStore(stderr)
 	bar := startProgress(stderr, "checked %d/%d suites")
 	if bar != nil {
 		opts.Progress = bar.update
 	}
-	opts.Cache = o.cache.open(stderr)
 	res := check.Run(ctx, cfg, opts)
-	closeCache(opts.Cache, nil, stderr)
 	bar.end()
 	if o.cformat != nil {
 		return o.conftestRun(stdout, stderr, res)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -45,9 +46,17 @@ func watch(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stder
 		in.Skip = append(in.Skip, outDir)
 	}
 	in.Skip = append(in.Skip, stdoutInputs(in, stdout)...)
-	var last tree.Tree
+	var w watched
 	t := trigger{file: in.Reads, dir: in.Enters, stdout: regularFile(stdout)}
-	return watchPaths(ctx, in.ReadPaths(), t, stderr, func() { last = renderAndShow(ctx, in, outDir, stdout, stderr, last) })
+	return watchPaths(ctx, in.ReadPaths(), t, stderr, func() { renderAndShow(ctx, in, outDir, stdout, stderr, &w) })
+}
+
+// watched is what a watched render keeps for the next: its tree, and the
+// files of the output directory known equal to it (not read again while
+// unchanged).
+type watched struct {
+	last  tree.Tree
+	known tree.Known
 }
 
 // trigger tells which file events run a watched command again.
@@ -219,22 +228,23 @@ func watchLoop(ctx context.Context, changes <-chan struct{}, settle func() <-cha
 	}
 }
 
-// renderAndShow renders in, prints what changed since last (nil: the
-// first render), writes outDir when given, and returns the new tree (last
-// again when the render failed).
-func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer, last tree.Tree) tree.Tree {
+// renderAndShow renders in, prints what changed since w's last tree
+// (nil: the first render), writes outDir when given, and keeps the new tree
+// in w (the last stays when the render failed).
+func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdout, stderr io.Writer, w *watched) {
+	last := w.last
 	rendered, warnings, err := renderWatched(ctx, in)
 	stamp := time.Now().Format("15:04:05")
 	if err != nil {
 		fmt.Fprintf(stderr, "drydock: %s: the render failed; waiting for the next save:\n", stamp)
 		reportError(stderr, err)
-		return last
+		return
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "drydock: %s\n", located("warning", w))
 	}
 	if outDir != "" { // as render -o writes it: what no longer renders goes
-		if _, err := tree.Update(outDir, rendered, tree.UpdateOptions{Prune: true}); err != nil {
+		if w.known, err = updateKnown(outDir, rendered, w.known); err != nil {
 			fmt.Fprintf(stderr, "drydock: %s\n", errText(err))
 		}
 	}
@@ -244,7 +254,37 @@ func renderAndShow(ctx context.Context, in pipeline.Inputs, outDir string, stdou
 	} else {
 		fmt.Fprintf(stderr, "drydock: %s: rendered %s: %d created, %d updated, %d deleted\n", stamp, report.Count(len(rendered), "object"), created, updated, deleted)
 	}
-	return rendered
+	w.last = rendered
+}
+
+// updateStart is when an update of the output directory began (tests move
+// it, so that files written just before are not racy).
+var updateStart = func(t time.Time) time.Time { return t }
+
+// updateKnown is tree.Update(dir, got) with pruning that does not read the
+// files known equal to their content (each file's digest the SHA-256 of
+// its bytes), and returns what the next may take as known.
+func updateKnown(dir string, got tree.Tree, known tree.Known) (tree.Known, error) {
+	if err := got.Validate(true); err != nil {
+		return nil, err
+	}
+	u, err := tree.NewUpdater(dir, tree.UpdateOptions{Prune: true})
+	if err != nil {
+		return nil, err
+	}
+	u.Known, u.Start = known, updateStart(u.Start)
+	for _, p := range got.Paths() {
+		data := got[p]
+		if err := u.PutDigest(p, sha256.Sum256(data), func() ([]byte, error) { return data, nil }); err != nil {
+			u.Abort()
+			return nil, err
+		}
+	}
+	if _, err := u.Commit(); err != nil {
+		return nil, err
+	}
+	learned, _ := u.Learned()
+	return learned, nil
 }
 
 // renderWatched renders in into a tree.

@@ -158,7 +158,8 @@ func TestWatchOutputPrunes(t *testing.T) {
 	if err := os.WriteFile(app, []byte(two), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	last := renderAndShow(context.Background(), in, out, &stdout, &stderr, nil)
+	var w watched
+	renderAndShow(context.Background(), in, out, &stdout, &stderr, &w)
 	mine := filepath.Join(out, "mine.txt")
 	if err := os.WriteFile(mine, []byte("the user's\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestWatchOutputPrunes(t *testing.T) {
 	if err := os.WriteFile(app, []byte(one), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	renderAndShow(context.Background(), in, out, &stdout, &stderr, last)
+	renderAndShow(context.Background(), in, out, &stdout, &stderr, &w)
 	for p, want := range map[string]bool{"local/default/configmap_a.yaml": true, "local/default/configmap_b.yaml": false, "mine.txt": true} {
 		if _, err := os.Stat(filepath.Join(out, p)); (err == nil) != want {
 			t.Errorf("%s exists: %v, want %v (stderr: %s)", p, err == nil, want, stderr.String())
@@ -515,5 +516,72 @@ func TestPrintTreeChanges(t *testing.T) {
 	}
 	if created != 1 || updated != 1 || deleted != 1 {
 		t.Errorf("counts %d created, %d updated, %d deleted; want 1 each", created, updated, deleted)
+	}
+}
+
+// Under render --watch --output-dir a render does not read the files of
+// the output directory the last one found equal to their objects, but
+// rewrites one edited by hand since (even with its size and modification
+// time kept) and one whose object changed.
+func TestWatchOutputKnown(t *testing.T) {
+	defer func(was func(time.Time) time.Time) { updateStart = was }(updateStart)
+	updateStart = func(time.Time) time.Time { return time.Now().Add(time.Hour) }
+	dir := t.TempDir()
+	app, out := filepath.Join(dir, "app.yaml"), filepath.Join(dir, "out")
+	cm := func(name, v string) string {
+		return "    - {name: " + name + ", type: k8s-objects, properties: {objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: " + name + "}, data: {v: '" + v + "'}}]}}\n"
+	}
+	head := "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n"
+	in := pipeline.Inputs{Paths: []string{app}, Workers: 1}
+	var w watched
+	render := func(a, b string) {
+		t.Helper()
+		if err := os.WriteFile(app, []byte(head+cm("a", a)+cm("b", b)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		renderAndShow(context.Background(), in, out, &stdout, &stderr, &w)
+		if stderr.Len() > 0 && strings.Contains(stderr.String(), "failed") {
+			t.Fatal(stderr.String())
+		}
+	}
+	fileA, fileB := filepath.Join(out, "local", "default", "configmap_a.yaml"), filepath.Join(out, "local", "default", "configmap_b.yaml")
+	render("1", "1")
+	render("1", "1")
+	if len(w.known) != 2 {
+		t.Fatalf("known after two renders: %v", w.known)
+	}
+	// a edited by hand, its size and modification time kept; b's object changes.
+	fi, err := os.Stat(fileA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(fileA)
+	if err := os.WriteFile(fileA, bytes.Replace(data, []byte("v: \"1\""), []byte("v: \"9\""), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(fileA, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	render("1", "2")
+	for f, want := range map[string]string{fileA: "v: \"1\"", fileB: "v: \"2\""} {
+		if got, _ := os.ReadFile(f); !bytes.Contains(got, []byte(want)) {
+			t.Errorf("%s:\n%s\nwant %s", f, got, want)
+		}
+	}
+}
+
+// test --watch opens the cache once and keeps it for every run; none with
+// --no-cache.
+func TestTestStoreOnce(t *testing.T) {
+	var stderr bytes.Buffer
+	o := testFlags{cacheDir: t.TempDir()}
+	first := o.openStore(&stderr)
+	if first == nil || o.openStore(&stderr) != first {
+		t.Errorf("openStore gave %p, then another: %s", first, stderr.String())
+	}
+	o.closeStore(&stderr)
+	if none := (&testFlags{noCache: true, cacheDir: t.TempDir()}).openStore(&stderr); none != nil {
+		t.Error("--no-cache opened a cache")
 	}
 }

@@ -411,17 +411,30 @@ func (r *componentRun) trait(t *render.Trait) error {
 }
 
 // traitContext is the component context plus the rendered objects so far.
+// The objects are computed only when the template reads them or
+// provenance compares the output before and after the patch.
 func (r *componentRun) traitContext(def *render.Definition, t *render.Trait) (map[string]any, error) {
-	out, err := r.base.object()
-	if err != nil {
-		return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.output: %w", err))
-	}
 	ctxData := make(map[string]any, len(r.ctxData)+2)
 	for k, v := range r.ctxData {
 		ctxData[k] = v
 	}
-	if !r.terraform {
-		ctxData["output"] = out
+	use := r.e.contextUse(def)
+	switch {
+	case !use.reads("output") && r.prov == nil:
+		// The output must still be concrete, as toGo checks.
+		if r.base.obj == nil {
+			if err := concrete(r.base.val); err != nil {
+				return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.output: %w", err))
+			}
+		}
+	default:
+		out, err := r.base.object()
+		if err != nil {
+			return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.output: %w", err))
+		}
+		if !r.terraform {
+			ctxData["output"] = out
+		}
 	}
 	if len(r.aux) > 0 {
 		outs := map[string]any{}
@@ -433,7 +446,9 @@ func (r *componentRun) traitContext(def *render.Definition, t *render.Trait) (ma
 			}
 			outs[a.name] = o
 		}
-		ctxData["outputs"] = outs
+		if use.reads("outputs") {
+			ctxData["outputs"] = outs
+		}
 	}
 	return ctxData, nil
 }

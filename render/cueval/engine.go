@@ -54,6 +54,8 @@ type Engine struct {
 	// helmSources name the chart template of each object the releases
 	// rendered (provenance).
 	helmSources map[manifest.Key]string
+	// ctxUse is which context fields each template reads.
+	ctxUse map[*render.Definition]contextUse
 }
 
 // recycleAfter bounds how many components one cue.Context evaluates before
@@ -188,7 +190,7 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 	e.uses++
 	// One unification: evaluating the template once with both values is
 	// half the work of unifying them one after the other.
-	fill := e.ctx.Encode(map[string]any{"context": context})
+	fill := e.ctx.Encode(map[string]any{"context": e.readable(d, context)})
 	if params != nil {
 		decl := tmpl.LookupPath(cue.ParsePath("parameter"))
 		order := e.orders[d]
@@ -227,7 +229,7 @@ func NormalizeNumbers(v any) any { return manifest.WholeNumbers(v, 1<<53) }
 
 // toGo converts a concrete CUE value to the JSON data model (ints as int64).
 func toGo(v cue.Value) (map[string]any, error) {
-	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
+	if err := concrete(v); err != nil {
 		return nil, err
 	}
 	data, err := v.MarshalJSON()
@@ -236,6 +238,9 @@ func toGo(v cue.Value) (map[string]any, error) {
 	}
 	return decodeJSONObject(data)
 }
+
+// concrete is toGo's check that v is concrete data.
+func concrete(v cue.Value) error { return v.Validate(cue.Concrete(true), cue.Final()) }
 
 func decodeJSONObject(data []byte) (map[string]any, error) {
 	raw, err := manifest.DecodeJSON(data)

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# perfcompare.sh: the README's performance table, measured. Runs drydock
+# builds (and conftest, when given) on the same generated inputs,
+# interleaved (each round runs every build once per scenario, so that a
+# machine's drift hits them alike), and prints, per scenario and build,
+# the median and range of CPU seconds (user+sys) and of peak RSS, as
+# /usr/bin/time measures them for the process.
+#
+#   scripts/perfcompare.sh [-n ROUNDS] [-c CONFTEST] NAME=DRYDOCK...
+#
+# ONLY=REGEXP keeps the scenarios whose names match. Build a binary as releases are built: CGO_ENABLED=0 go build -trimpath
+# -o /tmp/dd ./cmd/drydock. Inputs and trees go under $WORK (default: a
+# directory on /dev/shm when there is one). Needs GNU time (/usr/bin/time).
+set -euo pipefail
+
+rounds=3
+conftest=
+while getopts n:c: opt; do
+	case $opt in
+	n) rounds=$OPTARG ;;
+	c) conftest=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 [-n ROUNDS] [-c CONFTEST] NAME=DRYDOCK..." >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "$0: needs GNU time at /usr/bin/time" >&2; exit 2; }
+
+base=${WORK:-$( [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")}
+work=$(mktemp -d "$base/drydock-perf-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+# apps N: the benchmarks' webservice+scaler applications
+# (generateApps in cmd/drydock/bench_test.go), byte for byte.
+apps() {
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "---\napiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: app-%d\n  namespace: team-%d\nspec:\n  components:\n    - name: web-%d\n      type: webservice\n      properties:\n        image: registry.example.com/web:%d\n        ports:\n          - port: 8080\n            expose: true\n        env:\n          - name: INDEX\n            value: \"%d\"\n      traits:\n        - type: scaler\n          properties:\n            replicas: %d\n", i, i % 10, i, i, i, 1 + i % 5 }'
+}
+apps 1 >"$work/app1.yaml"
+apps 1000 >"$work/apps1000.yaml"
+apps 10000 >"$work/apps10000.yaml"
+# The same with one application's image changed: a warm render's input.
+for n in 1000 10000; do
+	sed 's|registry.example.com/web:7$|registry.example.com/web:7-changed|' "$work/apps$n.yaml" >"$work/apps$n-changed.yaml"
+done
+(cd "$here" && go test -count=1 ./cmd/drydock -run '^TestPlainBenchFiles$' -plain-files-out "$work/plain" -plain-files-n 2580 >/dev/null)
+policy=$here/cmd/drydock/testdata/plainbench/policy
+
+# scenario NAME ARGS...: what each build runs ({} is the build).
+scenarios=(
+	"version|{} version"
+	"one app, render to stdout|{} render $work/app1.yaml"
+	"1,000 apps, render --output-dir|{} render $work/apps1000.yaml --no-cache --output-dir $work/out"
+	"10,000 apps, render --output-dir|{} render $work/apps10000.yaml --no-cache --output-dir $work/out"
+	"2,580 plain files, test -p|{} test -p $policy $work/plain"
+	"1,000 apps, one changed, warm cache|{} render $work/warm1000.yaml --cache $work/cache1000 --output-dir $work/out"
+	"10,000 apps, one changed, warm cache|{} render $work/warm10000.yaml --cache $work/cache10000 --output-dir $work/out"
+)
+
+declare -A cpu rss
+run() { # key cmd...
+	local key=$1
+	shift
+	# a warm render updates the tree the warm-up wrote; the others write a new one
+	[[ "$*" == *--cache* ]] || rm -rf "$work/out"
+	/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || true
+	read -r u s m <"$work/t" || true
+	case "$u" in '' | *[!0-9.]*) echo "$key: $(cat "$work/t" "$work/err" | tail -3)" >&2; return ;; esac
+	cpu[$key]+="$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }') "
+	rss[$key]+="$((m / 1024)) "
+}
+for ((r = 0; r < rounds; r++)); do
+	for sc in "${scenarios[@]}"; do
+		name=${sc%%|*} cmd=${sc#*|}
+		[[ $name =~ ${ONLY:-.} ]] || continue
+		for b in "$@"; do
+			bin=${b#*=}
+			c=${cmd//\{\}/$bin}
+			# --no-cache is new: an older build renders without a cache anyway
+			"$bin" render --help 2>&1 | grep -q -- --no-cache || c=${c// --no-cache/}
+			if [[ $c == *--cache* ]]; then
+				"$bin" render --help 2>&1 | grep -q -- --no-cache || continue
+				# the cache holds the unchanged inputs' renders, and only those
+				dir=${c##*--cache }
+				dir=${dir%% *}
+				# warm: the unchanged applications rendered into the cache,
+				# then one edited in place (keys name the file)
+				n=${dir##*cache}
+				rm -rf "$dir" "$work/out"
+				cp "$work/apps$n.yaml" "$work/warm$n.yaml"
+				# shellcheck disable=SC2086
+				$c >/dev/null 2>&1
+				cp "$work/apps$n-changed.yaml" "$work/warm$n.yaml"
+			fi
+			# shellcheck disable=SC2086
+			run "$name|${b%%=*}" $c
+		done
+		if [ -n "$conftest" ] && [ "$name" = "2,580 plain files, test -p" ]; then
+			run "$name|conftest" "$conftest" test -p "$policy" "$work/plain"
+		fi
+	done
+done
+
+stat() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%s (%s–%s)", m, a[1], a[NR]}'; }
+printf '| scenario | build | CPU s, median (range) | peak RSS MiB, median (range) |\n|---|---|---|---|\n'
+for sc in "${scenarios[@]}"; do
+	name=${sc%%|*}
+	for b in "$@" conftest; do
+		key="$name|${b%%=*}"
+		[ -n "${cpu[$key]:-}" ] || continue
+		printf '| %s | %s | %s | %s |\n' "$name" "${b%%=*}" "$(echo "${cpu[$key]}" | stat)" "$(echo "${rss[$key]}" | stat)"
+	done
+done

@@ -1,0 +1,15 @@
+package tree
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// sysID is the change time, inode and device of the file fi describes.
+func sysID(fi fs.FileInfo) (FileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return FileID{}, false
+	}
+	return FileID{ChangeNs: st.Ctim.Nano(), Ino: st.Ino, Dev: st.Dev}, true
+}
