@@ -145,7 +145,9 @@ func TestCacheMutations(t *testing.T) {
 		{name: "app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, misses: 1},
 		{name: "app moved down a line", files: func(f cacheFiles) { f["apps/a.yaml"] = "\n" + f["apps/a.yaml"] }, misses: 1},
 		{name: "other app in the same file", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "dos") + "---\n" + cacheApp("c", "three") }, misses: 1},
-		{name: "app in a file moved down", files: func(f cacheFiles) { f["apps/b.yaml"] = cacheApp("b", "two") + "# one line more\n---\n" + cacheApp("c", "three") }, misses: 2}, // b's bytes and c's position
+		{name: "app in a file moved down", files: func(f cacheFiles) {
+			f["apps/b.yaml"] = cacheApp("b", "two") + "# one line more\n---\n" + cacheApp("c", "three")
+		}, misses: 2}, // b's bytes and c's position
 		{name: "definition used", files: func(f cacheFiles) { f["defs/comp.yaml"] = strings.Replace(cacheDef, "*1.5", "*2.5", 1) }, misses: 3},
 		{name: "definition unused", files: func(f cacheFiles) { f["defs/unused.yaml"] = strings.Replace(cacheUnused, `"y"`, `"z"`, 1) }, misses: 3},
 		{name: "inventory", files: func(f cacheFiles) { f["clusters.yaml"] = strings.Replace(cacheClusters, "east", "west", 2) }, misses: 3},

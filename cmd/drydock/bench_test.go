@@ -385,6 +385,37 @@ spec:
 	return sb.String()
 }
 
+// BenchmarkCLIRender1000AppsWarm: the 1,000 applications rendered with a
+// render cache warmed outside the timed loop, one application changed
+// per op (its image): one render, 999 hits.
+func BenchmarkCLIRender1000AppsWarm(b *testing.B) { benchAppsWarm(b, 1000) }
+
+// BenchmarkCLIRender10000AppsWarm: the same with 10,000.
+func BenchmarkCLIRender10000AppsWarm(b *testing.B) { benchAppsWarm(b, 10000) }
+
+func benchAppsWarm(b *testing.B, n int) {
+	apps := generateApps(n)
+	in := writeBenchFile(b, "apps.yaml", apps)
+	cacheDir := b.TempDir()
+	warm := exec.Command(drydockExe(b), "render", in, "--cache", cacheDir, "--output-dir", filepath.Join(b.TempDir(), "tree"))
+	if out, err := warm.CombinedOutput(); err != nil {
+		b.Fatalf("warm the cache: %v\n%s", err, out)
+	}
+	op := 0
+	m := benchCLI(b, func(out string) []string {
+		// App op%n gets another image, the others are as cached (the
+		// one changed by the op before is back to its cached self).
+		i := op % n
+		op++
+		changed := strings.Replace(apps, fmt.Sprintf("web:%d\n", i), fmt.Sprintf("web:%d-changed\n", i), 1)
+		if err := os.WriteFile(in, []byte(changed), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return []string{"render", in, "--cache", cacheDir, "--output-dir", out}
+	})
+	b.ReportMetric(float64(n)/m.wall.Seconds(), "apps/s")
+}
+
 // BenchmarkCLITest10000AppsOneChanged: `drydock test` of a drydock.yaml
 // suite of 10,000 applications (one file each, webservice+scaler) with
 // its golden tree, the pre-commit case: before each run one application's
