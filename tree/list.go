@@ -242,25 +242,25 @@ type treeReader struct {
 
 // read reads the file at the tree path p.
 func (t *treeReader) read(p string) ([]byte, error) {
-	if t.dirs == nil {
-		r, err := os.OpenRoot(t.root)
-		if err != nil {
-			return nil, err
-		}
-		t.dirs = newRealDirs(r)
-	}
-	dir, err := t.dirs.get(path.Dir(p), nil)
+	dir, err := t.dir(p)
 	if err != nil {
 		return nil, err
-	}
-	if dir == nil {
-		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 	}
 	return readIn(dir, path.Base(p))
 }
 
 // stat describes the file at the tree path p (not following a link).
 func (t *treeReader) stat(p string) (fs.FileInfo, error) {
+	dir, err := t.dir(p)
+	if err != nil {
+		return nil, err
+	}
+	return dir.Lstat(path.Base(p))
+}
+
+// dir is the directory holding the tree path p, opened under the root
+// without following links; fs.ErrNotExist when it is not there.
+func (t *treeReader) dir(p string) (*os.Root, error) {
 	if t.dirs == nil {
 		r, err := os.OpenRoot(t.root)
 		if err != nil {
@@ -275,7 +275,7 @@ func (t *treeReader) stat(p string) (fs.FileInfo, error) {
 	if dir == nil {
 		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 	}
-	return dir.Lstat(path.Base(p))
+	return dir, nil
 }
 
 // close closes what read opened.
