@@ -349,10 +349,16 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		in.Skip = append(in.Skip, outDir)
 	}
 	in.Skip = append(in.Skip, stdoutInputs(in, stdout)...)
+	// The cache serves the render and the tree: files unchanged since the
+	// last update into the directory, of unchanged objects, are neither
+	// read nor encoded again.
+	in.Cache = rf.cache.open(stderr)
+	var cacheErr error
+	defer func() { closeCache(in.Cache, cacheErr, stderr) }()
 	var o output
 	switch *format {
 	case "yaml":
-		o = newOutput(stdout, treeOutput{dir: outDir, adopt: *adopt, log: stderr}, *quiet)
+		o = newOutput(stdout, treeOutput{dir: outDir, adopt: *adopt, log: stderr, cache: in.Cache}, *quiet)
 	case "json":
 		if outDir != "" || *quiet {
 			return cmd.fail(stderr, errors.New("--format json prints to stdout: not with --output-dir or --quiet"))
@@ -369,14 +375,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bar != nil {
 		in.Progress = bar.update
 	}
-	in.Cache = rf.cache.open(stderr)
 	res, err := pipeline.Stream(context.Background(), in, out)
 	bar.end()
-	var cacheErr error
 	if res != nil {
 		cacheErr = res.CacheError
 	}
-	closeCache(in.Cache, cacheErr, stderr)
 	if err != nil {
 		out.abort()
 		if out.err != nil && errors.Is(err, out.err) {
