@@ -16,14 +16,22 @@ type cacheFlags struct {
 	off bool
 }
 
-func (c *cacheFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&c.dir, "cache", "", "render cache directory: applications whose inputs are unchanged since a render are not rendered again (default: drydock's directory under the user cache directory)")
-	fs.BoolVar(&c.off, "no-cache", false, "render every application, reading and writing no render cache")
+// The flags' help of the commands that render (test has its own words).
+const (
+	cacheUsage   = "render cache directory: applications whose inputs are unchanged since a render are not rendered again (default: drydock's directory under the user cache directory)"
+	noCacheUsage = "render every application, reading and writing no render cache"
+)
+
+func (c *cacheFlags) register(fs *pflag.FlagSet, cacheHelp, noCacheHelp string) {
+	fs.StringVar(&c.dir, "cache", "", cacheHelp)
+	fs.BoolVar(&c.off, "no-cache", false, noCacheHelp)
 }
 
 // open opens the render cache the flags name; nil with --no-cache. A
-// cache that does not open is a warning on stderr, and no cache.
-func (c *cacheFlags) open(stderr io.Writer) *cache.Store {
+// cache that does not open is no cache, and a warning on stderr (how
+// says what the command does without it) unless quietDefault is set and
+// it is the default directory, which the user did not ask for.
+func (c *cacheFlags) open(stderr io.Writer, how string, quietDefault bool) *cache.Store {
 	if c.off {
 		return nil
 	}
@@ -31,14 +39,18 @@ func (c *cacheFlags) open(stderr io.Writer) *cache.Store {
 	if dir == "" {
 		d, err := cache.DefaultDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "drydock: warning: render cache: %s (rendering without it)\n", err)
+			if !quietDefault {
+				fmt.Fprintf(stderr, "drydock: warning: render cache: %s (%s)\n", err, how)
+			}
 			return nil
 		}
 		dir = d
 	}
 	s, err := cache.Open(cache.Options{Dir: dir})
 	if err != nil {
-		fmt.Fprintf(stderr, "drydock: warning: render cache: %s (rendering without it)\n", err)
+		if !quietDefault || c.dir != "" {
+			fmt.Fprintf(stderr, "drydock: warning: render cache: %s (%s)\n", err, how)
+		}
 		return nil
 	}
 	return s

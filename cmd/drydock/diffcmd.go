@@ -113,7 +113,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	base.Record.AppState, head.Record.AppState = true, true
-	store := rf.cache.open(stderr)
+	store := rf.cache.open(stderr, "rendering without it", false)
 	base.Cache, head.Cache = store, store
 	var cacheErr error
 	defer func() { closeCache(store, cacheErr, stderr) }()

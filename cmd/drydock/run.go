@@ -141,7 +141,7 @@ func (r *renderFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&r.in.Workflow.StopAtSuspend, "stop-at-suspend", false, "stop each workflow at its first suspend instead of taking it as resumed")
 	fs.StringArrayVar(&r.addons, "addon", nil, "install an addon directory first, DIR or DIR=k=v,k2=v2 (typed by the addon's parameter, as addon render --set; repeatable): its definitions serve the Applications")
 	r.charts.register(fs)
-	r.cache.register(fs)
+	r.cache.register(fs, cacheUsage, noCacheUsage)
 	fs.StringArrayVar(&r.in.Exclude, "exclude", nil, "glob of files in the input directories that are not inputs (repeatable), e.g. 'examples/*' or '*.tmpl.yaml'")
 	registerFieldValidation(fs, &r.fields)
 	r.lim.register(fs)
@@ -340,7 +340,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *validate || *status || *format != "yaml" || len(filter.apps)+len(filter.clusters)+len(filter.components) > 0 || slices.Contains(in.Paths, "-") {
 			return cmd.fail(stderr, errors.New("--watch renders files (not stdin) to a tree or a change list: not with --validate, --status, --format or filters"))
 		}
-		in.Cache = rf.cache.open(stderr)
+		in.Cache = rf.cache.open(stderr, "rendering without it", false)
 		defer closeCache(in.Cache, nil, stderr)
 		return runWatch(in, outDir, &report.PrintableWriter{W: stdout}, stderr) // a change list, not data
 	}
@@ -352,7 +352,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The cache serves the render and the tree: files unchanged since the
 	// last update into the directory, of unchanged objects, are neither
 	// read nor encoded again.
-	in.Cache = rf.cache.open(stderr)
+	in.Cache = rf.cache.open(stderr, "rendering without it", false)
 	var cacheErr error
 	defer func() { closeCache(in.Cache, cacheErr, stderr) }()
 	var o output

@@ -80,11 +80,9 @@ type testFlags struct {
 	// loaded is the configuration of the last run (nil: it did not
 	// load): what --watch reacts to.
 	loaded atomic.Pointer[check.Config]
-	// cacheDir and noCache are --cache and --no-cache; store is the
-	// cache they name, opened at the first run and kept for the next
-	// (--watch).
-	cacheDir  string
-	noCache   bool
+	// cache are --cache and --no-cache; store is the cache they name,
+	// opened at the first run and kept for the next (--watch).
+	cache     cacheFlags
 	storeOnce sync.Once
 	store     *cache.Store
 }
@@ -94,26 +92,7 @@ type testFlags struct {
 // be opened (a warning says why --cache DIR did not; the run reads and
 // renders everything).
 func (o *testFlags) openStore(stderr io.Writer) *cache.Store {
-	o.storeOnce.Do(func() {
-		if o.noCache {
-			return
-		}
-		dir := o.cacheDir
-		if dir == "" {
-			var err error
-			if dir, err = cache.DefaultDir(); err != nil {
-				return // no user cache directory (no $HOME): nothing to reuse
-			}
-		}
-		st, err := cache.Open(cache.Options{Dir: dir})
-		if err != nil {
-			if o.cacheDir != "" { // the default one is silently done without
-				fmt.Fprintf(stderr, "drydock: warning: the cache %s: %s; checking without it\n", dir, errText(err))
-			}
-			return
-		}
-		o.store = st
-	})
+	o.storeOnce.Do(func() { o.store = o.cache.open(stderr, "checking without it", true) })
 	return o.store
 }
 
@@ -122,9 +101,7 @@ func (o *testFlags) closeStore(stderr io.Writer) {
 	if o.store == nil {
 		return
 	}
-	if err := o.store.Close(); err != nil {
-		fmt.Fprintf(stderr, "drydock: warning: the cache: %s\n", errText(err))
-	}
+	closeCache(o.store, nil, stderr)
 }
 
 func (o *testFlags) register(fs *pflag.FlagSet) {
@@ -169,8 +146,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	o.lim.register(fs)
 	fs.DurationVar(&o.ruleTimeout, "rule-timeout", defaultRuleTimeout, "time limit of each policy namespace's (and Gatekeeper Rego template's) evaluation on one object; one that takes longer is not evaluated again in the run; 0: none")
 	fs.BoolVar(&o.watch, "watch", false, "run again on every change under the config's directory; Ctrl-C ends")
-	fs.StringVar(&o.cacheDir, "cache", "", "keep renders and golden comparisons for the next run in `DIR` (default: drydock's directory in the user's cache directory)")
-	fs.BoolVar(&o.noCache, "no-cache", false, "render, read and compare everything; keep nothing for the next run")
+	o.cache.register(fs, "keep renders and golden comparisons for the next run in `DIR` (default: drydock's directory in the user's cache directory)", "render, read and compare everything; keep nothing for the next run")
 }
 
 func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -199,7 +175,7 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := o.outputFormat(fs, stderr); err != nil {
 		return cmd.fail(stderr, err)
 	}
-	if o.noCache && fs.Changed("cache") {
+	if o.cache.off && fs.Changed("cache") {
 		return cmd.fail(stderr, errors.New("--no-cache keeps nothing: not with --cache"))
 	}
 	defer o.closeStore(stderr)

@@ -575,13 +575,13 @@ func TestWatchOutputKnown(t *testing.T) {
 // --no-cache.
 func TestTestStoreOnce(t *testing.T) {
 	var stderr bytes.Buffer
-	o := testFlags{cacheDir: t.TempDir()}
+	o := testFlags{cache: cacheFlags{dir: t.TempDir()}}
 	first := o.openStore(&stderr)
 	if first == nil || o.openStore(&stderr) != first {
 		t.Errorf("openStore gave %p, then another: %s", first, stderr.String())
 	}
 	o.closeStore(&stderr)
-	if none := (&testFlags{noCache: true, cacheDir: t.TempDir()}).openStore(&stderr); none != nil {
+	if none := (&testFlags{cache: cacheFlags{off: true, dir: t.TempDir()}}).openStore(&stderr); none != nil {
 		t.Error("--no-cache opened a cache")
 	}
 }
