@@ -67,6 +67,9 @@ type files struct {
 	skip []string
 	// fields is Inputs.FieldValidation.
 	fields schemas.FieldValidation
+	// sum records every file's hash and documents (loaded.sums) for the
+	// render cache's keys: only when there is a cache to key.
+	sum bool
 }
 
 // display is how a file of the source is named to the user.
@@ -93,7 +96,7 @@ func (f files) readPaths(paths []string, stdin io.Reader, into *loaded) error {
 			errs = append(errs, inputError(fmt.Errorf("-: %w", err)))
 			continue
 		}
-		errs = append(errs, into.addFile("<stdin>", data))
+		errs = append(errs, into.addFile("<stdin>", data, f.sum))
 		stdin = nil
 	}
 	return manifest.Join(errs...)
@@ -264,7 +267,7 @@ func (f files) readFile(p string, into *loaded) error {
 	if err != nil {
 		return inputError(err)
 	}
-	return into.addFile(f.display(p), data)
+	return into.addFile(f.display(p), data, f.sum)
 }
 
 // read reads one regular file, at most manifest.MaxInputBytes.
@@ -276,11 +279,13 @@ func (f files) read(p string) ([]byte, error) {
 	return data, f.named(err)
 }
 
-func (l *loaded) addFile(name string, data []byte) (err error) {
+func (l *loaded) addFile(name string, data []byte, sum bool) (err error) {
 	before := l.sizes()
-	defer func() {
-		l.sums = append(l.sums, fileSum{name: name, sum: sha256.Sum256(data), other: err != nil || l.sizes() != before, docs: splitDocs(data)})
-	}()
+	if sum {
+		defer func() {
+			l.sums = append(l.sums, fileSum{name: name, sum: sha256.Sum256(data), other: err != nil || l.sizes() != before, docs: splitDocs(data)})
+		}()
+	}
 	if strings.HasSuffix(name, ".cue") {
 		defs, err := render.ParseCUEDefinitions(name, data)
 		if err != nil {

@@ -182,7 +182,7 @@ func (in *Inputs) ReadPaths() []string {
 }
 
 func (in *Inputs) files() files {
-	return files{fsys: in.From, name: in.FromName, exclude: in.Exclude, skip: in.Skip, fields: in.FieldValidation}
+	return files{fsys: in.From, name: in.FromName, exclude: in.Exclude, skip: in.Skip, fields: in.FieldValidation, sum: in.Cache != nil}
 }
 
 // Result is how a render went: the final state of every fake cluster
