@@ -331,7 +331,7 @@ func (s *Store) trim() error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	for _, sub := range subs {
-		if !sub.IsDir() || len(sub.Name()) != 2 {
+		if !sub.IsDir() || !isHex(sub.Name(), 2) {
 			continue
 		}
 		d := filepath.Join(s.dir, sub.Name())
@@ -350,6 +350,9 @@ func (s *Store) trim() error {
 					os.Remove(p)
 				}
 				continue
+			}
+			if !isHex(f.Name(), 2*len(Key{})-2) {
+				continue // not an entry: not the store's to remove
 			}
 			entries = append(entries, entryInfo{p, fi.Size(), fi.ModTime()})
 			total += fi.Size()
@@ -374,6 +377,20 @@ func (s *Store) trim() error {
 		total -= e.size
 	}
 	return nil
+}
+
+// isHex tells whether name is n lower-case hex digits: the names the
+// store gives its subdirectories and entries (path).
+func isHex(name string, n int) bool {
+	if len(name) != n {
+		return false
+	}
+	for _, c := range name {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Stats counts what a store saw since it was opened.

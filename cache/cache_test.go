@@ -333,6 +333,36 @@ func TestStaleTemp(t *testing.T) {
 	}
 }
 
+// TestTrimOnlyEntries: a trim past the cap removes the store's entries
+// and never a file it did not name (one dropped in a shard directory, one
+// in a directory of another name).
+func TestTrimOnlyEntries(t *testing.T) {
+	s := open(t, Options{MaxBytes: 1, TrimEvery: -1})
+	s.Put(key("a"), []byte("x"))
+	shard := filepath.Dir(s.path(key("a")))
+	other := filepath.Join(s.Dir(), "notes")
+	if err := os.MkdirAll(other, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	foreign := []string{filepath.Join(shard, "README"), filepath.Join(other, "ab")}
+	for _, p := range foreign {
+		if err := os.WriteFile(p, []byte("mine"), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.path(key("a"))); !os.IsNotExist(err) {
+		t.Error("the entry past the cap was kept")
+	}
+	for _, p := range foreign {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
 // TestBuildID: the running test binary's ID is what go tool buildid
 // reports, and parseBuildID reads the non-ELF form too.
 func TestBuildID(t *testing.T) {
