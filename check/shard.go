@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,4 +45,20 @@ func (s Shard) Suites(suites []Suite) []Suite {
 		}
 	}
 	return out
+}
+
+// Owns reports whether the shard owns the item key: an application's
+// "namespace/name", a plain suite's input file by its slash path relative
+// to the config's directory. The owner is a stable function of key alone
+// (FNV-1a 64 of key, mod Count), so it depends neither on the order the
+// inputs are read in nor on which file holds an application, and every
+// key has exactly one owner among shards 1..Count. The zero Shard owns
+// every key.
+func (s Shard) Owns(key string) bool {
+	if s.Count < 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return int(h.Sum64()%uint64(s.Count)) == s.Index-1
 }

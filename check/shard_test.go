@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,5 +75,60 @@ func TestShardSuites(t *testing.T) {
 	}
 	if suites[0].Name != "e" {
 		t.Errorf("Suites sorted its argument: %v", suites)
+	}
+}
+
+// TestShardOwns: every key has exactly one owner among the n shards, the
+// owner depends on the key alone, and the keys spread over the shards.
+func TestShardOwns(t *testing.T) {
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("ns-%d/app-%d", i%7, i)
+	}
+	for _, n := range []int{1, 2, 3, 4, 7} {
+		counts := make([]int, n)
+		for _, k := range keys {
+			owners := 0
+			for i := 1; i <= n; i++ {
+				if (Shard{i, n}).Owns(k) {
+					owners++
+					counts[i-1]++
+				}
+			}
+			if owners != 1 {
+				t.Fatalf("n=%d: %s has %d owners, want 1", n, k, owners)
+			}
+			if !(Shard{}).Owns(k) {
+				t.Fatalf("the zero Shard does not own %s", k)
+			}
+		}
+		for i, c := range counts {
+			if want := len(keys) / n; c < want*3/4 || c > want*5/4 {
+				t.Errorf("n=%d: shard %d owns %d of %d keys, want about %d", n, i+1, c, len(keys), want)
+			}
+		}
+	}
+	// The owner is a fixed function of the key: these pin it, so that a
+	// change of hash (which would move applications between CI jobs and
+	// their caches) is deliberate.
+	pinned := []struct {
+		key  string
+		n    int
+		want int
+	}{
+		{"default/web", 4, 4},
+		{"prod/api", 4, 4},
+		{"apps/a.yaml", 3, 3},
+	}
+	for _, p := range pinned {
+		got := 0
+		for i := 1; i <= p.n; i++ {
+			if (Shard{i, p.n}).Owns(p.key) {
+				got = i
+			}
+		}
+		if got != p.want {
+			t.Errorf("%s over %d: shard %d, want %d", p.key, p.n, got, p.want)
+		}
 	}
 }
