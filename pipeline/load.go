@@ -47,6 +47,10 @@ type loaded struct {
 	badDefs int
 	// sums are the files read, in order (the render cache's key).
 	sums []fileSum
+	// scan, set for a render with Inputs.Select, makes add note in cross
+	// what lets an Application change another's objects (crossObject).
+	scan  bool
+	cross string
 }
 
 // sizes counts what l holds besides Applications: a file that changes
@@ -369,6 +373,9 @@ func (l *loaded) add(o *manifest.Object) error {
 	switch {
 	case group == "core.oam.dev" && o.Kind() == "Application":
 		l.apps = append(l.apps, checkedAppSource(o, err, len(dropped) > 0))
+		if l.scan && l.cross == "" {
+			l.cross = crossObject(o)
+		}
 		return nil
 	case err != nil:
 		if group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()) {

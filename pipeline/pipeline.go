@@ -126,6 +126,13 @@ type Inputs struct {
 	// is not an Application (observed objects, what addons install,
 	// resource templates) is written all the same.
 	Only map[string]bool
+	// Select, when not nil, picks the Applications that render by their
+	// namespace/name, as Only does (both apply when both are set), unless
+	// the inputs show that applications may change each other's objects
+	// (see crossApplication): then every Application renders and
+	// Result.Whole says why. A shard of `drydock test --shard` is a
+	// Select.
+	Select func(app string) bool
 	// Cache, when set, keeps each application's render by the hash of
 	// what it reads and serves the next run's unchanged applications
 	// from it (see cache.go for the key and what a run keeps nothing
@@ -217,6 +224,11 @@ type Result struct {
 	// AppState is the Applications' state that decides what a change
 	// deletes (Record.AppState).
 	AppState *AppState
+	// Unselected counts the Applications Inputs.Select left out.
+	Unselected int
+	// Whole, when not "", is why Inputs.Select was not applied: what in
+	// the inputs lets one application change another's objects.
+	Whole string
 }
 
 // TraceRecord is the applications' workflows (Record.Trace).
@@ -332,7 +344,7 @@ func failed(load []error, err error) error {
 }
 
 func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Result, error) {
-	var l loaded
+	l := loaded{scan: in.Select != nil}
 	// load are the errors of the inputs read: every file and document is
 	// read and what loads renders, so that one bad input hides neither
 	// the errors nor the findings of the others; the run then returns
@@ -345,10 +357,11 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	given := in.Definitions
 	var defNotes []string
 	var defSums []fileSum
+	var userDefs []*render.Definition // -d's (Inputs.Select's scan)
 	if given == nil {
 		var err error
 		var bad bool
-		if given, defNotes, defSums, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
+		if given, userDefs, defNotes, defSums, bad, err = in.files().definitions(in.DefinitionPaths, in.NoBuiltins); given == nil {
 			return nil, failed(load, err)
 		}
 		load = append(load, err)
@@ -391,6 +404,15 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if in.Only != nil {
 		apps = slices.DeleteFunc(apps, func(a appSource) bool { return !in.Only[a.name()] })
 	}
+	var whole string
+	unselected := 0
+	if in.Select != nil {
+		if whole = crossApplication(&l, slices.Concat(userDefs, installed.defs)); whole == "" {
+			n := len(apps)
+			apps = slices.DeleteFunc(apps, func(a appSource) bool { return !in.Select(a.name()) })
+			unselected = n - len(apps)
+		}
+	}
 	if l.badDefs > 0 { // the applications would fail for want of them
 		return nil, failed(load, nil)
 	}
@@ -424,7 +446,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		return nil, failed(load, err)
 	}
 	// The final state, from the actual state on.
-	res := &Result{Applications: len(apps)}
+	res := &Result{Applications: len(apps), Unselected: unselected, Whole: whole}
 	var out *cluster.Store
 	var guard *guardedSink
 	var check *schemas.Stream
@@ -514,7 +536,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	res.Works, res.Placement = karmada.Works, karmada.Placements
 	res.Warnings = slices.Concat(res.Warnings, defNotes, l.notes, inventoried.notes, observed.notes, strayClusters)
 	loadErr := manifest.Join(load...)
-	if len(apps) == 0 && !authored.HasTemplates() && loadErr == nil {
+	if len(apps)+unselected == 0 && !authored.HasTemplates() && loadErr == nil {
 		res.Warnings = append(res.Warnings, "no Application or resource template among the inputs: nothing rendered")
 	}
 	if check != nil {
@@ -953,7 +975,7 @@ func LoadDefinitions(paths []string, noBuiltins bool) (*render.Definitions, erro
 // LoadDefinitionsFields is LoadDefinitions with field validation v
 // (Inputs.FieldValidation); it returns the warnings of Warn.
 func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValidation) (*render.Definitions, []string, error) {
-	defs, notes, _, _, err := files{fields: v}.definitions(paths, noBuiltins)
+	defs, _, notes, _, _, err := files{fields: v}.definitions(paths, noBuiltins)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -964,13 +986,13 @@ func LoadDefinitionsFields(paths []string, noBuiltins bool, v schemas.FieldValid
 // (unless noBuiltins), and the warnings of their field validation. With
 // an error in one of them, the others are returned with it (bad set);
 // nil definitions when -d gives something else.
-func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, notes []string, sums []fileSum, bad bool, err error) {
+func (f files) definitions(paths []string, noBuiltins bool) (defs *render.Definitions, user []*render.Definition, notes []string, sums []fileSum, bad bool, err error) {
 	var given loaded
 	err = f.readPaths(paths, nil, &given)
 	if stray := given.only("-d", "a definition (ComponentDefinition, TraitDefinition, PolicyDefinition or WorkflowStepDefinition)", false, true); stray != nil {
-		return nil, nil, nil, true, manifest.Join(err, stray)
+		return nil, nil, nil, nil, true, manifest.Join(err, stray)
 	}
-	return builtin.Merge(noBuiltins, given.defs), given.notes, given.sums, err != nil, err
+	return builtin.Merge(noBuiltins, given.defs), given.defs, given.notes, given.sums, err != nil, err
 }
 
 // authoredProvenance gives the objects taken as authored (resource
