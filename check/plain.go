@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/drydock-dev/drydock/cluster"
@@ -40,6 +41,10 @@ type plainInput struct {
 	// protoFiles give textproto inputs their message types.
 	protoFiles []string
 	listItems  bool
+	// owns, when set, picks the files a shard checks (Shard.Owns of the
+	// file's key, plainKey); notes are then the first shard's only.
+	owns  func(file string) bool
+	notes bool
 }
 
 // readPlain reads a plain suite's inputs as conftest test does: a file
@@ -117,6 +122,12 @@ func plainFiles(in plainInput) ([]plainFile, []string, error) {
 	}
 	if len(noParser) > 0 {
 		notes = append(notes, skippedNote(noParser))
+	}
+	if in.owns != nil {
+		out = slices.DeleteFunc(out, func(f plainFile) bool { return !in.owns(f.path) })
+		if !in.notes {
+			notes = nil
+		}
 	}
 	return out, notes, nil
 }
@@ -441,10 +452,29 @@ func appendSunks(batch *[]*sunk, vals []manifest.Value, listItems bool) error {
 	return err
 }
 
+// plainKey is the key a shard owns a plain suite's file by: its slash
+// path relative to the config's directory ("-" for standard input), the
+// path as given when it is not under the directory.
+func (r *runner) plainKey(file string) string {
+	if file == "-" {
+		return file
+	}
+	dir, err1 := filepath.Abs(r.dir)
+	abs, err2 := filepath.Abs(file)
+	if rel, err := filepath.Rel(dir, abs); err1 == nil && err2 == nil && err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(file)
+}
+
 // plainInput is what suite s reads: its inputs, with the suite's parser
 // and ignore pattern (conftest test --parser, --ignore).
 func (r *runner) plainInput(s Suite) (plainInput, error) {
-	in := plainInput{exclude: s.Exclude, skip: r.skip, parser: s.Parser, stdin: r.opts.Stdin, listItems: s.ListItems}
+	in := plainInput{exclude: s.Exclude, skip: r.skip, parser: s.Parser, stdin: r.opts.Stdin, listItems: s.ListItems, notes: true}
+	if sh := r.opts.Shard; sh.splits(s) {
+		in.owns = func(file string) bool { return sh.Owns(r.plainKey(file)) }
+		in.notes = sh.First()
+	}
 	for _, d := range r.opts.ProtoFileDirs {
 		protos, err := manifest.WalkFiles(d, manifest.WalkOptions{Keep: func(name string) bool { return filepath.Ext(name) == ".proto" }})
 		if err != nil {

@@ -89,6 +89,12 @@ type SuiteResult struct {
 	Conftest []ConftestResult
 	// Err is bad input: the suite could not be checked.
 	Err error
+	// Unclaimed are, in a shard that checks a part of the suite
+	// (Options.Shard), the findings that hold of the suite only if every
+	// shard has them (report merge decides), so they fail nothing here:
+	// golden files the shard did not render (stale only if no shard
+	// renders them), and "nothing to check" when it checked nothing.
+	Unclaimed []Finding
 	// Notes tell what the suite left out that the user should know of
 	// (a plain suite's input files no parser takes, as conftest skips
 	// them); they change no outcome.
@@ -138,6 +144,8 @@ type Result struct {
 	Config string
 	// Suites are in the order Run ran them: sorted by name.
 	Suites []*SuiteResult
+	// Shard is the part of the work the run did (Options.Shard).
+	Shard Shard
 }
 
 // OK reports whether every suite's Status is "ok".

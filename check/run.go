@@ -31,7 +31,11 @@ import (
 
 // Options steer a Run.
 type Options struct {
-	// Shard selects the suites to run (the zero Shard: all of them).
+	// Shard is the part of the work to do (the zero Shard: all of it):
+	// each suite's applications and plain files it Owns, the suites
+	// that cannot split it Runs, and the definition tests in the first
+	// shard only. The golden files a split suite does not render are
+	// SuiteResult.Unclaimed, not stale. Not with Update.
 	Shard Shard
 	// Update rewrites each suite's golden tree to match the render
 	// instead of comparing with it; Prune also deletes the golden files
@@ -133,9 +137,11 @@ func (r *runner) store() store {
 // stopped; its value has a StackTrace() []byte method returning the
 // suite goroutine's stack.
 func Run(ctx context.Context, cfg *Config, opts Options) *Result {
-	suites := opts.Shard.Suites(cfg.Suites)
+	suites := slices.DeleteFunc(Shard{}.Suites(cfg.Suites), func(s Suite) bool {
+		return !opts.Shard.Runs(s) || opts.DefinitionsOnly && !opts.Shard.First()
+	})
 	r := newRunner(cfg, opts)
-	return &Result{Config: cfg.File, Suites: r.all(ctx, suites)}
+	return &Result{Config: cfg.File, Shard: opts.Shard, Suites: r.all(ctx, suites)}
 }
 
 // newRunner is the runner of one Run of cfg's suites.
@@ -347,14 +353,22 @@ func (r *runner) strict(s Suite) bool { return s.Strict || r.opts.Strict }
 
 // nothingChecked reports that suite s had no object to check, under check:
 // a warning, an error when the suite is strict (a suite that checks
-// nothing must not pass for one whose objects passed).
+// nothing must not pass for one whose objects passed). In a shard that
+// checks a part of s it is unclaimed (SuiteResult.Unclaimed).
 func (r *runner) nothingChecked(s Suite, res *SuiteResult, check, why string) {
 	level := LevelWarning
 	if r.strict(s) {
 		level = LevelError
 	}
-	res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: check, Level: level,
-		Message: fmt.Sprintf("%s (inputs: %s)", why, strings.Join(s.Inputs, ", "))})
+	f := Finding{Suite: s.Name, Check: check, Level: level,
+		Message: fmt.Sprintf("%s (inputs: %s)", why, strings.Join(s.Inputs, ", "))}
+	if r.opts.Shard.splits(s) {
+		// Another shard may have checked something: true of the suite
+		// only if every shard finds it (report merge decides).
+		res.Unclaimed = append(res.Unclaimed, f)
+		return
+	}
+	res.Findings = append(res.Findings, f)
 }
 
 // fieldValidation is s's field validation: Options', else the suite's
@@ -464,6 +478,10 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 	in.Cache = r.opts.Cache // the unchanged applications are not rendered again
 	in.Charts = withCharts(in.Charts, r.opts.Charts)
 	in.FieldValidation = r.fieldValidation(s)
+	split := r.opts.Shard.splits(s)
+	if split {
+		in.Select = r.opts.Shard.Owns
+	}
 	if in.Record.Validate != nil {
 		in.Record.Validate.Strict = r.strict(s)
 		res.Checks = append(res.Checks, "validate")
@@ -478,18 +496,22 @@ func (r *runner) suite(ctx context.Context, s Suite) *SuiteResult {
 		}
 		return res
 	}
+	if out.Whole != "" {
+		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning,
+			Message: fmt.Sprintf("shards render the whole suite, each reporting only its applications' objects: %s", out.Whole)})
+	}
 	for _, w := range out.SortedWarnings() {
 		res.Findings = append(res.Findings, Finding{Suite: s.Name, Check: "render", Level: LevelWarning, Message: w})
 	}
-	res.Findings = append(res.Findings, validationFindings(s.Name, out.Validation)...)
+	res.Findings = append(res.Findings, sink.owned(validationFindings(s.Name, out.Validation))...)
 	err = sink.finish(res)
-	if err == nil && res.Objects == 0 {
+	if err == nil && sink.rendered == 0 {
 		r.nothingChecked(s, res, "render", "the suite renders no object: its checks had nothing to check")
 	}
 	if err == nil && !r.opts.Update {
 		r.locateCauses(ctx, s, in, res, sink)
 	}
-	if err == nil {
+	if err == nil && r.opts.Shard.First() {
 		err = r.defTests(ctx, s, res)
 	}
 	if err != nil {

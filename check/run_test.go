@@ -97,12 +97,25 @@ func TestRun(t *testing.T) {
 			code: ExitInput,
 		},
 		{
-			name:  "a shard runs its suites only, sorted by name",
+			// Shards split each suite by application (default/a is shard
+			// 1's of 2), no longer whole suites round-robin.
+			name:  "a shard runs every suite, sorted by name, with the applications it owns",
 			files: map[string]string{"drydock.yaml": "suites: [{name: c, inputs: [app.yaml]}, {name: b, inputs: [app.yaml]}, {name: a, inputs: [app.yaml]}]\n", "app.yaml": app},
 			opts:  Options{Shard: Shard{Index: 1, Count: 2}},
 			want: []suiteSummary{
 				{Name: "a", Status: "ok", Objects: 1, Checks: []string{"render", "validate"}},
+				{Name: "b", Status: "ok", Objects: 1, Checks: []string{"render", "validate"}},
 				{Name: "c", Status: "ok", Objects: 1, Checks: []string{"render", "validate"}},
+			},
+		},
+		{
+			name:  "the other shard renders nothing of them, and says nothing of it",
+			files: map[string]string{"drydock.yaml": "suites: [{name: c, inputs: [app.yaml]}, {name: b, inputs: [app.yaml]}, {name: a, inputs: [app.yaml]}]\n", "app.yaml": app},
+			opts:  Options{Shard: Shard{Index: 2, Count: 2}},
+			want: []suiteSummary{
+				{Name: "a", Status: "ok", Checks: []string{"render", "validate"}},
+				{Name: "b", Status: "ok", Checks: []string{"render", "validate"}},
+				{Name: "c", Status: "ok", Checks: []string{"render", "validate"}},
 			},
 		},
 	}

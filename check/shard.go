@@ -8,11 +8,37 @@ import (
 	"strings"
 )
 
-// Shard is shard Index of Count (1-based) of a config's suites, so that
-// Count CI jobs share them. The zero Shard is every suite.
+// Shard is shard Index of Count (1-based) of a config's work, so that
+// Count CI jobs share it: every suite runs in every shard, which renders
+// and checks only the applications it Owns (and a plain suite's files it
+// Owns); a suite whose checks see all its objects at once runs whole in
+// one shard (Runs). The zero Shard is everything. See docs/sharding.md.
 type Shard struct {
 	Index, Count int
 }
+
+// Split reports whether the shard is one of several: it checks a part of
+// each suite (Shard{1, 1} and the zero Shard check everything).
+func (s Shard) Split() bool { return s.Count > 1 }
+
+// First reports whether the shard is the first (or the only) one: where
+// what cannot be split, such as the definition tests, runs.
+func (s Shard) First() bool { return s.Index <= 1 }
+
+// Splits reports whether suite s can be split by application or file:
+// not when its checks see a cluster's (or every) object at once, as
+// combined rules and Gatekeeper do.
+func Splits(s Suite) bool { return !s.Combine && len(s.Gatekeeper) == 0 }
+
+// Runs reports whether the shard runs suite s: every shard runs a suite
+// that Splits; one that does not runs whole in the shard that owns the
+// key "suite " + its name (every shard when the Shard is not Split).
+func (s Shard) Runs(suite Suite) bool {
+	return !s.Split() || Splits(suite) || s.Owns("suite "+suite.Name)
+}
+
+// splits reports whether the shard checks only a part of suite s.
+func (s Shard) splits(suite Suite) bool { return s.Split() && Splits(suite) }
 
 // ParseShard reads "i/n" with 1 <= i <= n; "" is the zero Shard.
 func ParseShard(spec string) (Shard, error) {
@@ -28,10 +54,11 @@ func ParseShard(spec string) (Shard, error) {
 	return Shard{Index: i, Count: n}, nil
 }
 
-// Suites returns the suites of the shard, sorted by name: every one for a
-// Count below 1, else those dealt to Index when the sorted suites are
-// dealt round-robin to Count shards (none for an Index out of range).
-// suites is not modified.
+// Suites returns the suites sorted by name: every one for a Count below
+// 1, else those dealt to Index when the sorted suites are dealt
+// round-robin to Count shards (none for an Index out of range). suites is
+// not modified. Run no longer deals suites so (it splits them: Owns,
+// Runs); Suites stays for callers that want whole suites per job.
 func (s Shard) Suites(suites []Suite) []Suite {
 	sorted := append([]Suite(nil), suites...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })

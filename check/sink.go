@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/drydock-dev/drydock/cache"
@@ -30,6 +31,12 @@ type suiteSink struct {
 	rules  *ruleSink
 	objs   map[string]map[manifest.Key]*sunk
 	opened bool
+	// split is set when the run's shard checks a part of the suite: an
+	// object written by an application it does not own is not checked,
+	// and its path is in skipped. rendered counts every object put.
+	split    bool
+	skipped  map[string]bool
+	rendered int
 }
 
 // sunk is what the sink keeps of an object.
@@ -64,7 +71,25 @@ func (s *sunk) input() rules.Input {
 }
 
 func (r *runner) newSuiteSink(ctx context.Context, s Suite) *suiteSink {
-	return &suiteSink{ctx: ctx, r: r, suite: s, objs: map[string]map[manifest.Key]*sunk{}}
+	return &suiteSink{ctx: ctx, r: r, suite: s, objs: map[string]map[manifest.Key]*sunk{},
+		split: r.opts.Shard.splits(s), skipped: map[string]bool{}}
+}
+
+// mine reports whether the run's shard checks the object of entry e: one
+// written by an application the shard owns, or by none (resource
+// templates, observed objects: every shard checks them, and the merge of
+// the shards' reports keeps one of each finding).
+func (k *suiteSink) mine(e cluster.Entry) bool {
+	app, ok := cluster.OwnerApplication(e.Owner)
+	return !k.split || !ok || k.r.opts.Shard.Owns(app)
+}
+
+// owned are the findings not about an object the shard does not check.
+func (k *suiteSink) owned(fs []Finding) []Finding {
+	if len(k.skipped) == 0 {
+		return fs
+	}
+	return slices.DeleteFunc(fs, func(f Finding) bool { return f.Object != "" && k.skipped[f.Object] })
 }
 
 // open makes the golden and rules checks of the suite, once. A failure is
@@ -82,6 +107,11 @@ func (k *suiteSink) open() {
 
 // Put checks one object.
 func (k *suiteSink) Put(c string, e cluster.Entry) error {
+	k.rendered++
+	if !k.mine(e) {
+		k.skipped[tree.Path(c, e.Object)] = true
+		return nil
+	}
 	k.open()
 	m := k.objs[c]
 	if m == nil {
@@ -126,13 +156,22 @@ func (k *suiteSink) finish(res *SuiteResult) error {
 	k.open()
 	objs := k.ordered()
 	res.Objects = len(objs)
+	if k.split && !k.r.opts.Shard.First() {
+		// The objects no application wrote count in the first shard only.
+		res.Objects = 0
+		for _, o := range objs {
+			if _, ok := cluster.OwnerApplication(o.owner); ok {
+				res.Objects++
+			}
+		}
+	}
 	if k.golden != nil {
 		res.Checks = append(res.Checks, "golden")
 		origins := make(map[string]cluster.Origin, len(objs))
 		for _, o := range objs {
 			origins[o.path] = o.origin
 		}
-		if err := k.golden.finish(k.r, res, origins); err != nil {
+		if err := k.golden.finish(k.r, res, origins, k.split); err != nil {
 			return &stageError{"golden", err}
 		}
 	}
@@ -242,7 +281,7 @@ func (g *goldenSink) abort() {
 	}
 }
 
-func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]cluster.Origin) error {
+func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]cluster.Origin, split bool) error {
 	if g.err != nil {
 		g.abort()
 		return g.err
@@ -257,7 +296,17 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 		return nil
 	}
 	rep := g.cmp.Report()
+	before := len(res.Findings)
 	r.compared(res, g.dir, rep, origins)
+	if split && len(rep.Removed) > 0 {
+		// compared adds the removed files' findings last, one each: in a
+		// shard they are unclaimed (another shard may render them).
+		cut := len(res.Findings) - len(rep.Removed)
+		if cut >= before {
+			res.Unclaimed = append(res.Unclaimed, res.Findings[cut:]...)
+			res.Findings = res.Findings[:cut]
+		}
+	}
 	g.keep(g.cmp.Learned())
 	if r.opts.goldenReport != nil {
 		r.opts.goldenReport(res.Name, rep)
