@@ -1,0 +1,169 @@
+package shards
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Input is a shard's report and the name it is known by (its file).
+type Input struct {
+	Name   string
+	Report *Report
+}
+
+// Merge combines the reports of the shards 1..n of one run into the
+// report of the whole run. Every report must be of the same n (a report
+// without a shard is shard 1 of 1), and every shard 1..n given once: a
+// missing shard, one given twice or mixed counts are an error naming
+// them. For each suite (sorted by name):
+//   - objects add up (each shard counts the objects it is answerable for);
+//   - checks are the union, in the order the shards first name them;
+//   - findings are the union, one of each (findings about what every
+//     shard checks, such as a resource template, come once per shard);
+//   - an unclaimed finding becomes a finding only when every shard that
+//     ran the suite has it: a golden file is stale only if no shard
+//     rendered it;
+//   - errors are joined, one of each, and the status follows.
+//
+// Findings are sorted (check, object, file, line, column, level,
+// message), so the same shard reports give the same bytes whatever their
+// order.
+func Merge(in []Input) (*Report, error) {
+	if len(in) == 0 {
+		return nil, fmt.Errorf("no report to merge")
+	}
+	n := 0
+	byIndex := map[int]string{}
+	for _, i := range in {
+		s := shardOf(i.Report)
+		if n == 0 {
+			n = s.Count
+		}
+		if s.Count != n {
+			return nil, fmt.Errorf("%s is shard %d/%d but %s is of %d shards: the reports are not of one run", i.Name, s.Index, s.Count, in[0].Name, n)
+		}
+		if first, dup := byIndex[s.Index]; dup {
+			return nil, fmt.Errorf("shard %d/%d is given twice: %s and %s", s.Index, n, first, i.Name)
+		}
+		byIndex[s.Index] = i.Name
+	}
+	var missing []string
+	for i := 1; i <= n; i++ {
+		if _, ok := byIndex[i]; !ok {
+			missing = append(missing, fmt.Sprint(i))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("missing shard %s of %d: every shard's report is needed to merge (a stale golden file is one no shard rendered)", strings.Join(missing, ", "), n)
+	}
+	ordered := slices.Clone(in)
+	slices.SortFunc(ordered, func(a, b Input) int { return cmp.Compare(shardOf(a.Report).Index, shardOf(b.Report).Index) })
+	out := &Report{Config: ordered[0].Report.Config, Suites: []Suite{}}
+	type acc struct {
+		suite     Suite
+		runs      int
+		seen      map[string]bool
+		unclaimed map[string]int
+		first     map[string]Finding
+		errors    []string
+	}
+	suites := map[string]*acc{}
+	for _, i := range ordered {
+		out.Config = cmp.Or(out.Config, i.Report.Config)
+		for _, s := range i.Report.Suites {
+			a := suites[s.Name]
+			if a == nil {
+				a = &acc{suite: Suite{Name: s.Name, Checks: []string{}, Findings: []Finding{}},
+					seen: map[string]bool{}, unclaimed: map[string]int{}, first: map[string]Finding{}}
+				suites[s.Name] = a
+			}
+			a.runs++
+			a.suite.Objects += s.Objects
+			for _, c := range s.Checks {
+				if !slices.Contains(a.suite.Checks, c) {
+					a.suite.Checks = append(a.suite.Checks, c)
+				}
+			}
+			for _, f := range s.Findings {
+				if k := key(f); !a.seen[k] {
+					a.seen[k] = true
+					a.suite.Findings = append(a.suite.Findings, f)
+				}
+			}
+			for _, f := range s.Unclaimed {
+				k := key(f)
+				a.unclaimed[k]++
+				a.first[k] = f
+			}
+			a.suite.Updated = union(a.suite.Updated, s.Updated)
+			a.suite.Adopted = union(a.suite.Adopted, s.Adopted)
+			if s.Error != "" && !slices.Contains(a.errors, s.Error) {
+				a.errors = append(a.errors, s.Error)
+			}
+		}
+	}
+	names := make([]string, 0, len(suites))
+	for name := range suites {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out.OK = true
+	for _, name := range names {
+		a := suites[name]
+		for k, count := range a.unclaimed {
+			if count == a.runs && !a.seen[k] {
+				a.seen[k] = true
+				a.suite.Findings = append(a.suite.Findings, a.first[k])
+			}
+		}
+		slices.SortFunc(a.suite.Findings, compareFindings)
+		a.suite.Error = strings.Join(a.errors, "\n")
+		a.suite.Status = a.suite.status()
+		out.OK = out.OK && a.suite.Status == StatusOK
+		out.Suites = append(out.Suites, a.suite)
+	}
+	return out, nil
+}
+
+// shardOf is the report's shard: 1 of 1 when it names none.
+func shardOf(r *Report) Shard {
+	if r.Shard == nil {
+		return Shard{Index: 1, Count: 1}
+	}
+	return *r.Shard
+}
+
+// key identifies a finding: all of it.
+func key(f Finding) string {
+	b, _ := json.Marshal(f) // a map's keys are sorted: the same finding, the same bytes
+	return string(b)
+}
+
+// union is a with the strings of b it lacks, sorted.
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	slices.Sort(a)
+	return a
+}
+
+// compareFindings orders findings by check, object, place, level and
+// message, then all of them.
+func compareFindings(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.Check, b.Check),
+		cmp.Compare(a.Object, b.Object),
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Column, b.Column),
+		cmp.Compare(a.Level, b.Level),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(key(a), key(b)),
+	)
+}
