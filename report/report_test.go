@@ -18,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/check"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/shards"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden with the reports written now")
@@ -373,5 +374,44 @@ func sarifURIs(t *testing.T, out []byte) {
 	}
 	if diff := cmp.Diff([]string{"apps/a b#c\x1b[31m.yaml", "apps/ü,x:y.yaml"}, got); diff != "" {
 		t.Errorf("paths of the URIs (-want +got):\n%s", diff)
+	}
+}
+
+// TestJSONRoundTrip: a JSON report read back (shards.Read, ResultOf)
+// writes JSON, JUnit and SARIF as the result it was written from, so that
+// `drydock report merge` writes JUnit and SARIF as drydock test does; a
+// shard's report keeps its shard and unclaimed findings.
+func TestJSONRoundTrip(t *testing.T) {
+	r := fixedResult()
+	r.Shard = check.Shard{Index: 2, Count: 3}
+	shop := r.Suites[1]
+	shop.Findings[1].Related = []manifest.Related{{What: "template", Note: "n", Pos: manifest.Pos{File: "defs/web.cue", Line: 4, Col: 2}}}
+	shop.Findings[3].Metadata = map[string]any{"id": "K8S-1", "severity": "high"}
+	shop.Unclaimed = []check.Finding{{Suite: "shop", Check: "golden", Level: check.LevelError, Object: "local/default/secret_t.yaml",
+		Pos: manifest.Pos{File: "golden/shop/local/default/secret_t.yaml", Line: 1, Col: 1}, Message: "stale"}}
+	var js bytes.Buffer
+	if err := (JSON{}).Write(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	read, err := shards.Read(js.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read.Shard == nil || *read.Shard != (shards.Shard{Index: 2, Count: 3}) || len(read.Suites[1].Unclaimed) != 1 {
+		t.Errorf("the shard's report lost its shard or unclaimed findings: %+v", read)
+	}
+	back := ResultOf(read)
+	for _, name := range []string{"json", "junit", "sarif"} {
+		f, _ := Lookup(name, Options{Version: "v1", Dir: "/repo"})
+		var want, got bytes.Buffer
+		if err := f.Write(&want, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Write(&got, back); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+			t.Errorf("%s of the result read back (-want +got):\n%s", name, diff)
+		}
 	}
 }

@@ -3,26 +3,12 @@ package report
 import (
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/shards"
 )
 
-// Source is where something comes from, as the JSON formats write it: a
-// place in a file (file, line, column) and, for a rendered object, what
-// produced it (application, component, trait, policy). Empty fields are
-// left out. drydock's JSON (test's report, render --format json,
-// explain --format json) writes every source so, never as a
-// "file:line:col" string.
-type Source struct {
-	File        string `json:"file,omitempty"`
-	Line        int    `json:"line,omitempty"`
-	Column      int    `json:"column,omitempty"`
-	Application string `json:"application,omitempty"`
-	Component   string `json:"component,omitempty"`
-	Trait       string `json:"trait,omitempty"`
-	Policy      string `json:"policy,omitempty"`
-	// Text is render's description of the writer (its # Source comment:
-	// "application shop, component web, step deploy"), when there is one.
-	Text string `json:"text,omitempty"`
-}
+// Source is where something comes from, as the JSON formats write it
+// (shards.Source: a place and what produced the object).
+type Source = shards.Source
 
 // SourceOf is the Source of a place and an object's origin (either may
 // be zero); nil when both say nothing.
