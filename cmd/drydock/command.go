@@ -87,7 +87,7 @@ func (c *command) didYouMean(err error) string {
 
 // commands names the subcommands, in the order of the top-level help,
 // and for its "did you mean".
-var commands = []string{"render", "diff", "explain", "addon", "test", "verify", "show", "init", "completion", "version", "help"}
+var commands = []string{"render", "diff", "explain", "addon", "test", "report", "verify", "show", "init", "completion", "version", "help"}
 
 // unknownCommand is the top level's message for an unknown command.
 func unknownCommand(name string) string {

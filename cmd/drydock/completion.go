@@ -78,8 +78,8 @@ _drydock() {
         *)
             if [[ -z $cmd ]]; then
                 cmd="${COMP_WORDS[i]}"
-            elif [[ $cmd == addon ]]; then
-                cmd="addon ${COMP_WORDS[i]}"
+            elif [[ $cmd == addon || $cmd == report ]]; then
+                cmd="$cmd ${COMP_WORDS[i]}"
                 break
             else
                 break
@@ -95,6 +95,10 @@ _drydock() {
         ;;
     addon)
         COMPREPLY=($(compgen -W "render" -- "$cur"))
+        return
+        ;;
+    report)
+        COMPREPLY=($(compgen -W "merge" -- "$cur"))
         return
         ;;
     help)
@@ -162,6 +166,13 @@ _drydock() {
             return
         fi
         cmd="addon render"
+    fi
+    if [[ $cmd == report ]]; then
+        if (( CURRENT == 3 )); then
+            compadd merge
+            return
+        fi
+        cmd="report merge"
     fi
     case $cmd in
     help)
@@ -234,6 +245,7 @@ complete -c drydock -f
 		fmt.Fprintf(w, "complete -c drydock -n %s -a %s -d %s\n", fishQuote("__fish_drydock_is ''"), c, fishQuote(desc))
 	}
 	fmt.Fprintf(w, "complete -c drydock -n %s -a render -d %s\n", fishQuote("__fish_drydock_is addon"), fishQuote(summaries["addon"]))
+	fmt.Fprintf(w, "complete -c drydock -n %s -a merge -d %s\n", fishQuote("__fish_drydock_is report"), fishQuote(summaries["report"]))
 	for _, s := range shellNames {
 		fmt.Fprintf(w, "complete -c drydock -n %s -a %s\n", fishQuote("__fish_drydock_is completion"), s)
 	}
@@ -287,11 +299,12 @@ Register-ArgumentCompleter -Native -CommandName drydock -ScriptBlock {
     $cmd = ''
     foreach ($w in $words) {
         if ($w.StartsWith('-')) { continue }
-        if ($cmd -eq '') { $cmd = $w } elseif ($cmd -eq 'addon') { $cmd = "addon $w"; break } else { break }
+        if ($cmd -eq '') { $cmd = $w } elseif ($cmd -eq 'addon' -or $cmd -eq 'report') { $cmd = "$cmd $w"; break } else { break }
     }
     $candidates = @()
     if ($cmd -eq '' -or $cmd -eq 'help') { $candidates = $commands }
     elseif ($cmd -eq 'addon') { $candidates = @('render') }
+    elseif ($cmd -eq 'report') { $candidates = @('merge') }
     elseif ($wordToComplete.StartsWith('-')) { $candidates = $flags[$cmd] }
     elseif ($cmd -eq 'completion') { $candidates = $shells }
     $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {

@@ -24,7 +24,7 @@ func TestDescribeCommands(t *testing.T) {
 		if c == "version" || c == "help" {
 			continue
 		}
-		if !slices.Contains(names, c) && !slices.Contains(names, c+" render") {
+		if !slices.ContainsFunc(names, func(n string) bool { return n == c || strings.HasPrefix(n, c+" ") }) {
 			t.Errorf("command %s is not in subcommands()", c)
 		}
 		if summaries[c] == "" {
@@ -87,6 +87,8 @@ t drydock re
 t drydock render --val
 t drydock addon ""
 t drydock addon render --set-s
+t drydock report ""
+t drydock report merge --output-f
 t drydock diff --base-d
 t drydock completion ""
 t drydock verify -n
@@ -95,7 +97,7 @@ t drydock verify -n
 	if err != nil {
 		t.Fatalf("bash: %v\n%s", err, b)
 	}
-	want := "render\n--validate\nrender\n--set-string\n--base-dir\nbash fish powershell zsh\n-n\n"
+	want := "render report\n--validate\nrender\n--set-string\nmerge\n--output-file\n--base-dir\nbash fish powershell zsh\n-n\n"
 	if string(b) != want {
 		t.Errorf("bash completes\n%s\nwant\n%s", b, want)
 	}

@@ -88,6 +88,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTest(args[1:], stdin, stdout, stderr)
 	case "addon":
 		return runAddon(args[1:], stdout, stderr)
+	case "report":
+		return runReport(args[1:], stdout, stderr)
 	case "verify":
 		return runVerify(args[1:], text, stderr)
 	case "show":

@@ -111,7 +111,7 @@ func (o *testFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.adopt, "adopt", false, "with --update, take over the golden files drydock did not write (a tree written before ownership files), listing them")
 	fs.BoolVar(&o.ci, "ci", os.Getenv("CI") == "true", "CI mode: never write; missing, stale or extra golden files fail (default on when CI=true)")
 	fs.StringVar(&o.format, "format", "text", "report format: text, json, junit, sarif or github")
-	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): suites are dealt round-robin by name")
+	fs.StringVar(&o.shard, "shard", "", "run only shard i of n (i/n, 1-based): every suite's applications and plain files are split among n jobs by a hash of their names; merge the jobs' --format json reports with drydock report merge (see docs/sharding.md)")
 	fs.StringArrayVar(&o.suites, "suite", nil, "run only the suite of this name (repeatable)")
 	fs.BoolVar(&o.coverage, "coverage", false, "report which if branches of the tested definitions' templates the definition tests took")
 	fs.BoolVar(&o.definitionsOnly, "definitions-only", false, "run only the suites' definition tests (*_test.yaml): no render, golden, validation or rules")
@@ -365,6 +365,9 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	opts.Conftest, opts.Trace = o.cformat != nil, o.conftestOut.trace
 	if opts.Shard, err = check.ParseShard(o.shard); err != nil {
 		return fail("drydock test: --shard %w", err)
+	}
+	if opts.Shard.Split() && o.update {
+		return fail("drydock test: --update with --shard %s would write a part of each golden tree: update without --shard", o.shard)
 	}
 	if v := o.rules.regoVersion; v != "" && v != "v0" && v != "v1" {
 		return fail("drydock test: --rego-version must be v0 or v1")
