@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,13 +50,6 @@ func TestRunShards(t *testing.T) {
 	shards := []*Result{
 		Run(context.Background(), cfg, Options{Shard: Shard{1, 2}}),
 		Run(context.Background(), cfg, Options{Shard: Shard{2, 2}}),
-	}
-	lines := func(fs []Finding) []string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, f.Pos.String()+" "+string(f.Level)+" ["+f.Check+"] "+f.Object+": "+f.Message)
-		}
-		return out
 	}
 	type suiteSum struct {
 		Objects  int
@@ -129,4 +123,106 @@ func TestRunShards(t *testing.T) {
 			t.Errorf("shard %d runs the combined suite: %v", i+1, got)
 		}
 	}
+}
+
+// TestRunShardsWhole: when the inputs let applications change each
+// other's objects (here a PropagationPolicy propagating dependencies),
+// every shard renders the whole suite, with a warning saying why, but
+// checks and reports only its own applications' objects: a rule finding
+// of the other shard's application is not its own, and that
+// application's golden file is unclaimed.
+func TestRunShardsWhole(t *testing.T) {
+	appOf := func(name string) string {
+		return "apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: " + name + "}\nspec:\n  components:\n    - {name: web-" + name + ", type: webservice, properties: {image: nginx:1.25}}\n"
+	}
+	t.Chdir(t.TempDir())
+	writeFiles(t, ".", map[string]string{
+		"drydock.yaml":     "suites:\n  - {name: apps, inputs: [apps], golden: golden/apps}\n",
+		"apps/a.yaml":      appOf("a"), // shard 1's of 2
+		"apps/b.yaml":      appOf("b"), // shard 2's
+		"apps/deps.yaml":   "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: deps, namespace: default}\nspec:\n  propagateDeps: true\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement: {}\n",
+		"policy/main.rego": denyAll,
+	})
+	cfg, err := LoadConfig("drydock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Run(context.Background(), cfg, Options{Update: true})
+	for _, tt := range []struct {
+		shard     Shard
+		own, not  string
+		unclaimed string
+	}{
+		{Shard{1, 2}, "web-a is a Deployment", "web-b", "local/default/deployment.apps_web-b.yaml"},
+		{Shard{2, 2}, "web-b is a Deployment", "web-a", "local/default/deployment.apps_web-a.yaml"},
+	} {
+		res := Run(context.Background(), cfg, Options{Shard: tt.shard})
+		s := res.Suites[0]
+		var msgs []string
+		for _, f := range s.Findings {
+			msgs = append(msgs, f.Message)
+		}
+		all := strings.Join(msgs, "\n")
+		if !strings.Contains(all, "shards render the whole suite, each reporting only its applications' objects: PropagationPolicy default/deps") {
+			t.Errorf("shard %d: no warning of the whole render:\n%s", tt.shard.Index, all)
+		}
+		if !strings.Contains(all, tt.own) || strings.Contains(all, tt.not) {
+			t.Errorf("shard %d: findings\n%s\nwant %q and nothing of %s", tt.shard.Index, all, tt.own, tt.not)
+		}
+		if len(s.Unclaimed) != 1 || s.Unclaimed[0].Object != tt.unclaimed {
+			t.Errorf("shard %d: unclaimed %q, want %s", tt.shard.Index, lines(s.Unclaimed), tt.unclaimed)
+		}
+		if s.Objects != 1 {
+			t.Errorf("shard %d: %d objects, want its application's one", tt.shard.Index, s.Objects)
+		}
+	}
+}
+
+// TestRunShardsDefinitionTests: definition tests run in shard 1 only.
+func TestRunShardsDefinitionTests(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFiles(t, ".", map[string]string{
+		"drydock.yaml": "suites:\n  - {name: defs, inputs: [app.yaml], definitions: [defs]}\n",
+		"app.yaml":     app,
+		"defs/web_test.yaml": `tests:
+  - name: replicas
+    definition: scaler
+    properties: {replicas: 2}
+    workload: {apiVersion: apps/v1, kind: Deployment, metadata: {name: w}, spec: {}}
+    asserts:
+      - equal: {path: workload.spec.replicas, value: 2}
+`,
+	})
+	cfg, err := LoadConfig("drydock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		opts  Options
+		tests bool
+	}{
+		{Options{}, true},
+		{Options{Shard: Shard{1, 2}}, true},
+		{Options{Shard: Shard{2, 2}}, false},
+		{Options{Shard: Shard{1, 2}, DefinitionsOnly: true}, true},
+		{Options{Shard: Shard{2, 2}, DefinitionsOnly: true}, false},
+	} {
+		res := Run(context.Background(), cfg, tt.opts)
+		got := false
+		for _, s := range res.Suites {
+			got = got || slices.ContainsFunc(s.Checks, func(c string) bool { return strings.HasPrefix(c, "tests/") })
+		}
+		if got != tt.tests {
+			t.Errorf("%+v: definition tests ran: %t, want %t (%+v)", tt.opts, got, tt.tests, summarize(res))
+		}
+	}
+}
+
+// lines are findings as "pos level [check] object: message".
+func lines(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Pos.String()+" "+string(f.Level)+" ["+f.Check+"] "+f.Object+": "+f.Message)
+	}
+	return out
 }
