@@ -140,7 +140,9 @@ func TestFindingsMutations(t *testing.T) {
 		{name: "cluster version", files: func(f cacheFiles) { f["clusters.yaml"] = strings.Replace(findingsClusters, "v1.30.1", "v1.31.0", 1) }, hits: 4, misses: 2},
 		// A CRD: every object is validated again (the set is one key),
 		// the applications' properties are not.
-		{name: "crd", files: func(f cacheFiles) { f["crds/widget.yaml"] = strings.Replace(findingsWidgetCRD, "maximum: 5", "maximum: 9", 1) }, hits: 3, misses: 6},
+		{name: "crd", files: func(f cacheFiles) {
+			f["crds/widget.yaml"] = strings.Replace(findingsWidgetCRD, "maximum: 5", "maximum: 9", 1)
+		}, hits: 3, misses: 6},
 		{name: "crd moved", files: func(f cacheFiles) { f["crds/widget.yaml"] = "# moved\n" + findingsWidgetCRD }, hits: 3, misses: 6},
 		{name: "strict", mod: func(in *Inputs) { in.Record.Validate.Strict = true }, misses: 9},
 		// One object: b's Widget. b renders again, and its Deployment
