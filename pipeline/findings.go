@@ -38,8 +38,8 @@ import (
 //
 // One store entry per run holds every item (a table): a hit among
 // 20,000 objects would otherwise cost a file read each. The table's key
-// is the run's scope (drydock's build, the input paths), so the suites
-// of one drydock test keep their own; a whole run writes back exactly
+// is the run's scope (drydock's build, the paths it reads), so the
+// suites of one drydock test keep their own; a whole run writes back exactly
 // the items it used (the table does not grow with edits), a partial one
 // (Inputs.Only, inputs that did not load) adds its items to the others.
 // The table is written only when something missed or went unused.
@@ -74,9 +74,17 @@ func newFindingsMemo(in *Inputs, crds cache.Key) *findingsMemo {
 		return nil
 	}
 	strict := in.Record.Validate.Strict
+	// The paths a run reads are its scope: the settings are in the
+	// items' keys, so a changed setting still hits what it does not
+	// reach. (Suites of one configuration that read the same paths with
+	// other settings take turns at one table.)
+	v := in.Record.Validate
 	h := cache.NewHasher(findingsFormat).String(cache.BuildID()).String("table").String(in.FromName)
-	for _, p := range in.Paths {
-		h.String(p)
+	for i, list := range [][]string{in.Paths, in.ClusterPaths, in.DefinitionPaths, in.ObservedPaths, v.CRDPaths} {
+		h.String(strconv.Itoa(i))
+		for _, p := range list {
+			h.String(p)
+		}
 	}
 	m := &findingsMemo{store: in.Cache, table: h.Key(), strict: strict, used: map[cache.Key][]byte{},
 		validate: cache.NewHasher(findingsFormat).String(cache.BuildID()).String("validate").Bytes(crds[:]).String(strconv.FormatBool(strict)).Key()}
