@@ -11,7 +11,6 @@ import (
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/manifest"
-	"github.com/drydock-dev/drydock/render/workflow"
 	"github.com/drydock-dev/drydock/schemas"
 )
 
@@ -328,33 +327,16 @@ func decodeObjectFindings(b []byte) (fs []Finding, err error) {
 	return fs, nil
 }
 
-// hit is an application's render served from the cache.
-type hit struct {
-	res      *workflow.AppResult
-	revision string
-	// props are its undeclared properties (with Record.Validate).
-	props []Finding
-}
-
-// cacheHit serves a's render (key: its render key) from the cache, and
-// with validation its undeclared properties from memo; false when
-// either is not kept (it then renders).
-func cacheHit(in *Inputs, keys *appKeys, key cache.Key, a appSource, memo *findingsMemo) (hit, bool) {
-	c := keys.get(in.Cache, key)
-	if c == nil {
-		return hit{}, false
+// hitProps says whether an application whose render key is key (keyed:
+// it has one) may be served from the render cache, and gives its
+// undeclared properties: without validation it may (no properties),
+// with validation only when they are kept.
+func (m *findingsMemo) hitProps(in *Inputs, key cache.Key, keyed bool) ([]Finding, bool) {
+	if !keyed {
+		return nil, false
 	}
-	var h hit
-	if in.Record.Validate != nil {
-		var ok bool
-		if h.props, ok = memo.props(key); !ok {
-			return hit{}, false
-		}
+	if in.Record.Validate == nil {
+		return nil, true
 	}
-	res, ok := c.outcome(a, in.BaseRevisions)
-	if !ok {
-		return hit{}, false
-	}
-	h.res, h.revision = res, c.revision
-	return h, true
+	return m.props(key)
 }

@@ -793,9 +793,11 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	}
 	work := func(e *cueval.Engine, i int) outcome {
 		key, keyed := keys.key(apps[i])
-		if keyed {
-			if o, ok := cacheHit(in, keys, key, apps[i], memo); ok {
-				return outcome{res: o.res, revision: o.revision, props: o.props}
+		if props, ok := memo.hitProps(in, key, keyed); ok {
+			if c := keys.get(in.Cache, key); c != nil {
+				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
+					return outcome{res: o, revision: c.revision, props: props}
+				}
 			}
 		}
 		app, err := apps[i].load()
