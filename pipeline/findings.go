@@ -261,7 +261,7 @@ func encodeSchemaFindings(fs []schemas.Finding) []byte {
 }
 
 func decodeSchemaFindings(b []byte) (fs []schemas.Finding, err error) {
-	d := &decoder{b: b}
+	d := &itemReader{b: b}
 	defer func() {
 		if recover() != nil || len(d.b) != 0 {
 			fs, err = nil, errBadFindings
@@ -283,7 +283,33 @@ func (e *encoder) pos(p manifest.Pos) {
 	e.uint(uint64(p.Col))
 }
 
-func (d *decoder) pos() manifest.Pos {
+// itemReader reads what encoder wrote of an item; it panics on bad
+// input, which the item's decoder recovers.
+type itemReader struct{ b []byte }
+
+func (d *itemReader) uint() uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		panic("bad varint")
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *itemReader) str() string {
+	n := d.uint()
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *itemReader) bool() bool {
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v == 1
+}
+
+func (d *itemReader) pos() manifest.Pos {
 	return manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
 }
 
@@ -305,7 +331,7 @@ func encodeObjectFindings(fs []Finding) []byte {
 }
 
 func decodeObjectFindings(b []byte) (fs []Finding, err error) {
-	d := &decoder{b: b}
+	d := &itemReader{b: b}
 	defer func() {
 		if recover() != nil || len(d.b) != 0 {
 			fs, err = nil, errBadFindings
