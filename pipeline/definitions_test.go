@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestLoadDefinitions: -d definitions replace the built-ins of the same

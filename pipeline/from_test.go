@@ -7,9 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestRenderFrom: inputs read from a tree (as drydock diff reads a git

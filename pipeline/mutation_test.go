@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/drydock-dev/drydock/manifest"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 var mutations = flag.Int("mutations", 2, "mutations tried per conformance case by TestMutatedInputs (make fuzz runs many)")
