@@ -12,6 +12,8 @@ import (
 	"strconv"
 
 	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
@@ -45,12 +47,18 @@ import (
 // render would.
 
 // cacheFormat names this entry layout; part of every key.
-const cacheFormat = "render/1"
+const cacheFormat = "render/2"
 
 // cacheable says whether a run of in may use its cache, and why not.
 func (in *Inputs) cacheable(opts workflow.Options) bool {
 	return in.Cache != nil && in.Definitions == nil && len(in.Addons) == 0 && len(in.Objects) == 0 &&
 		opts.Charts == nil && !in.Record.Provenance && in.Record.Validate == nil && !in.Record.Status
+}
+
+// mayCache says, before anything is read, whether a run of in may use
+// its cache: cacheable, and no chart cache configured.
+func (in *Inputs) mayCache() bool {
+	return in.cacheable(in.Workflow) && len(in.Charts.Charts)+len(in.Charts.Sources)+len(in.Charts.Repositories) == 0
 }
 
 // runKey hashes the inputs every application's render shares.
@@ -124,7 +132,7 @@ func appKey(run cache.Key, a appSource, files map[string]*fileSum, base map[stri
 		return cache.Key{}, false
 	}
 	h := cache.NewHasher(cacheFormat).Bytes(run[:]).String(f.name)
-	if a.doc != nil {
+	if a.doc != nil || a.lazy != nil {
 		// Decoded from its document alone: those bytes are all it reads.
 		d := f.doc(a.pos.Line)
 		h.String("doc").Bytes(d.sum[:])
@@ -150,6 +158,42 @@ type cached struct {
 	suspended  bool
 	terminated bool
 	revision   string
+	// lean, when set, is all a hit needs of the Application: it is not
+	// parsed again.
+	lean *leanApp
+}
+
+// leanApp is what writing an application's render needs of it when its
+// writes need nothing else (leanOf): its name and each write's origin.
+type leanApp struct {
+	name, namespace string
+	origins         []cluster.Origin
+}
+
+// leanOf is what writing r's writes needs of its Application, nil when
+// that is more than its name and the writes' origins: resource policies,
+// an object copied from the Application (its positions are grafted), or
+// a name or namespace the API server refuses (located in the
+// Application).
+func leanOf(r *workflow.AppResult) *leanApp {
+	if r.Resources != nil && *r.Resources != (resourcekeeper.Resources{}) {
+		return nil
+	}
+	l := &leanApp{name: r.App.Name, namespace: r.App.Namespace, origins: make([]cluster.Origin, len(r.Writes))}
+	for i, w := range r.Writes {
+		if authored(r.App, w, w.Resource.Object) != nil || cluster.ValidateMeta(manifest.New(w.Resource.Object)) != nil {
+			return nil
+		}
+		l.origins[i] = origin(r.App, w)
+	}
+	return l
+}
+
+// leanResult is the workflow's result of a lean entry, its Application
+// only named.
+func (c *cached) leanResult() *workflow.AppResult {
+	return &workflow.AppResult{App: &render.Application{Name: c.lean.name, Namespace: c.lean.namespace}, Writes: c.writes,
+		Trace: c.trace, Warnings: c.warnings, Resources: &resourcekeeper.Resources{}, Suspended: c.suspended, Terminated: c.terminated}
 }
 
 // result rebuilds the workflow's result for app.
@@ -191,6 +235,21 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 			return nil, err
 		}
 	}
+	lean := leanOf(r)
+	e.bool(lean != nil)
+	if lean != nil {
+		e.str(lean.name)
+		e.str(lean.namespace)
+		for _, o := range lean.origins {
+			e.str(o.Pos.File)
+			e.uint(uint64(o.Pos.Line))
+			e.uint(uint64(o.Pos.Col))
+			e.str(o.Application)
+			e.str(o.Component)
+			e.str(o.Trait)
+			e.str(o.Policy)
+		}
+	}
 	return e.b, nil
 }
 
@@ -215,6 +274,14 @@ func decodeEntry(b []byte) (c *cached, err error) {
 		obj, _ := d.value().(map[string]any)
 		res.Object = obj
 		w.Resource = res
+	}
+	if d.bool() {
+		c.lean = &leanApp{name: d.str(), namespace: d.str(), origins: make([]cluster.Origin, n)}
+		for i := range c.lean.origins {
+			o := &c.lean.origins[i]
+			o.Pos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
+			o.Application, o.Component, o.Trait, o.Policy = d.str(), d.str(), d.str(), d.str()
+		}
 	}
 	if len(d.b) != 0 {
 		panic("trailing bytes")

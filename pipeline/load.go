@@ -47,6 +47,9 @@ type loaded struct {
 	badDefs int
 	// sums are the files read, in order (the render cache's key).
 	sums []fileSum
+	// known, when set, is the record of the inputs' files: one unchanged
+	// since it was recorded is not read again (inputknown.go).
+	known *knownInputs
 }
 
 // sizes counts what l holds besides Applications: a file that changes
@@ -263,11 +266,36 @@ func (f files) readFile(p string, into *loaded) error {
 		into.read = map[string]bool{}
 	}
 	into.read[key] = true
+	if into.known != nil && f.fsys == nil && f.sum && filepath.IsAbs(key) {
+		return into.readKnown(f, p, key)
+	}
 	data, err := f.read(p)
 	if err != nil {
 		return inputError(err)
 	}
 	return into.addFile(f.display(p), data, f.sum)
+}
+
+// readKnown reads the file p (at abs) unless the record of known inputs
+// holds it as it is, and records it when it can.
+func (into *loaded) readKnown(f files, p, abs string) error {
+	display := f.display(p)
+	if kf := into.known.reuse(abs, display, into.walking); kf != nil {
+		into.sums = append(into.sums, fileSum{name: display, sum: kf.sum, docs: kf.docs})
+		into.apps = append(into.apps, kf.sources(abs)...)
+		return nil
+	}
+	id, recordable := into.known.identify(abs)
+	data, err := f.read(p)
+	if err != nil {
+		return inputError(err)
+	}
+	before, apps := into.sizes(), len(into.apps)
+	err = into.addFile(display, data, f.sum)
+	if sum := into.sums[len(into.sums)-1]; recordable && err == nil && !sum.other && into.sizes() == before {
+		into.known.learn(abs, id, display, into.walking, sum, into.apps[apps:])
+	}
+	return err
 }
 
 // read reads one regular file, at most manifest.MaxInputBytes.
