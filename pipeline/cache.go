@@ -255,7 +255,7 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 
 // decodeEntry reverses encodeEntry.
 func decodeEntry(b []byte) (c *cached, err error) {
-	d := &decoder{b: b}
+	d := newDecoder(b)
 	defer func() {
 		if recover() != nil {
 			c, err = nil, errors.New("render cache: bad entry")
@@ -263,7 +263,7 @@ func decodeEntry(b []byte) (c *cached, err error) {
 	}()
 	c = &cached{trace: d.strs(), warnings: d.strs(), suspended: d.bool(), terminated: d.bool(), revision: d.str()}
 	n := d.uint()
-	if n > uint64(len(b)) {
+	if n > uint64(len(d.s)) {
 		panic("bad count")
 	}
 	c.writes = make([]workflow.Write, n)
@@ -283,7 +283,7 @@ func decodeEntry(b []byte) (c *cached, err error) {
 			o.Application, o.Component, o.Trait, o.Policy = d.str(), d.str(), d.str(), d.str()
 		}
 	}
-	if len(d.b) != 0 {
+	if len(d.s) != 0 {
 		panic("trailing bytes")
 	}
 	return c, nil
@@ -387,28 +387,56 @@ func (e *encoder) value(v any) error {
 	return nil
 }
 
-// decoder panics on bad input; decodeEntry recovers.
-type decoder struct{ b []byte }
+// decoder panics on bad input; decodeEntry recovers. It reads a copy
+// of the entry as one string, so that the strings it returns are parts
+// of it rather than an allocation each.
+type decoder struct{ s string }
+
+func newDecoder(b []byte) *decoder { return &decoder{s: string(b)} }
 
 func (d *decoder) uint() uint64 {
-	n, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		panic("bad varint")
+	var n uint64
+	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
+		c := d.s[i]
+		n |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break // overflow
+			}
+			d.s = d.s[i+1:]
+			return n
+		}
 	}
-	d.b = d.b[k:]
+	panic("bad varint")
+}
+
+func (d *decoder) varint() int64 {
+	u := d.uint()
+	n := int64(u >> 1)
+	if u&1 != 0 {
+		n = ^n
+	}
 	return n
+}
+
+// bytes returns the next n bytes.
+func (d *decoder) bytes(n int) string {
+	s := d.s[:n]
+	d.s = d.s[n:]
+	return s
 }
 
 func (d *decoder) str() string {
 	n := d.uint()
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
+	if n > uint64(len(d.s)) {
+		panic("bad length")
+	}
+	return d.bytes(int(n))
 }
 
 func (d *decoder) bool() bool {
-	v := d.b[0]
-	d.b = d.b[1:]
+	v := d.s[0]
+	d.s = d.s[1:]
 	return v == 1
 }
 
@@ -417,7 +445,7 @@ func (d *decoder) strs() []string {
 	if n == 0 {
 		return nil
 	}
-	if n-1 > uint64(len(d.b)) {
+	if n-1 > uint64(len(d.s)) {
 		panic("bad count")
 	}
 	s := make([]string, n-1)
@@ -428,8 +456,8 @@ func (d *decoder) strs() []string {
 }
 
 func (d *decoder) value() any {
-	t := d.b[0]
-	d.b = d.b[1:]
+	t := d.s[0]
+	d.s = d.s[1:]
 	switch t {
 	case tNil:
 		return nil
@@ -440,26 +468,20 @@ func (d *decoder) value() any {
 	case tString:
 		return d.str()
 	case tInt, tInt64:
-		n, k := binary.Varint(d.b)
-		if k <= 0 {
-			panic("bad varint")
-		}
-		d.b = d.b[k:]
+		n := d.varint()
 		if t == tInt {
 			return int(n)
 		}
 		return n
 	case tFloat64:
-		v := math.Float64frombits(binary.LittleEndian.Uint64(d.b[:8]))
-		d.b = d.b[8:]
-		return v
+		return math.Float64frombits(binary.LittleEndian.Uint64([]byte(d.bytes(8))))
 	case tNilMap:
 		return map[string]any(nil)
 	case tNilSlice:
 		return []any(nil)
 	case tMap:
 		n := d.uint()
-		if n > uint64(len(d.b)) {
+		if n > uint64(len(d.s)) {
 			panic("bad count")
 		}
 		m := make(map[string]any, n)
@@ -470,7 +492,7 @@ func (d *decoder) value() any {
 		return m
 	case tSlice:
 		n := d.uint()
-		if n > uint64(len(d.b)) {
+		if n > uint64(len(d.s)) {
 			panic("bad count")
 		}
 		s := make([]any, n)

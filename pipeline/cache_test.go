@@ -289,7 +289,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	if err := e.value(obj); err != nil {
 		t.Fatal(err)
 	}
-	d := &decoder{b: e.b}
+	d := newDecoder(e.b)
 	if diff := cmp.Diff(any(obj), d.value()); diff != "" {
 		t.Error(diff)
 	}

@@ -228,20 +228,19 @@ func parseKnownInputs(data []byte) (m map[string]*knownFile, err error) {
 	if len(data) < len(knownInputsMagic) || string(data[:len(knownInputsMagic)]) != knownInputsMagic {
 		return nil, errors.New("not a record of known inputs")
 	}
-	d := &decoder{b: data[len(knownInputsMagic):]}
+	d := newDecoder(data[len(knownInputsMagic):])
 	defer func() {
 		if recover() != nil {
 			m, err = nil, errors.New("bad record of known inputs")
 		}
 	}()
 	sum := func() (s [sha256.Size]byte) {
-		copy(s[:], d.b[:sha256.Size])
-		d.b = d.b[sha256.Size:]
+		copy(s[:], d.bytes(sha256.Size))
 		return s
 	}
 	count := func() int {
 		n := d.uint()
-		if n > uint64(len(d.b)) {
+		if n > uint64(len(d.s)) {
 			panic("bad count")
 		}
 		return int(n)
@@ -272,7 +271,7 @@ func parseKnownInputs(data []byte) (m map[string]*knownFile, err error) {
 		}
 		m[abs] = f
 	}
-	if len(d.b) != 0 {
+	if len(d.s) != 0 {
 		panic("trailing bytes")
 	}
 	return m, nil

@@ -50,6 +50,8 @@ type loaded struct {
 	// known, when set, is the record of the inputs' files: one unchanged
 	// since it was recorded is not read again (inputknown.go).
 	known *knownInputs
+	// wd is the working directory, once looked up (abs).
+	wd string
 }
 
 // sizes counts what l holds besides Applications: a file that changes
@@ -255,7 +257,7 @@ func IsInputFile(path string) bool {
 func (f files) readFile(p string, into *loaded) error {
 	key := f.display(p)
 	if f.fsys == nil {
-		if abs, err := filepath.Abs(p); err == nil {
+		if abs, err := into.abs(p); err == nil {
 			key = abs
 		}
 	}
@@ -296,6 +298,22 @@ func (into *loaded) readKnown(f files, p, abs string) error {
 		into.known.learn(abs, id, display, into.walking, sum, into.apps[apps:])
 	}
 	return err
+}
+
+// abs is filepath.Abs(p), the working directory looked up once per
+// loaded rather than once per file.
+func (l *loaded) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if l.wd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		l.wd = wd
+	}
+	return filepath.Join(l.wd, p), nil
 }
 
 // read reads one regular file, at most manifest.MaxInputBytes.
