@@ -39,7 +39,9 @@ import (
 // the key does not cover keeps nothing and reads nothing: definitions
 // given already loaded (Inputs.Definitions), addons, objects given in
 // memory, a chart cache, and the records whose data an entry does not
-// hold (provenance, validation, status). The entry holds the workflow's
+// hold (provenance, status). With validation, a hit also needs the
+// application's undeclared properties from the findings cache
+// (findings.go). The entry holds the workflow's
 // writes (cluster, step, policies, the object and who rendered it), its
 // warnings, trace, suspension and the revision key; on a hit the
 // Application is parsed again (its document is at hand) and the writes
@@ -52,7 +54,7 @@ const cacheFormat = "render/2"
 // cacheable says whether a run of in may use its cache, and why not.
 func (in *Inputs) cacheable(opts workflow.Options) bool {
 	return in.Cache != nil && in.Definitions == nil && len(in.Addons) == 0 && len(in.Objects) == 0 &&
-		opts.Charts == nil && !in.Record.Provenance && in.Record.Validate == nil && !in.Record.Status
+		opts.Charts == nil && !in.Record.Provenance && !in.Record.Status
 }
 
 // mayCache says, before anything is read, whether a run of in may use

@@ -260,7 +260,6 @@ func TestCacheOff(t *testing.T) {
 	for name, mod := range map[string]func(*Inputs){
 		"provenance": func(in *Inputs) { in.Record.Provenance = true },
 		"status":     func(in *Inputs) { in.Record.Status = true },
-		"validate":   func(in *Inputs) { in.Record.Validate = &Validation{} },
 		"definitions given": func(in *Inputs) {
 			defs, err := LoadDefinitions(in.DefinitionPaths, false)
 			if err != nil {

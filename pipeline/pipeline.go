@@ -229,6 +229,10 @@ type Result struct {
 	// AppState is the Applications' state that decides what a change
 	// deletes (Record.AppState).
 	AppState *AppState
+
+	// findingHits and findingMisses count the findings cache's items
+	// (findings.go), for tests.
+	findingHits, findingMisses int
 }
 
 // TraceRecord is the applications' workflows (Record.Trace).
@@ -442,12 +446,14 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	var out *cluster.Store
 	var guard *guardedSink
 	var check *schemas.Stream
+	var memo *findingsMemo
 	if in.Record.Validate != nil {
-		crds, err := in.crds(&l, &observed, installed.hub)
+		crds, digest, err := in.crds(&l, &observed, installed.hub)
 		if err != nil {
 			return nil, failed(load, err)
 		}
-		if check, err = newValidator(*in.Record.Validate, inv, crds); err != nil {
+		memo = newFindingsMemo(&in, digest)
+		if check, err = newValidator(*in.Record.Validate, inv, crds, memo); err != nil {
 			return nil, failed(load, err)
 		}
 	}
@@ -496,7 +502,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if in.cacheable(opts) {
 		keys = newAppKeys(runKey(&in, opts, l.sums, defSums, inventoried.sums, observed.sums), l.sums, in.BaseRevisions)
 	}
-	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys)
+	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys, memo)
 	res.CacheError = firstError(r.cacheErr, knownErr)
 	if err := r.err(ctx, guard); err != nil {
 		return nil, failed(slices.Concat(load, r.invalid), err)
@@ -534,6 +540,12 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if check != nil {
 		res.Validation = &ValidationRecord{Findings: append(r.props, check.Findings()...)}
 		res.Warnings = append(res.Warnings, check.Notes()...)
+	}
+	if memo != nil {
+		res.findingHits, res.findingMisses = memo.hits, memo.misses
+		if err := memo.save(in.Only != nil || loadErr != nil); err != nil && res.CacheError == nil {
+			res.CacheError = err
+		}
 	}
 	return res, loadErr
 }
@@ -783,7 +795,7 @@ func (r *rendered) err(ctx context.Context, guard *guardedSink) error {
 // soon as it is ready. Every application is rendered, so that all invalid
 // ones are reported; after an error that is not an invalid application
 // nothing more is written.
-func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store, keys *appKeys) *rendered {
+func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inventory, apps []appSource, in *Inputs, opts workflow.Options, wd *watchdog, out *cluster.Store, keys *appKeys, memo *findingsMemo) *rendered {
 	workers, trace := in.Workers, in.Record.Trace
 	type outcome struct {
 		res *workflow.AppResult
@@ -808,13 +820,13 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 	}
 	work := func(e *cueval.Engine, i int) outcome {
 		key, keyed := keys.key(apps[i])
-		if keyed {
+		if props, ok := memo.hitProps(in, key, keyed); ok {
 			if c := keys.get(in.Cache, key); c != nil {
 				if c.lean != nil && len(in.BaseRevisions) == 0 {
-					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins}
+					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, props: props}
 				}
 				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
-					return outcome{res: o, revision: c.revision}
+					return outcome{res: o, revision: c.revision, props: props}
 				}
 			}
 		}
@@ -838,6 +850,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		}
 		if in.Record.Validate != nil {
 			o.props = undeclaredProperties(e, defs, app, in.Record.Validate.Strict)
+			if keyed {
+				memo.putProps(key, o.props)
+			}
 		}
 		if in.Record.Status {
 			o.statuses = statuses(defs, o.res, opts.Observed)

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
@@ -31,8 +32,13 @@ type Finding = schemas.ObjectFinding
 
 // newValidator is the validation opts asks for, of the clusters of inv,
 // knowing crds.
-func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs) (*schemas.Stream, error) {
-	v, err := schemas.NewValidator(schemas.ValidatorOptions{KubeVersion: opts.KubeVersion, KubeVersionName: "--kube-version", CRDs: crds, Strict: opts.Strict})
+// A memo (nil: none) keeps its findings.
+func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs, memo *findingsMemo) (*schemas.Stream, error) {
+	vo := schemas.ValidatorOptions{KubeVersion: opts.KubeVersion, KubeVersionName: "--kube-version", CRDs: crds, Strict: opts.Strict}
+	if memo != nil {
+		vo.Memo = memo
+	}
+	v, err := schemas.NewValidator(vo)
 	if err != nil {
 		return nil, inputError(fmt.Errorf("--kube-version: %w", err))
 	}
@@ -41,11 +47,12 @@ func newValidator(opts Validation, inv *cluster.Inventory, crds *schemas.CRDs) (
 
 // crds gathers the CustomResourceDefinitions a validation knows: those
 // among the inputs, the observed objects and the addons' hub objects, and
-// those of Validation.CRDPaths (which must hold nothing else).
-func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs, error) {
+// those of Validation.CRDPaths (which must hold nothing else); and the
+// digest of those CRDs (crdDigest).
+func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs, cache.Key, error) {
 	var given loaded
 	if err := in.files().readPaths(in.Record.Validate.CRDPaths, nil, &given); err != nil {
-		return nil, err
+		return nil, cache.Key{}, err
 	}
 	objs := append([]*manifest.Object(nil), l.resources...)
 	objs = append(objs, observed.resources...)
@@ -54,23 +61,25 @@ func (in *Inputs) crds(l, observed *loaded, hub []cluster.Entry) (*schemas.CRDs,
 	}
 	for _, o := range given.resources {
 		if !schemas.IsCRD(o) {
-			return nil, inputError(manifest.At(o.Pos, "--crds: %s is not an apiextensions.k8s.io/v1 CustomResourceDefinition", o.Key()))
+			return nil, cache.Key{}, inputError(manifest.At(o.Pos, "--crds: %s is not an apiextensions.k8s.io/v1 CustomResourceDefinition", o.Key()))
 		}
 	}
 	objs = append(objs, given.resources...)
 	given.resources = nil
 	if err := given.only("--crds", "an apiextensions.k8s.io/v1 CustomResourceDefinition", false, false); err != nil {
-		return nil, err
+		return nil, cache.Key{}, err
 	}
 	crds := schemas.NewCRDs()
+	var added []*manifest.Object
 	for _, o := range objs {
 		if schemas.IsCRD(o) {
 			if err := crds.Add(o); err != nil {
-				return nil, inputError(err)
+				return nil, cache.Key{}, inputError(err)
 			}
+			added = append(added, o)
 		}
 	}
-	return crds, nil
+	return crds, crdDigest(added), nil
 }
 
 // undeclaredProperties are app's component and trait properties that

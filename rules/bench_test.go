@@ -74,3 +74,15 @@ func BenchmarkEval(b *testing.B) {
 	b.ReportMetric(float64(len(inputs)*b.N)/b.Elapsed().Seconds(), "objects/s")
 	b.ReportMetric(float64(results), "results")
 }
+
+// BenchmarkLoad loads and compiles testdata/bench's policies: what a
+// run pays before its first evaluation (what a cache of per-object
+// results could only skip when every object hits).
+func BenchmarkLoad(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := Load(ctx, Options{PolicyDirs: []string{"testdata/bench/policy"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

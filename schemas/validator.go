@@ -24,6 +24,22 @@ type ValidatorOptions struct {
 	// Strict makes a custom resource without a known schema an error
 	// instead of a warning.
 	Strict bool
+	// Memo, when set, is asked for a Stream's findings before an object
+	// is validated (nil: every object is validated).
+	Memo Memo
+}
+
+// Memo keeps what validating objects found, so that an object validated
+// before is not validated again (a Stream asks it first). Validate's
+// findings depend on the object's content, the Kubernetes version, the
+// CRDs, Strict and drydock's build: a Memo keys on them all (the
+// version and the object are given; the rest it must know from how the
+// validator was made), and it is called from one goroutine.
+type Memo interface {
+	// Findings returns the findings of o validated as the embedded
+	// Kubernetes version: those kept for them, else validate's, which
+	// it keeps.
+	Findings(o *manifest.Object, version string, validate func() []Finding) []Finding
 }
 
 // Validator checks objects as the API server of a Kubernetes version
@@ -207,7 +223,13 @@ func (s *Stream) Put(c string, e cluster.Entry) error {
 
 func (s *Stream) check(c string, e cluster.Entry) []ObjectFinding {
 	o := e.Object
-	fs := s.v.Validate(o, s.version(c))
+	version := s.version(c)
+	var fs []Finding
+	if m := s.v.opts.Memo; m != nil {
+		fs = m.Findings(o, version, func() []Finding { return s.v.Validate(o, version) })
+	} else {
+		fs = s.v.Validate(o, version)
+	}
 	if len(fs) == 0 {
 		return nil
 	}

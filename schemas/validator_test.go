@@ -162,6 +162,56 @@ func TestStream(t *testing.T) {
 	}
 }
 
+// memo is a Memo that answers from kept, and records what it was asked.
+type memo struct {
+	kept  map[string][]Finding
+	asked []string
+}
+
+func (m *memo) Findings(o *manifest.Object, version string, validate func() []Finding) []Finding {
+	k := version + " " + o.Name()
+	m.asked = append(m.asked, k)
+	if fs, ok := m.kept[k]; ok {
+		return fs
+	}
+	fs := validate()
+	m.kept[k] = fs
+	return fs
+}
+
+// TestStreamMemo: a stream with a Memo takes its findings from it (placed
+// as its own would be) and validates only what it does not keep.
+func TestStreamMemo(t *testing.T) {
+	m := &memo{kept: map[string][]Finding{DefaultKubeVersion() + " cm": {{Field: "spec.replicas", Message: "kept"}}}}
+	v, err := NewValidator(ValidatorOptions{Memo: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := v.Stream(nil, nil)
+	for _, doc := range []string{goodConfigMap, badDeployment} {
+		if err := s.Put("local", cluster.Entry{Object: decodeOne(t, doc), Owner: "o"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, f := range s.Findings() {
+		got = append(got, f.Key.Name+" "+f.Field+" "+f.Pos.String()+" "+f.Message)
+	}
+	want := []string{
+		"cm spec.replicas in.yaml:1:1 kept",
+		"d spec.replicas in.yaml:5:13 " + v.Validate(decodeOne(t, badDeployment), "")[0].Message,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{DefaultKubeVersion() + " cm", DefaultKubeVersion() + " d"}, m.asked); diff != "" {
+		t.Errorf("asked (-want +got):\n%s", diff)
+	}
+	if _, ok := m.kept[DefaultKubeVersion()+" d"]; !ok {
+		t.Error("the memo was not given the findings it did not keep")
+	}
+}
+
 // TestObjectFindingString: position, subject, cluster and key, level,
 // field, message.
 func TestObjectFindingString(t *testing.T) {

@@ -393,11 +393,16 @@ func BenchmarkCLIRender1000AppsWarm(b *testing.B) { benchAppsWarm(b, 1000) }
 // BenchmarkCLIRender10000AppsWarm: the same with 10,000.
 func BenchmarkCLIRender10000AppsWarm(b *testing.B) { benchAppsWarm(b, 10000) }
 
-func benchAppsWarm(b *testing.B, n int) {
+// BenchmarkCLIRender1000AppsValidateWarm: BenchmarkCLIRender1000AppsWarm
+// with --validate (the findings cache: one application's objects
+// validated again).
+func BenchmarkCLIRender1000AppsValidateWarm(b *testing.B) { benchAppsWarm(b, 1000, "--validate") }
+
+func benchAppsWarm(b *testing.B, n int, flags ...string) {
 	apps := generateApps(n)
 	in := writeBenchFile(b, "apps.yaml", apps)
 	cacheDir := b.TempDir()
-	warm := exec.Command(drydockExe(b), "render", in, "--cache", cacheDir, "--output-dir", filepath.Join(b.TempDir(), "tree"))
+	warm := exec.Command(drydockExe(b), append([]string{"render", in, "--cache", cacheDir, "--output-dir", filepath.Join(b.TempDir(), "tree")}, flags...)...)
 	if out, err := warm.CombinedOutput(); err != nil {
 		b.Fatalf("warm the cache: %v\n%s", err, out)
 	}
@@ -411,7 +416,7 @@ func benchAppsWarm(b *testing.B, n int) {
 		if err := os.WriteFile(in, []byte(changed), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		return []string{"render", in, "--cache", cacheDir, "--output-dir", out}
+		return append([]string{"render", in, "--cache", cacheDir, "--output-dir", out}, flags...)
 	})
 	b.ReportMetric(float64(n)/m.wall.Seconds(), "apps/s")
 }

@@ -50,6 +50,52 @@ func TestCacheColdWarm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders every corpus three times")
 	}
+	total := coldWarmCorpora(t)
+	examples, _ := filepath.Abs("../../examples")
+	for _, args := range [][]string{
+		{"render", "first-vela-app.yaml"},
+		{"render", "vela-karmada", "--clusters-from-inputs"},
+		{"render", "first-vela-app.yaml", "--trace"},
+		{"render", "first-vela-app.yaml", "--format", "json"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			total += renderThrice(t, examples, t.TempDir(), args)
+		})
+	}
+	if total == 0 {
+		t.Error("no render was cached")
+	}
+	t.Logf("%d entries cached", total)
+}
+
+// TestCacheColdWarmValidate is TestCacheColdWarm with --validate: the
+// render cache and the findings cache (validation's findings by object
+// content, Kubernetes version and CRDs) give what a validating render
+// without them gives, findings and their places included.
+func TestCacheColdWarmValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders every corpus three times")
+	}
+	total := coldWarmCorpora(t, "--validate")
+	examples, _ := filepath.Abs("../../examples")
+	for _, args := range [][]string{
+		{"render", "first-vela-app.yaml", "--validate"},
+		{"render", "vela-karmada", "--clusters-from-inputs", "--validate", "--kube-version", "1.27"},
+		{"render", "first-vela-app.yaml", "--validate", "--strict"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			total += renderThrice(t, examples, t.TempDir(), args)
+		})
+	}
+	if total == 0 {
+		t.Error("no render was cached")
+	}
+	t.Logf("%d entries cached", total)
+}
+
+// coldWarmCorpora runs renderThrice on every render case of the
+// conformance corpora, with extra flags, and returns the entries cached.
+func coldWarmCorpora(t *testing.T, extra ...string) int {
 	kubevelaDefs, _ := filepath.Abs(filepath.Join(conformanceRoot, "kubevela", "definitions"))
 	total := 0
 	for _, corpus := range []string{"kubevela", "karmada", "addons"} {
@@ -72,24 +118,10 @@ func TestCacheColdWarm(t *testing.T) {
 				if len(args) == 0 || args[0] != "render" {
 					t.Skip("not a render: " + strings.Join(args, " "))
 				}
-				args = append(args, "--clusters-from-inputs")
+				args = append(append(args, "--clusters-from-inputs"), extra...)
 				total += renderThrice(t, dir, t.TempDir(), args)
 			})
 		}
 	}
-	examples, _ := filepath.Abs("../../examples")
-	for _, args := range [][]string{
-		{"render", "first-vela-app.yaml"},
-		{"render", "vela-karmada", "--clusters-from-inputs"},
-		{"render", "first-vela-app.yaml", "--trace"},
-		{"render", "first-vela-app.yaml", "--format", "json"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			total += renderThrice(t, examples, t.TempDir(), args)
-		})
-	}
-	if total == 0 {
-		t.Error("no render was cached")
-	}
-	t.Logf("%d entries cached", total)
+	return total
 }

@@ -1,0 +1,368 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
+)
+
+// The findings cache (Inputs.Cache with Record.Validate). Validating an
+// object is a pure function of
+//
+//   - drydock's build (cache.BuildID): the embedded schemas, the
+//     validation's code and this format;
+//   - the object's content (its encoded Data);
+//   - the embedded Kubernetes version it is validated as (its cluster's);
+//   - the CustomResourceDefinitions the validation knows (their bytes
+//     and positions, in the order they are added: a later one of the
+//     same kind replaces an earlier one, and a finding may name one's
+//     place);
+//   - Validation.Strict.
+//
+// An item's key hashes them all, so a warm run validates only the
+// objects whose key changed, and does not load the embedded schemas of
+// a version whose objects all hit. The properties no parameter declares
+// (undeclaredProperties) are kept too, per application: their key is
+// the application's render key (cache.go: its document, every other
+// input, the flags) with Strict; a render hit that finds none renders
+// again.
+//
+// One store entry per run holds every item (a table): a hit among
+// 20,000 objects would otherwise cost a file read each. The table's key
+// is the run's scope (drydock's build, the paths it reads), so the
+// suites of one drydock test keep their own; a whole run writes back exactly
+// the items it used (the table does not grow with edits), a partial one
+// (Inputs.Only, inputs that did not load) adds its items to the others.
+// The table is written only when something missed or went unused.
+
+// findingsFormat names the table and item layout; part of every key.
+const findingsFormat = "findings/1"
+
+// findingsMemo is a run's findings cache: it implements schemas.Memo
+// for the objects and keeps the applications' undeclared properties.
+type findingsMemo struct {
+	store *cache.Store
+	table cache.Key
+	// validate is the key prefix of the objects' findings: build,
+	// CRDs, strictness.
+	validate cache.Key
+	strict   bool
+
+	mu   sync.Mutex
+	old  map[cache.Key][]byte
+	used map[cache.Key][]byte
+	// hits and misses count the items asked for (objects and
+	// applications); uncached the objects whose content the encoding
+	// does not hold (validated every time).
+	hits, misses, uncached int
+}
+
+// newFindingsMemo opens the findings table of a run of in (nil without a
+// cache or validation). crds is the digest of the CRDs the validation
+// knows (crdDigest).
+func newFindingsMemo(in *Inputs, crds cache.Key) *findingsMemo {
+	if in.Cache == nil || in.Record.Validate == nil {
+		return nil
+	}
+	strict := in.Record.Validate.Strict
+	// The paths a run reads are its scope: the settings are in the
+	// items' keys, so a changed setting still hits what it does not
+	// reach. (Suites of one configuration that read the same paths with
+	// other settings take turns at one table.)
+	v := in.Record.Validate
+	h := cache.NewHasher(findingsFormat).String(cache.BuildID()).String("table").String(in.FromName)
+	for i, list := range [][]string{in.Paths, in.ClusterPaths, in.DefinitionPaths, in.ObservedPaths, v.CRDPaths} {
+		h.String(strconv.Itoa(i))
+		for _, p := range list {
+			h.String(p)
+		}
+	}
+	m := &findingsMemo{store: in.Cache, table: h.Key(), strict: strict, used: map[cache.Key][]byte{},
+		validate: cache.NewHasher(findingsFormat).String(cache.BuildID()).String("validate").Bytes(crds[:]).String(strconv.FormatBool(strict)).Key()}
+	m.old = decodeTable(in.Cache, m.table)
+	return m
+}
+
+// get returns the item of k, and remembers it as used.
+func (m *findingsMemo) get(k cache.Key) ([]byte, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.old[k]
+	if !ok {
+		b, ok = m.used[k]
+	}
+	if ok {
+		m.hits++
+		m.used[k] = b
+	} else {
+		m.misses++
+	}
+	return b, ok
+}
+
+// put keeps item b of k.
+func (m *findingsMemo) put(k cache.Key, b []byte) {
+	m.mu.Lock()
+	m.used[k] = b
+	m.mu.Unlock()
+}
+
+// Findings implements schemas.Memo.
+func (m *findingsMemo) Findings(o *manifest.Object, version string, validate func() []schemas.Finding) []schemas.Finding {
+	e := &encoder{}
+	if err := e.value(o.Data); err != nil {
+		m.mu.Lock()
+		m.uncached++
+		m.mu.Unlock()
+		return validate()
+	}
+	sum := sha256.Sum256(e.b)
+	k := cache.NewHasher(findingsFormat).Bytes(m.validate[:]).String(version).Bytes(sum[:]).Key()
+	if b, ok := m.get(k); ok {
+		if fs, err := decodeSchemaFindings(b); err == nil {
+			return fs
+		}
+	}
+	fs := validate()
+	m.put(k, encodeSchemaFindings(fs))
+	return fs
+}
+
+// propsKey is the key of the undeclared properties of the application
+// whose render key is render.
+func (m *findingsMemo) propsKey(render cache.Key) cache.Key {
+	return cache.NewHasher(findingsFormat).String("undeclared").Bytes(render[:]).String(strconv.FormatBool(m.strict)).Key()
+}
+
+// props returns the kept undeclared properties of the application whose
+// render key is render.
+func (m *findingsMemo) props(render cache.Key) ([]Finding, bool) {
+	if m == nil {
+		return nil, false
+	}
+	b, ok := m.get(m.propsKey(render))
+	if !ok {
+		return nil, false
+	}
+	fs, err := decodeObjectFindings(b)
+	return fs, err == nil
+}
+
+// putProps keeps them.
+func (m *findingsMemo) putProps(render cache.Key, fs []Finding) {
+	if m != nil {
+		m.put(m.propsKey(render), encodeObjectFindings(fs))
+	}
+}
+
+// save writes the table back when it changed: the items used (and, when
+// the run was partial, the others kept before).
+func (m *findingsMemo) save(partial bool) error {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	items := m.used
+	if partial {
+		if m.misses == 0 {
+			return nil
+		}
+		items = maps.Clone(m.old)
+		maps.Copy(items, m.used)
+	} else if m.misses == 0 && len(m.used) == len(m.old) {
+		return nil
+	}
+	return m.store.Put(m.table, encodeTable(items))
+}
+
+// crdDigest hashes the CRDs a validation knows, in the order they are
+// added.
+func crdDigest(objs []*manifest.Object) cache.Key {
+	h := cache.NewHasher(findingsFormat).String("crds")
+	for _, o := range objs {
+		e := &encoder{}
+		if err := e.value(o.Data); err != nil {
+			// Not keyable: a digest no other set has (nothing hits).
+			h.String("uncacheable " + err.Error())
+			continue
+		}
+		h.String(o.Pos.String()).Bytes(e.b)
+	}
+	return h.Key()
+}
+
+// The table: a count, then each item's key, length and bytes, in key
+// order (the same items make the same entry).
+func encodeTable(items map[cache.Key][]byte) []byte {
+	keys := slices.SortedFunc(maps.Keys(items), func(a, b cache.Key) int { return slices.Compare(a[:], b[:]) })
+	e := &encoder{}
+	e.uint(uint64(len(keys)))
+	for _, k := range keys {
+		e.b = append(e.b, k[:]...)
+		e.uint(uint64(len(items[k])))
+		e.b = append(e.b, items[k]...)
+	}
+	return e.b
+}
+
+// decodeTable reads the table of key from s; none, or a table that does
+// not decode, is an empty one.
+func decodeTable(s *cache.Store, key cache.Key) map[cache.Key][]byte {
+	b, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil
+	}
+	b = b[k:]
+	out := make(map[cache.Key][]byte, n)
+	for range n {
+		if len(b) < len(cache.Key{}) {
+			return nil
+		}
+		var key cache.Key
+		copy(key[:], b)
+		b = b[len(key):]
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) {
+			return nil
+		}
+		out[key] = b[k : k+int(l) : k+int(l)]
+		b = b[k+int(l):]
+	}
+	if len(b) != 0 {
+		return nil
+	}
+	return out
+}
+
+var errBadFindings = errors.New("findings cache: bad item")
+
+func encodeSchemaFindings(fs []schemas.Finding) []byte {
+	e := &encoder{}
+	e.uint(uint64(len(fs)))
+	for _, f := range fs {
+		e.str(f.Field)
+		e.str(f.Message)
+		e.bool(f.Warning)
+	}
+	return e.b
+}
+
+func decodeSchemaFindings(b []byte) (fs []schemas.Finding, err error) {
+	d := &itemReader{b: b}
+	defer func() {
+		if recover() != nil || len(d.b) != 0 {
+			fs, err = nil, errBadFindings
+		}
+	}()
+	n := d.uint()
+	if n > uint64(len(b)) {
+		panic("bad count")
+	}
+	for range n {
+		fs = append(fs, schemas.Finding{Field: d.str(), Message: d.str(), Warning: d.bool()})
+	}
+	return fs, nil
+}
+
+func (e *encoder) pos(p manifest.Pos) {
+	e.str(p.File)
+	e.uint(uint64(p.Line))
+	e.uint(uint64(p.Col))
+}
+
+// itemReader reads what encoder wrote of an item; it panics on bad
+// input, which the item's decoder recovers.
+type itemReader struct{ b []byte }
+
+func (d *itemReader) uint() uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		panic("bad varint")
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *itemReader) str() string {
+	n := d.uint()
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *itemReader) bool() bool {
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v == 1
+}
+
+func (d *itemReader) pos() manifest.Pos {
+	return manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
+}
+
+func encodeObjectFindings(fs []Finding) []byte {
+	e := &encoder{}
+	e.uint(uint64(len(fs)))
+	for _, f := range fs {
+		for _, s := range []string{f.Cluster, f.Key.Group, f.Key.Kind, f.Key.Namespace, f.Key.Name, f.Path, f.Field, f.Message} {
+			e.str(s)
+		}
+		e.bool(f.Warning)
+		e.pos(f.Pos)
+		e.pos(f.Origin.Pos)
+		for _, s := range []string{f.Origin.Application, f.Origin.Component, f.Origin.Trait, f.Origin.Policy} {
+			e.str(s)
+		}
+	}
+	return e.b
+}
+
+func decodeObjectFindings(b []byte) (fs []Finding, err error) {
+	d := &itemReader{b: b}
+	defer func() {
+		if recover() != nil || len(d.b) != 0 {
+			fs, err = nil, errBadFindings
+		}
+	}()
+	n := d.uint()
+	if n > uint64(len(b)) {
+		panic("bad count")
+	}
+	for range n {
+		var f Finding
+		f.Cluster = d.str()
+		f.Key = manifest.Key{Group: d.str(), Kind: d.str(), Namespace: d.str(), Name: d.str()}
+		f.Path, f.Field, f.Message, f.Warning = d.str(), d.str(), d.str(), d.bool()
+		f.Pos, f.Origin.Pos = d.pos(), d.pos()
+		f.Origin.Application, f.Origin.Component, f.Origin.Trait, f.Origin.Policy = d.str(), d.str(), d.str(), d.str()
+		fs = append(fs, f)
+	}
+	return fs, nil
+}
+
+// hitProps says whether an application whose render key is key (keyed:
+// it has one) may be served from the render cache, and gives its
+// undeclared properties: without validation it may (no properties),
+// with validation only when they are kept.
+func (m *findingsMemo) hitProps(in *Inputs, key cache.Key, keyed bool) ([]Finding, bool) {
+	if !keyed {
+		return nil, false
+	}
+	if in.Record.Validate == nil {
+		return nil, true
+	}
+	return m.props(key)
+}

@@ -1,0 +1,278 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/schemas"
+)
+
+const findingsWidgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: {type: integer, maximum: 5}
+`
+
+// findingsApp is an Application of a webservice (with extra, when set,
+// as a property no parameter declares) and a Widget of size, on cluster
+// (none: local).
+func findingsApp(name, size, extra, cluster string) string {
+	props := "{image: nginx}"
+	if extra != "" {
+		props = "{image: nginx, " + extra + ": x}"
+	}
+	s := fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: %s, namespace: default}
+spec:
+  components:
+    - name: %s-web
+      type: webservice
+      properties: %s
+    - name: %s-objs
+      type: k8s-objects
+      properties:
+        objects:
+          - {apiVersion: example.com/v1, kind: Widget, metadata: {name: %s}, spec: {size: %s}}
+`, name, name, props, name, name, size)
+	if cluster != "" {
+		s += fmt.Sprintf("  policies:\n    - {name: where, type: topology, properties: {clusters: [%s]}}\n", cluster)
+	}
+	return s
+}
+
+const findingsClusters = `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: east}
+status: {kubernetesVersion: v1.30.1}
+`
+
+func baseFindingsFiles() cacheFiles {
+	return cacheFiles{
+		"apps/a.yaml":      findingsApp("a", "1", "imagee", ""),
+		"apps/b.yaml":      findingsApp("b", "7", "", ""),
+		"apps/c.yaml":      findingsApp("c", "2", "", "east"),
+		"crds/widget.yaml": findingsWidgetCRD,
+		"clusters.yaml":    findingsClusters,
+	}
+}
+
+// validated is what a validating render gave, as text, and the findings
+// cache's counts.
+type validated struct {
+	text         string
+	hits, misses int
+}
+
+func validateOnce(t *testing.T, dir string, store *cache.Store, mod func(*Inputs)) validated {
+	t.Helper()
+	in := Inputs{
+		Paths:        []string{filepath.Join(dir, "apps")},
+		ClusterPaths: []string{filepath.Join(dir, "clusters.yaml")},
+		Record:       Record{Validate: &Validation{CRDPaths: []string{filepath.Join(dir, "crds")}}},
+		Cache:        store,
+	}
+	if mod != nil {
+		mod(&in)
+	}
+	res, err := Run(context.Background(), in)
+	if err != nil {
+		return validated{text: "error: " + manifest.Format(err, nil)}
+	}
+	tr, err := Tree(res.Clusters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range tr.Paths() {
+		fmt.Fprintf(&b, "--- %s\n%s", p, tr[p])
+	}
+	for _, f := range res.Validation.Findings {
+		fmt.Fprintf(&b, "finding: %s (%s)\n", strings.ReplaceAll(f.String(), dir, "DIR"), f.Path)
+	}
+	fmt.Fprintf(&b, "warnings: %q\n", res.SortedWarnings())
+	return validated{text: b.String(), hits: res.findingHits, misses: res.findingMisses}
+}
+
+// TestFindingsMutations changes one thing validation depends on at a
+// time: a validating render from the cache warmed before the change
+// gives exactly what one without a cache gives, and exactly the objects
+// (and applications, for their undeclared properties) the change reaches
+// are validated again. The base validates 6 objects (a Deployment and a
+// Widget of each application: a's and b's on local, c's on east); a
+// run asks for them and for the 3 applications' properties.
+func TestFindingsMutations(t *testing.T) {
+	tests := []struct {
+		name         string
+		files        func(cacheFiles)
+		mod          func(*Inputs)
+		hits, misses int
+	}{
+		{name: "nothing", hits: 9},
+		// The version clusters without one are validated as: the objects
+		// on local (a's and b's), not c's on east, nor the applications.
+		{name: "default kube version", mod: func(in *Inputs) { in.Record.Validate.KubeVersion = "1.29" }, hits: 5, misses: 4},
+		// east's version: an input of the render too, so every render
+		// and its properties miss; c's objects miss, those on local hit.
+		{name: "cluster version", files: func(f cacheFiles) { f["clusters.yaml"] = strings.Replace(findingsClusters, "v1.30.1", "v1.31.0", 1) }, hits: 4, misses: 5},
+		// A CRD: every object is validated again (the set is one key),
+		// the applications' properties are not.
+		{name: "crd", files: func(f cacheFiles) {
+			f["crds/widget.yaml"] = strings.Replace(findingsWidgetCRD, "maximum: 5", "maximum: 9", 1)
+		}, hits: 3, misses: 6},
+		{name: "crd moved", files: func(f cacheFiles) { f["crds/widget.yaml"] = "# moved\n" + findingsWidgetCRD }, hits: 3, misses: 6},
+		{name: "strict", mod: func(in *Inputs) { in.Record.Validate.Strict = true }, misses: 9},
+		// One object: b's Widget. b renders again, and its Deployment
+		// changes too (the application's revision hash label).
+		{name: "one object", files: func(f cacheFiles) { f["apps/b.yaml"] = findingsApp("b", "4", "", "") }, hits: 6, misses: 3},
+		// An undeclared property: a renders again, its objects change
+		// only by that label.
+		{name: "one property", files: func(f cacheFiles) { f["apps/a.yaml"] = findingsApp("a", "1", "imagez", "") }, hits: 6, misses: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, cdir := t.TempDir(), t.TempDir()
+			files := baseFindingsFiles()
+			files.write(t, dir)
+			warm, err := cache.Open(cache.Options{Dir: cdir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := validateOnce(t, dir, warm, nil)
+			if strings.HasPrefix(first.text, "error") || first.hits != 0 || first.misses != 9 {
+				t.Fatalf("cold run: %d hits %d misses\n%s", first.hits, first.misses, first.text)
+			}
+			if tt.files != nil {
+				tt.files(files)
+				files.write(t, dir)
+			}
+			want := validateOnce(t, dir, nil, tt.mod)
+			store, _ := cache.Open(cache.Options{Dir: cdir})
+			got := validateOnce(t, dir, store, tt.mod)
+			if diff := cmp.Diff(want.text, got.text); diff != "" {
+				t.Errorf("warm run differs from a run without cache (-want +got):\n%s", diff)
+			}
+			if got.hits != tt.hits || got.misses != tt.misses {
+				t.Errorf("findings cache: %d hits %d misses, want %d and %d", got.hits, got.misses, tt.hits, tt.misses)
+			}
+		})
+	}
+}
+
+// TestFindingsBase: the base of TestFindingsMutations finds what it
+// should (so that its hits are hits of findings).
+func TestFindingsBase(t *testing.T) {
+	dir := t.TempDir()
+	baseFindingsFiles().write(t, dir)
+	got := validateOnce(t, dir, nil, nil).text
+	for _, want := range []string{
+		`property "imagee" is not declared by ComponentDefinition "webservice"`,
+		`cluster local: Widget.example.com default/b: spec.size: Invalid value: 7: spec.size in body should be less than or equal to 5`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no finding %q in\n%s", want, got)
+		}
+	}
+}
+
+// TestFindingsTable: the table keeps exactly the items of a whole run,
+// adds a partial run's to them, and a bad table is an empty one.
+func TestFindingsTable(t *testing.T) {
+	store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Inputs{Cache: store, Paths: []string{"x"}, Record: Record{Validate: &Validation{}}}
+	k := func(s string) cache.Key { return cache.NewHasher("t").String(s).Key() }
+	m := newFindingsMemo(in, cache.Key{})
+	m.put(k("a"), []byte("A"))
+	m.put(k("b"), nil)
+	m.misses = 2
+	if err := m.save(false); err != nil {
+		t.Fatal(err)
+	}
+	m = newFindingsMemo(in, cache.Key{})
+	if diff := cmp.Diff(map[cache.Key][]byte{k("a"): []byte("A"), k("b"): {}}, m.old); diff != "" {
+		t.Fatal(diff)
+	}
+	// A partial run that used b and added c keeps a.
+	m.get(k("b"))
+	m.get(k("c"))
+	m.put(k("c"), []byte("C"))
+	if err := m.save(true); err != nil {
+		t.Fatal(err)
+	}
+	m = newFindingsMemo(in, cache.Key{})
+	if len(m.old) != 3 {
+		t.Fatalf("partial run kept %d items, want 3", len(m.old))
+	}
+	// A whole run that used only c keeps c.
+	m.get(k("c"))
+	if err := m.save(false); err != nil {
+		t.Fatal(err)
+	}
+	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 1 || string(m.old[k("c")]) != "C" {
+		t.Fatalf("whole run kept %v", m.old)
+	}
+	// A whole run that hit everything writes nothing.
+	m.get(k("c"))
+	puts := store.Stats().Puts
+	if err := m.save(false); err != nil || store.Stats().Puts != puts {
+		t.Errorf("a run of hits wrote the table (err %v)", err)
+	}
+	table := m.table
+	store.Put(table, []byte{5, 1, 2})
+	if m = newFindingsMemo(in, cache.Key{}); m.old != nil {
+		t.Errorf("bad table decoded: %v", m.old)
+	}
+}
+
+// TestFindingsItemsRoundTrip: the items give back the findings.
+func TestFindingsItemsRoundTrip(t *testing.T) {
+	sf := []schemas.Finding{{Field: "spec.x", Message: "m", Warning: true}, {Message: "n"}}
+	got, err := decodeSchemaFindings(encodeSchemaFindings(sf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(sf, got); diff != "" {
+		t.Error(diff)
+	}
+	of := []Finding{{Cluster: "c", Key: manifest.Key{Group: "g", Kind: "K", Namespace: "n", Name: "x"}, Path: "p", Field: "f", Message: "m", Warning: true,
+		Pos: manifest.Pos{File: "a.yaml", Line: 3, Col: 4}}}
+	of[0].Origin.Pos, of[0].Origin.Application, of[0].Origin.Component, of[0].Origin.Trait, of[0].Origin.Policy = manifest.Pos{File: "b", Line: 1}, "app", "comp", "tr", "pol"
+	got2, err := decodeObjectFindings(encodeObjectFindings(of))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(of, got2); diff != "" {
+		t.Error(diff)
+	}
+	if _, err := decodeSchemaFindings([]byte{9}); err == nil {
+		t.Error("bad item decoded")
+	}
+	if _, err := decodeObjectFindings(append(encodeObjectFindings(of), 0)); err == nil {
+		t.Error("item with trailing bytes decoded")
+	}
+}
