@@ -25,13 +25,13 @@ var (
 // DNS1123Label returns what is wrong with s as a DNS-1123 label (at most
 // 63 characters), in Kubernetes' words; "" if nothing.
 func DNS1123Label(s string) string {
-	return labelProblems(s, dns1123LabelRe(), regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+	return labelProblems(s, dns1123LabelRe(), func() string { return regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc") })
 }
 
 // DNS1035Label is DNS1123Label for a DNS-1035 label (starting with a
 // letter): Service names.
 func DNS1035Label(s string) string {
-	return labelProblems(s, dns1035LabelRe(), regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+	return labelProblems(s, dns1035LabelRe(), func() string { return regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123") })
 }
 
 // DNS1123Subdomain is DNS1123Label for a DNS-1123 subdomain (labels joined
@@ -68,13 +68,13 @@ func PathSegmentName(s string) string {
 	return ""
 }
 
-func labelProblems(s string, re *regexp.Regexp, msg string) string {
+func labelProblems(s string, re *regexp.Regexp, msg func() string) string {
 	var problems []string
 	if len(s) > 63 {
 		problems = append(problems, "must be no more than 63 characters")
 	}
 	if !re.MatchString(s) {
-		problems = append(problems, msg)
+		problems = append(problems, msg()) // built only when needed: names are checked on every write
 	}
 	return strings.Join(problems, "; ")
 }

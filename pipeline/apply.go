@@ -20,17 +20,23 @@ func newApplier(out *cluster.Store, before workflow.Observed) *applier {
 }
 
 // apply writes r's objects in workflow order; the application owns what
-// it writes.
-func (a *applier) apply(r *workflow.AppResult) error {
+// it writes. origins, when set, are the writes' origins as a lean cache
+// entry holds them (r.App is then only named: see leanOf).
+func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin) error {
 	appKey := r.App.Namespace + "/" + r.App.Name
 	owner := cluster.ApplicationOwner(appKey)
-	for _, w := range r.Writes {
-		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Origin: origin(r.App, w), Owner: owner}
-		e.Object.Provenance = w.Resource.Provenance
-		graftAuthored(r.App, w, e.Object)
-		var me *cluster.MetaError
-		if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
-			e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
+	for i, w := range r.Writes {
+		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Owner: owner}
+		if origins != nil {
+			e.Origin = origins[i]
+		} else {
+			e.Origin = origin(r.App, w)
+			e.Object.Provenance = w.Resource.Provenance
+			graftAuthored(r.App, w, e.Object)
+			var me *cluster.MetaError
+			if err := cluster.ValidateMeta(e.Object); errors.As(err, &me) {
+				e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
+			}
 		}
 		written, err := a.keeper.Dispatch(w.Cluster, e, appKey, r.Resources)
 		if err != nil || !written {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 
 	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
@@ -47,12 +49,18 @@ import (
 // render would.
 
 // cacheFormat names this entry layout; part of every key.
-const cacheFormat = "render/1"
+const cacheFormat = "render/2"
 
 // cacheable says whether a run of in may use its cache, and why not.
 func (in *Inputs) cacheable(opts workflow.Options) bool {
 	return in.Cache != nil && in.Definitions == nil && len(in.Addons) == 0 && len(in.Objects) == 0 &&
 		opts.Charts == nil && !in.Record.Provenance && !in.Record.Status
+}
+
+// mayCache says, before anything is read, whether a run of in may use
+// its cache: cacheable, and no chart cache configured.
+func (in *Inputs) mayCache() bool {
+	return in.cacheable(in.Workflow) && len(in.Charts.Charts)+len(in.Charts.Sources)+len(in.Charts.Repositories) == 0
 }
 
 // runKey hashes the inputs every application's render shares.
@@ -126,7 +134,7 @@ func appKey(run cache.Key, a appSource, files map[string]*fileSum, base map[stri
 		return cache.Key{}, false
 	}
 	h := cache.NewHasher(cacheFormat).Bytes(run[:]).String(f.name)
-	if a.doc != nil {
+	if a.doc != nil || a.lazy != nil {
 		// Decoded from its document alone: those bytes are all it reads.
 		d := f.doc(a.pos.Line)
 		h.String("doc").Bytes(d.sum[:])
@@ -152,6 +160,42 @@ type cached struct {
 	suspended  bool
 	terminated bool
 	revision   string
+	// lean, when set, is all a hit needs of the Application: it is not
+	// parsed again.
+	lean *leanApp
+}
+
+// leanApp is what writing an application's render needs of it when its
+// writes need nothing else (leanOf): its name and each write's origin.
+type leanApp struct {
+	name, namespace string
+	origins         []cluster.Origin
+}
+
+// leanOf is what writing r's writes needs of its Application, nil when
+// that is more than its name and the writes' origins: resource policies,
+// an object copied from the Application (its positions are grafted), or
+// a name or namespace the API server refuses (located in the
+// Application).
+func leanOf(r *workflow.AppResult) *leanApp {
+	if r.Resources != nil && *r.Resources != (resourcekeeper.Resources{}) {
+		return nil
+	}
+	l := &leanApp{name: r.App.Name, namespace: r.App.Namespace, origins: make([]cluster.Origin, len(r.Writes))}
+	for i, w := range r.Writes {
+		if authored(r.App, w, w.Resource.Object) != nil || cluster.ValidateMeta(manifest.New(w.Resource.Object)) != nil {
+			return nil
+		}
+		l.origins[i] = origin(r.App, w)
+	}
+	return l
+}
+
+// leanResult is the workflow's result of a lean entry, its Application
+// only named.
+func (c *cached) leanResult() *workflow.AppResult {
+	return &workflow.AppResult{App: &render.Application{Name: c.lean.name, Namespace: c.lean.namespace}, Writes: c.writes,
+		Trace: c.trace, Warnings: c.warnings, Resources: &resourcekeeper.Resources{}, Suspended: c.suspended, Terminated: c.terminated}
 }
 
 // result rebuilds the workflow's result for app.
@@ -193,12 +237,27 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 			return nil, err
 		}
 	}
+	lean := leanOf(r)
+	e.bool(lean != nil)
+	if lean != nil {
+		e.str(lean.name)
+		e.str(lean.namespace)
+		for _, o := range lean.origins {
+			e.str(o.Pos.File)
+			e.uint(uint64(o.Pos.Line))
+			e.uint(uint64(o.Pos.Col))
+			e.str(o.Application)
+			e.str(o.Component)
+			e.str(o.Trait)
+			e.str(o.Policy)
+		}
+	}
 	return e.b, nil
 }
 
 // decodeEntry reverses encodeEntry.
 func decodeEntry(b []byte) (c *cached, err error) {
-	d := &decoder{b: b}
+	d := newDecoder(b)
 	defer func() {
 		if recover() != nil {
 			c, err = nil, errors.New("render cache: bad entry")
@@ -206,7 +265,7 @@ func decodeEntry(b []byte) (c *cached, err error) {
 	}()
 	c = &cached{trace: d.strs(), warnings: d.strs(), suspended: d.bool(), terminated: d.bool(), revision: d.str()}
 	n := d.uint()
-	if n > uint64(len(b)) {
+	if n > uint64(len(d.s)) {
 		panic("bad count")
 	}
 	c.writes = make([]workflow.Write, n)
@@ -218,7 +277,15 @@ func decodeEntry(b []byte) (c *cached, err error) {
 		res.Object = obj
 		w.Resource = res
 	}
-	if len(d.b) != 0 {
+	if d.bool() {
+		c.lean = &leanApp{name: d.str(), namespace: d.str(), origins: make([]cluster.Origin, n)}
+		for i := range c.lean.origins {
+			o := &c.lean.origins[i]
+			o.Pos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
+			o.Application, o.Component, o.Trait, o.Policy = d.str(), d.str(), d.str(), d.str()
+		}
+	}
+	if len(d.s) != 0 {
 		panic("trailing bytes")
 	}
 	return c, nil
@@ -322,28 +389,56 @@ func (e *encoder) value(v any) error {
 	return nil
 }
 
-// decoder panics on bad input; decodeEntry recovers.
-type decoder struct{ b []byte }
+// decoder panics on bad input; decodeEntry recovers. It reads a copy
+// of the entry as one string, so that the strings it returns are parts
+// of it rather than an allocation each.
+type decoder struct{ s string }
+
+func newDecoder(b []byte) *decoder { return &decoder{s: string(b)} }
 
 func (d *decoder) uint() uint64 {
-	n, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		panic("bad varint")
+	var n uint64
+	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
+		c := d.s[i]
+		n |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break // overflow
+			}
+			d.s = d.s[i+1:]
+			return n
+		}
 	}
-	d.b = d.b[k:]
+	panic("bad varint")
+}
+
+func (d *decoder) varint() int64 {
+	u := d.uint()
+	n := int64(u >> 1)
+	if u&1 != 0 {
+		n = ^n
+	}
 	return n
+}
+
+// bytes returns the next n bytes.
+func (d *decoder) bytes(n int) string {
+	s := d.s[:n]
+	d.s = d.s[n:]
+	return s
 }
 
 func (d *decoder) str() string {
 	n := d.uint()
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
+	if n > uint64(len(d.s)) {
+		panic("bad length")
+	}
+	return d.bytes(int(n))
 }
 
 func (d *decoder) bool() bool {
-	v := d.b[0]
-	d.b = d.b[1:]
+	v := d.s[0]
+	d.s = d.s[1:]
 	return v == 1
 }
 
@@ -352,7 +447,7 @@ func (d *decoder) strs() []string {
 	if n == 0 {
 		return nil
 	}
-	if n-1 > uint64(len(d.b)) {
+	if n-1 > uint64(len(d.s)) {
 		panic("bad count")
 	}
 	s := make([]string, n-1)
@@ -363,8 +458,8 @@ func (d *decoder) strs() []string {
 }
 
 func (d *decoder) value() any {
-	t := d.b[0]
-	d.b = d.b[1:]
+	t := d.s[0]
+	d.s = d.s[1:]
 	switch t {
 	case tNil:
 		return nil
@@ -375,26 +470,20 @@ func (d *decoder) value() any {
 	case tString:
 		return d.str()
 	case tInt, tInt64:
-		n, k := binary.Varint(d.b)
-		if k <= 0 {
-			panic("bad varint")
-		}
-		d.b = d.b[k:]
+		n := d.varint()
 		if t == tInt {
 			return int(n)
 		}
 		return n
 	case tFloat64:
-		v := math.Float64frombits(binary.LittleEndian.Uint64(d.b[:8]))
-		d.b = d.b[8:]
-		return v
+		return math.Float64frombits(binary.LittleEndian.Uint64([]byte(d.bytes(8))))
 	case tNilMap:
 		return map[string]any(nil)
 	case tNilSlice:
 		return []any(nil)
 	case tMap:
 		n := d.uint()
-		if n > uint64(len(d.b)) {
+		if n > uint64(len(d.s)) {
 			panic("bad count")
 		}
 		m := make(map[string]any, n)
@@ -405,7 +494,7 @@ func (d *decoder) value() any {
 		return m
 	case tSlice:
 		n := d.uint()
-		if n > uint64(len(d.b)) {
+		if n > uint64(len(d.s)) {
 			panic("bad count")
 		}
 		s := make([]any, n)

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
 const cacheDef = `apiVersion: core.oam.dev/v1beta1
@@ -138,8 +140,12 @@ func TestCacheMutations(t *testing.T) {
 	tests := []struct {
 		name   string
 		files  func(cacheFiles)
+		disk   func(t *testing.T, dir string)
 		mod    func(*Inputs)
-		misses int // of 3 applications
+		misses int // of the applications (3 unless apps says)
+		apps   int
+		// record is 1 when the record of known inputs misses.
+		record int
 	}{
 		{name: "nothing", misses: 0},
 		{name: "app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, misses: 1},
@@ -156,6 +162,44 @@ func TestCacheMutations(t *testing.T) {
 		{name: "stop at suspend", mod: func(in *Inputs) { in.Workflow.StopAtSuspend = true }, misses: 3},
 		{name: "no trace", mod: func(in *Inputs) { in.Record.Trace = false }, misses: 3},
 		{name: "base revision", mod: func(in *Inputs) { in.BaseRevisions = map[string]string{"default/a": "x"} }, misses: 1},
+		// The record of known inputs (inputknown.go): a file is read
+		// again whenever its identity changed.
+		{name: "file touched", disk: func(t *testing.T, dir string) {
+			touch(t, filepath.Join(dir, "apps/a.yaml"), time.Now().Add(time.Minute))
+		}, misses: 0},
+		{name: "bytes changed, size and mtime kept", disk: func(t *testing.T, dir string) {
+			p := filepath.Join(dir, "apps/a.yaml")
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(cacheApp("a", "uno")), 0o666); err != nil { // as long as "one"
+				t.Fatal(err)
+			}
+			touch(t, p, fi.ModTime())
+		}, misses: 1},
+		{name: "file renamed", disk: func(t *testing.T, dir string) {
+			if err := os.Rename(filepath.Join(dir, "apps/a.yaml"), filepath.Join(dir, "apps/z.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, misses: 1},
+		{name: "file moved over another", disk: func(t *testing.T, dir string) {
+			if err := os.Rename(filepath.Join(dir, "apps/a.yaml"), filepath.Join(dir, "apps/b.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, misses: 1, apps: 1},
+		{name: "file deleted", disk: func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "apps/a.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, misses: 0, apps: 2},
+		{name: "file in a new directory", disk: func(t *testing.T, dir string) {
+			os.MkdirAll(filepath.Join(dir, "apps/sub"), 0o777)
+			if err := os.Rename(filepath.Join(dir, "apps/a.yaml"), filepath.Join(dir, "apps/sub/a.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, misses: 1},
+		{name: "field validation", mod: func(in *Inputs) { in.FieldValidation = schemas.FieldWarn }, misses: 3, record: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +210,9 @@ func TestCacheMutations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := renderOnce(t, dir, warm, nil)
+			// The files are not racy when the runs start an hour later.
+			later := func(in *Inputs) { in.clock = func() time.Time { return time.Now().Add(time.Hour) } }
+			first := renderOnce(t, dir, warm, later)
 			if strings.HasPrefix(first, "error") {
 				t.Fatal(first)
 			}
@@ -174,16 +220,37 @@ func TestCacheMutations(t *testing.T) {
 				tt.files(files)
 				files.write(t, dir)
 			}
+			if tt.disk != nil {
+				tt.disk(t, dir)
+			}
 			want := renderOnce(t, dir, nil, tt.mod)
 			store, _ := cache.Open(cache.Options{Dir: cdir})
-			got := renderOnce(t, dir, store, tt.mod)
+			got := renderOnce(t, dir, store, func(in *Inputs) {
+				later(in)
+				if tt.mod != nil {
+					tt.mod(in)
+				}
+			})
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("warm render differs from a render without cache (-want +got):\n%s", diff)
 			}
-			if st := store.Stats(); st.Misses != tt.misses || st.Hits != 3-tt.misses {
-				t.Errorf("hits %d misses %d; want %d misses of 3", st.Hits, st.Misses, tt.misses)
+			apps := 3
+			if tt.apps != 0 {
+				apps = tt.apps
+			}
+			// The record of known inputs is one Get more.
+			if st := store.Stats(); st.Misses != tt.misses+tt.record || st.Hits != apps-tt.misses+1-tt.record {
+				t.Errorf("hits %d misses %d; want %d misses of %d (record missed: %d)", st.Hits, st.Misses, tt.misses, apps, tt.record)
 			}
 		})
+	}
+}
+
+// touch sets the modification time of p to t.
+func touch(t *testing.T, p string, at time.Time) {
+	t.Helper()
+	if err := os.Chtimes(p, at, at); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -221,7 +288,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	if err := e.value(obj); err != nil {
 		t.Fatal(err)
 	}
-	d := &decoder{b: e.b}
+	d := newDecoder(e.b)
 	if diff := cmp.Diff(any(obj), d.value()); diff != "" {
 		t.Error(diff)
 	}

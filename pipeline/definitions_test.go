@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestLoadDefinitions: -d definitions replace the built-ins of the same

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/drydock-dev/drydock/manifest"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 // TestRenderFrom: inputs read from a tree (as drydock diff reads a git

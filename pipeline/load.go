@@ -51,6 +51,11 @@ type loaded struct {
 	// what lets an Application change another's objects (crossObject).
 	scan  bool
 	cross string
+	// known, when set, is the record of the inputs' files: one unchanged
+	// since it was recorded is not read again (inputknown.go).
+	known *knownInputs
+	// wd is the working directory, once looked up (abs).
+	wd string
 }
 
 // sizes counts what l holds besides Applications: a file that changes
@@ -256,7 +261,7 @@ func IsInputFile(path string) bool {
 func (f files) readFile(p string, into *loaded) error {
 	key := f.display(p)
 	if f.fsys == nil {
-		if abs, err := filepath.Abs(p); err == nil {
+		if abs, err := into.abs(p); err == nil {
 			key = abs
 		}
 	}
@@ -267,11 +272,52 @@ func (f files) readFile(p string, into *loaded) error {
 		into.read = map[string]bool{}
 	}
 	into.read[key] = true
+	if into.known != nil && f.fsys == nil && f.sum && filepath.IsAbs(key) {
+		return into.readKnown(f, p, key)
+	}
 	data, err := f.read(p)
 	if err != nil {
 		return inputError(err)
 	}
 	return into.addFile(f.display(p), data, f.sum)
+}
+
+// readKnown reads the file p (at abs) unless the record of known inputs
+// holds it as it is, and records it when it can.
+func (into *loaded) readKnown(f files, p, abs string) error {
+	display := f.display(p)
+	if kf := into.known.reuse(abs, display, into.walking); kf != nil {
+		into.sums = append(into.sums, fileSum{name: display, sum: kf.sum, docs: kf.docs})
+		into.apps = append(into.apps, kf.sources(abs)...)
+		return nil
+	}
+	id, recordable := into.known.identify(abs)
+	data, err := f.read(p)
+	if err != nil {
+		return inputError(err)
+	}
+	before, apps := into.sizes(), len(into.apps)
+	err = into.addFile(display, data, f.sum)
+	if sum := into.sums[len(into.sums)-1]; recordable && err == nil && !sum.other && into.sizes() == before {
+		into.known.learn(abs, id, display, into.walking, sum, into.apps[apps:])
+	}
+	return err
+}
+
+// abs is filepath.Abs(p), the working directory looked up once per
+// loaded rather than once per file.
+func (l *loaded) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if l.wd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		l.wd = wd
+	}
+	return filepath.Join(l.wd, p), nil
 }
 
 // read reads one regular file, at most manifest.MaxInputBytes.

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drydock-dev/drydock/manifest"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/drydock-dev/drydock/manifest"
 )
 
 var mutations = flag.Int("mutations", 2, "mutations tried per conformance case by TestMutatedInputs (make fuzz runs many)")

@@ -41,8 +41,17 @@ func origin(app *render.Application, w workflow.Write) cluster.Origin {
 // the component. The authored object is the one of the same apiVersion,
 // kind and name; a trait's objects are never one.
 func graftAuthored(app *render.Application, w workflow.Write, o *manifest.Object) {
+	if sub := authored(app, w, o.Data); sub != nil {
+		o.Graft(nil, sub)
+		o.SetFieldPos(nil, sub.Pos) // what it does not write: the object
+	}
+}
+
+// authored is the authored object (with its positions) whose data the
+// write w of data copies verbatim, nil when there is none.
+func authored(app *render.Application, w workflow.Write, data map[string]any) *manifest.Object {
 	if (w.Resource.Trait != "" && w.Resource.Trait != cueval.AuxiliaryWorkload) || w.Resource.Policy != "" {
-		return
+		return nil
 	}
 	for _, c := range app.Components {
 		if c.Name != w.Resource.Component || c.Path.IsExternal() {
@@ -61,17 +70,14 @@ func graftAuthored(app *render.Application, w workflow.Write, o *manifest.Object
 		}
 		for _, cand := range candidates {
 			authored, ok := cand.data.(map[string]any)
-			if !ok || !sameObject(authored, o.Data) {
+			if !ok || !sameObject(authored, data) {
 				continue
 			}
-			if sub := app.Object.Sub(cand.ref.Path); sub != nil {
-				o.Graft(nil, sub)
-				o.SetFieldPos(nil, sub.Pos) // what it does not write: the object
-			}
-			return
+			return app.Object.Sub(cand.ref.Path)
 		}
-		return
+		return nil
 	}
+	return nil
 }
 
 // sameObject reports whether two objects have the same apiVersion, kind

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/drydock-dev/drydock/cache"
 	chartsource "github.com/drydock-dev/drydock/charts/source"
@@ -138,6 +139,17 @@ type Inputs struct {
 	// from it (see cache.go for the key and what a run keeps nothing
 	// of). Nil: every application renders.
 	Cache *cache.Store
+
+	// clock, for tests, is the time a run starts (nil: time.Now).
+	clock func() time.Time
+}
+
+// now is when a run of in starts.
+func (in *Inputs) now() time.Time {
+	if in.clock != nil {
+		return in.clock()
+	}
+	return time.Now()
 }
 
 // Record chooses the optional records a render keeps beside the final
@@ -354,7 +366,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	// the errors nor the findings of the others; the run then returns
 	// them all, with its Result.
 	var load []error
+	l.known = openKnownInputs(&in, in.now())
 	load = append(load, in.files().readPaths(in.Paths, in.Stdin, &l))
+	knownErr := l.known.keep()
 	for _, o := range in.Objects {
 		load = append(load, l.add(o))
 	}
@@ -511,7 +525,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		keys = newAppKeys(runKey(&in, opts, l.sums, defSums, inventoried.sums, observed.sums), l.sums, in.BaseRevisions)
 	}
 	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys, memo)
-	res.CacheError = r.cacheErr
+	res.CacheError = firstError(r.cacheErr, knownErr)
 	if err := r.err(ctx, guard); err != nil {
 		return nil, failed(slices.Concat(load, r.invalid), err)
 	}
@@ -601,6 +615,9 @@ func hubObjects(l *loaded) (map[string]*render.Workflow, map[string]*render.Poli
 type appSource struct {
 	app *render.Application
 	doc *manifest.Document
+	// lazy is the known file (inputknown.go) the Application is read
+	// from when it renders: neither app nor doc is at hand.
+	lazy *lazyApp
 	// err is why the Application does not parse.
 	err error
 	// pos is where the Application starts, key its key, namePos where it
@@ -630,6 +647,13 @@ func newAppSource(o *manifest.Object) appSource {
 func (a appSource) load() (*render.Application, error) {
 	if a.app != nil || a.err != nil {
 		return a.app, a.err
+	}
+	if a.lazy != nil {
+		read, err := a.lazy.load(a.pos)
+		if err != nil {
+			return nil, err
+		}
+		return read.load()
 	}
 	o, err := a.doc.Decode()
 	if err != nil {
@@ -806,6 +830,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		statuses []ComponentStatus
 		// cacheErr is why its render was not kept (Inputs.Cache).
 		cacheErr error
+		// origins are the writes' origins, when a cache hit gives them
+		// (the Application was not parsed).
+		origins []cluster.Origin
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -817,6 +844,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		key, keyed := keys.key(apps[i])
 		if props, ok := memo.hitProps(in, key, keyed); ok {
 			if c := keys.get(in.Cache, key); c != nil {
+				if c.lean != nil && len(in.BaseRevisions) == 0 {
+					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, props: props}
+				}
 				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
 					return outcome{res: o, revision: c.revision, props: props}
 				}
@@ -894,7 +924,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// An invalid application's objects are missing, the others' are
 		// written (and checked); the run's error says it is incomplete.
 		if r.internal == nil && r.failed == nil {
-			r.failed = apply.apply(o.res)
+			r.failed = apply.apply(o.res, o.origins)
 		}
 	})
 	return r

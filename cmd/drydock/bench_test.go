@@ -430,12 +430,18 @@ func benchAppsWarm(b *testing.B, n int, flags ...string) {
 // render and golden comparison).
 func BenchmarkCLITest10000AppsOneChanged(b *testing.B) { benchTestFleet(b, 10000, true) }
 
+// BenchmarkCLITest10000AppsOneChangedNoValidate: the same with the suite's
+// validation off (validate: false): the render cache's part alone.
+func BenchmarkCLITest10000AppsOneChangedNoValidate(b *testing.B) {
+	benchTestFleet(b, 10000, true, "validate: false")
+}
+
 // BenchmarkCLITest10000AppsOneDrifted: the same suite, but the golden
 // file is not updated: the test reports the drift and its cause (the
 // image's line), rendering again only that application with provenance.
 func BenchmarkCLITest10000AppsOneDrifted(b *testing.B) { benchTestFleet(b, 10000, false) }
 
-func benchTestFleet(b *testing.B, n int, updateGolden bool) {
+func benchTestFleet(b *testing.B, n int, updateGolden bool, suiteKeys ...string) {
 	dir := b.TempDir()
 	if base := os.Getenv("DRYDOCK_BENCH_DIR"); base != "" {
 		var err error
@@ -444,7 +450,7 @@ func benchTestFleet(b *testing.B, n int, updateGolden bool) {
 		}
 		b.Cleanup(func() { os.RemoveAll(dir) })
 	}
-	f := writeFleet(b, dir, n)
+	f := writeFleet(b, dir, n, suiteKeys...)
 	b.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")) // the cache starts empty
 	for _, args := range [][]string{{"test", "--update"}, {"test"}} {
 		cmd := exec.Command(drydockExe(b), args...)
@@ -475,13 +481,14 @@ type fleet struct {
 
 // writeFleet writes n applications as generateApps makes them, one file
 // each (apps/team-K/app-I.yaml), and a drydock.yaml with one suite of them
-// with a golden tree (golden/).
-func writeFleet(b *testing.B, dir string, n int) *fleet {
+// with a golden tree (golden/) and suiteKeys.
+func writeFleet(b *testing.B, dir string, n int, suiteKeys ...string) *fleet {
 	f := &fleet{dir: dir, n: n, edited: -1}
 	for i := range n {
 		f.write(b, i, "")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "drydock.yaml"), []byte("suites:\n  - {name: fleet, inputs: [apps], golden: golden}\n"), 0o644); err != nil {
+	keys := strings.Join(append([]string{"name: fleet", "inputs: [apps]", "golden: golden"}, suiteKeys...), ", ")
+	if err := os.WriteFile(filepath.Join(dir, "drydock.yaml"), []byte("suites:\n  - {"+keys+"}\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	return f

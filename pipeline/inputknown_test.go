@@ -1,0 +1,260 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/cache"
+	"github.com/drydock-dev/drydock/cluster"
+	"github.com/drydock-dev/drydock/fieldpath"
+	"github.com/drydock-dev/drydock/tree"
+)
+
+// knownApps lists what the record of known inputs of a run of in holds:
+// each file (relative to dir) with its Applications' names.
+func knownApps(t *testing.T, dir string, in *Inputs) []string {
+	t.Helper()
+	k := openKnownInputs(in, time.Now())
+	var out []string
+	for abs, f := range k.old {
+		rel, _ := filepath.Rel(dir, abs)
+		var names []string
+		for _, a := range f.apps {
+			names = append(names, a.key.Name)
+		}
+		out = append(out, rel+": "+strings.Join(names, ","))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestKnownInputs: which files the record of known inputs holds, and that
+// a run that finds them unchanged reads none of them.
+func TestKnownInputs(t *testing.T) {
+	later := func(in *Inputs) { in.clock = func() time.Time { return time.Now().Add(time.Hour) } }
+	inputs := func(dir string, store *cache.Store) Inputs {
+		return Inputs{Paths: []string{filepath.Join(dir, "apps")}, DefinitionPaths: []string{filepath.Join(dir, "defs")}, Cache: store}
+	}
+	t.Run("racy files are not recorded", func(t *testing.T) {
+		dir := t.TempDir()
+		baseCacheFiles().write(t, dir)
+		store, _ := cache.Open(cache.Options{Dir: t.TempDir()})
+		in := inputs(dir, store)
+		if _, err := Run(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		if got := knownApps(t, dir, &in); len(got) != 0 {
+			t.Errorf("recorded %q, written just before the run", got)
+		}
+	})
+	t.Run("only files of Applications alone in their documents", func(t *testing.T) {
+		dir := t.TempDir()
+		files := baseCacheFiles()
+		files["apps/cm.yaml"] = cacheObserved                                   // not an Application
+		files["apps/mixed.yaml"] = cacheApp("m", "x") + "---\n" + cacheObserved // and one
+		files["apps/notes.txt.yaml"] = "# nothing\n"
+		files.write(t, dir)
+		store, _ := cache.Open(cache.Options{Dir: t.TempDir()})
+		in := inputs(dir, store)
+		later(&in)
+		if _, err := Run(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"apps/a.yaml: a", "apps/b.yaml: b,c", "apps/notes.txt.yaml: "}
+		if diff := cmp.Diff(want, knownApps(t, dir, &in)); diff != "" {
+			t.Error(diff)
+		}
+	})
+	t.Run("unchanged files are not read", func(t *testing.T) {
+		dir := t.TempDir()
+		baseCacheFiles().write(t, dir)
+		store, _ := cache.Open(cache.Options{Dir: t.TempDir()})
+		in := inputs(dir, store)
+		later(&in)
+		want := streamOrigins(t, in)
+		if len(want) != 6 {
+			t.Fatalf("%d writes, want 6", len(want))
+		}
+		// What was recorded is now unreadable: a run that read it fails.
+		for _, f := range []string{"apps/a.yaml", "apps/b.yaml"} {
+			keepTimes(t, filepath.Join(dir, f), func(p string) {
+				if err := os.WriteFile(p, []byte(strings.Repeat("!", int(size(t, p)))), 0o666); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		// The write changed the files' change times: give the record the
+		// identities they have now, as if it had seen them so.
+		k := openKnownInputs(&in, time.Now().Add(time.Hour))
+		for abs, f := range k.old {
+			fi, err := os.Stat(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, _ := tree.StatID(fi)
+			f.id.ChangeNs = id.ChangeNs
+			k.now[abs] = f
+		}
+		k.learned = 1
+		if err := k.keep(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, streamOrigins(t, in)); diff != "" {
+			t.Errorf("known files read again (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("a known file changed when it must render", func(t *testing.T) {
+		dir := t.TempDir()
+		baseCacheFiles().write(t, dir)
+		store, _ := cache.Open(cache.Options{Dir: t.TempDir()})
+		in := inputs(dir, store)
+		later(&in)
+		k := openKnownInputs(&in, time.Now().Add(time.Hour))
+		var l loaded
+		l.known = k
+		if err := in.files().readPaths(in.Paths, nil, &l); err != nil {
+			t.Fatal(err)
+		}
+		if err := k.keep(); err != nil {
+			t.Fatal(err)
+		}
+		var l2 loaded
+		l2.known = openKnownInputs(&in, time.Now().Add(time.Hour))
+		if err := in.files().readPaths(in.Paths, nil, &l2); err != nil {
+			t.Fatal(err)
+		}
+		if len(l2.apps) != 3 || l2.apps[0].lazy == nil {
+			t.Fatalf("apps %+v, want 3 from the record", l2.apps)
+		}
+		if app, err := l2.apps[0].load(); err != nil || app.Name != "a" {
+			t.Fatalf("load: %v, %v", app, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "apps/a.yaml"), []byte(cacheApp("a", "uno")), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l2.apps[0].load(); !errors.Is(err, errInputChanged) || !errors.Is(err, ErrInput) {
+			t.Errorf("load of a changed file: %v, want errInputChanged", err)
+		}
+	})
+	t.Run("a record that does not read is none", func(t *testing.T) {
+		k := &knownInputs{now: map[string]*knownFile{"/a.yaml": {display: "a.yaml", docs: []docSum{{line: 1}}, apps: []knownApp{{}}}}}
+		data := k.marshal()
+		if m, err := parseKnownInputs(data); err != nil || len(m) != 1 {
+			t.Fatalf("parse: %v, %v", m, err)
+		}
+		for i := range data {
+			if _, err := parseKnownInputs(data[:i]); err == nil {
+				t.Errorf("truncated at %d: parsed", i)
+			}
+		}
+		if _, err := parseKnownInputs(append(data, 0)); err == nil {
+			t.Error("extended: parsed")
+		}
+	})
+}
+
+func size(t *testing.T, p string) int64 {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// keepTimes runs change on the file p and sets its times back.
+func keepTimes(t *testing.T, p string, change func(p string)) {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(p)
+	touch(t, p, fi.ModTime())
+}
+
+// originSink records what each write says of where it comes from.
+type originSink struct{ lines []string }
+
+func (s *originSink) Put(c string, e cluster.Entry) error {
+	s.lines = append(s.lines, fmt.Sprintf("%s %s: source %q, origin %+v, owner %q, pos %v, data.a at %v", c, e.Object.Key(), e.Source, e.Origin, e.Owner,
+		e.Object.Pos, e.Object.FieldPos(fieldpath.New("data", "a"))))
+	return nil
+}
+
+// streamOrigins streams a render of in and returns what its writes say
+// of their origins.
+func streamOrigins(t *testing.T, in Inputs) []string {
+	t.Helper()
+	var s originSink
+	if _, err := Stream(context.Background(), in, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.lines
+}
+
+// TestLeanHitOrigins: a hit that does not parse its Application again
+// gives each object the source, origin and owner a render gives it; an
+// object copied from the Application (a raw component) keeps its
+// authored positions.
+func TestLeanHitOrigins(t *testing.T) {
+	dir := t.TempDir()
+	files := baseCacheFiles()
+	files["apps/raw.yaml"] = `apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: raw, namespace: shop}
+spec:
+  components:
+  - name: cm
+    type: k8s-objects
+    properties:
+      objects:
+      - apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: raw-cm}
+        data: {a: "1"}
+`
+	files["apps/gc.yaml"] = `apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: gc}
+spec:
+  components:
+  - name: gc
+    type: mycomp
+    properties: {v: "x"}
+  policies:
+  - name: gc
+    type: garbage-collect
+    properties: {keepLegacyResource: true}
+`
+	files.write(t, dir)
+	in := Inputs{Paths: []string{filepath.Join(dir, "apps")}, DefinitionPaths: []string{filepath.Join(dir, "defs")}}
+	var cold originSink
+	if _, err := Stream(context.Background(), in, &cold); err != nil {
+		t.Fatal(err)
+	}
+	store, _ := cache.Open(cache.Options{Dir: t.TempDir()})
+	in.Cache = store
+	in.clock = func() time.Time { return time.Now().Add(time.Hour) }
+	for run := range 3 { // cold, warm from known files, warm again
+		var got originSink
+		if _, err := Stream(context.Background(), in, &got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(cold.lines, got.lines); diff != "" {
+			t.Errorf("run %d with the cache differs (-without +with):\n%s", run, diff)
+		}
+	}
+	if st := store.Stats(); st.Hits != 2*5+2 {
+		t.Errorf("stats %+v, want 10 hits of applications and 2 of the record", st)
+	}
+}
