@@ -29,7 +29,7 @@ func cueDef(t *testing.T, name, typ, attrs, tmpl string) *render.Definition {
 }
 
 // parseApp parses the Application in doc (app.yaml).
-func parseApp(t *testing.T, doc string) *render.Application {
+func parseApp(t testing.TB, doc string) *render.Application {
 	t.Helper()
 	objs, err := manifest.Decode("app.yaml", []byte(doc), manifest.DecodeOptions{})
 	if err != nil {

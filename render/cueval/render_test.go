@@ -22,7 +22,7 @@ var (
 )
 
 // builtinDefinitions parses drydock's embedded definitions once.
-func builtinDefinitions(t *testing.T) *render.Definitions {
+func builtinDefinitions(t testing.TB) *render.Definitions {
 	t.Helper()
 	builtinOnce.Do(func() {
 		builtinSet = render.NewDefinitions()

@@ -16,6 +16,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
@@ -144,8 +145,163 @@ func openJSON(ctx *cue.Context, data []byte) (cue.Value, error) {
 
 // syntaxFile exports v (references resolved, docs kept) as a file.
 func syntaxFile(v cue.Value) *ast.File {
+	return asFile(export(v))
+}
+
+// export is v as KubeVela's patcher sees it: exported with references
+// resolved and defaults kept. A value that is not the root of its
+// configuration (a template's output or patch) is exported
+// self-contained: CUE first walks every dependency of the value —
+// through the template's helper fields and comprehensions — to hoist
+// those its syntax would still refer to, half of a trait's cost. Where
+// the export is data (literals, structs, lists, defaults, type names)
+// nothing refers elsewhere and the hoisting changes nothing; so v is
+// exported as a fragment, without the walk, and only the fields whose
+// fragment is not data (a default that is a reference, which the
+// self-contained export prints as its value) are exported again,
+// self-contained, each on its own. If one of those is not data either,
+// v is exported self-contained as a whole, as before.
+func export(v cue.Value) ast.Node {
+	if n, ok := fragment(v); ok {
+		return n
+	}
 	//lint:ignore SA1019 the reference-resolving export (defaults kept) is what KubeVela's patcher sees; nothing replaces it.
-	n := v.Syntax(cue.Docs(true), cue.ResolveReferences(true))
+	return v.Syntax(cue.Docs(true), cue.ResolveReferences(true))
+}
+
+// fragment is v exported as a fragment and made data, and whether it
+// could be.
+func fragment(v cue.Value) (ast.Node, bool) {
+	//lint:ignore SA1019 as export.
+	n := v.Syntax(cue.Docs(true), cue.Raw(), cue.ResolveReferences(true))
+	return n, resolveFragment(v, n)
+}
+
+// resolveFragment makes n, the fragment export of v, data: each field
+// value or list element that is not data is replaced by the
+// self-contained export of its own value. It reports false when that is
+// not data either, or n holds what it cannot follow.
+func resolveFragment(v cue.Value, n ast.Node) bool {
+	switch x := n.(type) {
+	case *ast.StructLit:
+		return resolveDecls(v, x.Elts)
+	case *ast.File:
+		return resolveDecls(v, x.Decls)
+	case *ast.ListLit:
+		for i, e := range x.Elts {
+			if _, ok := e.(*ast.Ellipsis); ok {
+				if !isData(e) {
+					return false
+				}
+				continue
+			}
+			r, ok := resolveValue(v.LookupPath(cue.MakePath(cue.Index(i))), e)
+			if !ok {
+				return false
+			}
+			x.Elts[i] = r
+		}
+		return true
+	}
+	return isData(n)
+}
+
+func resolveDecls(v cue.Value, decls []ast.Decl) bool {
+	for _, d := range decls {
+		switch x := d.(type) {
+		case *ast.Field:
+			name, isIdent, err := ast.LabelName(x.Label)
+			if err != nil || x.Value == nil || isIdent && (strings.HasPrefix(name, "#") || strings.HasPrefix(name, "_")) {
+				return false
+			}
+			sel := cue.Str(name)
+			if x.Constraint == token.OPTION {
+				sel = sel.Optional()
+			} else if x.Constraint != token.ILLEGAL {
+				return false
+			}
+			r, ok := resolveValue(v.LookupPath(cue.MakePath(sel)), x.Value)
+			if !ok {
+				return false
+			}
+			x.Value = r
+		case *ast.Ellipsis, *ast.CommentGroup:
+			if !isData(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// resolveValue is e, the fragment export of v, made data.
+func resolveValue(v cue.Value, e ast.Expr) (ast.Expr, bool) {
+	switch e.(type) {
+	case *ast.StructLit, *ast.ListLit:
+		return e, resolveFragment(v, e)
+	}
+	if isData(e) {
+		return e, true
+	}
+	if !v.Exists() {
+		return e, false
+	}
+	//lint:ignore SA1019 as export.
+	n, ok := v.Syntax(cue.ResolveReferences(true)).(ast.Expr)
+	if !ok || !isData(n) {
+		return e, false
+	}
+	return n, true
+}
+
+// typeNames are the predeclared identifiers an exported value may hold
+// without referring to anything.
+var typeNames = map[string]bool{"_": true, "string": true, "bytes": true, "bool": true, "int": true, "float": true, "number": true, "null": true}
+
+// isData reports whether n is data: structs, lists, literals, defaults
+// (*a | b) and type names, with nothing that refers elsewhere or that
+// simplification could print otherwise.
+func isData(n ast.Node) bool {
+	ok := true
+	ast.Walk(n, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.StructLit, *ast.ListLit, *ast.BasicLit, *ast.Ellipsis, *ast.CommentGroup, *ast.Comment:
+		case *ast.Field:
+			name, isIdent, err := ast.LabelName(x.Label)
+			if err != nil || x.Value == nil || isIdent && (strings.HasPrefix(name, "#") || strings.HasPrefix(name, "_")) {
+				ok = false
+				return false
+			}
+			// The label was checked: visit the value only.
+			ok = isData(x.Value)
+			return false
+		case *ast.Ident:
+			if !typeNames[x.Name] || x.Node != nil || x.Scope != nil {
+				ok = false
+			}
+		case *ast.BinaryExpr:
+			if x.Op != token.OR {
+				ok = false
+			}
+		case *ast.UnaryExpr:
+			if x.Op != token.MUL {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		return ok
+	}, nil)
+	return ok
+}
+
+// asFile is an exported value as a file.
+func asFile(n ast.Node) *ast.File {
 	switch x := n.(type) {
 	case *ast.File:
 		return x
