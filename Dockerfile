@@ -17,7 +17,7 @@ ARG COMMIT=""
 ARG DATE=""
 RUN CGO_ENABLED=0 go build -trimpath \
       -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=${DATE}" \
-      -o /out/drydock ./cmd/drydock
+      -o /out/drydock ./cmd/drydock-engine
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/drydock /usr/local/bin/drydock

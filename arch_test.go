@@ -51,7 +51,7 @@ var imports = map[string][]string{
 	"deftest":               {"golden", "pipeline", "cluster", "tree", "manifest"},
 	"check":                 {"cache", "charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"report":                {"check", "reconcile", "cluster", "manifest"},
-	"cmd/drydock":           {"cache", "charts/source", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"cmd/drydock-engine":    {"cache", "charts/source", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"internal/conformance":  {},
 }
 

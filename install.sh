@@ -9,7 +9,7 @@
 # arm64) and the release's checksums.txt, refuses an archive whose SHA-256
 # is not the one checksums.txt lists, and installs BINDIR/drydock
 # (default ./bin). VERSION is a release tag, v0.1.0 by default (the one
-# this file's commit pins; cmd/drydock/version.go's release).
+# this file's commit pins; cmd/drydock-engine/version.go's release).
 #
 # Environment: DRYDOCK_RELEASE_URL replaces the releases' base URL
 # (https://github.com/drydock-dev/drydock/releases/download, then
@@ -55,12 +55,12 @@ esac
 case $(uname -s) in
 Linux) os=linux ;;
 Darwin) os=darwin ;;
-*) fail "no release binary for $(uname -s): releases are built for Linux and macOS here (Windows: the .zip on the releases page, or go install github.com/drydock-dev/drydock/cmd/drydock@$version)" ;;
+*) fail "no release binary for $(uname -s): releases are built for Linux and macOS here (Windows: the .zip on the releases page, or go install github.com/drydock-dev/drydock/cmd/...@$version)" ;;
 esac
 case $(uname -m) in
 x86_64 | amd64) arch=amd64 ;;
 aarch64 | arm64) arch=arm64 ;;
-*) fail "no release binary for $(uname -m): releases are built for amd64 and arm64 (or: go install github.com/drydock-dev/drydock/cmd/drydock@$version)" ;;
+*) fail "no release binary for $(uname -m): releases are built for amd64 and arm64 (or: go install github.com/drydock-dev/drydock/cmd/...@$version)" ;;
 esac
 
 archive="drydock_${version#v}_${os}_${arch}.tar.gz"

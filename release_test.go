@@ -150,8 +150,8 @@ func TestGoreleaserConfig(t *testing.T) {
 		t.Fatalf("%d builds, want 1", len(g.Builds))
 	}
 	b := g.Builds[0]
-	if b.Main != "./cmd/drydock" || b.Binary != "drydock" {
-		t.Errorf("builds main %q binary %q, want ./cmd/drydock and drydock", b.Main, b.Binary)
+	if b.Main != "./cmd/drydock-engine" || b.Binary != "drydock" {
+		t.Errorf("builds main %q binary %q, want ./cmd/drydock-engine and drydock", b.Main, b.Binary)
 	}
 	if diff := cmp.Diff([]string{"linux", "darwin", "windows"}, b.Goos); diff != "" {
 		t.Errorf("goos (-want +got):\n%s", diff)
@@ -330,7 +330,7 @@ func TestDockerfile(t *testing.T) {
 			build = strings.Join(r.CmdLine, " ")
 		}
 	}
-	for _, want := range []string{"CGO_ENABLED=0 go build", "-trimpath", "-X main.version=", "./cmd/drydock"} {
+	for _, want := range []string{"CGO_ENABLED=0 go build", "-trimpath", "-X main.version=", "./cmd/drydock-engine"} {
 		if !strings.Contains(build, want) {
 			t.Errorf("Dockerfile: the build %q lacks %q", build, want)
 		}
@@ -349,7 +349,7 @@ func TestDockerfile(t *testing.T) {
 func TestVersionStamping(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "drydock")
 	ld := "-X main.version=v9.8.7 -X main.commit=0123456789abcdef0123456789abcdef01234567 -X main.date=2026-01-02T03:04:05Z"
-	if out, err := exec.Command("go", "build", "-ldflags", ld, "-o", bin, "./cmd/drydock").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-ldflags", ld, "-o", bin, "./cmd/drydock-engine").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "version").Output()

@@ -9,7 +9,7 @@
 #   scripts/perfcompare.sh [-n ROUNDS] [-c CONFTEST] NAME=DRYDOCK...
 #
 # ONLY=REGEXP keeps the scenarios whose names match. Build a binary as releases are built: CGO_ENABLED=0 go build -trimpath
-# -o /tmp/dd ./cmd/drydock. Inputs and trees go under $WORK (default: a
+# -o /tmp/dd ./cmd/drydock-engine. Inputs and trees go under $WORK (default: a
 # directory on /dev/shm when there is one). Needs GNU time (/usr/bin/time).
 set -euo pipefail
 
@@ -32,7 +32,7 @@ trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 # apps N: the benchmarks' webservice+scaler applications
-# (generateApps in cmd/drydock/bench_test.go), byte for byte.
+# (generateApps in cmd/drydock-engine/bench_test.go), byte for byte.
 apps() {
 	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "---\napiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: app-%d\n  namespace: team-%d\nspec:\n  components:\n    - name: web-%d\n      type: webservice\n      properties:\n        image: registry.example.com/web:%d\n        ports:\n          - port: 8080\n            expose: true\n        env:\n          - name: INDEX\n            value: \"%d\"\n      traits:\n        - type: scaler\n          properties:\n            replicas: %d\n", i, i % 10, i, i, i, 1 + i % 5 }'
 }
@@ -43,8 +43,8 @@ apps 10000 >"$work/apps10000.yaml"
 for n in 1000 10000; do
 	sed 's|registry.example.com/web:7$|registry.example.com/web:7-changed|' "$work/apps$n.yaml" >"$work/apps$n-changed.yaml"
 done
-(cd "$here" && go test -count=1 ./cmd/drydock -run '^TestPlainBenchFiles$' -plain-files-out "$work/plain" -plain-files-n 2580 >/dev/null)
-policy=$here/cmd/drydock/testdata/plainbench/policy
+(cd "$here" && go test -count=1 ./cmd/drydock-engine -run '^TestPlainBenchFiles$' -plain-files-out "$work/plain" -plain-files-n 2580 >/dev/null)
+policy=$here/cmd/drydock-engine/testdata/plainbench/policy
 
 # scenario NAME ARGS...: what each build runs ({} is the build).
 scenarios=(

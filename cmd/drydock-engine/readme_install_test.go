@@ -72,7 +72,7 @@ func TestPinnedRelease(t *testing.T) {
 	}{
 		{"../../README.md", []string{
 			`install\.sh \| sh -s -- .* ` + semver,
-			`go install github\.com/drydock-dev/drydock/cmd/drydock@` + semver,
+			`go install github\.com/drydock-dev/drydock/cmd/\.\.\.@` + semver,
 			`ghcr\.io/drydock-dev/drydock:` + semver,
 			`uses: drydock-dev/drydock@` + semver,
 			`rev: ` + semver,
