@@ -1,56 +1,29 @@
 package main
 
 import (
-	"runtime"
-	"runtime/debug"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drydock-dev/drydock/internal/about"
+	"github.com/drydock-dev/drydock/schemas"
 )
 
-// TestResolveVersion: the stamped version wins, then the module version
-// the go command recorded (go install ...@v0.1.0), then "(devel)".
-func TestResolveVersion(t *testing.T) {
-	main := func(v string) *debug.BuildInfo {
-		return &debug.BuildInfo{Main: debug.Module{Path: "github.com/drydock-dev/drydock", Version: v}}
+// TestAboutIsTheEngine: the front (cmd/drydock), which links neither CUE
+// nor OPA nor the schemas, prints about's constants where the engine
+// prints what it links and embeds: they must be the same, go.mod's
+// requirements and schemas.KubeVersions' ends.
+func TestAboutIsTheEngine(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "cuelang.org/go", "github.com/open-policy-agent/opa").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
 	}
-	tests := []struct {
-		name    string
-		stamped string
-		bi      *debug.BuildInfo
-		want    string
-	}{
-		{"release build", "v0.2.0", main("v0.0.0-20261128004900-00a3747abcde"), "v0.2.0"},
-		{"go install @v0.1.0", "", main("v0.1.0"), "v0.1.0"},
-		{"go build in a work tree", "", main("v0.0.0-20261128004900-00a3747abcde+dirty"), "v0.0.0-20261128004900-00a3747abcde+dirty"},
-		{"go build -buildvcs=false", "", main("(devel)"), "(devel)"},
-		{"test binary", "", main(""), "(devel)"},
-		{"no build info", "", nil, "(devel)"},
-	}
-	for _, tt := range tests {
-		if got := resolveVersion(tt.stamped, tt.bi); got != tt.want {
-			t.Errorf("%s: resolveVersion(%q) = %q, want %q", tt.name, tt.stamped, got, tt.want)
-		}
-	}
-}
-
-// TestFormatVersion: the first line names version, commit (12 digits),
-// modified and build date when known.
-func TestFormatVersion(t *testing.T) {
-	tail := " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
-	tests := []struct {
-		b    build
-		want string
-	}{
-		{build{version: "v0.1.0", commit: "0123456789abcdef0123", date: "2026-11-28T00:00:00Z"}, "drydock v0.1.0 (commit 0123456789ab, built 2026-11-28T00:00:00Z)" + tail},
-		{build{version: "v0.0.0-20261128004900-0123456789ab+dirty", commit: "0123456789abcdef", modified: true}, "drydock v0.0.0-20261128004900-0123456789ab+dirty (commit 0123456789ab, modified)" + tail},
-		{build{version: "(devel)"}, "drydock (devel)" + tail},
-	}
-	for _, tt := range tests {
-		first, _, _ := strings.Cut(formatVersion(tt.b), "\n")
-		if diff := cmp.Diff(tt.want, first); diff != "" {
-			t.Errorf("formatVersion(%+v) first line (-want +got):\n%s", tt.b, diff)
-		}
+	vs := schemas.KubeVersions()
+	got := []string{about.CUE, about.OPA, about.OldestKube, about.NewestKube}
+	want := append(strings.Fields(string(out)), vs[0], vs[len(vs)-1])
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("internal/about's CUE, OPA, OldestKube, NewestKube (-engine +about):\n%s", diff)
 	}
 }
