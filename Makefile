@@ -5,13 +5,14 @@ FUZZTIME ?= 60s
 
 .PHONY: build test lint bench fuzz tools docs
 
-# Built as released (.goreleaser.yaml, Dockerfile): static, CGO_ENABLED=0,
-# -trimpath. With cgo on, kustomize's plugin loader (which krusty links:
+# Built as released (.goreleaser.yaml, Dockerfile): bin/drydock, the front
+# (it answers version and execs the engine beside it for every other
+# command), and bin/drydock-engine; static, CGO_ENABLED=0, -trimpath. With cgo on, kustomize's plugin loader (which krusty links:
 # sigs.k8s.io/kustomize/api/internal/plugins/loader imports package
 # plugin) makes the linker export every symbol dynamically: a 160 MB
 # binary whose start dirties ~90 MiB more pages and costs ~10 ms more.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/drydock ./cmd/drydock-engine
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/ ./cmd/drydock ./cmd/drydock-engine
 
 # The conformance counts first (go test hides passing tests' logs), then
 # every test; go test's summary closes the output.
