@@ -8,9 +8,15 @@
 #
 #   scripts/perfcompare.sh [-n ROUNDS] [-c CONFTEST] NAME=DRYDOCK...
 #
-# ONLY=REGEXP keeps the scenarios whose names match. Build a binary as releases are built: CGO_ENABLED=0 go build -trimpath
-# -o /tmp/dd ./cmd/drydock-engine. Inputs and trees go under $WORK (default: a
-# directory on /dev/shm when there is one). Needs GNU time (/usr/bin/time).
+# ONLY=REGEXP keeps the scenarios whose names match. Build as releases are
+# built, the front and its engine into one directory:
+#   CGO_ENABLED=0 go build -trimpath -o /tmp/dd/ ./cmd/drydock ./cmd/drydock-engine
+# and name the front (NAME=/tmp/dd/drydock): it execs the engine beside it,
+# in the same process, so /usr/bin/time measures both (CPU summed, peak RSS
+# the larger). NAME=/tmp/dd/drydock-engine measures the engine alone (its
+# own start, without the front); a build from before the split is one
+# binary. Inputs and trees go under $WORK (default: a directory on
+# /dev/shm when there is one). Needs GNU time (/usr/bin/time).
 set -euo pipefail
 
 rounds=3
