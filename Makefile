@@ -5,24 +5,25 @@ FUZZTIME ?= 60s
 
 .PHONY: build test lint bench fuzz tools docs
 
-# Built as released (.goreleaser.yaml, Dockerfile): static, CGO_ENABLED=0,
-# -trimpath. With cgo on, kustomize's plugin loader (which krusty links:
+# Built as released (.goreleaser.yaml, Dockerfile): bin/drydock, the front
+# (it answers version and execs the engine beside it for every other
+# command), and bin/drydock-engine; static, CGO_ENABLED=0, -trimpath. With cgo on, kustomize's plugin loader (which krusty links:
 # sigs.k8s.io/kustomize/api/internal/plugins/loader imports package
 # plugin) makes the linker export every symbol dynamically: a 160 MB
 # binary whose start dirties ~90 MiB more pages and costs ~10 ms more.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/drydock ./cmd/drydock
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/ ./cmd/drydock ./cmd/drydock-engine
 
 # The conformance counts first (go test hides passing tests' logs), then
 # every test; go test's summary closes the output.
 test:
-	@$(GO) test -count=1 -run 'TestConformance|TestBuiltinsMatch' -v ./cmd/drydock | grep -E 'conformance|built-ins vs' || true
+	@$(GO) test -count=1 -run 'TestConformance|TestBuiltinsMatch' -v ./cmd/drydock-engine | grep -E 'conformance|built-ins vs' || true
 	$(GO) test -count=1 ./...
 
 # The reference pages, docs/reference/<command>.md, from the commands' flags
 # (a test fails while the committed pages differ from them).
 docs:
-	$(GO) test -count=1 -run '^TestReferenceDocs$$' ./cmd/drydock -args -update-docs
+	$(GO) test -count=1 -run '^TestReferenceDocs$$' ./cmd/drydock-engine -args -update-docs
 
 lint: tools
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -42,7 +43,7 @@ tools:
 # of one chart, a Kustomization build, a helmchart component).
 BENCH_DIR ?= $(shell test -d /dev/shm && test -w /dev/shm && echo /dev/shm)
 bench:
-	DRYDOCK_BENCH_DIR=$(BENCH_DIR) $(GO) test -run '^$$' -bench CLI -benchtime 3x ./cmd/drydock/
+	DRYDOCK_BENCH_DIR=$(BENCH_DIR) $(GO) test -run '^$$' -bench CLI -benchtime 3x ./cmd/drydock-engine/
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pipeline/ ./render/ ./check/
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./charts/... ./render/cueval/
 

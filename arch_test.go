@@ -52,7 +52,10 @@ var imports = map[string][]string{
 	"check":                 {"cache", "charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"shards":                {},
 	"report":                {"shards", "check", "reconcile", "cluster", "manifest"},
-	"cmd/drydock":           {"cache", "charts/source", "shards", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"cmd/drydock-engine":    {"internal/about", "internal/usage", "cache", "charts/source", "shards", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"cmd/drydock":           {"internal/about", "internal/usage"},
+	"internal/about":        {},
+	"internal/usage":        {},
 	"internal/conformance":  {},
 }
 
@@ -175,6 +178,36 @@ func TestREADMEListsPackages(t *testing.T) {
 		}
 		if _, ok := imports[pkg]; !ok {
 			t.Errorf("package %s is missing from the layout (imports)", pkg)
+		}
+	}
+}
+
+// frontLinks are the drydock packages the front (cmd/drydock) may link:
+// everything else it links is the standard library's.
+var frontLinks = []string{"cmd/drydock", "internal/about", "internal/usage"}
+
+// TestFrontLinksOnlyStdlib: the front links the standard library and
+// frontLinks, nothing more, on every platform it is released for: a
+// package outside them would bring its initialisers (and those of what it
+// imports) into every `drydock version` and in front of every command.
+func TestFrontLinksOnlyStdlib(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		cmd := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}{{end}}`, "./cmd/drydock")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("GOOS=%s go list -deps ./cmd/drydock: %v", goos, err)
+		}
+		var got []string
+		for _, pkg := range strings.Fields(string(out)) {
+			rel, ok := strings.CutPrefix(pkg, module+"/")
+			if !ok || !slices.Contains(frontLinks, rel) {
+				t.Errorf("GOOS=%s: the front links %s: only the standard library and %v may be", goos, pkg, frontLinks)
+			}
+			got = append(got, rel)
+		}
+		if !slices.Contains(got, "cmd/drydock") {
+			t.Errorf("GOOS=%s: go list -deps ./cmd/drydock lists %q, not the front itself", goos, got)
 		}
 	}
 }

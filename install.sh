@@ -1,5 +1,5 @@
 #!/bin/sh
-# install.sh: installs a drydock release binary, without Go.
+# install.sh: installs drydock's release binaries, without Go.
 #
 #   curl -sSfL https://raw.githubusercontent.com/drydock-dev/drydock/main/install.sh | sh -s -- -b ~/.local/bin v0.1.0
 #
@@ -7,9 +7,12 @@
 #
 # Downloads the release archive for this machine (Linux or macOS, amd64 or
 # arm64) and the release's checksums.txt, refuses an archive whose SHA-256
-# is not the one checksums.txt lists, and installs BINDIR/drydock
-# (default ./bin). VERSION is a release tag, v0.1.0 by default (the one
-# this file's commit pins; cmd/drydock/version.go's release).
+# is not the one checksums.txt lists, and installs BINDIR/drydock-engine
+# and BINDIR/drydock (default ./bin): drydock answers `version` and runs
+# every other command in the drydock-engine beside it (a release from
+# before the engine was split off holds drydock alone). VERSION is a
+# release tag, v0.1.0 by default (the one this file's commit pins;
+# cmd/drydock-engine/version.go's release).
 #
 # Environment: DRYDOCK_RELEASE_URL replaces the releases' base URL
 # (https://github.com/drydock-dev/drydock/releases/download, then
@@ -55,12 +58,12 @@ esac
 case $(uname -s) in
 Linux) os=linux ;;
 Darwin) os=darwin ;;
-*) fail "no release binary for $(uname -s): releases are built for Linux and macOS here (Windows: the .zip on the releases page, or go install github.com/drydock-dev/drydock/cmd/drydock@$version)" ;;
+*) fail "no release binary for $(uname -s): releases are built for Linux and macOS here (Windows: the .zip on the releases page, or go install github.com/drydock-dev/drydock/cmd/...@$version)" ;;
 esac
 case $(uname -m) in
 x86_64 | amd64) arch=amd64 ;;
 aarch64 | arm64) arch=arm64 ;;
-*) fail "no release binary for $(uname -m): releases are built for amd64 and arm64 (or: go install github.com/drydock-dev/drydock/cmd/drydock@$version)" ;;
+*) fail "no release binary for $(uname -m): releases are built for amd64 and arm64 (or: go install github.com/drydock-dev/drydock/cmd/...@$version)" ;;
 esac
 
 archive="drydock_${version#v}_${os}_${arch}.tar.gz"
@@ -105,11 +108,19 @@ got=$(sha256 "$tmp/$archive")
 [ "$got" = "$want" ] || fail "$archive: SHA-256 $got, but checksums.txt says $want: refusing it"
 
 mkdir -p "$tmp/x"
-tar -xzf "$tmp/$archive" -C "$tmp/x" drydock || fail "$archive holds no drydock binary"
+tar -xzf "$tmp/$archive" -C "$tmp/x" || fail "cannot unpack $archive"
+[ -f "$tmp/x/drydock" ] || fail "$archive holds no drydock binary"
 mkdir -p "$bindir"
-# Beside the target first, then renamed: a running drydock (or another
-# install of the same version) never sees a half-written file.
-cp "$tmp/x/drydock" "$bindir/.drydock.$$"
-chmod 0755 "$bindir/.drydock.$$"
-mv -f "$bindir/.drydock.$$" "$bindir/drydock"
+# put NAME installs it: beside the target first, then renamed: a running drydock
+# (or another install of the same version) never sees a half-written file.
+put() {
+	cp "$tmp/x/$1" "$bindir/.$1.$$"
+	chmod 0755 "$bindir/.$1.$$"
+	mv -f "$bindir/.$1.$$" "$bindir/$1"
+}
+# The engine first: the new drydock never runs beside an older engine.
+if [ -f "$tmp/x/drydock-engine" ]; then
+	put drydock-engine
+fi
+put drydock
 echo "install.sh: installed drydock $version ($os/$arch) as $bindir/drydock" >&2

@@ -80,15 +80,10 @@ func TestGoLineIsDependenciesMax(t *testing.T) {
 
 // goreleaser is the part of .goreleaser.yaml the tests read.
 type goreleaser struct {
-	Version int
-	Builds  []struct {
-		ID, Main, Binary string
-		Env              []string
-		Goos, Goarch     []string
-		Flags, Ldflags   []string
-		ModTimestamp     string `json:"mod_timestamp"`
-	}
+	Version  int
+	Builds   []goreleaserBuild
 	Archives []struct {
+		IDs             []string `json:"ids"`
 		Formats         []string
 		FormatOverrides []struct {
 			Goos    string
@@ -102,11 +97,21 @@ type goreleaser struct {
 	}
 	SBOMs     []struct{ Artifacts string } `json:"sboms"`
 	DockersV2 []struct {
+		IDs        []string `json:"ids"`
 		Dockerfile string
 		Images     []string
 		Platforms  []string
 	} `json:"dockers_v2"`
 	Changelog struct{ Use string }
+}
+
+// goreleaserBuild is one of .goreleaser.yaml's builds.
+type goreleaserBuild struct {
+	ID, Main, Binary string
+	Env              []string
+	Goos, Goarch     []string
+	Flags, Ldflags   []string
+	ModTimestamp     string `json:"mod_timestamp"`
 }
 
 func readGoreleaser(t *testing.T) goreleaser {
@@ -137,50 +142,35 @@ func archiveName(t *testing.T, g goreleaser, version, goos, goarch string) strin
 	return b.String() + ".tar.gz"
 }
 
-// TestGoreleaserConfig: releases are linux/darwin/windows x amd64/arm64,
-// static, -trimpath, stamped with tag, commit and the commit's date (never
-// the clock), file times the commit's; archives (zip on Windows),
-// checksums, an SBOM per archive, a changelog, the container image.
+// TestGoreleaserConfig: releases are two binaries, the front drydock and
+// drydock-engine, linux/darwin/windows x amd64/arm64, static, -trimpath,
+// stamped with tag, commit and the commit's date (never the clock), file
+// times the commit's; archives holding both (zip on Windows), checksums,
+// an SBOM per archive, a changelog, the container image with both.
 func TestGoreleaserConfig(t *testing.T) {
 	g := readGoreleaser(t)
 	if g.Version != 2 {
 		t.Errorf("version: %d, want 2 (goreleaser v2's schema)", g.Version)
 	}
-	if len(g.Builds) != 1 {
-		t.Fatalf("%d builds, want 1", len(g.Builds))
+	if len(g.Builds) != 2 {
+		t.Fatalf("%d builds, want 2 (drydock, drydock-engine)", len(g.Builds))
 	}
-	b := g.Builds[0]
-	if b.Main != "./cmd/drydock" || b.Binary != "drydock" {
-		t.Errorf("builds main %q binary %q, want ./cmd/drydock and drydock", b.Main, b.Binary)
-	}
-	if diff := cmp.Diff([]string{"linux", "darwin", "windows"}, b.Goos); diff != "" {
-		t.Errorf("goos (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"amd64", "arm64"}, b.Goarch); diff != "" {
-		t.Errorf("goarch (-want +got):\n%s", diff)
-	}
-	if !slices.Contains(b.Env, "CGO_ENABLED=0") {
-		t.Errorf("env %q: want CGO_ENABLED=0 (a static binary)", b.Env)
-	}
-	if !slices.Contains(b.Flags, "-trimpath") {
-		t.Errorf("flags %q: want -trimpath", b.Flags)
-	}
-	if b.ModTimestamp != "{{ .CommitTimestamp }}" {
-		t.Errorf("mod_timestamp %q, want {{ .CommitTimestamp }}", b.ModTimestamp)
-	}
-	ld := strings.Join(b.Ldflags, " ")
-	for _, want := range []string{"-X main.version=v{{ .Version }}", "-X main.commit={{ .FullCommit }}", "-X main.date={{ .CommitDate }}"} {
-		if !strings.Contains(ld, want) {
-			t.Errorf("ldflags %q: want %q", ld, want)
+	var ids []string
+	for i, want := range []struct{ id, main, binary string }{{"drydock", "./cmd/drydock", "drydock"}, {"drydock-engine", "./cmd/drydock-engine", "drydock-engine"}} {
+		b := g.Builds[i]
+		ids = append(ids, b.ID)
+		if b.ID != want.id || b.Main != want.main || b.Binary != want.binary {
+			t.Errorf("builds[%d]: id %q main %q binary %q, want %s, %s and %s", i, b.ID, b.Main, b.Binary, want.id, want.main, want.binary)
 		}
-	}
-	if strings.Contains(ld, ".Date") && !strings.Contains(ld, ".CommitDate") || strings.Contains(ld, "{{ .Date }}") {
-		t.Errorf("ldflags %q stamp the clock: a rebuild would differ", ld)
+		checkBuild(t, b)
 	}
 	if len(g.Archives) != 1 {
 		t.Fatalf("%d archives, want 1", len(g.Archives))
 	}
 	a := g.Archives[0]
+	if !slices.Equal(a.IDs, ids) {
+		t.Errorf("the archive holds the builds %q, want %q (the front runs the engine beside it)", a.IDs, ids)
+	}
 	if diff := cmp.Diff([]string{"tar.gz"}, a.Formats); diff != "" {
 		t.Errorf("archive formats (-want +got):\n%s", diff)
 	}
@@ -203,9 +193,42 @@ func TestGoreleaserConfig(t *testing.T) {
 		t.Fatalf("dockers_v2: %d images, want 1", len(g.DockersV2))
 	}
 	d := g.DockersV2[0]
-	if d.Dockerfile != "Dockerfile.goreleaser" || !slices.Equal(d.Images, []string{"ghcr.io/drydock-dev/drydock"}) || !slices.Equal(d.Platforms, []string{"linux/amd64", "linux/arm64"}) {
-		t.Errorf("dockers_v2 %+v, want Dockerfile.goreleaser, ghcr.io/drydock-dev/drydock, linux amd64 and arm64", d)
+	if d.Dockerfile != "Dockerfile.goreleaser" || !slices.Equal(d.IDs, ids) || !slices.Equal(d.Images, []string{"ghcr.io/drydock-dev/drydock"}) || !slices.Equal(d.Platforms, []string{"linux/amd64", "linux/arm64"}) {
+		t.Errorf("dockers_v2 %+v, want Dockerfile.goreleaser with both builds, ghcr.io/drydock-dev/drydock, linux amd64 and arm64", d)
 	}
+}
+
+// checkBuild: a release build is linux/darwin/windows x amd64/arm64,
+// static, -trimpath, stamped with tag, commit and the commit's date
+// (never the clock), file times the commit's.
+func checkBuild(t *testing.T, b goreleaserBuild) {
+	t.Helper()
+	t.Run(b.ID, func(t *testing.T) {
+		if diff := cmp.Diff([]string{"linux", "darwin", "windows"}, b.Goos); diff != "" {
+			t.Errorf("goos (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"amd64", "arm64"}, b.Goarch); diff != "" {
+			t.Errorf("goarch (-want +got):\n%s", diff)
+		}
+		if !slices.Contains(b.Env, "CGO_ENABLED=0") {
+			t.Errorf("env %q: want CGO_ENABLED=0 (a static binary)", b.Env)
+		}
+		if !slices.Contains(b.Flags, "-trimpath") {
+			t.Errorf("flags %q: want -trimpath", b.Flags)
+		}
+		if b.ModTimestamp != "{{ .CommitTimestamp }}" {
+			t.Errorf("mod_timestamp %q, want {{ .CommitTimestamp }}", b.ModTimestamp)
+		}
+		ld := strings.Join(b.Ldflags, " ")
+		for _, want := range []string{"-X main.version=v{{ .Version }}", "-X main.commit={{ .FullCommit }}", "-X main.date={{ .CommitDate }}"} {
+			if !strings.Contains(ld, want) {
+				t.Errorf("ldflags %q: want %q", ld, want)
+			}
+		}
+		if strings.Contains(ld, ".Date") && !strings.Contains(ld, ".CommitDate") || strings.Contains(ld, "{{ .Date }}") {
+			t.Errorf("ldflags %q stamp the clock: a rebuild would differ", ld)
+		}
+	})
 }
 
 // TestReleaseWorkflow: a pushed tag vX.Y.Z runs goreleaser release with
@@ -278,16 +301,21 @@ func dockerStages(t *testing.T, path string) []instructions.Stage {
 }
 
 // checkFinalStage: the image drydock runs in is distroless's static base,
-// as its non-root user, in /work, drydock its entrypoint.
+// as its non-root user, in /work, drydock its entrypoint with
+// drydock-engine beside it.
 func checkFinalStage(t *testing.T, path string, s instructions.Stage) {
 	t.Helper()
 	if s.BaseName != "gcr.io/distroless/static-debian12:nonroot" {
 		t.Errorf("%s: the image's base is %s, want gcr.io/distroless/static-debian12:nonroot", path, s.BaseName)
 	}
 	var user, workdir string
-	var entrypoint []string
+	var entrypoint, copied []string
 	for _, c := range s.Commands {
 		switch c := c.(type) {
+		case *instructions.CopyCommand:
+			for _, src := range c.SourcePaths {
+				copied = append(copied, c.DestPath+src[strings.LastIndex(src, "/")+1:])
+			}
 		case *instructions.UserCommand:
 			user = c.User
 		case *instructions.WorkdirCommand:
@@ -308,12 +336,15 @@ func checkFinalStage(t *testing.T, path string, s instructions.Stage) {
 	if !slices.Equal(entrypoint, []string{"/usr/local/bin/drydock"}) {
 		t.Errorf("%s: ENTRYPOINT %q, want [/usr/local/bin/drydock]", path, entrypoint)
 	}
+	if want := []string{"/usr/local/bin/drydock", "/usr/local/bin/drydock-engine"}; !slices.Equal(copied, want) {
+		t.Errorf("%s: the image gets %q, want %q (the front runs the engine beside it)", path, copied, want)
+	}
 }
 
-// TestDockerfile: the source build runs on go.mod's Go, builds a static
-// binary with -trimpath, and the image runs it as a non-root user; the
-// release image (Dockerfile.goreleaser) is the same image around the
-// release binary. (Registries are out of reach here: the files are
+// TestDockerfile: the source build runs on go.mod's Go, builds the two
+// static binaries with -trimpath, and the image runs them as a non-root
+// user; the release image (Dockerfile.goreleaser) is the same image
+// around the release binaries. (Registries are out of reach here: the files are
 // checked, not built.)
 func TestDockerfile(t *testing.T) {
 	stages := dockerStages(t, "Dockerfile")
@@ -330,7 +361,7 @@ func TestDockerfile(t *testing.T) {
 			build = strings.Join(r.CmdLine, " ")
 		}
 	}
-	for _, want := range []string{"CGO_ENABLED=0 go build", "-trimpath", "-X main.version=", "./cmd/drydock"} {
+	for _, want := range []string{"CGO_ENABLED=0 go build", "-trimpath", "-X main.version=", "./cmd/drydock ", "./cmd/drydock-engine"} {
 		if !strings.Contains(build, want) {
 			t.Errorf("Dockerfile: the build %q lacks %q", build, want)
 		}
@@ -345,26 +376,31 @@ func TestDockerfile(t *testing.T) {
 }
 
 // TestVersionStamping: a release build's -X main.version/commit/date is
-// what `drydock version` prints.
+// what `drydock version` prints, the front's (which answers it) and the
+// engine's alike.
 func TestVersionStamping(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "drydock")
+	dir := t.TempDir()
 	ld := "-X main.version=v9.8.7 -X main.commit=0123456789abcdef0123456789abcdef01234567 -X main.date=2026-01-02T03:04:05Z"
-	if out, err := exec.Command("go", "build", "-ldflags", ld, "-o", bin, "./cmd/drydock").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	out, err := exec.Command(bin, "version").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(string(out), "\n")
-	if want := "drydock v9.8.7 (commit 0123456789ab, built 2026-01-02T03:04:05Z) "; !strings.HasPrefix(first, want) {
-		t.Errorf("drydock version: %q, want it to start %q", first, want)
+	for _, pkg := range []string{"./cmd/drydock", "./cmd/drydock-engine"} {
+		bin := filepath.Join(dir, filepath.Base(pkg))
+		if out, err := exec.Command("go", "build", "-ldflags", ld, "-o", bin, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+		out, err := exec.Command(bin, "version").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(out), "\n")
+		if want := "drydock v9.8.7 (commit 0123456789ab, built 2026-01-02T03:04:05Z) "; !strings.HasPrefix(first, want) {
+			t.Errorf("%s: drydock version: %q, want it to start %q", pkg, first, want)
+		}
 	}
 }
 
 // release is a fake drydock release served over HTTP: per platform, an
 // archive named as .goreleaser.yaml names it holding a drydock that prints
-// its version and appends its arguments to $DRYDOCK_LOG; checksums.txt.
+// its version and appends its arguments to $DRYDOCK_LOG and a
+// drydock-engine; checksums.txt.
 type release struct {
 	version string
 	srv     *httptest.Server
@@ -376,9 +412,35 @@ func fakeDrydock(version, platform string) string {
 	return fmt.Sprintf("#!/bin/sh\n# %s\nif [ \"$1\" = version ]; then echo 'drydock %s (commit 0123456789ab) go1.26.0 %s'; exit 0; fi\necho \"$*\" >> \"$DRYDOCK_LOG\"\n", platform, version, platform)
 }
 
+// fakeEngine is the drydock-engine of a fake release.
+func fakeEngine(version, platform string) string {
+	return fmt.Sprintf("#!/bin/sh\n# drydock-engine %s %s\n", version, platform)
+}
+
+// checkEngine: the release's drydock-engine for platform is installed,
+// executable, beside the drydock at front.
+func checkEngine(t *testing.T, front, version, platform string) {
+	t.Helper()
+	engine := filepath.Join(filepath.Dir(front), "drydock-engine")
+	got, err := os.ReadFile(engine)
+	if err != nil || string(got) != fakeEngine(version, platform) {
+		t.Errorf("%s: %q (%v), want the %s release's engine beside drydock", engine, got, err, platform)
+	}
+	if fi, err := os.Stat(engine); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		t.Errorf("%s is not executable: %v", engine, err)
+	}
+}
+
 // serveRelease serves version's archives; corrupt names the platform
 // whose archive differs from what checksums.txt says.
 func serveRelease(t *testing.T, version, corrupt string) *release {
+	t.Helper()
+	return serveReleaseOf(t, version, corrupt, true)
+}
+
+// serveReleaseOf is serveRelease, of a release from before the engine was
+// split off (archives holding drydock alone) unless withEngine.
+func serveReleaseOf(t *testing.T, version, corrupt string, withEngine bool) *release {
 	t.Helper()
 	g := readGoreleaser(t)
 	files := map[string][]byte{}
@@ -386,7 +448,11 @@ func serveRelease(t *testing.T, version, corrupt string) *release {
 	for _, goos := range []string{"linux", "darwin"} {
 		for _, goarch := range []string{"amd64", "arm64"} {
 			name := archiveName(t, g, version, goos, goarch)
-			data := tarGz(t, map[string]string{"drydock": fakeDrydock(version, goos+"/"+goarch), "LICENSE": "Apache-2.0\n"})
+			bins := map[string]string{"drydock": fakeDrydock(version, goos+"/"+goarch), "drydock-engine": fakeEngine(version, goos+"/"+goarch), "LICENSE": "Apache-2.0\n"}
+			if !withEngine {
+				delete(bins, "drydock-engine")
+			}
+			data := tarGz(t, bins)
 			sum := sha256.Sum256(data)
 			fmt.Fprintf(&sums, "%s  %s\n", hex.EncodeToString(sum[:]), name)
 			if corrupt == goos+"/"+goarch {
@@ -526,9 +592,22 @@ func TestInstallScript(t *testing.T) {
 		if fi, err := os.Stat(filepath.Join(m.dir, "out/bin/drydock")); err != nil || fi.Mode().Perm()&0o111 == 0 {
 			t.Errorf("%s %s: the installed drydock is not executable: %v", tt.unameS, tt.unameM, err)
 		}
+		checkEngine(t, filepath.Join(m.dir, "out/bin/drydock"), "v0.3.1", tt.platform)
 		if want := "installed drydock v0.3.1 (" + tt.platform + ") as out/bin/drydock"; !strings.Contains(stderr, want) {
 			t.Errorf("%s %s: stderr %q, want it to say %q", tt.unameS, tt.unameM, stderr, want)
 		}
+	}
+
+	// A release from before the engine was split off: drydock alone.
+	m := newMachine(t, serveReleaseOf(t, "v0.0.9", "", false), "Linux", "x86_64")
+	if _, stderr, err := m.run("sh", abs, "-b", "out/bin", "v0.0.9"); err != nil {
+		t.Errorf("a release without an engine: install.sh: %v\n%s", err, stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(m.dir, "out/bin/drydock")); err != nil || string(got) != fakeDrydock("v0.0.9", "linux/amd64") {
+		t.Errorf("a release without an engine: installed %q (%v)", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(m.dir, "out/bin/drydock-engine")); !os.IsNotExist(err) {
+		t.Errorf("a release without an engine: a drydock-engine was installed (%v)", err)
 	}
 
 	refusals := []struct {
@@ -612,6 +691,7 @@ func TestPreCommitWrapper(t *testing.T) {
 	if got, err := os.ReadFile(cached); err != nil || string(got) != fakeDrydock(pinned, "linux/arm64") {
 		t.Errorf("%s: %q, %v; want the linux/arm64 release binary", cached, got, err)
 	}
+	checkEngine(t, cached, pinned, "linux/arm64")
 	if n := r.hits.Load(); n != 2 {
 		t.Errorf("%d downloads for two runs, want 2 (checksums.txt and the archive, once)", n)
 	}
@@ -725,6 +805,7 @@ func TestAction(t *testing.T) {
 	if got, err := os.ReadFile(out["path"]); err != nil || string(got) != fakeDrydock("v0.4.0", "linux/amd64") {
 		t.Errorf("install step installed %q (%v), want the linux/amd64 release binary", got, err)
 	}
+	checkEngine(t, out["path"], "v0.4.0", "linux/amd64")
 
 	// The drydock step, for each command.
 	for _, tt := range []struct{ command, args, want string }{

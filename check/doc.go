@@ -9,7 +9,7 @@
 //
 // check is not a printer and not a CLI: it never writes to standard
 // output or error, reads flags or the environment, or exits. Package
-// report formats a Result (text, JSON, JUnit, SARIF, GitHub); cmd/drydock
+// report formats a Result (text, JSON, JUnit, SARIF, GitHub); cmd/drydock-engine
 // owns the flags, the environment (CI, GITHUB_STEP_SUMMARY) and the exit.
 // It does not render, compare or evaluate by itself: those stay in
 // pipeline, golden and rules, and the definition tests' rendering and

@@ -17,7 +17,7 @@ import (
 // file read before the rules run), and reports besides -benchmem's
 // figures the highest heap the run reached (peak-heap-MiB, sampled every
 // millisecond): streamed, it stays flat as n grows. The CLI's peak RSS is
-// BenchmarkCLIPlainFiles* in cmd/drydock.
+// BenchmarkCLIPlainFiles* in cmd/drydock-engine.
 func BenchmarkPlainFiles(b *testing.B) {
 	for _, n := range []int{500, 1290, 2580} {
 		dir := b.TempDir()

@@ -7,7 +7,7 @@ import (
 )
 
 // Exit codes, like diff and grep: the contract of DESIGN.md that
-// Result.ExitCode follows and cmd/drydock returns.
+// Result.ExitCode follows and cmd/drydock-engine returns.
 const (
 	// ExitOK: every check passed.
 	ExitOK = 0

@@ -13,7 +13,7 @@ import (
 )
 
 // formatsFixture is the result drydock gives for the fixture of
-// cmd/drydock/testdata/script/conftest_output_formats.txtar, whose want/
+// cmd/drydock-engine/testdata/script/conftest_output_formats.txtar, whose want/
 // files are conftest v0.71.1's own output for it (see that script).
 func formatsFixture() *check.Result {
 	return &check.Result{Suites: []*check.SuiteResult{{Name: "manifests", Conftest: []check.ConftestResult{
@@ -32,7 +32,7 @@ func formatsFixture() *check.Result {
 // TestConftestFormats: every format writes conftest's bytes for the
 // fixture (the normalised parts, as the script does).
 func TestConftestFormats(t *testing.T) {
-	ar, err := txtar.ParseFile("../cmd/drydock/testdata/script/conftest_output_formats.txtar")
+	ar, err := txtar.ParseFile("../cmd/drydock-engine/testdata/script/conftest_output_formats.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}

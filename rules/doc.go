@@ -2,7 +2,7 @@
 // and compiling conftest-style policies once, evaluating them against every
 // rendered object (or a whole cluster at once), and running the policies' own
 // Rego unit tests. It is not a renderer and not a printer: it takes objects and
-// returns results; cmd/drydock formats them and picks the exit code.
+// returns results; cmd/drydock-engine formats them and picks the exit code.
 //
 // # Conftest conventions
 //

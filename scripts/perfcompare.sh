@@ -14,10 +14,15 @@
 # scripts/build-vela.sh) on the one-app render, and on PER_APP (default
 # 100) applications one process per application file, as vela renders
 # them, next to every drydock build doing the same. ONLY=REGEXP keeps the
-# scenarios whose names match. Build a binary as releases are built:
-# CGO_ENABLED=0 go build -trimpath -o /tmp/dd ./cmd/drydock. Inputs and
-# trees go under $WORK (default: a directory on /dev/shm when there is
-# one). Needs GNU time (/usr/bin/time).
+# scenarios whose names match. Build as releases are built, the front and
+# its engine into one directory:
+#   CGO_ENABLED=0 go build -trimpath -o /tmp/dd/ ./cmd/drydock ./cmd/drydock-engine
+# and name the front (NAME=/tmp/dd/drydock): it execs the engine beside it,
+# in the same process, so /usr/bin/time measures both (CPU summed, peak RSS
+# the larger). NAME=/tmp/dd/drydock-engine measures the engine alone (its
+# own start, without the front); a build from before the split is one
+# binary. Inputs and trees go under $WORK (default: a directory on
+# /dev/shm when there is one). Needs GNU time (/usr/bin/time).
 set -euo pipefail
 
 rounds=3
@@ -43,7 +48,7 @@ trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 # apps N: the benchmarks' webservice+scaler applications
-# (generateApps in cmd/drydock/bench_test.go), byte for byte.
+# (generateApps in cmd/drydock-engine/bench_test.go), byte for byte.
 apps() {
 	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "---\napiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: app-%d\n  namespace: team-%d\nspec:\n  components:\n    - name: web-%d\n      type: webservice\n      properties:\n        image: registry.example.com/web:%d\n        ports:\n          - port: 8080\n            expose: true\n        env:\n          - name: INDEX\n            value: \"%d\"\n      traits:\n        - type: scaler\n          properties:\n            replicas: %d\n", i, i % 10, i, i, i, 1 + i % 5 }'
 }
@@ -60,7 +65,7 @@ for n in 1000 10000; do
 	sed 's|registry.example.com/web:7$|registry.example.com/web:7-changed|' "$work/apps$n.yaml" >"$work/apps$n-changed.yaml"
 done
 if [[ "2,580 plain files, test -p" =~ ${ONLY:-.} ]]; then
-	(cd "$here" && go test -count=1 ./cmd/drydock -run '^TestPlainBenchFiles$' -plain-files-out "$work/plain" -plain-files-n 2580 >/dev/null)
+	(cd "$here" && go test -count=1 ./cmd/drydock-engine -run '^TestPlainBenchFiles$' -plain-files-out "$work/plain" -plain-files-n 2580 >/dev/null)
 fi
 # vela reads a kubeconfig even offline (it exits 1, silently, without
 # one) and asks its server for CUE packages (refused at once: logged,
@@ -75,7 +80,7 @@ users: [{name: none, user: {}}]
 EOF
 mkdir "$work/home"
 velarun=(env KUBECONFIG="$work/kubeconfig" HOME="$work/home" "$vela" dry-run --offline -d "$defdir" -f)
-policy=$here/cmd/drydock/testdata/plainbench/policy
+policy=$here/cmd/drydock-engine/testdata/plainbench/policy
 
 # scenario NAME ARGS...: what each build runs ({} is the build).
 scenarios=(

@@ -10,7 +10,7 @@ import (
 
 // BenchmarkRenderWebservice renders the CLI benchmarks' application (a
 // webservice with a port, an env variable and a scaler trait;
-// generateApps in cmd/drydock/bench_test.go) with one engine, as a
+// generateApps in cmd/drydock-engine/bench_test.go) with one engine, as a
 // pipeline worker does: its cue.Context is recycled as in a run.
 func BenchmarkRenderWebservice(b *testing.B) {
 	defs := builtinDefinitions(b)

@@ -137,7 +137,7 @@ f: builtin.#Fail & {$params: message: "broken"}
 			wantErr: `app.yaml:12:29: application "a": step "s": WorkflowStepDefinition "empty" has no CUE template (spec.schematic.cue.template)`},
 	}
 	// v1.11's deploy2env, for the steps an env-binding policy generates
-	deploy2env, err := os.ReadFile("../../cmd/drydock/testdata/stepdefs/deploy2env.yaml")
+	deploy2env, err := os.ReadFile("../../cmd/drydock-engine/testdata/stepdefs/deploy2env.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

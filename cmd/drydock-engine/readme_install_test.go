@@ -72,7 +72,7 @@ func TestPinnedRelease(t *testing.T) {
 	}{
 		{"../../README.md", []string{
 			`install\.sh \| sh -s -- .* ` + semver,
-			`go install github\.com/drydock-dev/drydock/cmd/drydock@` + semver,
+			`go install github\.com/drydock-dev/drydock/cmd/\.\.\.@` + semver,
 			`ghcr\.io/drydock-dev/drydock:` + semver,
 			`uses: drydock-dev/drydock@` + semver,
 			`rev: ` + semver,
@@ -95,7 +95,7 @@ func TestPinnedRelease(t *testing.T) {
 			}
 			for _, m := range ms {
 				if string(m[1]) != release {
-					t.Errorf("%s: %q pins %s, but the release (cmd/drydock/version.go) is %s", f.path, m[0], m[1], release)
+					t.Errorf("%s: %q pins %s, but the release (cmd/drydock-engine/version.go) is %s", f.path, m[0], m[1], release)
 				}
 			}
 		}

@@ -105,7 +105,7 @@ func index(lines, run []string) int {
 // TestREADMESamples: every pinned README block is what the scripts
 // readme*.txtar pin in the same readme/ file, and every command the README
 // shows drydock running (a "$ drydock ..." line of such a block, a
-// `go run ./cmd/drydock ...` line) is run by those scripts.
+// `go run ./cmd/drydock-engine ...` line) is run by those scripts.
 func TestREADMESamples(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -136,7 +136,7 @@ func TestREADMESamples(t *testing.T) {
 		t.Errorf("%s is pinned by a script but shown nowhere in README.md", name)
 	}
 	for i, line := range strings.Split(string(readme), "\n") {
-		if args, ok := strings.CutPrefix(line, "go run ./cmd/drydock "); ok {
+		if args, ok := strings.CutPrefix(line, "go run ./cmd/drydock-engine "); ok {
 			checkRuns(t, scripts, "drydock "+args, fmt.Sprintf("README.md:%d", i+1))
 		}
 	}

@@ -227,10 +227,13 @@ func benchCLIExit(b *testing.B, code int, args func(out string) []string, dir ..
 }
 
 // drydockExe is drydock built as it is released (.goreleaser.yaml,
-// Dockerfile: CGO_ENABLED=0, -trimpath), once per benchmark process,
-// into a temporary directory that TestMain removes (benchDone): the
-// figures are those of the binary users run, not of this test binary,
-// which links the tests' packages and cgo.
+// Dockerfile: CGO_ENABLED=0, -trimpath): the front, drydock, with this
+// package, drydock-engine, beside it, once per benchmark process, into a
+// temporary directory that TestMain removes (benchDone). It returns the
+// front, which answers version itself and execs the engine for the rest:
+// the figures are those of the binaries users run (one process, the exec
+// included), not of this test binary, which links the tests' packages
+// and cgo.
 func drydockExe(b *testing.B) string {
 	b.Helper()
 	benchExe.once.Do(func() {
@@ -240,14 +243,13 @@ func drydockExe(b *testing.B) string {
 			return
 		}
 		benchDone = func() { os.RemoveAll(dir) }
-		exe := filepath.Join(dir, "drydock")
-		cmd := exec.Command("go", "build", "-trimpath", "-o", exe, ".")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", dir+string(filepath.Separator), "../drydock", ".")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			benchExe.err = fmt.Errorf("go build: %v\n%s", err, out)
 			return
 		}
-		benchExe.path = exe
+		benchExe.path = filepath.Join(dir, "drydock")
 	})
 	if benchExe.err != nil {
 		b.Fatal(benchExe.err)

@@ -21,7 +21,7 @@ import (
 //
 // To measure another tool on the same files, write them with
 //
-//	go test ./cmd/drydock -run TestPlainBenchFiles -plain-files-out DIR -plain-files-n 2580
+//	go test ./cmd/drydock-engine -run TestPlainBenchFiles -plain-files-out DIR -plain-files-n 2580
 var (
 	plainFilesOut = flag.String("plain-files-out", "", "write the plain benchmark's manifests into this directory")
 	plainFilesN   = flag.Int("plain-files-n", 2580, "how many files -plain-files-out writes")

@@ -44,6 +44,9 @@ func init() { heapBudget.Store(defaultHeapBudget) }
 // benchmarks' cost report (DRYDOCK_USAGE, written last).
 func process() int {
 	defer writeUsage(os.Getenv("DRYDOCK_USAGE"))
+	if code, ok := checkFront(os.Stderr); !ok {
+		return code
+	}
 	if os.Getenv("GOGC") == "" {
 		paceGC()
 	}

@@ -1,0 +1,35 @@
+package usage
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestWrite: the file holds this process's CPU nanoseconds and peak RSS
+// in KiB, both positive (Linux; elsewhere nothing); "" writes nothing.
+func TestWrite(t *testing.T) {
+	if err := Write(""); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "usage")
+	if err := Write(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if runtime.GOOS != "linux" {
+		if !os.IsNotExist(err) {
+			t.Errorf("Write wrote %q (%v) off Linux", data, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cpu, peak int64
+	if n, err := fmt.Sscanf(string(data), "%d %d\n", &cpu, &peak); n != 2 || err != nil || cpu <= 0 || peak <= 0 {
+		t.Errorf("usage file %q: %d fields (%v), cpu %d, peak %d", data, n, err, cpu, peak)
+	}
+}
