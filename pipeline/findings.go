@@ -176,7 +176,9 @@ func (m *findingsMemo) save(partial bool) error {
 		if m.misses == 0 {
 			return nil
 		}
-		items = maps.Clone(m.old)
+		// m.old is nil when there was no table before.
+		items = make(map[cache.Key][]byte, len(m.old)+len(m.used))
+		maps.Copy(items, m.old)
 		maps.Copy(items, m.used)
 	} else if m.misses == 0 && len(m.used) == len(m.old) {
 		return nil

@@ -247,6 +247,16 @@ func TestFindingsTable(t *testing.T) {
 	if m = newFindingsMemo(in, cache.Key{}); m.old != nil {
 		t.Errorf("bad table decoded: %v", m.old)
 	}
+	// A partial run (a load error) with no table before keeps what it
+	// found: it panicked on the nil table.
+	m.get(k("d"))
+	m.put(k("d"), []byte("D"))
+	if err := m.save(true); err != nil {
+		t.Fatal(err)
+	}
+	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 1 || string(m.old[k("d")]) != "D" {
+		t.Errorf("partial run on no table kept %v", m.old)
+	}
 }
 
 // TestFindingsItemsRoundTrip: the items give back the findings.
