@@ -25,17 +25,8 @@ func runAddon(args []string, stdout, stderr io.Writer) int {
 	_ = fs.MarkHidden("output")
 	var lim limitFlags
 	lim.register(fs)
-	switch {
-	case len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help"):
-		cmd.usage(stdout)
-		return exitOK
-	case len(args) == 0 || args[0] != "render":
-		what := "give a subcommand: render"
-		if len(args) > 0 {
-			what = fmt.Sprintf("unknown subcommand %q: the one addon subcommand is render", args[0])
-		}
-		fmt.Fprintf(stderr, "drydock addon: %s\n%s", what, cmd.helpHint())
-		return exitUsage
+	if code, done := cmd.subcommand("addon", "render", args, stdout, stderr); done {
+		return code
 	}
 	if code, done := cmd.parse(args[1:], stdout, stderr); done {
 		return code

@@ -106,3 +106,23 @@ func topUsage() string {
 	b.WriteString("\nRun 'drydock <command> --help' for a command's usage and flags.\n")
 	return b.String()
 }
+
+// subcommand reads the first argument of a command group whose one
+// subcommand is sub (drydock addon render, drydock report merge): done
+// with the exit code for help, a missing or an unknown subcommand
+// (group is the group's name, as in "drydock addon").
+func (c *command) subcommand(group, sub string, args []string, stdout, stderr io.Writer) (code int, done bool) {
+	switch {
+	case len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help"):
+		c.usage(stdout)
+		return exitOK, true
+	case len(args) == 0 || args[0] != sub:
+		what := "give a subcommand: " + sub
+		if len(args) > 0 {
+			what = fmt.Sprintf("unknown subcommand %q: the one %s subcommand is %s", args[0], group, sub)
+		}
+		fmt.Fprintf(stderr, "drydock %s: %s\n%s", group, what, c.helpHint())
+		return exitUsage, true
+	}
+	return 0, false
+}

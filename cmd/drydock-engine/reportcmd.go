@@ -24,17 +24,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	fs.StringVarP(format, "output", "o", "json", "output format, as --format")
 	outFile := fs.String("output-file", "", "write the report to `FILE` instead of stdout")
 	failOnWarn := fs.Bool("fail-on-warn", false, "exit 1 when a check warned, as drydock test --fail-on-warn")
-	switch {
-	case len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help"):
-		cmd.usage(stdout)
-		return exitOK
-	case len(args) == 0 || args[0] != "merge":
-		what := "give a subcommand: merge"
-		if len(args) > 0 {
-			what = fmt.Sprintf("unknown subcommand %q: the one report subcommand is merge", args[0])
-		}
-		fmt.Fprintf(stderr, "drydock report: %s\n%s", what, cmd.helpHint())
-		return exitUsage
+	if code, done := cmd.subcommand("report", "merge", args, stdout, stderr); done {
+		return code
 	}
 	if code, done := cmd.parse(args[1:], stdout, stderr); done {
 		return code
