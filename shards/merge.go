@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -16,13 +17,18 @@ type Input struct {
 
 // Merge combines the reports of the shards 1..n of one run into the
 // report of the whole run. Every report must be of the same n (a report
-// without a shard is shard 1 of 1), and every shard 1..n given once: a
-// missing shard, one given twice or mixed counts are an error naming
-// them. For each suite (sorted by name):
+// without a shard is shard 1 of 1) and the same config, and every shard
+// 1..n given once: a missing shard, one given twice, mixed counts or
+// configs, or a split suite (one with unclaimed findings) missing from a
+// shard's report are an error naming them. For each suite (sorted by
+// name):
 //   - objects add up (each shard counts the objects it is answerable for);
 //   - checks are the union, in the order the shards first name them;
 //   - findings are the union, one of each (findings about what every
 //     shard checks, such as a resource template, come once per shard);
+//   - "the golden tree does not exist yet: N objects render", which each
+//     shard makes with its own N, comes once, with N the objects of the
+//     shards that made it;
 //   - an unclaimed finding becomes a finding only when every shard that
 //     ran the suite has it: a golden file is stale only if no shard
 //     rendered it;
@@ -49,6 +55,9 @@ func Merge(in []Input) (*Report, error) {
 			return nil, fmt.Errorf("shard %d/%d is given twice: %s and %s", s.Index, n, first, i.Name)
 		}
 		byIndex[s.Index] = i.Name
+		if c, c0 := i.Report.Config, in[0].Report.Config; c != c0 {
+			return nil, fmt.Errorf("%s is of config %q but %s of %q: the reports are not of one run", i.Name, c, in[0].Name, c0)
+		}
 	}
 	var missing []string
 	for i := 1; i <= n; i++ {
@@ -64,23 +73,26 @@ func Merge(in []Input) (*Report, error) {
 	out := &Report{Config: ordered[0].Report.Config, Suites: []Suite{}}
 	type acc struct {
 		suite     Suite
-		runs      int
+		runs      []string // the shards that ran the suite
 		seen      map[string]bool
 		unclaimed map[string]int
 		first     map[string]Finding
 		errors    []string
+		// missing are the shards' "golden tree does not exist yet"
+		// findings, by the finding without its count, and the objects
+		// of the shards that made it.
+		missing map[string]*missingTree
 	}
 	suites := map[string]*acc{}
 	for _, i := range ordered {
-		out.Config = cmp.Or(out.Config, i.Report.Config)
 		for _, s := range i.Report.Suites {
 			a := suites[s.Name]
 			if a == nil {
 				a = &acc{suite: Suite{Name: s.Name, Checks: []string{}, Findings: []Finding{}},
-					seen: map[string]bool{}, unclaimed: map[string]int{}, first: map[string]Finding{}}
+					seen: map[string]bool{}, unclaimed: map[string]int{}, first: map[string]Finding{}, missing: map[string]*missingTree{}}
 				suites[s.Name] = a
 			}
-			a.runs++
+			a.runs = append(a.runs, i.Name)
 			a.suite.Objects += s.Objects
 			for _, c := range s.Checks {
 				if !slices.Contains(a.suite.Checks, c) {
@@ -88,15 +100,30 @@ func Merge(in []Input) (*Report, error) {
 				}
 			}
 			for _, f := range s.Findings {
+				if k, ok := missingKey(f); ok {
+					m := a.missing[k]
+					if m == nil {
+						m = &missingTree{finding: f}
+						a.missing[k] = m
+					}
+					if !slices.Contains(m.shards, i.Name) {
+						m.shards = append(m.shards, i.Name)
+						m.objects += s.Objects
+					}
+					continue
+				}
 				if k := key(f); !a.seen[k] {
 					a.seen[k] = true
 					a.suite.Findings = append(a.suite.Findings, f)
 				}
 			}
+			mine := map[string]bool{} // a finding the shard repeats counts once
 			for _, f := range s.Unclaimed {
-				k := key(f)
-				a.unclaimed[k]++
-				a.first[k] = f
+				if k := key(f); !mine[k] {
+					mine[k] = true
+					a.unclaimed[k]++
+					a.first[k] = f
+				}
 			}
 			a.suite.Updated = union(a.suite.Updated, s.Updated)
 			a.suite.Adopted = union(a.suite.Adopted, s.Adopted)
@@ -113,8 +140,30 @@ func Merge(in []Input) (*Report, error) {
 	out.OK = true
 	for _, name := range names {
 		a := suites[name]
+		if len(a.unclaimed) > 0 && len(a.runs) < n {
+			// A shard leaves golden files unclaimed only in a suite every
+			// shard runs: a report without it is of another selection
+			// (--suite), whose golden files would all turn stale.
+			for _, i := range ordered {
+				if !slices.Contains(a.runs, i.Name) {
+					return nil, fmt.Errorf("suite %s is split among the shards but %s does not have it: the reports are not of one run (the same --suite for every shard)", name, i.Name)
+				}
+			}
+		}
+		for _, m := range a.missing {
+			f := m.finding
+			if len(m.shards) > 1 {
+				// Each shard counts what it rendered; the whole run, the
+				// objects of the suite (the shards' objects add up).
+				f.Message = m.prefix() + objectsRender(m.objects) + m.suffix()
+			}
+			if k := key(f); !a.seen[k] {
+				a.seen[k] = true
+				a.suite.Findings = append(a.suite.Findings, f)
+			}
+		}
 		for k, count := range a.unclaimed {
-			if count == a.runs && !a.seen[k] {
+			if count == len(a.runs) && !a.seen[k] {
 				a.seen[k] = true
 				a.suite.Findings = append(a.suite.Findings, a.first[k])
 			}
@@ -134,6 +183,46 @@ func shardOf(r *Report) Shard {
 		return Shard{Index: 1, Count: 1}
 	}
 	return *r.Shard
+}
+
+// missingTree is the "golden tree does not exist yet" finding of the
+// shards that made it (their names) and their objects added up.
+type missingTree struct {
+	finding Finding
+	shards  []string
+	objects int
+}
+
+// missingTreeMessage is check's "the golden tree DIR does not exist yet:
+// N objects render; HINT": each shard counts the objects it rendered.
+var missingTreeMessage = regexp.MustCompile(`^(the golden tree .* does not exist yet: )\d+ objects? renders?(; .*)$`)
+
+// missingKey is the key of a "golden tree does not exist yet" finding
+// without its count; ok is false for any other finding.
+func missingKey(f Finding) (string, bool) {
+	m := missingTreeMessage.FindStringSubmatch(f.Message)
+	if f.Check != "golden" || f.Object != "" || m == nil {
+		return "", false
+	}
+	f.Message = m[1] + m[2]
+	return key(f), true
+}
+
+func (m *missingTree) prefix() string {
+	return missingTreeMessage.FindStringSubmatch(m.finding.Message)[1]
+}
+
+func (m *missingTree) suffix() string {
+	return missingTreeMessage.FindStringSubmatch(m.finding.Message)[2]
+}
+
+// objectsRender is "1 object renders" or "N objects render", as check
+// writes it.
+func objectsRender(n int) string {
+	if n == 1 {
+		return "1 object renders"
+	}
+	return fmt.Sprintf("%d objects render", n)
 }
 
 // key identifies a finding: all of it.

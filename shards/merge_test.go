@@ -74,6 +74,64 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// TestMergeMissingTree: "the golden tree does not exist yet", which each
+// shard makes counting what it rendered, comes once, counting the
+// suite's objects; alone (one shard made it, or a whole run) it stands.
+func TestMergeMissingTree(t *testing.T) {
+	missing := func(n string) Finding {
+		return Finding{Suite: "s", Check: "golden", Level: LevelError, File: "golden/s", Line: 1, Column: 1,
+			Message: "the golden tree golden/s does not exist yet: " + n + "; run drydock test --update locally and commit it"}
+	}
+	tests := []struct {
+		name string
+		in   []Input
+		want []Finding
+	}{
+		{"every shard", []Input{
+			shard(1, 3, Suite{Name: "s", Objects: 3, Findings: []Finding{missing("3 objects render")}}),
+			shard(2, 3, Suite{Name: "s", Objects: 1, Findings: []Finding{missing("2 objects render"), ruleA}}),
+			shard(3, 3, Suite{Name: "s", Objects: 0, Findings: []Finding{missing("1 object renders")}}),
+		}, []Finding{missing("4 objects render"), ruleA}},
+		// Two shards with the same count are not one finding.
+		{"the same count", []Input{
+			shard(1, 2, Suite{Name: "s", Objects: 2, Findings: []Finding{missing("2 objects render")}}),
+			shard(2, 2, Suite{Name: "s", Objects: 2, Findings: []Finding{missing("2 objects render")}}),
+		}, []Finding{missing("4 objects render")}},
+		{"one shard", []Input{
+			shard(1, 2, Suite{Name: "s", Objects: 1, Findings: []Finding{missing("1 object renders")}}),
+			shard(2, 2, Suite{Name: "s", Objects: 0}),
+		}, []Finding{missing("1 object renders")}},
+		{"a whole run", []Input{{Name: "whole.json", Report: &Report{Config: "drydock.yaml", Suites: []Suite{{Name: "s", Objects: 7, Findings: []Finding{missing("5 objects render")}}}}}},
+			[]Finding{missing("5 objects render")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Merge(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got.Suites[0].Findings); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestMergeUnclaimedRepeated: an unclaimed finding a shard repeats is
+// still one shard's: not stale while another shard renders the file.
+func TestMergeUnclaimedRepeated(t *testing.T) {
+	got, err := Merge([]Input{
+		shard(1, 2, Suite{Name: "s", Unclaimed: []Finding{stale, stale}}),
+		shard(2, 2, Suite{Name: "s"}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Finding{}, got.Suites[0].Findings); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
 func TestMergeRefuses(t *testing.T) {
 	s := Suite{Name: "s"}
 	tests := []struct {
@@ -87,6 +145,10 @@ func TestMergeRefuses(t *testing.T) {
 		{"mixed counts", []Input{shard(1, 2, s), shard(2, 3, s)}, "report-2.json is shard 2/3 but report-1.json is of 2 shards: the reports are not of one run"},
 		{"a shard twice", []Input{shard(1, 2, s), {Name: "again.json", Report: &Report{Shard: &Shard{1, 2}}}, shard(2, 2, s)}, "shard 1/2 is given twice: report-1.json and again.json"},
 		{"a whole run with a shard", []Input{{Name: "whole.json", Report: &Report{}}, shard(2, 2, s)}, "report-2.json is shard 2/2 but whole.json is of 1 shards: the reports are not of one run"},
+		{"mixed configs", []Input{shard(1, 2, s), {Name: "other.json", Report: &Report{Config: "other/drydock.yaml", Shard: &Shard{2, 2}}}},
+			`other.json is of config "other/drydock.yaml" but report-1.json of "drydock.yaml": the reports are not of one run`},
+		{"a split suite missing from a shard", []Input{shard(1, 2, Suite{Name: "s", Unclaimed: []Finding{stale}}, Suite{Name: "t"}), shard(2, 2, Suite{Name: "t"})},
+			"suite s is split among the shards but report-2.json does not have it: the reports are not of one run (the same --suite for every shard)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +177,8 @@ func TestReadWrite(t *testing.T) {
 	if diff := cmp.Diff(r, got); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
 	}
-	for _, bad := range []string{`{"ok": true}`, `{"suites": [], "extra": 1}`, `[1]`, `{"suites": [], "shard": {"index": 3, "count": 2}}`, `{"runs": []}`} {
+	for _, bad := range []string{`{"ok": true}`, `{"suites": [], "extra": 1}`, `[1]`, `{"suites": [], "shard": {"index": 3, "count": 2}}`, `{"runs": []}`,
+		`{"suites": []}` + "\n" + `{"suites": []}`, `{"suites": []} x`} {
 		if _, err := Read([]byte(bad)); err == nil {
 			t.Errorf("Read(%s) took it", bad)
 		}

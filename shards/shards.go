@@ -122,6 +122,10 @@ func Read(data []byte) (*Report, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("not drydock test's JSON report (--format json): %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		// Reports concatenated into one file would merge as the first.
+		return nil, fmt.Errorf("not one drydock test JSON report (--format json): more follows the report")
+	}
 	if raw.Suites == nil {
 		return nil, fmt.Errorf("not drydock test's JSON report (--format json): no \"suites\"")
 	}
