@@ -167,6 +167,9 @@ type installed struct {
 	// hub is every other object `vela addon enable` applies to local
 	// (definitions, ConfigMaps, the parameter Secret).
 	hub []cluster.Entry
+	// cross is why an addon's Application may change other
+	// applications' objects (crossObject); "" when none may.
+	cross string
 }
 
 // installAddons renders each addon as `vela addon enable` would on this
@@ -195,6 +198,9 @@ func (out *installed) add(res *addon.Result, dir string) error {
 		switch {
 		case group == "core.oam.dev" && o.Kind() == "Application":
 			out.apps = append(out.apps, newAppSource(o))
+			if out.cross == "" {
+				out.cross = crossObject(o)
+			}
 			continue
 		case group == "core.oam.dev" && render.IsDefinitionKind(o.Kind()):
 			d, err := render.DefinitionFromObject(o)

@@ -425,7 +425,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	var whole string
 	unselected := 0
 	if in.Select != nil {
-		if whole = crossApplication(&l, slices.Concat(userDefs, installed.defs)); whole == "" {
+		if whole = crossApplication(&l, slices.Concat(userDefs, installed.defs, l.defs), installed.cross, in.Charts); whole == "" {
 			n := len(apps)
 			apps = slices.DeleteFunc(apps, func(a appSource) bool { return !in.Select(a.name()) })
 			unselected = n - len(apps)

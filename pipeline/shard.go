@@ -1,9 +1,18 @@
 package pipeline
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"slices"
 	"strings"
 
+	chartsource "github.com/drydock-dev/drydock/charts/source"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render"
 )
@@ -16,22 +25,34 @@ var karmadaPolicyKinds = []string{"PropagationPolicy", "ClusterPropagationPolicy
 // (Inputs.Select): what the inputs show that lets one application change
 // the objects of another; "" when nothing does. It looks, conservatively
 // (a mention is enough), for
+//
 //   - an Application, Workflow or Policy object that names a Karmada
 //     policy kind (a k8s-objects component, an apply-object step writing
 //     one) or uses a shared-resource policy;
+//
 //   - a definition among the inputs, -d or addons whose template names a
 //     Karmada policy kind (the built-in definitions name none);
+//
 //   - a PropagationPolicy or ClusterPropagationPolicy among the inputs
 //     that propagates dependencies (spec.propagateDeps, or a
 //     ServiceImport selector, for which Karmada's webhook sets it): a
 //     workload's ConfigMaps and Secrets may be another application's.
 //
+//   - an addon's Application that does so (addonCross, installed.cross);
+//
+//   - a file among the charts and sources (chartsource.Config: chart
+//     directories and packages, repository caches, OCI layouts, Flux
+//     source directories) that names a Karmada policy kind: a Helm
+//     chart or a Kustomization may render one.
+//
 // It does not see two applications writing one object (the whole render
-// refuses that as a conflict), nor a Helm chart that renders Karmada
-// policies; see docs/sharding.md.
-func crossApplication(l *loaded, defs []*render.Definition) string {
+// refuses that as a conflict); see docs/sharding.md.
+func crossApplication(l *loaded, defs []*render.Definition, addonCross string, charts chartsource.Config) string {
 	if l.cross != "" {
 		return l.cross
+	}
+	if addonCross != "" {
+		return addonCross
 	}
 	for _, wf := range l.workflows {
 		if why := crossObject(wf.Object); why != "" {
@@ -66,8 +87,101 @@ func crossApplication(l *loaded, defs []*render.Definition) string {
 			return fmt.Sprintf("%s %s (%s) propagates dependencies, which other applications may write", o.Kind(), objectName(o), o.Pos)
 		}
 	}
+	return chartsCross(charts)
+}
+
+// chartsCross is why a chart or source of cfg may write a Karmada policy:
+// the first of its files (a package's or OCI blob's files read through
+// gzip and tar, nested packages too) that names a Karmada policy kind;
+// "" when none does or a file cannot be read (the render reports that).
+func chartsCross(cfg chartsource.Config) string {
+	var roots []string
+	roots = append(roots, cfg.Charts...)
+	for _, m := range []map[string]string{cfg.Sources, cfg.Repositories} {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			roots = append(roots, m[k])
+		}
+	}
+	fsys := cfg.FS
+	if fsys == nil {
+		fsys = osFS{}
+	}
+	for _, root := range roots {
+		why := ""
+		_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return nil
+			case d.IsDir() && d.Name() == ".git":
+				return fs.SkipDir // a source's history, not its contents
+			case d.IsDir():
+				return nil
+			case d.Type()&fs.ModeSymlink != 0:
+				if info, err := fs.Stat(fsys, p); err != nil || !info.Mode().IsRegular() {
+					return nil
+				}
+			case !d.Type().IsRegular():
+				return nil
+			}
+			data, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return nil
+			}
+			if k := mentionsPolicy(data, 0); k != "" {
+				why = fmt.Sprintf("%s may render a Karmada %s (a chart or source names it), which places other applications' objects", p, k)
+				return fs.SkipAll
+			}
+			return nil
+		})
+		if why != "" {
+			return why
+		}
+	}
 	return ""
 }
+
+// mentionsPolicy is the Karmada policy kind data names, read through gzip
+// and tar (depth bounds packages in packages); "" for none.
+func mentionsPolicy(data []byte, depth int) string {
+	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b && depth < 4 {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return ""
+		}
+		unzipped, err := io.ReadAll(zr)
+		if err != nil {
+			return ""
+		}
+		tr := tar.NewReader(bytes.NewReader(unzipped))
+		for {
+			h, err := tr.Next()
+			if err != nil {
+				break
+			}
+			if h.Typeflag != tar.TypeReg {
+				continue
+			}
+			if body, err := io.ReadAll(tr); err == nil {
+				if k := mentionsPolicy(body, depth+1); k != "" {
+					return k
+				}
+			}
+		}
+		return mentionsPolicy(unzipped, depth+1) // not a tar: the plain bytes
+	}
+	for _, k := range []string{"ClusterPropagationPolicy", "ClusterOverridePolicy", "PropagationPolicy", "OverridePolicy"} { // the longest first
+		if bytes.Contains(data, []byte(k)) {
+			return k
+		}
+	}
+	return ""
+}
+
+// osFS is the operating system's files by the paths given, as
+// chartsource.Config reads them when its FS is nil.
+type osFS struct{}
+
+func (osFS) Open(name string) (fs.File, error) { return os.Open(name) }
 
 // crossObject is why the Application, Workflow or Policy object o may
 // change another application's objects (see crossApplication); "" when
