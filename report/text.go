@@ -9,8 +9,9 @@ import (
 )
 
 // Text is the report for people: per suite a status line, its findings
-// (with golden diffs indented below) and the golden files it updated,
-// then a closing count of ok and failed suites.
+// (with golden diffs indented below), in a shard's report the count of
+// its unclaimed findings, and the golden files it updated, then a closing
+// count of ok and failed suites.
 type Text struct {
 	// Colour paints statuses and levels with ANSI colours (a terminal's
 	// report; Options.Colour).
@@ -51,6 +52,11 @@ func (t Text) Write(out io.Writer, r *check.Result) error {
 					fmt.Fprintf(p, "    %s\n", line)
 				}
 			}
+		}
+		if n := len(s.Unclaimed); n > 0 {
+			// A shard's (--shard): not findings of the suite until every
+			// shard makes them.
+			fmt.Fprintf(p, "  unclaimed: %s this shard cannot decide (a golden file it does not render is stale only if no shard renders it): drydock report merge decides\n", Count(n, "finding"))
 		}
 		for _, u := range s.Updated {
 			fmt.Fprintf(p, "  updated %s\n", u)

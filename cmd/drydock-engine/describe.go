@@ -94,7 +94,7 @@ var summaries = map[string]string{
 	"explain":    "which stage set each field of a rendered object, and its placement",
 	"addon":      "render an addon as vela addon enable would",
 	"test":       "the suites of drydock.yaml: render, golden trees, validation, rules; or plain manifests",
-	"report":     "merge the JSON reports of drydock test's shards into one (JSON, JUnit, SARIF)",
+	"report":     "merge the JSON reports of drydock test's shards into one (any drydock test format)",
 	"verify":     "run the Rego unit tests and Gatekeeper suites",
 	"show":       "print a definition type's origin and parameters, or list the types",
 	"init":       "write a starter drydock.yaml, policy and workflow",

@@ -11,16 +11,13 @@ import (
 	"github.com/drydock-dev/drydock/shards"
 )
 
-// mergeFormats are the formats report merge writes.
-var mergeFormats = []string{"json", "junit", "sarif"}
-
 // runReport is drydock report: its one subcommand, merge, combines the
 // JSON reports of the shards of one drydock test run (--shard i/n) into
 // the report of the whole run, and exits as drydock test would have.
 func runReport(args []string, stdout, stderr io.Writer) int {
-	cmd := newCommand("report merge", "report merge [flags] FILE...", "Combines the JSON reports (--format json) of the shards of one drydock test run\n(--shard 1/n ... n/n) into the report of the whole run: the union of their findings, one of each;\na golden file stale only if no shard rendered it. Every shard's report is needed.\nExit 0 ok, 1 a check failed, 2 a suite could not be checked, or bad reports or usage.")
+	cmd := newCommand("report merge", "report merge [flags] FILE...", "Combines the JSON reports (--format json) of the shards of one drydock test run\n(--shard 1/n ... n/n) into the report of the whole run, in any of drydock test's formats: the union of their findings,\none of each; a golden file stale only if no shard rendered it. Every shard's report is needed.\nExit 0 ok, 1 a check failed, 2 a suite could not be checked, or bad reports or usage.")
 	fs := cmd.fs
-	format := fs.String("format", "json", "report format: "+strings.Join(mergeFormats, ", "))
+	format := fs.String("format", "json", "report format: "+strings.Join(report.Formats, ", ")+" (github: annotations and the job summary)")
 	fs.StringVarP(format, "output", "o", "json", "output format, as --format")
 	outFile := fs.String("output-file", "", "write the report to `FILE` instead of stdout")
 	failOnWarn := fs.Bool("fail-on-warn", false, "exit 1 when a check warned, as drydock test --fail-on-warn")
@@ -34,12 +31,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return cmd.fail(stderr, errors.New("--format and -o both name the format: give one"))
 	}
 	wd, _ := os.Getwd()
-	var f report.Format
-	switch *format {
-	case "json", "junit", "sarif":
-		f, _ = report.Lookup(*format, report.Options{Version: version, Dir: wd})
-	default:
-		return cmd.fail(stderr, fmt.Errorf("unknown format %q (%s)", *format, strings.Join(mergeFormats, ", ")))
+	f, ok := report.Lookup(*format, report.Options{Version: version, Dir: wd, Colour: *outFile == "" && colour(stdout)})
+	if !ok {
+		return cmd.fail(stderr, fmt.Errorf("unknown format %q (%s)", *format, strings.Join(report.Formats, ", ")))
 	}
 	if fs.NArg() == 0 {
 		return cmd.fail(stderr, errors.New("give the shards' JSON reports (drydock test --shard i/n --format json --output-file FILE)"))
@@ -66,6 +60,12 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if err := writeReport(stdout, res, *outFile, f); err != nil {
 		fmt.Fprintf(stderr, "drydock report merge: %s\n", errText(err))
 		return exitUsage
+	}
+	if *format == "github" {
+		if err := writeStepSummary(res); err != nil {
+			fmt.Fprintf(stderr, "drydock report merge: writing the job summary: %s\n", errText(err))
+			return exitUsage
+		}
 	}
 	return merged.Exit(*failOnWarn)
 }

@@ -363,6 +363,10 @@ func (o *testFlags) setup(fs *pflag.FlagSet) (*check.Config, check.Options, repo
 	}
 	opts.Skip = skip
 	opts.Conftest, opts.Trace = o.cformat != nil, o.conftestOut.trace
+	if fs.Changed("shard") && o.shard == "" {
+		// An unset matrix variable: every job would run everything.
+		return fail("drydock test: --shard \"\": want i/n with 1 <= i <= n")
+	}
 	if opts.Shard, err = check.ParseShard(o.shard); err != nil {
 		return fail("drydock test: --shard %w", err)
 	}
