@@ -19,12 +19,21 @@ import (
 // application, component, trait or policy that produced its object. The
 // finding's file, line and column are also given flat, as before source
 // (deprecated: read source). A shard's report (--shard) names its shard
-// and holds what `drydock report merge` needs: the unclaimed findings.
-type JSON struct{}
+// and drydock's version and holds what `drydock report merge` needs: the
+// unclaimed findings.
+type JSON struct {
+	// Version is the drydock version a shard's report names (shards of
+	// one run must be of one drydock); "" names none.
+	Version string
+}
 
 // Write writes the JSON report of r to w.
-func (JSON) Write(w io.Writer, r *check.Result) error {
-	return JSONReport(r).Write(w)
+func (j JSON) Write(w io.Writer, r *check.Result) error {
+	out := JSONReport(r)
+	if out.Shard != nil {
+		out.Drydock = j.Version
+	}
+	return out.Write(w)
 }
 
 // JSONReport is r as the JSON report's data.

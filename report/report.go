@@ -30,7 +30,8 @@ type Format interface {
 
 // Options are what some formats need besides the result.
 type Options struct {
-	// Version is the drydock version SARIF names as its tool's.
+	// Version is the drydock version SARIF names as its tool's, and a
+	// shard's JSON report.
 	Version string
 	// Dir is the directory SARIF makes absolute file paths relative to
 	// (the working directory); a path outside it, or any path when Dir
@@ -51,7 +52,7 @@ func Lookup(name string, o Options) (f Format, ok bool) {
 	case "text":
 		return Text{Colour: o.Colour}, true
 	case "json":
-		return JSON{}, true
+		return JSON{Version: o.Version}, true
 	case "junit":
 		return JUnit{}, true
 	case "sarif":

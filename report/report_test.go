@@ -108,7 +108,7 @@ func TestLookup(t *testing.T) {
 		ok   bool
 	}{
 		{"text", Text{}, true},
-		{"json", JSON{}, true},
+		{"json", JSON{Version: "v1"}, true},
 		{"junit", JUnit{}, true},
 		{"sarif", SARIF{Version: "v1", Dir: "/d"}, true},
 		{"github", GitHub{}, true},

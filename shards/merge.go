@@ -16,10 +16,11 @@ type Input struct {
 }
 
 // Merge combines the reports of the shards 1..n of one run into the
-// report of the whole run. Every report must be of the same n (a report
-// without a shard is shard 1 of 1) and the same config, and every shard
+// report of the whole run (which, as a whole run's, names no drydock
+// version). Every report must be of the same n (a report without a
+// shard is shard 1 of 1), the same config and drydock version, and every shard
 // 1..n given once: a missing shard, one given twice, mixed counts or
-// configs, or a split suite (one with unclaimed findings) missing from a
+// configs or versions, or a split suite (one with unclaimed findings) missing from a
 // shard's report are an error naming them. For each suite (sorted by
 // name):
 //   - objects add up (each shard counts the objects it is answerable for);
@@ -57,6 +58,9 @@ func Merge(in []Input) (*Report, error) {
 		byIndex[s.Index] = i.Name
 		if c, c0 := i.Report.Config, in[0].Report.Config; c != c0 {
 			return nil, fmt.Errorf("%s is of config %q but %s of %q: the reports are not of one run", i.Name, c, in[0].Name, c0)
+		}
+		if v, v0 := i.Report.Drydock, in[0].Report.Drydock; v != v0 {
+			return nil, fmt.Errorf("%s is of drydock %s but %s of drydock %s: the reports are not of one run (shards split and report by their version's rules)", i.Name, orUnknown(v), in[0].Name, orUnknown(v0))
 		}
 	}
 	var missing []string
@@ -175,6 +179,14 @@ func Merge(in []Input) (*Report, error) {
 		out.Suites = append(out.Suites, a.suite)
 	}
 	return out, nil
+}
+
+// orUnknown is version v, or "(unknown)" for a report that names none.
+func orUnknown(v string) string {
+	if v == "" {
+		return "(unknown)"
+	}
+	return v
 }
 
 // shardOf is the report's shard: 1 of 1 when it names none.

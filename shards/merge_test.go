@@ -147,6 +147,8 @@ func TestMergeRefuses(t *testing.T) {
 		{"a whole run with a shard", []Input{{Name: "whole.json", Report: &Report{}}, shard(2, 2, s)}, "report-2.json is shard 2/2 but whole.json is of 1 shards: the reports are not of one run"},
 		{"mixed configs", []Input{shard(1, 2, s), {Name: "other.json", Report: &Report{Config: "other/drydock.yaml", Shard: &Shard{2, 2}}}},
 			`other.json is of config "other/drydock.yaml" but report-1.json of "drydock.yaml": the reports are not of one run`},
+		{"mixed versions", []Input{{Name: "a.json", Report: &Report{Config: "drydock.yaml", Drydock: "v0.1.0", Shard: &Shard{1, 2}}}, shard(2, 2, s)},
+			`report-2.json is of drydock (unknown) but a.json of drydock v0.1.0: the reports are not of one run`},
 		{"a split suite missing from a shard", []Input{shard(1, 2, Suite{Name: "s", Unclaimed: []Finding{stale}}, Suite{Name: "t"}), shard(2, 2, Suite{Name: "t"})},
 			"suite s is split among the shards but report-2.json does not have it: the reports are not of one run (the same --suite for every shard)"},
 	}
@@ -163,7 +165,7 @@ func TestMergeRefuses(t *testing.T) {
 // TestReadWrite: a report reads back as written; what is not drydock
 // test's JSON report is refused.
 func TestReadWrite(t *testing.T) {
-	r := &Report{OK: true, Config: "drydock.yaml", Shard: &Shard{2, 3}, Suites: []Suite{{Name: "s", Status: StatusOK, Checks: []string{"render"}, Findings: []Finding{},
+	r := &Report{OK: true, Config: "drydock.yaml", Drydock: "v0.1.0", Shard: &Shard{2, 3}, Suites: []Suite{{Name: "s", Status: StatusOK, Checks: []string{"render"}, Findings: []Finding{},
 		Unclaimed: []Finding{{Suite: "s", Check: "golden", Level: LevelError, Message: "m", Related: []Related{{What: "template", File: "d.cue", Line: 3}},
 			Source: &Source{File: "a.yaml", Line: 1, Application: "a"}, Metadata: map[string]any{"id": "X1"}}}}}}
 	var buf bytes.Buffer

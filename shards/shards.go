@@ -13,13 +13,17 @@ import (
 )
 
 // Report is drydock test's JSON report: {"ok": bool, "config": file,
-// "shard": {index, count}, "suites": [...]}, empty optional fields left
+// "drydock": version (a shard's), "shard": {index, count}, "suites": [...]}, empty optional fields left
 // out.
 type Report struct {
 	OK bool `json:"ok"`
 	// Config is the configuration file the suites came from: where a
 	// finding without a place of its own points.
 	Config string `json:"config,omitempty"`
+	// Drydock is, in a shard's report, the version of drydock that made
+	// it: shards of one run are of one drydock (the merge refuses
+	// others). A whole run's report leaves it out.
+	Drydock string `json:"drydock,omitempty"`
 	// Shard is the part of the run the report is of (--shard i/n); nil
 	// for a whole run (read as shard 1 of 1).
 	Shard  *Shard  `json:"shard,omitempty"`
