@@ -27,6 +27,8 @@ type Input struct {
 //   - checks are the union, in the order the shards first name them;
 //   - findings are the union, one of each (findings about what every
 //     shard checks, such as a resource template, come once per shard);
+//   - a shard's warning that it rendered the whole suite
+//     (WholeRenderPrefix) is left out: the whole run does not make it;
 //   - "the golden tree does not exist yet: N objects render", which each
 //     shard makes with its own N, comes once, with N the objects of the
 //     shards that made it;
@@ -104,6 +106,9 @@ func Merge(in []Input) (*Report, error) {
 				}
 			}
 			for _, f := range s.Findings {
+				if wholeRender(f) {
+					continue
+				}
 				if k, ok := missingKey(f); ok {
 					m := a.missing[k]
 					if m == nil {
@@ -195,6 +200,17 @@ func shardOf(r *Report) Shard {
 		return Shard{Index: 1, Count: 1}
 	}
 	return *r.Shard
+}
+
+// WholeRenderPrefix starts the warning of a shard that rendered the
+// whole suite (its applications may change each other's objects): how
+// the shard worked, not a finding of the suite, which the whole run does
+// not make (with --fail-on-warn it would fail the merge alone).
+const WholeRenderPrefix = "shards render the whole suite, each reporting only its applications' objects: "
+
+// wholeRender reports whether f is a shard's WholeRenderPrefix warning.
+func wholeRender(f Finding) bool {
+	return f.Check == "render" && f.Level == LevelWarning && f.Object == "" && strings.HasPrefix(f.Message, WholeRenderPrefix)
 }
 
 // missingTree is the "golden tree does not exist yet" finding of the

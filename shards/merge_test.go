@@ -117,6 +117,24 @@ func TestMergeMissingTree(t *testing.T) {
 	}
 }
 
+// TestMergeWholeRender: a shard's warning that it rendered the whole
+// suite is not the suite's (the whole run has no such warning): the
+// merge leaves it out, and --fail-on-warn passes as for the whole run.
+func TestMergeWholeRender(t *testing.T) {
+	whole := Finding{Suite: "s", Check: "render", Level: LevelWarning,
+		Message: WholeRenderPrefix + "Application s (shared/s.yaml:1:1) uses a shared-resource policy: applications may share an object"}
+	got, err := Merge([]Input{
+		shard(1, 2, Suite{Name: "s", Objects: 1, Findings: []Finding{whole}}),
+		shard(2, 2, Suite{Name: "s", Objects: 1, Findings: []Finding{whole}}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Finding{}, got.Suites[0].Findings); diff != "" || got.Exit(true) != ExitOK {
+		t.Errorf("exit with fail-on-warn %d, findings (-want +got):\n%s", got.Exit(true), diff)
+	}
+}
+
 // TestMergeUnclaimedRepeated: an unclaimed finding a shard repeats is
 // still one shard's: not stale while another shard renders the file.
 func TestMergeUnclaimedRepeated(t *testing.T) {
