@@ -25,6 +25,11 @@ func Encode(obj *manifest.Object) ([]byte, error) {
 	if !ok {
 		return yaml.Marshal(obj.Data)
 	}
+	if m, isMap := v.(map[string]any); isMap {
+		if out, ok := emit(m); ok {
+			return out, nil
+		}
+	}
 	return yaml2.Marshal(v)
 }
 
