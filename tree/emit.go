@@ -57,6 +57,9 @@ func (e *emitter) mapping(m map[string]any, indent int, inline bool) bool {
 		return 0
 	})
 	defer func() { e.keys = e.keys[:start] }()
+	if !consistent(keys) {
+		return false
+	}
 	for i, k := range keys {
 		if i > 0 || !inline {
 			e.indent(indent)
@@ -88,7 +91,38 @@ func (e *emitter) mapping(m map[string]any, indent int, inline bool) bool {
 			}
 		default:
 			e.b = append(e.b, ' ')
-			if !e.scalar(x, indent+len(key)+2) {
+			if !e.scalar(x, indent+len(key)+2, indent+2) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// consistent reports whether keys, sorted by keyLess, are in the one
+// order go-yaml v2 gives them whatever the map's iteration order. keyLess
+// orders characters totally, letters after the rest, except that runs of
+// digits compare as numbers, which is no strict order for some keys
+// ("007", "0b101", "1_000", "2a"): where a key holds a digit every pair
+// is checked, so that the sorted order is the only one consistent with
+// every comparison a sort can make.
+func consistent(keys []string) bool {
+	digits := false
+	for _, k := range keys {
+		if strings.ContainsAny(k, "0123456789") || !isASCII(k) {
+			digits = true
+			break
+		}
+	}
+	if !digits {
+		return true
+	}
+	if len(keys) > 128 {
+		return false
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if !keyLess(keys[i], keys[j]) || keyLess(keys[j], keys[i]) {
 				return false
 			}
 		}
@@ -121,7 +155,7 @@ func (e *emitter) sequence(s []any, indent int, inline bool) bool {
 				return false
 			}
 		default:
-			if !e.scalar(x, indent+2) {
+			if !e.scalar(x, indent+2, indent+2) {
 				return false
 			}
 		}
@@ -135,21 +169,31 @@ func (e *emitter) indent(n int) {
 	}
 }
 
-// scalar writes v starting at column col, and the line's end.
-func (e *emitter) scalar(v any, col int) bool {
+// scalar writes v starting at column col, and the line's end; a folded
+// or block scalar's further lines are indented by inner.
+func (e *emitter) scalar(v any, col, inner int) bool {
 	switch x := v.(type) {
 	case string:
 		if plainSafe(x) {
 			e.b = append(e.b, x...)
 			break
 		}
-		s, ok := standalone(x)
-		// go-yaml folds a scalar only at a space past the preferred width:
-		// one that ends by it, or has no space, is written here as alone.
-		if !ok || col+len(s) > bestWidth && strings.ContainsRune(x, ' ') {
-			return false
+		if strings.IndexByte(x, '\n') >= 0 {
+			return e.literal(x, inner)
 		}
-		e.b = append(e.b, s...)
+		s, plain, ok := standalone(x)
+		switch {
+		case !ok:
+			return false
+		case plain:
+			e.plain(x, col, inner)
+		case col+len(s) > bestWidth && strings.IndexByte(x, ' ') >= 0:
+			// go-yaml folds a quoted scalar at a space past the
+			// preferred width, with escapes this emitter does not write.
+			return false
+		default:
+			e.b = append(e.b, s...)
+		}
 	case bool:
 		e.b = strconv.AppendBool(e.b, x)
 	case int64:
@@ -178,6 +222,97 @@ func (e *emitter) scalar(v any, col int) bool {
 	return true
 }
 
+// plain writes s in plain style from column col as go-yaml v2 does
+// (yaml_emitter_write_plain_scalar): a single space past the preferred
+// width, before a non-space, becomes a line break and inner's indentation.
+func (e *emitter) plain(s string, col, inner int) {
+	spaces := false
+	for i, r := range s {
+		if r == ' ' {
+			if !spaces && col > bestWidth && (i+1 >= len(s) || s[i+1] != ' ') {
+				e.b = append(e.b, '\n')
+				e.indent(inner)
+				col = inner
+			} else {
+				e.b = append(e.b, ' ')
+				col++
+			}
+			spaces = true
+			continue
+		}
+		e.b = utf8.AppendRune(e.b, r)
+		col++
+		spaces = false
+	}
+}
+
+// literal writes s, which holds a line break, as go-yaml v2 does: a
+// literal block scalar ("|") with its lines indented by inner. It writes
+// only printable ASCII without a space before a line break or at the end
+// (go-yaml quotes those) and ending in at most one line break (a kept
+// "|+" block may make it end the document with "...").
+func (e *emitter) literal(s string, inner int) bool {
+	for i := 0; i < len(s); i++ {
+		if !printable(s, i) || s[i] == ' ' && (i+1 == len(s) || s[i+1] == '\n') {
+			return false
+		}
+	}
+	if strings.HasSuffix(s, "\n\n") || s == "\n" {
+		return false
+	}
+	e.b = append(e.b, '|')
+	if s[0] == ' ' || s[0] == '\n' {
+		e.b = append(e.b, '2')
+	}
+	last := s[len(s)-1] == '\n'
+	if !last {
+		e.b = append(e.b, '-')
+	}
+	e.b = append(e.b, '\n')
+	breaks := true
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			e.b = append(e.b, '\n')
+			breaks = true
+			continue
+		}
+		if breaks {
+			e.indent(inner)
+		}
+		e.b = append(e.b, s[i])
+		breaks = false
+	}
+	if !last {
+		e.b = append(e.b, '\n')
+	}
+	return true
+}
+
+// printable is go-yaml's is_printable for the character at s[i], less
+// the line breaks other than \n (U+2028, U+2029) a literal block would
+// write as they are.
+func printable(s string, i int) bool {
+	at := func(j int) byte {
+		if j < len(s) {
+			return s[j]
+		}
+		return 0
+	}
+	b := s[i]
+	switch {
+	case b == '\n' || b >= 0x20 && b <= 0x7e:
+		return true
+	case b < 0x80:
+		return false
+	case b&0xc0 == 0x80:
+		return true // a continuation byte: its first byte was judged
+	case b == 0xe2 && at(i+1) == 0x80 && (at(i+2) == 0xa8 || at(i+2) == 0xa9):
+		return false
+	}
+	return b == 0xc2 && at(i+1) >= 0xa0 || b > 0xc2 && b < 0xed || b == 0xed && at(i+1) < 0xa0 || b == 0xee ||
+		b == 0xef && !(at(i+1) == 0xbb && at(i+2) == 0xbf) && !(at(i+1) == 0xbf && (at(i+2) == 0xbe || at(i+2) == 0xbf))
+}
+
 // keyScalar is mapping key k as go-yaml v2 writes it, when that is a
 // simple key on one line.
 func keyScalar(k string) (string, bool) {
@@ -195,7 +330,8 @@ func keyScalar(k string) (string, bool) {
 			return "", false
 		}
 	}
-	return standalone(k)
+	s, _, ok := standalone(k)
+	return s, ok && strings.IndexByte(s, '\n') < 0
 }
 
 // plainSafe reports whether go-yaml v2 writes s plain as it is: a letter
@@ -228,15 +364,17 @@ func plainSafe(s string) bool {
 	return true
 }
 
-// standalone is s as go-yaml v2 writes it alone at column 0, when that is
-// one line: its style (plain, quoted) does not depend on where it stands.
-// Results are kept: the same labels and values repeat across objects.
-func standalone(s string) (string, bool) {
+// standalone is s, which holds no line break, as go-yaml v2 writes it
+// alone at column 0, and whether that is plain style (folded at spaces
+// past the preferred width, and that only). ok is false for a form
+// that depends on where it stands otherwise. The style does not: results
+// are kept, as the same labels and values repeat across objects.
+func standalone(s string) (form string, plain, ok bool) {
 	standaloneCache.Lock()
 	r, ok := standaloneCache.m[s]
 	standaloneCache.Unlock()
 	if ok {
-		return r.s, r.ok
+		return r.form, r.plain, r.ok
 	}
 	r = standaloneUncached(s)
 	standaloneCache.Lock()
@@ -245,12 +383,12 @@ func standalone(s string) (string, bool) {
 	}
 	standaloneCache.m[s] = r
 	standaloneCache.Unlock()
-	return r.s, r.ok
+	return r.form, r.plain, r.ok
 }
 
 type standaloneResult struct {
-	s  string
-	ok bool
+	form      string
+	plain, ok bool
 }
 
 var standaloneCache struct {
@@ -266,15 +404,20 @@ func standaloneUncached(s string) standaloneResult {
 		return standaloneResult{}
 	}
 	out = out[:len(out)-1]
-	// A block scalar, a folded line or a document marker ("--- |") has
-	// more than the scalar.
-	// A line break other than \n written as it is (in single quotes) is
-	// followed by the indentation of where the scalar stands.
+	// A plain scalar is the string itself, folded at spaces.
+	var e emitter
+	e.plain(s, 0, 2) // go-yaml indents a document's folded scalar by 2
+	if string(e.b) == string(out) {
+		return standaloneResult{form: s, plain: true, ok: true}
+	}
+	// A line break other than \n written as it is (in single quotes),
+	// or a folded quoted scalar, is followed by the indentation of where
+	// the scalar stands; "---" marks a document that starts with a block.
 	if bytes.IndexByte(out, '\n') >= 0 || bytes.HasPrefix(out, []byte("---")) ||
 		bytes.ContainsAny(out, "\r\u0085\u2028\u2029") {
 		return standaloneResult{}
 	}
-	return standaloneResult{s: string(out), ok: true}
+	return standaloneResult{form: string(out), ok: true}
 }
 
 // keyLess is go-yaml v2's order of string map keys (its keyList.Less):

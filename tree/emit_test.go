@@ -94,8 +94,8 @@ func TestEmitCorpora(t *testing.T) {
 		}
 	}
 	t.Logf("%d objects, %d written by emit", objects, emitted)
-	if objects < 1000 || emitted*10 < objects*6 {
-		t.Errorf("%d objects, %d written by emit: want at least 1,000 and 60%%", objects, emitted)
+	if objects < 1000 || emitted*10 < objects*7 {
+		t.Errorf("%d objects, %d written by emit: want at least 1,000 and 70%%", objects, emitted)
 	}
 }
 
