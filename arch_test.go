@@ -211,3 +211,23 @@ func TestFrontLinksOnlyStdlib(t *testing.T) {
 		}
 	}
 }
+
+// engineSkips are packages the engine does without although a command
+// needs what they do, because their initialisers would run at every
+// start: github.com/distribution/reference compiled six regular
+// expressions (overrides/karmada parses image references with its grammar,
+// compiled on first use).
+var engineSkips = []string{"github.com/distribution/reference"}
+
+// TestEngineSkipsHeavyInit: the engine links none of engineSkips.
+func TestEngineSkipsHeavyInit(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./cmd/drydock-engine").Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/drydock-engine: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if slices.Contains(engineSkips, pkg) {
+			t.Errorf("the engine links %s, whose initialisers run at every start", pkg)
+		}
+	}
+}

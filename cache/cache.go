@@ -117,7 +117,8 @@ const magic = "drydock\x00cache\x01"
 
 const headerLen = len(magic) + 8 + sha256.Size + 4
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use, not at every drydock start.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Store is an open cache directory. A nil *Store is a store that holds
 // nothing (--no-cache): Get always misses and Put does nothing. Its
@@ -228,7 +229,7 @@ func decode(buf []byte, k Key) ([]byte, error) {
 		return nil, errCorrupt
 	}
 	data := buf[headerLen:]
-	crc := crc32.Update(crc32.Checksum(k[:], castagnoli), castagnoli, data)
+	crc := crc32.Update(crc32.Checksum(k[:], castagnoli()), castagnoli(), data)
 	if crc != binary.LittleEndian.Uint32(h[8+sha256.Size:]) {
 		return nil, errCorrupt
 	}
@@ -242,7 +243,7 @@ func encode(k Key, data []byte) []byte {
 	h := buf[len(magic):]
 	binary.LittleEndian.PutUint64(h[:8], uint64(len(data)))
 	copy(h[8:], k[:])
-	crc := crc32.Update(crc32.Checksum(k[:], castagnoli), castagnoli, data)
+	crc := crc32.Update(crc32.Checksum(k[:], castagnoli()), castagnoli(), data)
 	binary.LittleEndian.PutUint32(h[8+sha256.Size:], crc)
 	return append(buf, data...)
 }

@@ -166,7 +166,7 @@ func review(ctx context.Context, b *regosandbox.Budget, opts Options, constraint
 		if _, ok := queries[c.tmpl]; ok || c.skip || c.tmpl.cel != nil {
 			continue
 		}
-		q, err := rego.New(rego.ParsedQuery(violationQuery), rego.Compiler(c.tmpl.compiler), rego.Store(store)).PrepareForEval(ctx)
+		q, err := rego.New(rego.ParsedQuery(violationQuery()), rego.Compiler(c.tmpl.compiler), rego.Store(store)).PrepareForEval(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -23,7 +24,8 @@ const (
 )
 
 // violationQuery enumerates the template's violation set.
-var violationQuery = ast.MustParseBody("data." + templatePackage + ".violation[result]")
+// It is parsed on first use, not at every drydock start.
+var violationQuery = sync.OnceValue(func() ast.Body { return ast.MustParseBody("data." + templatePackage + ".violation[result]") })
 
 // template is one compiled ConstraintTemplate.
 type template struct {
@@ -262,7 +264,7 @@ func (t *template) compile(obj *manifest.Object, code regoCode) error {
 	// query tells whether it can be enumerated: a function violation(x)
 	// or a single value (violation = 5) fails here, at Load, rather than
 	// on every review.
-	if _, err := c.QueryCompiler().Compile(violationQuery); err != nil {
+	if _, err := c.QueryCompiler().Compile(violationQuery()); err != nil {
 		return t.regoError(err)
 	}
 	t.compiler = c

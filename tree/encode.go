@@ -16,7 +16,9 @@ import (
 // the object into JSON, parses the JSON back with go-yaml v2 and encodes
 // the result; Encode gives go-yaml the value that round trip produces
 // directly (whole floats as integers, invalid UTF-8 replaced, nil
-// collections as null), which is most of the cost saved. A value outside
+// collections as null), which is most of the cost saved, and writes it
+// with emit (emit.go), which writes go-yaml v2's bytes without its
+// reflection where it can show they are the same. A value outside
 // the JSON data model takes the round trip. One difference: a string
 // holding a C1 control character or DEL, which sigs.k8s.io/yaml writes
 // into its JSON but then refuses to read, is written escaped.
@@ -24,6 +26,11 @@ func Encode(obj *manifest.Object) ([]byte, error) {
 	v, ok := jsonModel(obj.Data)
 	if !ok {
 		return yaml.Marshal(obj.Data)
+	}
+	if m, isMap := v.(map[string]any); isMap {
+		if out, ok := emit(m); ok {
+			return out, nil
+		}
 	}
 	return yaml2.Marshal(v)
 }

@@ -358,6 +358,13 @@ func (d *ownedDir) writeNew(name string, data []byte, old existing) error {
 	}
 	step()
 	r, base := d.at(name)
+	if createAt {
+		dir, err := d.dirFile(name, r)
+		if err != nil {
+			return err
+		}
+		return createExcl(dir, r.Name(), base, data, perm, old)
+	}
 	f, err := r.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err

@@ -1,14 +1,15 @@
 package karmada
 
 import (
-	_ "crypto/sha256" // digest algorithms reference.Parse accepts, as Karmada registers them
+	_ "crypto/sha256" // digest algorithms godigest.Parse accepts, as Karmada registers them
 	_ "crypto/sha512"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 
-	"github.com/distribution/reference"
+	godigest "github.com/opencontainers/go-digest"
 )
 
 // image is an image reference split the way Karmada's imageparser does:
@@ -25,7 +26,7 @@ var (
 )
 
 // imageCache memoises parseImage: references repeat across objects and
-// clusters, and reference.Parse is a large regular expression.
+// clusters, and parseReference is a large regular expression.
 var imageCache struct {
 	sync.Mutex
 	m map[string]imageResult
@@ -58,20 +59,83 @@ func parseImage(s string) (image, error) {
 }
 
 func parseImageUncached(s string) (image, error) {
-	ref, err := reference.Parse(s)
+	name, tag, dgst, err := parseReference(s)
 	if err != nil {
 		return image{}, err
 	}
-	var img image
-	if named, ok := ref.(reference.Named); ok {
-		img.host, img.repository = splitHostname(named.Name())
-	}
-	if tagged, ok := ref.(reference.Tagged); ok {
-		img.tag = tagged.Tag()
-	} else if digested, ok := ref.(reference.Digested); ok {
-		img.digest = digested.Digest().String()
+	img := image{tag: tag}
+	img.host, img.repository = splitHostname(name)
+	if tag == "" {
+		img.digest = dgst
 	}
 	return img, nil
+}
+
+// The errors of github.com/distribution/reference's Parse, which Karmada
+// quotes in its messages.
+var (
+	errReferenceInvalidFormat = errors.New("invalid reference format")
+	errNameContainsUppercase  = errors.New("repository name must be lowercase")
+	errNameTooLong            = errors.New("repository name must not be more than 255 characters")
+)
+
+// The grammar of github.com/distribution/reference (v0.6.0, regexp.go),
+// compiled on first use: that package compiles its expressions when the
+// program starts, a cost every drydock command paid.
+const (
+	refAlphanumeric        = `[a-z0-9]+`
+	refSeparator           = `(?:[._]|__|[-]+)`
+	refDomainNameComponent = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
+	refOptionalPort        = `(?::[0-9]+)?`
+	refTag                 = `[\w][\w.-]{0,127}`
+	refDigest              = `[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}`
+	refIPv6Address         = `\[(?:[a-fA-F0-9:]+)\]`
+	refDomainName          = refDomainNameComponent + `(?:\.` + refDomainNameComponent + `)*`
+	refDomainAndPort       = `(?:` + refDomainName + `|` + refIPv6Address + `)` + refOptionalPort
+	refPathComponent       = refAlphanumeric + `(?:` + refSeparator + refAlphanumeric + `)*`
+	refRemoteName          = refPathComponent + `(?:/` + refPathComponent + `)*`
+	refName                = `(?:` + refDomainAndPort + `/)?` + refRemoteName
+)
+
+var (
+	referenceRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(` + refName + `)(?::(` + refTag + `))?(?:@(` + refDigest + `))?$`)
+	})
+	anchoredNameRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:(` + refDomainAndPort + `)/)?(` + refRemoteName + `)$`)
+	})
+)
+
+// parseReference is github.com/distribution/reference's Parse: the name
+// (domain/path), tag and digest of image reference s.
+func parseReference(s string) (name, tag, dgst string, err error) {
+	m := referenceRE().FindStringSubmatch(s)
+	if m == nil {
+		switch {
+		case s == "":
+			// Unreachable for Parse's callers here, as for Parse: kept
+			// for its message.
+			return "", "", "", errors.New("repository name must have at least one component")
+		case referenceRE().FindStringSubmatch(strings.ToLower(s)) != nil:
+			return "", "", "", errNameContainsUppercase
+		}
+		return "", "", "", errReferenceInvalidFormat
+	}
+	path := m[1]
+	if n := anchoredNameRE().FindStringSubmatch(m[1]); len(n) == 3 {
+		path = n[2]
+	}
+	if len(path) > 255 {
+		return "", "", "", errNameTooLong
+	}
+	if m[3] != "" {
+		d, err := godigest.Parse(m[3])
+		if err != nil {
+			return "", "", "", err
+		}
+		dgst = d.String()
+	}
+	return m[1], m[2], dgst, nil
 }
 
 // splitHostname treats the first path segment as the host only if it holds
