@@ -103,12 +103,18 @@ type auxiliary struct {
 // rendered is an object's CUE value with its JSON-model form computed at
 // most once: every trait's context needs the objects rendered so far, and
 // most of them do not change between traits.
+//
+// A patch that is plain data is merged into the JSON-model form only
+// (patch.Merge) and kept in pending: the CUE value is val with the
+// pending patches unified in, built (by patch.Unify, as if each had been
+// applied when it came) only when something needs it.
 type rendered struct {
-	val cue.Value
-	obj map[string]any
+	val     cue.Value
+	pending []cue.Value
+	obj     map[string]any
 }
 
-func (r *rendered) set(v cue.Value) { r.val, r.obj = v, nil }
+func (r *rendered) set(v cue.Value) { r.val, r.pending, r.obj = v, nil, nil }
 
 func (r *rendered) object() (map[string]any, error) {
 	if r.obj == nil {
@@ -119,6 +125,41 @@ func (r *rendered) object() (map[string]any, error) {
 		r.obj = obj
 	}
 	return r.obj, nil
+}
+
+// value is the object's CUE value, the pending patches unified in.
+func (r *rendered) value(ctx *cue.Context) (cue.Value, error) {
+	for len(r.pending) > 0 {
+		v, err := patch.Unify(ctx, r.val, r.pending[0])
+		if err != nil {
+			return v, err
+		}
+		r.val, r.pending = v, r.pending[1:]
+	}
+	return r.val, nil
+}
+
+// patch applies p to the object: merged into its data when p is plain
+// data (patch.Merge), otherwise by apply (patch.Apply or patch.Unify)
+// on its CUE value.
+func (r *rendered) patch(ctx *cue.Context, p cue.Value, apply func(*cue.Context, cue.Value, cue.Value) (cue.Value, error)) error {
+	if obj, err := r.object(); err == nil {
+		if merged, ok := patch.Merge(r.val, obj, p); ok {
+			r.obj = merged
+			r.pending = append(r.pending, p)
+			return nil
+		}
+	}
+	base, err := r.value(ctx)
+	if err != nil {
+		return err
+	}
+	patched, err := apply(ctx, base, p)
+	if err != nil {
+		return err
+	}
+	r.set(patched)
+	return nil
 }
 
 // componentRun carries one component render through its stages.
@@ -368,11 +409,9 @@ func (r *componentRun) trait(t *render.Trait) error {
 	} else if p.Exists() {
 		// The context's output is the object before the patch.
 		before, _ := ctxData["output"].(map[string]any)
-		patched, err := patch.Apply(r.e.ctx, r.base.val, p)
-		if err != nil {
+		if err := r.base.patch(r.e.ctx, p, patch.Apply); err != nil {
 			return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch workload: %w", err))
 		}
-		r.base.set(patched)
 		if r.prov != nil {
 			if after, err := r.base.object(); err == nil {
 				r.recordPatch(r.prov, before, after, p, s)
@@ -389,11 +428,9 @@ func (r *componentRun) trait(t *render.Trait) error {
 			if r.aux[i].prov != nil {
 				before, _ = r.aux[i].obj.object()
 			}
-			patched, err := patch.Unify(r.e.ctx, r.aux[i].obj.val, target)
-			if err != nil {
+			if err := r.aux[i].obj.patch(r.e.ctx, target, patch.Unify); err != nil {
 				return r.cueErr(def, t.Path, t.Type, fmt.Errorf("patch outputs.%s: %w", r.aux[i].name, err))
 			}
-			r.aux[i].obj.set(patched)
 			if before != nil {
 				if after, err := r.aux[i].obj.object(); err == nil {
 					po := s
@@ -406,6 +443,9 @@ func (r *componentRun) trait(t *render.Trait) error {
 	if err := userErrors(v, "trait", t.Type); err != nil {
 		return r.errAt(t.Path, t.Type, err)
 	}
+	// A stage's base is what culprit looks up incomplete fields in: val
+	// without the pending patches, which are concrete data and which
+	// only patch a concrete object, looks the same to it.
 	r.stages = append(r.stages, stage{trait: t, def: def, tmpl: v, base: r.base.val})
 	return nil
 }
@@ -422,7 +462,8 @@ func (r *componentRun) traitContext(def *render.Definition, t *render.Trait) (ma
 	switch {
 	case !use.reads("output") && r.prov == nil:
 		// The output must still be concrete, as toGo checks.
-		if r.base.obj == nil {
+		if _, err := r.base.object(); err != nil {
+			// The error is concrete's when it fails (toGo checks it first).
 			if err := concrete(r.base.val); err != nil {
 				return nil, r.cueErr(def, t.Path, t.Type, fmt.Errorf("context.output: %w", err))
 			}

@@ -11,7 +11,6 @@
 package cueval
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -241,15 +240,3 @@ func toGo(v cue.Value) (map[string]any, error) {
 
 // concrete is toGo's check that v is concrete data.
 func concrete(v cue.Value) error { return v.Validate(cue.Concrete(true), cue.Final()) }
-
-func decodeJSONObject(data []byte) (map[string]any, error) {
-	raw, err := manifest.DecodeJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, errors.New("not an object")
-	}
-	return m, nil
-}
