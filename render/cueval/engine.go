@@ -125,6 +125,8 @@ func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 			e.helmDefs = map[*render.Definition]bool{}
 		}
 		e.helmDefs[d] = true
+	} else if sv, ok := e.compileStatic(d, src); ok {
+		v = sv
 	} else {
 		v = e.ctx.CompileString(src, cue.Filename(d.TemplateFile))
 	}
@@ -135,6 +137,19 @@ func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 	e.templates[d] = v
 	return v, nil
 }
+
+// compileStatic compiles a component's template with its static part
+// apart (compileSplit); ok is false for other templates, and for one
+// compileSplit declines.
+func (e *Engine) compileStatic(d *render.Definition, src string) (cue.Value, bool) {
+	if d.Kind != render.KindComponent || !splitTemplates {
+		return cue.Value{}, false
+	}
+	return compileSplit(e.ctx, d.TemplateFile, src)
+}
+
+// splitTemplates enables compileStatic (a differential test turns it off).
+var splitTemplates = true
 
 // TemplateError is a definition template that does not compile.
 type TemplateError struct {
