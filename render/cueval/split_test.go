@@ -1,6 +1,7 @@
 package cueval
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -16,7 +17,12 @@ import (
 // evaluated is what a component's evaluation gives: the validation error
 // (details and positions) and output, outputs and errs as JSON.
 func evaluated(tmpl cue.Value, fill map[string]any) string {
-	v := tmpl.Unify(tmpl.Context().Encode(fill))
+	// JSON compiled, not Encode: its positions follow map iteration.
+	data, err := json.Marshal(fill)
+	if err != nil {
+		panic(err)
+	}
+	v := tmpl.Unify(tmpl.Context().CompileBytes(data, cue.Filename("fill.json")))
 	s := "validate:"
 	if err := v.Validate(); err != nil {
 		s += cueerrors.Details(err, nil) + fmt.Sprint(cueerrors.Positions(err))
