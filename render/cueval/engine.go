@@ -148,14 +148,11 @@ func (e *Engine) template(d *render.Definition) (cue.Value, error) {
 // apart (compileSplit); ok is false for other templates, and for one
 // compileSplit declines.
 func (e *Engine) compileStatic(d *render.Definition, src string) (cue.Value, bool) {
-	if d.Kind != render.KindComponent || !splitTemplates {
+	if d.Kind != render.KindComponent {
 		return cue.Value{}, false
 	}
 	return compileSplit(e.ctx, d.TemplateFile, src)
 }
-
-// splitTemplates enables compileStatic (a differential test turns it off).
-var splitTemplates = true
 
 // TemplateError is a definition template that does not compile.
 type TemplateError struct {
@@ -211,7 +208,8 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 	e.uses++
 	// One unification: evaluating the template once with both values is
 	// half the work of unifying them one after the other.
-	fill := e.ctx.Encode(map[string]any{"context": e.readable(d, context)})
+	fill := map[string]any{"context": e.readable(d, context)}
+	var bad *cue.Value
 	if params != nil {
 		decl := tmpl.LookupPath(cue.ParsePath("parameter"))
 		order := e.orders[d]
@@ -220,9 +218,23 @@ func (e *Engine) evaluateMarked(d *render.Definition, params map[string]any, con
 			e.orders[d] = order
 		}
 		f := &filler{order: order, mark: mark}
-		fill = fill.FillPath(cue.ParsePath("parameter"), e.ctx.BuildExpr(f.expr(decl, NormalizeNumbers(params), "", nil)))
+		pv := e.ctx.BuildExpr(f.expr(decl, NormalizeNumbers(params), "", nil))
+		if pv.Err() == nil {
+			// Encoded with the context, the parameter's value is taken as
+			// it is: filling it into the encoded context (FillPath)
+			// evaluated both again.
+			fill["parameter"] = pv
+		} else {
+			// Encoding a value with an error would make the whole fill
+			// that error: filled in, it is reported where it was.
+			bad = &pv
+		}
 	}
-	v := tmpl.Unify(fill)
+	fv := e.ctx.Encode(fill)
+	if bad != nil {
+		fv = fv.FillPath(cue.ParsePath("parameter"), *bad)
+	}
+	v := tmpl.Unify(fv)
 	if e.helmDefs[d] {
 		if v, err = e.resolveHelm(d, v); err != nil {
 			return v, err
