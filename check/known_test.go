@@ -42,16 +42,22 @@ func (s *memStore) Put(k cache.Key, data []byte) error {
 }
 
 // cachedRun runs drydock.yaml with st keeping the golden comparisons' state
-// (files written before now count as old), and returns the result and how
-// many golden files the suite's comparison knew unchanged without reading.
-func cachedRun(t *testing.T, st store) (*Result, int) {
+// (files written before now count as old) and renders (a render cache
+// hit's objects carry their digests, manifest.Object.Sums) from rc, when
+// set, and returns the result and how many golden files the suite's
+// comparison knew unchanged without reading.
+func cachedRun(t *testing.T, st store, rc ...*cache.Store) (*Result, int) {
 	t.Helper()
 	cfg, err := LoadConfig("drydock.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	known := -1
-	res := Run(context.Background(), cfg, Options{testStore: st,
+	var renders *cache.Store
+	if len(rc) > 0 {
+		renders = rc[0]
+	}
+	res := Run(context.Background(), cfg, Options{testStore: st, Cache: renders,
 		goldenStart:  func(time.Time) time.Time { return time.Now().Add(time.Hour) },
 		goldenReport: func(_ string, rep *golden.Report) { known = rep.Known }})
 	return res, known
@@ -121,45 +127,64 @@ func TestGoldenKnown(t *testing.T) {
 		}, 0, objects},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := runFiles(t, map[string]string{
-				"drydock.yaml": "suites: [{name: s, inputs: [shop.yaml, cart.yaml], golden: golden, validate: false}]\n",
-				"shop.yaml":    shopApp("nginx:1.25", 2),
-				"cart.yaml":    cart,
-			}, Options{Update: true})
-			if res.ExitCode() != ExitOK {
-				t.Fatalf("update: %v", summarize(res))
-			}
-			st := &memStore{}
-			if _, known := cachedRun(t, st); known != 0 {
-				t.Fatalf("the first run knew %d files", known)
-			}
-			if _, known := cachedRun(t, st); known != objects {
-				t.Fatalf("the second run knew %d files, want %d", known, objects)
-			}
-			if tt.change != nil {
-				tt.change(t, st)
-			}
-			cfg, err := LoadConfig("drydock.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			cold := Run(context.Background(), cfg, Options{})
-			warm, known := cachedRun(t, st)
-			if diff := cmp.Diff(summarize(cold), summarize(warm)); diff != "" {
-				t.Errorf("findings differ from a run without the store (-cold +warm):\n%s", diff)
-			}
-			if diff := cmp.Diff(findingDiffs(cold), findingDiffs(warm)); diff != "" {
-				t.Errorf("diffs differ from a run without the store (-cold +warm):\n%s", diff)
-			}
-			if known != tt.known {
-				t.Errorf("knew %d golden files unchanged, want %d", known, tt.known)
-			}
-			// What that run learned holds for the next.
-			if _, again := cachedRun(t, st); again != tt.again {
-				t.Errorf("the next run knew %d files, want %d", again, tt.again)
-			}
-		})
+		for _, renders := range []string{"", " (renders cached)"} {
+			t.Run(tt.name+renders, func(t *testing.T) { goldenKnownCase(t, objects, cart, tt.change, tt.known, tt.again, renders != "") })
+		}
+	}
+}
+
+// goldenKnownCase is a case of TestGoldenKnown, with renders cached or
+// not.
+func goldenKnownCase(t *testing.T, objects int, cart string, change func(t *testing.T, st *memStore), wantKnown, wantAgain int, renders bool) {
+	res := runFiles(t, map[string]string{
+		"drydock.yaml": "suites: [{name: s, inputs: [shop.yaml, cart.yaml], golden: golden, validate: false}]\n",
+		"shop.yaml":    shopApp("nginx:1.25", 2),
+		"cart.yaml":    cart,
+	}, Options{Update: true})
+	if res.ExitCode() != ExitOK {
+		t.Fatalf("update: %v", summarize(res))
+	}
+	st := &memStore{}
+	var rc []*cache.Store
+	if renders {
+		c, err := cache.Open(cache.Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc = append(rc, c)
+	}
+	if _, known := cachedRun(t, st, rc...); known != 0 {
+		t.Fatalf("the first run knew %d files", known)
+	}
+	if _, known := cachedRun(t, st, rc...); known != objects {
+		t.Fatalf("the second run knew %d files, want %d", known, objects)
+	}
+	if renders {
+		if s := rc[0].Stats(); s.Hits == 0 {
+			t.Fatalf("no render hit: %+v", s)
+		}
+	}
+	if change != nil {
+		change(t, st)
+	}
+	cfg, err := LoadConfig("drydock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := Run(context.Background(), cfg, Options{})
+	warm, known := cachedRun(t, st, rc...)
+	if diff := cmp.Diff(summarize(cold), summarize(warm)); diff != "" {
+		t.Errorf("findings differ from a run without the store (-cold +warm):\n%s", diff)
+	}
+	if diff := cmp.Diff(findingDiffs(cold), findingDiffs(warm)); diff != "" {
+		t.Errorf("diffs differ from a run without the store (-cold +warm):\n%s", diff)
+	}
+	if known != wantKnown {
+		t.Errorf("knew %d golden files unchanged, want %d", known, wantKnown)
+	}
+	// What that run learned holds for the next.
+	if _, again := cachedRun(t, st, rc...); again != wantAgain {
+		t.Errorf("the next run knew %d files, want %d", again, wantAgain)
 	}
 }
 

@@ -119,7 +119,11 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		k.objs[c] = m
 	}
 	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object, owner: e.Owner, propagated: e.Propagated}
-	s.digest, s.digested = tree.DigestOf(e.Object)
+	if sums := e.Object.Sums; sums != nil { // a render cache hit's, computed when it was kept
+		s.digest, s.digested = sums.Digest, sums.Digested
+	} else {
+		s.digest, s.digested = tree.DigestOf(e.Object)
+	}
 	m[e.Object.Key()] = s
 	if k.golden != nil {
 		k.golden.put(s, e)
