@@ -215,6 +215,10 @@ type goldenSink struct {
 	// (nil: nothing is kept, every golden file is read).
 	store store
 	key   cache.Key
+	// parts are the parts of the record at key, old what it held (see
+	// loadKnown).
+	parts int
+	old   tree.Known
 }
 
 // openGolden opens the suite's golden tree for comparing or updating.
@@ -251,7 +255,8 @@ func (g *goldenSink) known(r *runner, s Suite, kind string, start time.Time) (tr
 		return nil, start
 	}
 	g.store, g.key = st, k
-	return loadKnown(st, k), start
+	g.old, g.parts = loadKnown(st, k)
+	return g.old, start
 }
 
 func (g *goldenSink) put(s *sunk, e cluster.Entry) {
@@ -321,7 +326,7 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 // keep keeps what the comparison or update learned, when it changed.
 func (g *goldenSink) keep(learned tree.Known, changed bool) {
 	if g.store != nil && changed {
-		_ = g.store.Put(g.key, learned.Marshal()) // not kept: the next run reads the files
+		_ = keepKnown(g.store, g.key, g.parts, g.old, learned) // not kept: the next run reads the files
 	}
 }
 
