@@ -1,7 +1,11 @@
 package check
 
 import (
+	"bytes"
 	"encoding/json"
+	"hash/fnv"
+	"maps"
+	"strconv"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/manifest"
@@ -31,16 +35,111 @@ func knownKey(kind, dir string, s Suite) (cache.Key, bool) {
 	return cache.NewHasher(kind).String(real).Bytes(cfg).String(cache.BuildID()).Key(), true
 }
 
-// loadKnown is what the store keeps of the comparisons of s with dir:
-// nothing when it keeps nothing or what it keeps does not read.
-func loadKnown(st store, k cache.Key) tree.Known {
+// The record of a Known is kept in parts, by path (partOf), so that a
+// comparison that learned something of a few files of a large golden
+// tree writes only their parts: at the key, a header names how many
+// parts there are (knownParts of the record's size); each part is a
+// tree.Known at partKey. Any part, however old, says only true things
+// (a golden file with that FileID equals a rendered object with that
+// digest): a part missing or unreadable is an empty one, whose files are
+// read and learned again.
+
+// knownHeader starts the header (and names the layout's version).
+const knownHeader = "drydock known parts 1\n"
+
+// knownPartSize is about how many files a part holds; maxKnownParts
+// bounds their number.
+const (
+	knownPartSize = 512
+	maxKnownParts = 256
+)
+
+// knownParts is how many parts a record of n files has: a power of two.
+func knownParts(n int) int {
+	parts := 1
+	for parts*knownPartSize < n && parts < maxKnownParts {
+		parts *= 2
+	}
+	return parts
+}
+
+// partOf is the part of parts that holds path p.
+func partOf(p string, parts int) int {
+	h := fnv.New32a()
+	h.Write([]byte(p))
+	return int(h.Sum32() % uint32(parts))
+}
+
+// partKey is where part i of parts of the record at k is kept.
+func partKey(k cache.Key, parts, i int) cache.Key {
+	return cache.NewHasher("known-part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
+}
+
+// loadKnown is what the store keeps of the comparisons of s with dir, and
+// in how many parts (0: none): nothing when it keeps nothing or what it
+// keeps does not read.
+func loadKnown(st store, k cache.Key) (tree.Known, int) {
 	data, ok := st.Get(k)
 	if !ok {
+		return nil, 0
+	}
+	rest, ok := bytes.CutPrefix(data, []byte(knownHeader))
+	parts, err := strconv.Atoi(string(rest))
+	if !ok || err != nil || parts < 1 || parts > maxKnownParts || parts&(parts-1) != 0 {
+		return nil, 0
+	}
+	var known tree.Known
+	for i := range parts {
+		data, ok := st.Get(partKey(k, parts, i))
+		if !ok {
+			continue
+		}
+		part, err := tree.ParseKnown(data)
+		if err != nil {
+			continue
+		}
+		if known == nil {
+			known = make(tree.Known, len(part)*parts)
+		}
+		for p, f := range part {
+			if partOf(p, parts) == i { // else not a part of this record
+				known[p] = f
+			}
+		}
+	}
+	if known == nil {
+		known = tree.Known{}
+	}
+	return known, parts
+}
+
+// keepKnown keeps learned at k, whose record had parts parts (0: none)
+// holding old: only the parts that changed are written, all of them
+// (and the header) when their number changes.
+func keepKnown(st store, k cache.Key, parts int, old, learned tree.Known) error {
+	n := knownParts(len(learned))
+	split := func(known tree.Known) []tree.Known {
+		out := make([]tree.Known, n)
+		for p, f := range known {
+			i := partOf(p, n)
+			if out[i] == nil {
+				out[i] = tree.Known{}
+			}
+			out[i][p] = f
+		}
+		return out
+	}
+	now, before := split(learned), split(old)
+	for i := range n {
+		if parts == n && maps.Equal(now[i], before[i]) {
+			continue
+		}
+		if err := st.Put(partKey(k, n, i), now[i].Marshal()); err != nil {
+			return err
+		}
+	}
+	if parts == n {
 		return nil
 	}
-	known, err := tree.ParseKnown(data)
-	if err != nil {
-		return nil
-	}
-	return known
+	return st.Put(k, []byte(knownHeader+strconv.Itoa(n)))
 }

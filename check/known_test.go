@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -42,16 +43,22 @@ func (s *memStore) Put(k cache.Key, data []byte) error {
 }
 
 // cachedRun runs drydock.yaml with st keeping the golden comparisons' state
-// (files written before now count as old), and returns the result and how
-// many golden files the suite's comparison knew unchanged without reading.
-func cachedRun(t *testing.T, st store) (*Result, int) {
+// (files written before now count as old) and renders (a render cache
+// hit's objects carry their digests, manifest.Object.Sums) from rc, when
+// set, and returns the result and how many golden files the suite's
+// comparison knew unchanged without reading.
+func cachedRun(t *testing.T, st store, rc ...*cache.Store) (*Result, int) {
 	t.Helper()
 	cfg, err := LoadConfig("drydock.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	known := -1
-	res := Run(context.Background(), cfg, Options{testStore: st,
+	var renders *cache.Store
+	if len(rc) > 0 {
+		renders = rc[0]
+	}
+	res := Run(context.Background(), cfg, Options{testStore: st, Cache: renders,
 		goldenStart:  func(time.Time) time.Time { return time.Now().Add(time.Hour) },
 		goldenReport: func(_ string, rep *golden.Report) { known = rep.Known }})
 	return res, known
@@ -121,45 +128,64 @@ func TestGoldenKnown(t *testing.T) {
 		}, 0, objects},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := runFiles(t, map[string]string{
-				"drydock.yaml": "suites: [{name: s, inputs: [shop.yaml, cart.yaml], golden: golden, validate: false}]\n",
-				"shop.yaml":    shopApp("nginx:1.25", 2),
-				"cart.yaml":    cart,
-			}, Options{Update: true})
-			if res.ExitCode() != ExitOK {
-				t.Fatalf("update: %v", summarize(res))
-			}
-			st := &memStore{}
-			if _, known := cachedRun(t, st); known != 0 {
-				t.Fatalf("the first run knew %d files", known)
-			}
-			if _, known := cachedRun(t, st); known != objects {
-				t.Fatalf("the second run knew %d files, want %d", known, objects)
-			}
-			if tt.change != nil {
-				tt.change(t, st)
-			}
-			cfg, err := LoadConfig("drydock.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			cold := Run(context.Background(), cfg, Options{})
-			warm, known := cachedRun(t, st)
-			if diff := cmp.Diff(summarize(cold), summarize(warm)); diff != "" {
-				t.Errorf("findings differ from a run without the store (-cold +warm):\n%s", diff)
-			}
-			if diff := cmp.Diff(findingDiffs(cold), findingDiffs(warm)); diff != "" {
-				t.Errorf("diffs differ from a run without the store (-cold +warm):\n%s", diff)
-			}
-			if known != tt.known {
-				t.Errorf("knew %d golden files unchanged, want %d", known, tt.known)
-			}
-			// What that run learned holds for the next.
-			if _, again := cachedRun(t, st); again != tt.again {
-				t.Errorf("the next run knew %d files, want %d", again, tt.again)
-			}
-		})
+		for _, renders := range []string{"", " (renders cached)"} {
+			t.Run(tt.name+renders, func(t *testing.T) { goldenKnownCase(t, objects, cart, tt.change, tt.known, tt.again, renders != "") })
+		}
+	}
+}
+
+// goldenKnownCase is a case of TestGoldenKnown, with renders cached or
+// not.
+func goldenKnownCase(t *testing.T, objects int, cart string, change func(t *testing.T, st *memStore), wantKnown, wantAgain int, renders bool) {
+	res := runFiles(t, map[string]string{
+		"drydock.yaml": "suites: [{name: s, inputs: [shop.yaml, cart.yaml], golden: golden, validate: false}]\n",
+		"shop.yaml":    shopApp("nginx:1.25", 2),
+		"cart.yaml":    cart,
+	}, Options{Update: true})
+	if res.ExitCode() != ExitOK {
+		t.Fatalf("update: %v", summarize(res))
+	}
+	st := &memStore{}
+	var rc []*cache.Store
+	if renders {
+		c, err := cache.Open(cache.Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc = append(rc, c)
+	}
+	if _, known := cachedRun(t, st, rc...); known != 0 {
+		t.Fatalf("the first run knew %d files", known)
+	}
+	if _, known := cachedRun(t, st, rc...); known != objects {
+		t.Fatalf("the second run knew %d files, want %d", known, objects)
+	}
+	if renders {
+		if s := rc[0].Stats(); s.Hits == 0 {
+			t.Fatalf("no render hit: %+v", s)
+		}
+	}
+	if change != nil {
+		change(t, st)
+	}
+	cfg, err := LoadConfig("drydock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := Run(context.Background(), cfg, Options{})
+	warm, known := cachedRun(t, st, rc...)
+	if diff := cmp.Diff(summarize(cold), summarize(warm)); diff != "" {
+		t.Errorf("findings differ from a run without the store (-cold +warm):\n%s", diff)
+	}
+	if diff := cmp.Diff(findingDiffs(cold), findingDiffs(warm)); diff != "" {
+		t.Errorf("diffs differ from a run without the store (-cold +warm):\n%s", diff)
+	}
+	if known != wantKnown {
+		t.Errorf("knew %d golden files unchanged, want %d", known, wantKnown)
+	}
+	// What that run learned holds for the next.
+	if _, again := cachedRun(t, st, rc...); again != wantAgain {
+		t.Errorf("the next run knew %d files, want %d", again, wantAgain)
 	}
 }
 
@@ -195,8 +221,8 @@ func TestGoldenKnownUpdate(t *testing.T) {
 			goldenStart: func(time.Time) time.Time { return time.Now().Add(time.Hour) }})
 	}
 	update()
-	if len(st.m) != 1 {
-		t.Fatalf("the update kept %d records", len(st.m))
+	if known := storedKnown(st); len(known) != 1 {
+		t.Fatalf("the update kept %d records", len(known))
 	}
 	web := filepath.Join("golden", "local", "default", "deployment.apps_web.yaml")
 	for _, change := range []func(){
@@ -223,8 +249,122 @@ func TestGoldenKnownUpdate(t *testing.T) {
 		if got := update(); len(got.Suites[0].Updated) != 0 { // and learns the file it wrote
 			t.Errorf("the next update wrote %v", got.Suites[0].Updated)
 		}
-		if k, err := tree.ParseKnown(slices.Collect(maps.Values(st.m))[0]); err != nil || len(k) != 1 {
-			t.Errorf("the update knows %v, %v; want the Deployment", k, err)
+		if k := storedKnown(st); len(k) != 1 || len(k[0]) != 1 {
+			t.Errorf("the update knows %v; want the Deployment", k)
+		}
+	}
+}
+
+// storedKnown are the records of known files st keeps.
+func storedKnown(st *memStore) []tree.Known {
+	var out []tree.Known
+	for k, data := range st.m {
+		if strings.HasPrefix(string(data), knownHeader) {
+			known, _ := loadKnown(st, k)
+			out = append(out, known)
+		}
+	}
+	return out
+}
+
+// countingStore counts the Puts of a memStore.
+type countingStore struct {
+	*memStore
+	puts int
+}
+
+func (s *countingStore) Put(k cache.Key, data []byte) error {
+	s.puts++
+	return s.memStore.Put(k, data)
+}
+
+// TestKnownParts: the record of known files is kept in parts; a change
+// of a file rewrites its part only, a change of the number of parts all
+// of them; what a part that is missing, unreadable or not of the record
+// held is not known; any other header is no record.
+func TestKnownParts(t *testing.T) {
+	for _, tt := range []struct{ n, parts int }{{0, 1}, {1, 1}, {knownPartSize, 1}, {knownPartSize + 1, 2}, {5000, 16}, {1 << 30, maxKnownParts}} {
+		if got := knownParts(tt.n); got != tt.parts {
+			t.Errorf("knownParts(%d) = %d, want %d", tt.n, got, tt.parts)
+		}
+	}
+	known := func(n int, rendered byte) tree.Known {
+		k := tree.Known{}
+		for i := range n {
+			k[fmt.Sprintf("local/team-%d/deployment.apps_web-%d.yaml", i%10, i)] = tree.KnownFile{File: tree.FileID{Size: int64(i), Ino: uint64(i)}, Rendered: tree.Digest{rendered}}
+		}
+		return k
+	}
+	key := cache.Key{1}
+	st := &countingStore{memStore: &memStore{}}
+	load := func() (tree.Known, int) {
+		k, parts := loadKnown(st, key)
+		return k, parts
+	}
+	if k, parts := load(); k != nil || parts != 0 {
+		t.Fatalf("nothing kept loads %v in %d parts", k, parts)
+	}
+	all := known(3000, 1) // 8 parts
+	if err := keepKnown(st, key, 0, nil, all); err != nil {
+		t.Fatal(err)
+	}
+	if st.puts != 8+1 {
+		t.Errorf("a new record took %d puts, want 8 parts and the header", st.puts)
+	}
+	got, parts := load()
+	if diff := cmp.Diff(all, got); diff != "" || parts != 8 {
+		t.Errorf("loaded %d parts (-want +got):\n%s", parts, diff)
+	}
+	// One file changed, one gone: their parts only.
+	next := maps.Clone(all)
+	p1, p2 := "local/team-3/deployment.apps_web-13.yaml", "local/team-4/deployment.apps_web-1234.yaml"
+	next[p1] = tree.KnownFile{Rendered: tree.Digest{2}}
+	delete(next, p2)
+	st.puts = 0
+	if err := keepKnown(st, key, parts, got, next); err != nil {
+		t.Fatal(err)
+	}
+	want := 1
+	if partOf(p1, 8) != partOf(p2, 8) {
+		want = 2
+	}
+	if st.puts != want {
+		t.Errorf("a change of two files took %d puts, want %d", st.puts, want)
+	}
+	if got, _ := load(); !maps.Equal(got, next) {
+		t.Error("the changed record does not load as kept")
+	}
+	// More files: more parts, all written.
+	more := known(5000, 1)
+	st.puts = 0
+	if err := keepKnown(st, key, 8, next, more); err != nil {
+		t.Fatal(err)
+	}
+	if got, parts := load(); st.puts != 16+1 || parts != 16 || !maps.Equal(got, more) {
+		t.Errorf("grown: %d puts, %d parts, equal %t", st.puts, parts, maps.Equal(got, more))
+	}
+	// A part missing, unreadable, or holding another part's files.
+	without := func(parts ...int) tree.Known {
+		want := maps.Clone(more)
+		maps.DeleteFunc(want, func(p string, _ tree.KnownFile) bool { return slices.Contains(parts, partOf(p, 16)) })
+		return want
+	}
+	delete(st.m, partKey(key, 16, 3))
+	if got, _ := load(); !maps.Equal(got, without(3)) {
+		t.Error("a missing part: its files are known")
+	}
+	st.m[partKey(key, 16, 5)] = []byte("junk")
+	if got, _ := load(); !maps.Equal(got, without(3, 5)) {
+		t.Error("an unreadable part: its files are known")
+	}
+	st.m[partKey(key, 16, 7)] = st.m[partKey(key, 16, 8)] // part 8's files as part 7
+	if got, _ := load(); !maps.Equal(got, without(3, 5, 7)) {
+		t.Error("a part holding another's files: they are known")
+	}
+	for _, header := range []string{"", knownHeader, knownHeader + "3", knownHeader + "0", knownHeader + "512", "drydock known parts 2\n16"} {
+		st.m[key] = []byte(header)
+		if k, parts := load(); k != nil || parts != 0 {
+			t.Errorf("header %q loads %d parts", header, parts)
 		}
 	}
 }

@@ -119,7 +119,11 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		k.objs[c] = m
 	}
 	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object, owner: e.Owner, propagated: e.Propagated}
-	s.digest, s.digested = tree.DigestOf(e.Object)
+	if sums := e.Object.Sums; sums != nil { // a render cache hit's, computed when it was kept
+		s.digest, s.digested = sums.Digest, sums.Digested
+	} else {
+		s.digest, s.digested = tree.DigestOf(e.Object)
+	}
 	m[e.Object.Key()] = s
 	if k.golden != nil {
 		k.golden.put(s, e)
@@ -211,6 +215,10 @@ type goldenSink struct {
 	// (nil: nothing is kept, every golden file is read).
 	store store
 	key   cache.Key
+	// parts are the parts of the record at key, old what it held (see
+	// loadKnown).
+	parts int
+	old   tree.Known
 }
 
 // openGolden opens the suite's golden tree for comparing or updating.
@@ -247,7 +255,8 @@ func (g *goldenSink) known(r *runner, s Suite, kind string, start time.Time) (tr
 		return nil, start
 	}
 	g.store, g.key = st, k
-	return loadKnown(st, k), start
+	g.old, g.parts = loadKnown(st, k)
+	return g.old, start
 }
 
 func (g *goldenSink) put(s *sunk, e cluster.Entry) {
@@ -317,7 +326,7 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 // keep keeps what the comparison or update learned, when it changed.
 func (g *goldenSink) keep(learned tree.Known, changed bool) {
 	if g.store != nil && changed {
-		_ = g.store.Put(g.key, learned.Marshal()) // not kept: the next run reads the files
+		_ = keepKnown(g.store, g.key, g.parts, g.old, learned) // not kept: the next run reads the files
 	}
 }
 

@@ -38,6 +38,8 @@ type Comparer struct {
 	// paths are the rendered paths, state their comparison.
 	paths *tree.PathSet
 	state map[string]fileState
+	// sized: state and learned were made for as many files as Known.
+	sized bool
 }
 
 // fileState is how a rendered file compares with its golden file.
@@ -82,6 +84,12 @@ func (c *Comparer) Put(p string, data []byte) error {
 // FileID, p is unchanged without reading the file or calling encode.
 // Either way, a golden file equal to the rendered one is Learned.
 func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, error)) error {
+	if !c.sized && len(c.state) == 0 && len(c.learned) == 0 {
+		// A run with Known puts about as many files: its maps do not grow
+		// one step at a time.
+		c.state, c.learned = make(map[string]fileState, len(c.Known)), make(tree.Known, len(c.Known))
+	}
+	c.sized = true
 	delete(c.learned, p)
 	id, stable := c.list.Stat(p) // before reading: a later write changes it
 	if k, ok := c.Known[p]; ok && stable && k == (tree.KnownFile{File: id, Rendered: d}) {

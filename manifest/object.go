@@ -58,6 +58,22 @@ type Object struct {
 	// Provenance is who set each leaf of Data, when a render was asked to
 	// record it (nil otherwise).
 	Provenance Provenance
+	// Sums, when set, are hashes of Data its holder computed before (the
+	// render cache keeps them with each object it holds), so that the
+	// checks that need them do not hash Data again. They are true only
+	// while Data is as it was hashed: whoever sets them clears them before
+	// anything may change Data (see Sums).
+	Sums *Sums
+}
+
+// Sums are hashes of an object's Data, as Object.Sums carries them.
+type Sums struct {
+	// Digest is tree.DigestOf's (Digested false: it has none).
+	Digest   [32]byte
+	Digested bool
+	// Content is the findings cache's hash of the content (package
+	// pipeline).
+	Content [32]byte
 }
 
 // Item is how errors name where in its document an object is:

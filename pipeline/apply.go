@@ -21,8 +21,12 @@ func newApplier(out *cluster.Store, before workflow.Observed) *applier {
 
 // apply writes r's objects in workflow order; the application owns what
 // it writes. origins, when set, are the writes' origins as a lean cache
-// entry holds them (r.App is then only named: see leanOf).
-func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin) error {
+// entry holds them (r.App is then only named: see leanOf); sums, when
+// set, are the hashes of the writes' objects as the entry holds them: the
+// object carries them (manifest.Object.Sums) while it is dispatched, and
+// only then, since nothing changes a written object's data before it
+// reaches the sinks (a copy, such as a shared resource's, has none).
+func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin, sums []manifest.Sums) error {
 	appKey := r.App.Namespace + "/" + r.App.Name
 	owner := cluster.ApplicationOwner(appKey)
 	for i, w := range r.Writes {
@@ -38,7 +42,11 @@ func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin) error {
 				e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
 			}
 		}
+		if sums != nil {
+			e.Object.Sums = &sums[i]
+		}
 		written, err := a.keeper.Dispatch(w.Cluster, e, appKey, r.Resources)
+		e.Object.Sums = nil
 		if err != nil || !written {
 			return err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/render/cueval"
 	"github.com/drydock-dev/drydock/render/resourcekeeper"
 	"github.com/drydock-dev/drydock/render/workflow"
+	"github.com/drydock-dev/drydock/tree"
 )
 
 // The render cache (Inputs.Cache). An application's render is a pure
@@ -42,14 +43,14 @@ import (
 // hold (provenance, status). With validation, a hit also needs the
 // application's undeclared properties from the findings cache
 // (findings.go). The entry holds the workflow's
-// writes (cluster, step, policies, the object and who rendered it), its
-// warnings, trace, suspension and the revision key; on a hit the
+// writes (cluster, step, policies, the object and who rendered it, the
+// object's hashes: objectSums), its warnings, trace, suspension and the revision key; on a hit the
 // Application is parsed again (its document is at hand) and the writes
 // go through the same dispatch as a render's, so a hit writes what a
 // render would.
 
 // cacheFormat names this entry layout; part of every key.
-const cacheFormat = "render/2"
+const cacheFormat = "render/3"
 
 // cacheable says whether a run of in may use its cache, and why not.
 func (in *Inputs) cacheable(opts workflow.Options) bool {
@@ -160,6 +161,9 @@ type cached struct {
 	suspended  bool
 	terminated bool
 	revision   string
+	// sums are the hashes of each write's object (objectSums), computed
+	// when the entry was made.
+	sums []manifest.Sums
 	// lean, when set, is all a hit needs of the Application: it is not
 	// parsed again.
 	lean *leanApp
@@ -208,6 +212,34 @@ func (c *cached) result(app *render.Application) (*workflow.AppResult, error) {
 		Resources: res, Suspended: c.suspended, Terminated: c.terminated}, nil
 }
 
+// objectSums are the hashes of obj whose encoding (encoder.value) is
+// enc: the findings cache's content hash and the golden digest.
+func objectSums(obj map[string]any, enc []byte) manifest.Sums {
+	s := manifest.Sums{Content: sha256.Sum256(enc)}
+	d, ok := tree.DigestOf(manifest.New(obj))
+	s.Digest, s.Digested = d, ok
+	return s
+}
+
+// sums writes s.
+func (e *encoder) sums(s manifest.Sums) {
+	e.b = append(e.b, s.Content[:]...)
+	e.bool(s.Digested)
+	if s.Digested {
+		e.b = append(e.b, s.Digest[:]...)
+	}
+}
+
+// sums reads what encoder.sums wrote.
+func (d *decoder) sums() manifest.Sums {
+	var s manifest.Sums
+	copy(s.Content[:], d.bytes(len(s.Content)))
+	if s.Digested = d.bool(); s.Digested {
+		copy(s.Digest[:], d.bytes(len(s.Digest)))
+	}
+	return s
+}
+
 // errUncacheable is a value the entry format does not hold.
 var errUncacheable = errors.New("value the render cache does not hold")
 
@@ -233,9 +265,11 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 		e.str(res.Output)
 		e.bool(res.PostDispatch)
 		e.str(res.Policy)
+		start := len(e.b)
 		if err := e.value(res.Object); err != nil {
 			return nil, err
 		}
+		e.sums(objectSums(res.Object, e.b[start:]))
 	}
 	lean := leanOf(r)
 	e.bool(lean != nil)
@@ -269,6 +303,7 @@ func decodeEntry(b []byte) (c *cached, err error) {
 		panic("bad count")
 	}
 	c.writes = make([]workflow.Write, n)
+	c.sums = make([]manifest.Sums, n)
 	for i := range c.writes {
 		w := &c.writes[i]
 		w.Cluster, w.Step, w.Policies = d.str(), d.str(), d.strs()
@@ -276,6 +311,7 @@ func decodeEntry(b []byte) (c *cached, err error) {
 		obj, _ := d.value().(map[string]any)
 		res.Object = obj
 		w.Resource = res
+		c.sums[i] = d.sums()
 	}
 	if d.bool() {
 		c.lean = &leanApp{name: d.str(), namespace: d.str(), origins: make([]cluster.Origin, n)}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -35,13 +36,18 @@ import (
 // input, the flags) with Strict; a render hit that finds none renders
 // again.
 //
-// One store entry per run holds every item (a table): a hit among
+// A few store entries per run hold every item (a table): a hit among
 // 20,000 objects would otherwise cost a file read each. The table's key
 // is the run's scope (drydock's build, the paths it reads), so the
 // suites of one drydock test keep their own; a whole run writes back exactly
 // the items it used (the table does not grow with edits), a partial one
 // (Inputs.Only, inputs that did not load) adds its items to the others.
-// The table is written only when something missed or went unused.
+// The table is kept in parts by item key (at the table's key, a header
+// names how many: findingsParts of its size), and a part is written only
+// when an item of it missed or went unused: an edit of one application
+// rewrites a part of ~1,000 items, not 20,000. Any part, however old, says
+// only true things (an item's key is its content's): one missing or that
+// does not decode is empty, its items validated again.
 
 // findingsFormat names the table and item layout; part of every key.
 const findingsFormat = "findings/1"
@@ -59,6 +65,10 @@ type findingsMemo struct {
 	mu   sync.Mutex
 	old  map[cache.Key][]byte
 	used map[cache.Key][]byte
+	// parts is how many parts the table had (0: none); put the keys of
+	// the items put.
+	parts int
+	puts  []cache.Key
 	// hits and misses count the items asked for (objects and
 	// applications); uncached the objects whose content the encoding
 	// does not hold (validated every time).
@@ -87,7 +97,7 @@ func newFindingsMemo(in *Inputs, crds cache.Key) *findingsMemo {
 	}
 	m := &findingsMemo{store: in.Cache, table: h.Key(), strict: strict, used: map[cache.Key][]byte{},
 		validate: cache.NewHasher(findingsFormat).String(cache.BuildID()).String("validate").Bytes(crds[:]).String(strconv.FormatBool(strict)).Key()}
-	m.old = decodeTable(in.Cache, m.table)
+	m.old, m.parts = loadTable(in.Cache, m.table)
 	return m
 }
 
@@ -112,19 +122,27 @@ func (m *findingsMemo) get(k cache.Key) ([]byte, bool) {
 func (m *findingsMemo) put(k cache.Key, b []byte) {
 	m.mu.Lock()
 	m.used[k] = b
+	m.puts = append(m.puts, k)
 	m.mu.Unlock()
 }
 
 // Findings implements schemas.Memo.
+// An object a cache hit gives carries its content's hash (Object.Sums),
+// which is not computed again.
 func (m *findingsMemo) Findings(o *manifest.Object, version string, validate func() []schemas.Finding) []schemas.Finding {
-	e := &encoder{}
-	if err := e.value(o.Data); err != nil {
-		m.mu.Lock()
-		m.uncached++
-		m.mu.Unlock()
-		return validate()
+	var sum [sha256.Size]byte
+	if o.Sums != nil {
+		sum = o.Sums.Content
+	} else {
+		e := &encoder{}
+		if err := e.value(o.Data); err != nil {
+			m.mu.Lock()
+			m.uncached++
+			m.mu.Unlock()
+			return validate()
+		}
+		sum = sha256.Sum256(e.b)
 	}
-	sum := sha256.Sum256(e.b)
 	k := cache.NewHasher(findingsFormat).Bytes(m.validate[:]).String(version).Bytes(sum[:]).Key()
 	if b, ok := m.get(k); ok {
 		if fs, err := decodeSchemaFindings(b); err == nil {
@@ -173,17 +191,107 @@ func (m *findingsMemo) save(partial bool) error {
 	defer m.mu.Unlock()
 	items := m.used
 	if partial {
-		if m.misses == 0 {
+		if m.misses == 0 && len(m.puts) == 0 {
 			return nil
 		}
 		// m.old is nil when there was no table before.
 		items = make(map[cache.Key][]byte, len(m.old)+len(m.used))
 		maps.Copy(items, m.old)
 		maps.Copy(items, m.used)
-	} else if m.misses == 0 && len(m.used) == len(m.old) {
+	} else if m.misses == 0 && len(m.puts) == 0 && len(m.used) == len(m.old) {
 		return nil
 	}
-	return m.store.Put(m.table, encodeTable(items))
+	n := findingsParts(len(items))
+	parts := make([]map[cache.Key][]byte, n)
+	for k, b := range items {
+		i := partOfItem(k, n)
+		if parts[i] == nil {
+			parts[i] = map[cache.Key][]byte{}
+		}
+		parts[i][k] = b
+	}
+	// A part changed when an item of it was put, or (a whole run) when it
+	// holds fewer items than before: it holds only items it held or put.
+	changed := make([]bool, n)
+	for _, k := range m.puts {
+		changed[partOfItem(k, n)] = true
+	}
+	if !partial {
+		before := make([]int, n)
+		for k := range m.old {
+			before[partOfItem(k, n)]++
+		}
+		for i := range n {
+			changed[i] = changed[i] || len(parts[i]) != before[i]
+		}
+	}
+	for i := range n {
+		if m.parts == n && !changed[i] {
+			continue
+		}
+		if err := m.store.Put(tablePartKey(m.table, n, i), encodeTable(parts[i])); err != nil {
+			return err
+		}
+	}
+	if m.parts == n {
+		return nil
+	}
+	e := &encoder{b: []byte(findingsHeader)}
+	e.uint(uint64(n))
+	return m.store.Put(m.table, e.b)
+}
+
+// findingsHeader starts the table's header.
+const findingsHeader = "drydock findings parts 1\n"
+
+// findingsPartSize is about how many items a part holds; a table has at
+// most maxFindingsParts.
+const (
+	findingsPartSize = 1024
+	maxFindingsParts = 256
+)
+
+// findingsParts is how many parts a table of n items has: a power of two.
+func findingsParts(n int) int {
+	parts := 1
+	for parts*findingsPartSize < n && parts < maxFindingsParts {
+		parts *= 2
+	}
+	return parts
+}
+
+// partOfItem is the part of parts that holds the item of k (a hash: its
+// first byte is as good as any).
+func partOfItem(k cache.Key, parts int) int { return int(k[0]) & (parts - 1) }
+
+// tablePartKey is where part i of parts of the table at k is kept.
+func tablePartKey(k cache.Key, parts, i int) cache.Key {
+	return cache.NewHasher(findingsFormat).String("part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
+}
+
+// loadTable reads the table of key from s, and how many parts it has: a
+// header that does not read is no table (nil, 0); a part missing or that
+// does not decode is empty, and an item in a part it does not belong to
+// is left out.
+func loadTable(s *cache.Store, key cache.Key) (map[cache.Key][]byte, int) {
+	b, ok := s.Get(key)
+	if !ok || !bytes.HasPrefix(b, []byte(findingsHeader)) {
+		return nil, 0
+	}
+	n, k := binary.Uvarint(b[len(findingsHeader):])
+	if k <= 0 || len(findingsHeader)+k != len(b) || n < 1 || n > maxFindingsParts || n&(n-1) != 0 {
+		return nil, 0
+	}
+	parts := int(n)
+	out := map[cache.Key][]byte{}
+	for i := range parts {
+		for k, item := range decodeTable(s, tablePartKey(key, parts, i)) {
+			if partOfItem(k, parts) == i {
+				out[k] = item
+			}
+		}
+	}
+	return out, parts
 }
 
 // crdDigest hashes the CRDs a validation knows, in the order they are

@@ -3,7 +3,10 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -256,6 +259,87 @@ func TestFindingsTable(t *testing.T) {
 	}
 	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 1 || string(m.old[k("d")]) != "D" {
 		t.Errorf("partial run on no table kept %v", m.old)
+	}
+}
+
+// TestFindingsTableParts: a large table is kept in parts; a run that put
+// or left out a few items writes their parts only, one that changes the
+// number of parts writes them all and the header; a part missing, that
+// does not decode or holds another part's items loses only its items.
+func TestFindingsTableParts(t *testing.T) {
+	for _, tt := range []struct{ n, parts int }{{0, 1}, {findingsPartSize, 1}, {findingsPartSize + 1, 2}, {5000, 8}, {1 << 30, maxFindingsParts}} {
+		if got := findingsParts(tt.n); got != tt.parts {
+			t.Errorf("findingsParts(%d) = %d, want %d", tt.n, got, tt.parts)
+		}
+	}
+	store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Inputs{Cache: store, Paths: []string{"x"}, Record: Record{Validate: &Validation{}}}
+	k := func(i int) cache.Key { return cache.NewHasher("t").String(strconv.Itoa(i)).Key() }
+	all := map[cache.Key][]byte{}
+	m := newFindingsMemo(in, cache.Key{})
+	for i := range 5000 {
+		m.get(k(i))
+		m.put(k(i), []byte{byte(i)})
+		all[k(i)] = []byte{byte(i)}
+	}
+	puts := func(f func() error) int {
+		t.Helper()
+		before := store.Stats().Puts
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+		return store.Stats().Puts - before
+	}
+	if n := puts(func() error { return m.save(false) }); n != 8+1 {
+		t.Errorf("a new table took %d puts, want 8 parts and the header", n)
+	}
+	m = newFindingsMemo(in, cache.Key{})
+	if diff := cmp.Diff(all, m.old); diff != "" || m.parts != 8 {
+		t.Fatalf("%d parts (-want +got):\n%s", m.parts, diff)
+	}
+	// A whole run: item 0 not used, 5000 new.
+	for i := 1; i < 5000; i++ {
+		m.get(k(i))
+	}
+	m.get(k(5000))
+	m.put(k(5000), []byte("new"))
+	want := map[int]bool{partOfItem(k(0), 8): true, partOfItem(k(5000), 8): true}
+	if n := puts(func() error { return m.save(false) }); n != len(want) {
+		t.Errorf("a run that changed two items wrote %d parts, want %d", n, len(want))
+	}
+	delete(all, k(0))
+	all[k(5000)] = []byte("new")
+	m = newFindingsMemo(in, cache.Key{})
+	if diff := cmp.Diff(all, m.old); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	// A part missing, one that does not decode, one holding another's
+	// items: their items are not known, the others are.
+	without := func(parts ...int) map[cache.Key][]byte {
+		out := maps.Clone(all)
+		maps.DeleteFunc(out, func(k cache.Key, _ []byte) bool { return slices.Contains(parts, partOfItem(k, 8)) })
+		return out
+	}
+	store.Put(tablePartKey(m.table, 8, 1), []byte{200})
+	store.Put(tablePartKey(m.table, 8, 2), func() []byte { b, _ := store.Get(tablePartKey(m.table, 8, 3)); return b }())
+	if diff := cmp.Diff(without(1, 2), newFindingsMemo(in, cache.Key{}).old); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Fewer items: fewer parts, all written.
+	m = newFindingsMemo(in, cache.Key{})
+	for i := 1; i < 100; i++ {
+		if _, ok := m.get(k(i)); !ok { // in a part lost: validated again
+			m.put(k(i), []byte{byte(i)})
+		}
+	}
+	if n := puts(func() error { return m.save(false) }); n != 1+1 {
+		t.Errorf("a run of 99 items took %d puts, want a part and the header", n)
+	}
+	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 99 || m.parts != 1 {
+		t.Errorf("%d items in %d parts, want 99 in 1", len(m.old), m.parts)
 	}
 }
 

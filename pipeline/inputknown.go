@@ -1,13 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/drydock-dev/drydock/cache"
@@ -40,8 +44,12 @@ type knownInputs struct {
 	start time.Time
 	old   map[string]*knownFile
 	now   map[string]*knownFile
-	// learned counts the files read and recorded anew.
-	learned int
+	// learned counts the files read and recorded anew, learnedPaths are
+	// them.
+	learned      int
+	learnedPaths []string
+	// parts is how many parts the record had (0: none).
+	parts int
 }
 
 // knownFile is an input file as a run read it.
@@ -90,10 +98,78 @@ func openKnownInputs(in *Inputs, start time.Time) *knownInputs {
 		}
 	}
 	k := &knownInputs{store: in.Cache, key: h.Key(), start: start, now: map[string]*knownFile{}}
-	if data, ok := in.Cache.Get(k.key); ok {
-		k.old, _ = parseKnownInputs(data) // a record that does not read is none
-	}
+	k.old, k.parts = loadKnownInputs(in.Cache, k.key)
 	return k
+}
+
+// The record is kept in parts by path (partOfInput), so that a run that
+// read one file of 10,000 again rewrites only its part: at the record's
+// key a header names how many parts there are (inputParts of its size).
+// Any part, however old, says only true things (a file with that
+// identity holds those bytes): one missing or that does not read is
+// empty, its files read again.
+
+// inputPartsHeader starts the header.
+const inputPartsHeader = "drydock known inputs parts 1\n"
+
+// inputPartSize is about how many files a part holds; a record has at
+// most maxInputParts.
+const (
+	inputPartSize = 512
+	maxInputParts = 256
+)
+
+// inputParts is how many parts a record of n files has: a power of two.
+func inputParts(n int) int {
+	parts := 1
+	for parts*inputPartSize < n && parts < maxInputParts {
+		parts *= 2
+	}
+	return parts
+}
+
+// partOfInput is the part of parts that holds the file at abs.
+func partOfInput(abs string, parts int) int {
+	h := fnv.New32a()
+	h.Write([]byte(abs))
+	return int(h.Sum32() & uint32(parts-1))
+}
+
+// inputPartKey is where part i of parts of the record at k is kept.
+func inputPartKey(k cache.Key, parts, i int) cache.Key {
+	return cache.NewHasher(inputsFormat).String("part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
+}
+
+// loadKnownInputs reads the record at key, and in how many parts it is
+// (nil, 0: none, or a header that does not read). A file in a part it
+// does not belong to is left out.
+func loadKnownInputs(s *cache.Store, key cache.Key) (map[string]*knownFile, int) {
+	data, ok := s.Get(key)
+	if !ok || !bytes.HasPrefix(data, []byte(inputPartsHeader)) {
+		return nil, 0
+	}
+	n, w := binary.Uvarint(data[len(inputPartsHeader):])
+	if w <= 0 || len(inputPartsHeader)+w != len(data) || n < 1 || n > maxInputParts || n&(n-1) != 0 {
+		return nil, 0
+	}
+	parts := int(n)
+	old := map[string]*knownFile{}
+	for i := range parts {
+		data, ok := s.Get(inputPartKey(key, parts, i))
+		if !ok {
+			continue
+		}
+		m, err := parseKnownInputs(data)
+		if err != nil {
+			continue
+		}
+		for abs, f := range m {
+			if partOfInput(abs, parts) == i {
+				old[abs] = f
+			}
+		}
+	}
+	return old, parts
 }
 
 // reuse returns the record of the file at abs (shown as display) when
@@ -143,6 +219,7 @@ func (k *knownInputs) learn(abs string, id tree.FileID, display string, walking 
 	}
 	k.now[abs] = f
 	k.learned++
+	k.learnedPaths = append(k.learnedPaths, abs)
 }
 
 // keep stores what this run learned, when it differs from the record.
@@ -150,7 +227,39 @@ func (k *knownInputs) keep() error {
 	if k == nil || (k.learned == 0 && len(k.now) == len(k.old)) {
 		return nil
 	}
-	return k.store.Put(k.key, k.marshal())
+	n := inputParts(len(k.now))
+	parts := make([]map[string]*knownFile, n)
+	for abs, f := range k.now {
+		i := partOfInput(abs, n)
+		if parts[i] == nil {
+			parts[i] = map[string]*knownFile{}
+		}
+		parts[i][abs] = f
+	}
+	// A part changed when a file of it was learned, or when it holds
+	// fewer files than before: it holds only files it held or learned.
+	changed := make([]bool, n)
+	for _, abs := range k.learnedPaths {
+		changed[partOfInput(abs, n)] = true
+	}
+	before := make([]int, n)
+	for abs := range k.old {
+		before[partOfInput(abs, n)]++
+	}
+	for i := range n {
+		if k.parts == n && !changed[i] && len(parts[i]) == before[i] {
+			continue
+		}
+		if err := k.store.Put(inputPartKey(k.key, n, i), marshalKnownInputs(parts[i])); err != nil {
+			return err
+		}
+	}
+	if k.parts == n {
+		return nil
+	}
+	e := &encoder{b: []byte(inputPartsHeader)}
+	e.uint(uint64(n))
+	return k.store.Put(k.key, e.b)
 }
 
 // apps are f's Applications as the sources of a run, read from path
@@ -193,11 +302,14 @@ func (z *lazyApp) load(pos manifest.Pos) (appSource, error) {
 // knownMagic starts a marshalled record.
 const knownInputsMagic = "drydock known inputs 1\n"
 
-func (k *knownInputs) marshal() []byte {
+func (k *knownInputs) marshal() []byte { return marshalKnownInputs(k.now) }
+
+// marshalKnownInputs encodes files (a part of the record).
+func marshalKnownInputs(files map[string]*knownFile) []byte {
 	e := &encoder{b: []byte(knownInputsMagic)}
-	e.uint(uint64(len(k.now)))
-	for _, abs := range slices.Sorted(maps.Keys(k.now)) {
-		f := k.now[abs]
+	e.uint(uint64(len(files)))
+	for _, abs := range slices.Sorted(maps.Keys(files)) {
+		f := files[abs]
 		e.str(abs)
 		e.str(f.display)
 		e.bool(f.walking)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,8 +104,9 @@ func TestKnownInputs(t *testing.T) {
 			id, _ := tree.StatID(fi)
 			f.id.ChangeNs = id.ChangeNs
 			k.now[abs] = f
+			k.learned++
+			k.learnedPaths = append(k.learnedPaths, abs)
 		}
-		k.learned = 1
 		if err := k.keep(); err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +256,88 @@ spec:
 			t.Errorf("run %d with the cache differs (-without +with):\n%s", run, diff)
 		}
 	}
-	if st := store.Stats(); st.Hits != 2*5+2 {
-		t.Errorf("stats %+v, want 10 hits of applications and 2 of the record", st)
+	if st := store.Stats(); st.Hits != 2*5+2*2 {
+		t.Errorf("stats %+v, want 10 hits of applications and 2 of the record's header and its one part", st)
+	}
+}
+
+// TestKnownInputsParts: the record is kept in parts; a run that learned a
+// file or lost one writes its part only, one that changes the number of
+// parts all of them and the header; a part missing, that does not read
+// or holds another part's files loses only its files.
+func TestKnownInputsParts(t *testing.T) {
+	for _, tt := range []struct{ n, parts int }{{0, 1}, {inputPartSize, 1}, {inputPartSize + 1, 2}, {3000, 8}, {1 << 30, maxInputParts}} {
+		if got := inputParts(tt.n); got != tt.parts {
+			t.Errorf("inputParts(%d) = %d, want %d", tt.n, got, tt.parts)
+		}
+	}
+	store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := cache.Key{7}
+	file := func(i int) *knownFile {
+		return &knownFile{id: tree.FileID{Size: int64(i), Ino: uint64(i)}, display: fmt.Sprintf("apps/%d.yaml", i), docs: []docSum{{line: 1}}, apps: []knownApp{}}
+	}
+	abs := func(i int) string { return fmt.Sprintf("/w/apps/%d.yaml", i) }
+	all := map[string]*knownFile{}
+	k := &knownInputs{store: store, key: key, now: map[string]*knownFile{}}
+	for i := range 3000 {
+		k.now[abs(i)] = file(i)
+		k.learned++
+		k.learnedPaths = append(k.learnedPaths, abs(i))
+		all[abs(i)] = file(i)
+	}
+	puts := func(k *knownInputs) int {
+		t.Helper()
+		before := store.Stats().Puts
+		if err := k.keep(); err != nil {
+			t.Fatal(err)
+		}
+		return store.Stats().Puts - before
+	}
+	if n := puts(k); n != 8+1 {
+		t.Errorf("a new record took %d puts, want 8 parts and the header", n)
+	}
+	open := func() *knownInputs {
+		old, parts := loadKnownInputs(store, key)
+		return &knownInputs{store: store, key: key, old: old, parts: parts, now: map[string]*knownFile{}}
+	}
+	opts := cmp.AllowUnexported(knownFile{}, docSum{}, knownApp{})
+	k = open()
+	if diff := cmp.Diff(all, k.old, opts); diff != "" || k.parts != 8 {
+		t.Fatalf("%d parts (-want +got):\n%s", k.parts, diff)
+	}
+	// A run: file 0 gone, file 1 read again.
+	for i := 1; i < 3000; i++ {
+		k.now[abs(i)] = k.old[abs(i)]
+	}
+	k.now[abs(1)] = file(-1)
+	k.learned, k.learnedPaths = 1, []string{abs(1)}
+	want := map[int]bool{partOfInput(abs(0), 8): true, partOfInput(abs(1), 8): true}
+	if n := puts(k); n != len(want) {
+		t.Errorf("a run that changed two files wrote %d parts, want %d", n, len(want))
+	}
+	delete(all, abs(0))
+	all[abs(1)] = file(-1)
+	if diff := cmp.Diff(all, open().old, opts); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	without := func(parts ...int) map[string]*knownFile {
+		out := maps.Clone(all)
+		maps.DeleteFunc(out, func(abs string, _ *knownFile) bool { return slices.Contains(parts, partOfInput(abs, 8)) })
+		return out
+	}
+	store.Put(inputPartKey(key, 8, 1), []byte("junk"))
+	p3, _ := store.Get(inputPartKey(key, 8, 3))
+	store.Put(inputPartKey(key, 8, 2), p3)
+	if diff := cmp.Diff(without(1, 2), open().old, opts); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, header := range []string{"", inputPartsHeader, inputPartsHeader + "\x03", inputPartsHeader + "\x00", knownInputsMagic} {
+		store.Put(key, []byte(header))
+		if old, parts := loadKnownInputs(store, key); old != nil || parts != 0 {
+			t.Errorf("header %q loads %d parts", header, parts)
+		}
 	}
 }

@@ -833,6 +833,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// origins are the writes' origins, when a cache hit gives them
 		// (the Application was not parsed).
 		origins []cluster.Origin
+		// sums are the hashes of the writes' objects, when a cache hit
+		// gives them.
+		sums []manifest.Sums
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -845,10 +848,10 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if props, ok := memo.hitProps(in, key, keyed); ok {
 			if c := keys.get(in.Cache, key); c != nil {
 				if c.lean != nil && len(in.BaseRevisions) == 0 {
-					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, props: props}
+					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, sums: c.sums, props: props}
 				}
 				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
-					return outcome{res: o, revision: c.revision, props: props}
+					return outcome{res: o, revision: c.revision, sums: c.sums, props: props}
 				}
 			}
 		}
@@ -924,7 +927,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// An invalid application's objects are missing, the others' are
 		// written (and checked); the run's error says it is incomplete.
 		if r.internal == nil && r.failed == nil {
-			r.failed = apply.apply(o.res, o.origins)
+			r.failed = apply.apply(o.res, o.origins, o.sums)
 		}
 	})
 	return r
