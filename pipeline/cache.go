@@ -6,10 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
@@ -256,8 +259,12 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 }
 
 // decodeEntry reverses encodeEntry.
-func decodeEntry(b []byte) (c *cached, err error) {
-	d := newDecoder(b)
+func decodeEntry(b []byte) (*cached, error) { return decodeEntryString(string(b)) }
+
+// decodeEntryString reverses encodeEntry; the strings of the entry it
+// returns are parts of b.
+func decodeEntryString(b string) (c *cached, err error) {
+	d := &decoder{s: b}
 	defer func() {
 		if recover() != nil {
 			c, err = nil, errors.New("render cache: bad entry")
@@ -511,6 +518,8 @@ type appKeys struct {
 	run   cache.Key
 	files map[string]*fileSum
 	base  map[string]string
+	// pack, when set, holds the entries the last run of this scope used.
+	pack *renderPack
 }
 
 func newAppKeys(run cache.Key, sums []fileSum, base map[string]string) *appKeys {
@@ -531,16 +540,22 @@ func (k *appKeys) key(a appSource) (cache.Key, bool) {
 }
 
 // get returns the entry of key, nil when there is none or it does not
-// decode.
+// decode: from the run's pack, else from the store (and the pack then
+// keeps it).
 func (k *appKeys) get(s *cache.Store, key cache.Key) *cached {
-	b, ok := s.Get(key)
-	if !ok {
-		return nil
+	b, fromPack := k.pack.get(key)
+	if !fromPack {
+		data, ok := s.Get(key)
+		if !ok {
+			return nil
+		}
+		b = string(data)
 	}
-	c, err := decodeEntry(b)
+	c, err := decodeEntryString(b)
 	if err != nil {
 		return nil
 	}
+	k.pack.use(key, b, fromPack)
 	return c
 }
 
@@ -554,7 +569,110 @@ func (k *appKeys) put(s *cache.Store, key cache.Key, r *workflow.AppResult, revi
 	if err != nil {
 		return err
 	}
+	k.pack.use(key, string(b), false)
 	return s.Put(key, b)
+}
+
+// The render pack: one store entry (a cache.Pack) per run scope holding
+// every entry the last run of that scope used, so that a warm run of
+// 10,000 applications reads one file, not 10,000. The scope is what a
+// run reads (drydock's build, the working directory, the paths and
+// filters), so each suite of a drydock test keeps its own; suites that
+// read the same paths with other settings take turns at one pack (their
+// entries' keys differ; nothing wrong is read, only more is written).
+// An entry is still written to its own file too, for the runs of other
+// scopes (a render of one file of the suite) to find. A whole run
+// writes back exactly the entries it used (the pack does not grow with
+// edits), a partial one (Inputs.Only, a shard, inputs that did not load)
+// adds its entries to the others; the pack is written only when an
+// entry came from elsewhere or went unused.
+
+// packFormat names the pack's scope key; the entries' format is
+// cacheFormat's, in their keys.
+const packFormat = "render-pack/1"
+
+// renderPack is a run's pack: the one read and the entries used.
+type renderPack struct {
+	key cache.Key
+	old *cache.Pack
+	mu  sync.Mutex
+	// used are the entries the run read or wrote; fresh counts those
+	// the old pack lacked.
+	used  map[cache.Key]string
+	fresh int
+}
+
+// openPack reads the pack of in's scope.
+func (k *appKeys) openPack(in *Inputs) {
+	if k == nil || in.Cache == nil {
+		return
+	}
+	p := &renderPack{key: packKey(in), used: map[cache.Key]string{}}
+	p.old = in.Cache.GetPack(p.key)
+	k.pack = p
+}
+
+// packKey is the key of the pack of in's scope.
+func packKey(in *Inputs) cache.Key {
+	h := cache.NewHasher(packFormat).String(cache.BuildID()).String(in.FromName)
+	wd, _ := os.Getwd()
+	h.String(wd).String(strconv.FormatBool(in.Stdin != nil))
+	for i, list := range [][]string{in.Paths, in.Exclude, in.Skip, in.ClusterPaths, in.DefinitionPaths, in.ObservedPaths} {
+		h.String(strconv.Itoa(i))
+		for _, p := range list {
+			h.String(p)
+		}
+	}
+	return h.Key()
+}
+
+// get returns the entry of key in the pack read.
+func (p *renderPack) get(key cache.Key) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	return p.old.Get(key)
+}
+
+// use remembers entry b of key as used by the run.
+func (p *renderPack) use(key cache.Key, b string, fromPack bool) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.used[key]; ok {
+		return
+	}
+	p.used[key] = b
+	if !fromPack {
+		p.fresh++
+	}
+}
+
+// save writes the pack back when it changed: the entries used (and,
+// when the run was partial, the others the pack held).
+func (k *appKeys) save(s *cache.Store, partial bool) error {
+	if k == nil || k.pack == nil {
+		return nil
+	}
+	p := k.pack
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	items := p.used
+	if partial {
+		if p.fresh == 0 {
+			return nil
+		}
+		items = make(map[cache.Key]string, p.old.Len()+len(p.used))
+		for key, b := range p.old.All() {
+			items[key] = b
+		}
+		maps.Copy(items, p.used)
+	} else if p.fresh == 0 && len(p.used) == p.old.Len() {
+		return nil
+	}
+	return s.PutPack(p.key, items)
 }
 
 // outcome rebuilds the workflow result of a from c: the Application

@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -146,6 +148,11 @@ func TestCacheMutations(t *testing.T) {
 		apps   int
 		// record is 1 when the record of known inputs misses.
 		record int
+		// store changes the cache directory (dir) before the warm run;
+		// pack is the render pack's file.
+		store func(t *testing.T, dir, pack string)
+		// noPack: the pack serves nothing (store removed or broke it).
+		noPack bool
 	}{
 		{name: "nothing", misses: 0},
 		{name: "app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, misses: 1},
@@ -200,6 +207,55 @@ func TestCacheMutations(t *testing.T) {
 			}
 		}, misses: 1},
 		{name: "field validation", mod: func(in *Inputs) { in.FieldValidation = schemas.FieldWarn }, misses: 3, record: 1},
+		// The render pack: the entries of the last run in one file.
+		// Without it, or with a pack that does not verify, the entries'
+		// own files serve; without them, the pack alone does.
+		{name: "pack removed", store: func(t *testing.T, _, pack string) {
+			if err := os.Remove(pack); err != nil {
+				t.Fatal(err)
+			}
+		}, noPack: true},
+		{name: "pack truncated", store: func(t *testing.T, _, pack string) {
+			fi, err := os.Stat(pack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(pack, fi.Size()-1); err != nil {
+				t.Fatal(err)
+			}
+		}, noPack: true},
+		{name: "pack byte flipped", store: func(t *testing.T, _, pack string) {
+			b, err := os.ReadFile(pack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0x20
+			if err := os.WriteFile(pack, b, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}, noPack: true},
+		{name: "pack only", store: func(t *testing.T, dir, pack string) {
+			// Every entry file but the pack and the record of known
+			// inputs removed.
+			removed := 0
+			filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+				if err != nil || !fi.Mode().IsRegular() || p == pack {
+					return nil
+				}
+				if b, err := os.ReadFile(p); err == nil && !bytes.Contains(b, []byte(knownInputsMagic)) && os.Remove(p) == nil {
+					removed++
+				}
+				return nil
+			})
+			if removed < 3 {
+				t.Fatalf("%d files removed, want the 3 entries at least", removed)
+			}
+		}},
+		{name: "pack and app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, store: func(t *testing.T, _, pack string) {
+			if err := os.Remove(pack); err != nil {
+				t.Fatal(err)
+			}
+		}, misses: 1, noPack: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -223,6 +279,13 @@ func TestCacheMutations(t *testing.T) {
 			if tt.disk != nil {
 				tt.disk(t, dir)
 			}
+			if tt.store != nil {
+				pack := entryPath(warm, packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+					DefinitionPaths: []string{filepath.Join(dir, "defs")},
+					ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+					ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}}))
+				tt.store(t, cdir, pack)
+			}
 			want := renderOnce(t, dir, nil, tt.mod)
 			store, _ := cache.Open(cache.Options{Dir: cdir})
 			got := renderOnce(t, dir, store, func(in *Inputs) {
@@ -242,8 +305,35 @@ func TestCacheMutations(t *testing.T) {
 			if st := store.Stats(); st.Misses != tt.misses+tt.record || st.Hits != apps-tt.misses+1-tt.record {
 				t.Errorf("hits %d misses %d; want %d misses of %d (record missed: %d)", st.Hits, st.Misses, tt.misses, apps, tt.record)
 			}
+			packHits := apps - tt.misses
+			if tt.noPack {
+				packHits = 0
+			}
+			if st := store.Stats(); st.PackHits != packHits {
+				t.Errorf("%d hits from the pack, want %d", st.PackHits, packHits)
+			}
+			// The pack now holds what this run used: the next run reads
+			// every entry from it and writes nothing.
+			again, _ := cache.Open(cache.Options{Dir: cdir})
+			if got := renderOnce(t, dir, again, func(in *Inputs) {
+				later(in)
+				if tt.mod != nil {
+					tt.mod(in)
+				}
+			}); got != want {
+				t.Errorf("third render differs from a render without cache:\n%s", cmp.Diff(want, got))
+			}
+			if st := again.Stats(); st.PackHits != apps || st.Misses != 0 || st.Puts != 0 {
+				t.Errorf("third run: %+v; want %d hits from the pack, no miss, nothing written", st, apps)
+			}
 		})
 	}
+}
+
+// entryPath is where s keeps the entry of k.
+func entryPath(s *cache.Store, k cache.Key) string {
+	h := hex.EncodeToString(k[:])
+	return filepath.Join(s.Dir(), h[:2], h[2:])
 }
 
 // touch sets the modification time of p to t.
@@ -320,5 +410,48 @@ func TestSplitDocs(t *testing.T) {
 		if diff := cmp.Diff(tt.want, lines(tt.data)); diff != "" {
 			t.Errorf("%q: %s", tt.data, diff)
 		}
+	}
+}
+
+// TestRenderPackPartial: a whole run writes back exactly the entries it
+// used; a partial one (Inputs.Only) adds what it rendered to the pack's
+// others; a run that used only the pack's entries writes nothing.
+func TestRenderPackPartial(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	files := baseCacheFiles()
+	files.write(t, dir)
+	later := func(in *Inputs) { in.clock = func() time.Time { return time.Now().Add(time.Hour) } }
+	packLen := func(mod func(*Inputs)) (int, cache.Stats) {
+		t.Helper()
+		store, _ := cache.Open(cache.Options{Dir: cdir})
+		if got := renderOnce(t, dir, store, func(in *Inputs) { later(in); mod(in) }); strings.HasPrefix(got, "error") {
+			t.Fatal(got)
+		}
+		st := store.Stats()
+		check, _ := cache.Open(cache.Options{Dir: cdir})
+		return check.GetPack(packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+			DefinitionPaths: []string{filepath.Join(dir, "defs")},
+			ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+			ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}})).Len(), st
+	}
+	whole := func(*Inputs) {}
+	only := func(in *Inputs) { in.Only = map[string]bool{"default/a": true} }
+	if n, _ := packLen(whole); n != 3 {
+		t.Fatalf("cold run: pack of %d, want 3", n)
+	}
+	files["apps/a.yaml"] = cacheApp("a", "uno")
+	files.write(t, dir)
+	if n, st := packLen(only); n != 4 || st.Misses != 1 {
+		t.Fatalf("partial run: pack of %d (%+v), want the 3 before and a's new entry", n, st)
+	}
+	if n, st := packLen(only); n != 4 || st.Puts != 0 || st.PackHits != 1 {
+		t.Fatalf("partial run again: pack of %d (%+v), want it as it was and nothing written", n, st)
+	}
+	if n, st := packLen(whole); n != 3 || st.PackHits != 3 {
+		t.Fatalf("whole run: pack of %d (%+v), want the 3 entries used, all from the pack", n, st)
+	}
+	// Other paths are another scope: their own pack.
+	if n, _ := packLen(func(in *Inputs) { in.Paths = []string{filepath.Join(dir, "apps/a.yaml")} }); n != 3 {
+		t.Fatalf("run of other paths changed the pack: %d entries", n)
 	}
 }
