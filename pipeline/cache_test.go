@@ -427,12 +427,8 @@ func TestRenderPackPartial(t *testing.T) {
 		if got := renderOnce(t, dir, store, func(in *Inputs) { later(in); mod(in) }); strings.HasPrefix(got, "error") {
 			t.Fatal(got)
 		}
-		st := store.Stats()
-		check, _ := cache.Open(cache.Options{Dir: cdir})
-		return check.GetPack(packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
-			DefinitionPaths: []string{filepath.Join(dir, "defs")},
-			ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
-			ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}})).Len(), st
+		base, delta := packLens(t, cdir, dir)
+		return base + delta, store.Stats()
 	}
 	whole := func(*Inputs) {}
 	only := func(in *Inputs) { in.Only = map[string]bool{"default/a": true} }
@@ -453,5 +449,81 @@ func TestRenderPackPartial(t *testing.T) {
 	// Other paths are another scope: their own pack.
 	if n, _ := packLen(func(in *Inputs) { in.Paths = []string{filepath.Join(dir, "apps/a.yaml")} }); n != 3 {
 		t.Fatalf("run of other paths changed the pack: %d entries", n)
+	}
+}
+
+// packLens are the numbers of entries of the base pack and the delta of
+// renderOnce's inputs in dir, in the store in cdir.
+func packLens(t *testing.T, cdir, dir string) (base, delta int) {
+	t.Helper()
+	s, err := cache.Open(cache.Options{Dir: cdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+		DefinitionPaths: []string{filepath.Join(dir, "defs")},
+		ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+		ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}})
+	return s.GetPack(k).Len(), s.GetPack(deltaKey(k)).Len()
+}
+
+// TestRenderPackDelta: an edit of one application of many writes its
+// entry to the delta and leaves the base pack as it was, until the
+// delta or the base's unused entries pass an eighth of the base: the
+// base is then written again with the entries used, the delta emptied.
+// Every run renders what a run without a cache does.
+func TestRenderPackDelta(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	files := baseCacheFiles()
+	delete(files, "apps/b.yaml")
+	for i := range 20 {
+		files[fmt.Sprintf("apps/app%d.yaml", i)] = cacheApp(fmt.Sprintf("app%d", i), "v")
+	}
+	files.write(t, dir)
+	later := func(in *Inputs) { in.clock = func() time.Time { return time.Now().Add(time.Hour) } }
+	basePath := func() string {
+		s, _ := cache.Open(cache.Options{Dir: cdir})
+		return entryPath(s, packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+			DefinitionPaths: []string{filepath.Join(dir, "defs")},
+			ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+			ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}}))
+	}
+	run := func(step string) cache.Stats {
+		t.Helper()
+		store, _ := cache.Open(cache.Options{Dir: cdir})
+		got := renderOnce(t, dir, store, later)
+		if want := renderOnce(t, dir, nil, nil); got != want {
+			t.Fatalf("%s: warm render differs from a render without cache:\n%s", step, cmp.Diff(want, got))
+		}
+		return store.Stats()
+	}
+	run("cold")
+	if b, d := packLens(t, cdir, dir); b != 21 || d != 0 {
+		t.Fatalf("cold: base %d delta %d, want 21 and 0", b, d)
+	}
+	baseBytes, err := os.ReadFile(basePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 21/8: two edits go to the delta, the third compacts.
+	for i, want := range []struct{ base, delta int }{{21, 1}, {21, 2}, {21, 0}} {
+		files[fmt.Sprintf("apps/app%d.yaml", i)] = cacheApp(fmt.Sprintf("app%d", i), "w")
+		files.write(t, dir)
+		st := run(fmt.Sprintf("edit %d", i))
+		if st.Misses != 1 || st.PackHits != 20 {
+			t.Errorf("edit %d: %+v, want 1 miss and 20 hits from the packs", i, st)
+		}
+		b, d := packLens(t, cdir, dir)
+		if b != want.base || d != want.delta {
+			t.Errorf("edit %d: base %d delta %d, want %d and %d", i, b, d, want.base, want.delta)
+		}
+		now, _ := os.ReadFile(basePath())
+		if compacted := !bytes.Equal(now, baseBytes); compacted != (want.delta == 0) {
+			t.Errorf("edit %d: base written again: %v", i, compacted)
+		}
+	}
+	// Nothing changed: nothing written, every entry from the packs.
+	if st := run("again"); st.Puts != 0 || st.PackHits != 21 || st.Misses != 0 {
+		t.Errorf("unchanged run: %+v", st)
 	}
 }
