@@ -206,10 +206,16 @@ func (s *Store) load(k Key) ([]byte, error) {
 		os.Remove(p)
 		return nil, err
 	}
+	touch(p, mtime)
+	return data, nil
+}
+
+// touch refreshes the modification time of the entry file p, last
+// modified at mtime, when it is older than touchAfter.
+func touch(p string, mtime time.Time) {
 	if now := time.Now(); now.Sub(mtime) > touchAfter {
 		os.Chtimes(p, now, now)
 	}
-	return data, nil
 }
 
 // errCorrupt is an entry that does not verify.

@@ -169,3 +169,21 @@ func TestPackEviction(t *testing.T) {
 		t.Fatal("pack past the cap kept")
 	}
 }
+
+// TestPackReplacedWhileRead: a pack read (mapped, on Linux) keeps its
+// entries when another writer replaces or removes its file.
+func TestPackReplacedWhileRead(t *testing.T) {
+	s := open(t, Options{})
+	first := packOf(50, "first")
+	s.PutPack(key("pack"), first)
+	p := s.GetPack(key("pack"))
+	s.PutPack(key("pack"), packOf(80, "second"))
+	if diff := cmp.Diff(first, maps.Collect(p.All())); diff != "" {
+		t.Fatalf("replaced: %s", diff)
+	}
+	q := s.GetPack(key("pack"))
+	os.Remove(s.path(key("pack")))
+	if diff := cmp.Diff(packOf(80, "second"), maps.Collect(q.All())); diff != "" {
+		t.Fatalf("removed: %s", diff)
+	}
+}
