@@ -42,6 +42,10 @@ type knownInputs struct {
 	now   map[string]*knownFile
 	// learned counts the files read and recorded anew.
 	learned int
+	// size is the old record's, apps the number of its Applications:
+	// what the run's lists and the new record are sized for.
+	size, apps int
+	reserved   bool
 }
 
 // knownFile is an input file as a run read it.
@@ -92,6 +96,10 @@ func openKnownInputs(in *Inputs, start time.Time) *knownInputs {
 	k := &knownInputs{store: in.Cache, key: h.Key(), start: start, now: map[string]*knownFile{}}
 	if data, ok := in.Cache.Get(k.key); ok {
 		k.old, _ = parseKnownInputs(data) // a record that does not read is none
+		k.size = len(data)
+		for _, f := range k.old {
+			k.apps += len(f.apps)
+		}
 	}
 	return k
 }
@@ -106,15 +114,23 @@ func (k *knownInputs) reuse(abs, display string, walking bool) *knownFile {
 	if f == nil || f.display != display || f.walking != walking {
 		return nil
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil
-	}
-	if id, ok := tree.StatID(fi); !ok || id != f.id {
+	if id, ok := statID(abs); !ok || id != f.id {
 		return nil
 	}
 	k.now[abs] = f
 	return f
+}
+
+// reserve grows l's lists, once, for the files and Applications of the
+// record: appended one by one, 10,000 of them would be copied about
+// twice over, in memory the process touches for the first time.
+func (k *knownInputs) reserve(l *loaded) {
+	if k == nil || k.reserved {
+		return
+	}
+	k.reserved = true
+	l.sums = slices.Grow(l.sums, len(k.old))
+	l.apps = slices.Grow(l.apps, k.apps)
 }
 
 // identify is the identity of the file at abs before it is read; false
@@ -123,11 +139,7 @@ func (k *knownInputs) identify(abs string) (tree.FileID, bool) {
 	if k == nil {
 		return tree.FileID{}, false
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return tree.FileID{}, false
-	}
-	id, ok := tree.StatID(fi)
+	id, ok := statID(abs)
 	return id, ok && !id.Racy(k.start)
 }
 
@@ -194,7 +206,7 @@ func (z *lazyApp) load(pos manifest.Pos) (appSource, error) {
 const knownInputsMagic = "drydock known inputs 1\n"
 
 func (k *knownInputs) marshal() []byte {
-	e := &encoder{b: []byte(knownInputsMagic)}
+	e := &encoder{b: append(make([]byte, 0, k.size+k.size/8+1024), knownInputsMagic...)}
 	e.uint(uint64(len(k.now)))
 	for _, abs := range slices.Sorted(maps.Keys(k.now)) {
 		f := k.now[abs]
