@@ -127,7 +127,7 @@ type Store struct {
 	opts  Options
 	dir   string // Dir/FormatDir
 	stats struct {
-		hits, misses, puts, corrupt, evicted atomic.Int64
+		hits, misses, puts, corrupt, evicted, packs, packHits atomic.Int64
 	}
 	mu     sync.Mutex
 	closed bool
@@ -183,23 +183,40 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	if s == nil {
 		return nil, false
 	}
-	p := s.path(k)
-	data, mtime, err := readEntry(p, k)
-	if errors.Is(err, fs.ErrNotExist) {
-		s.stats.misses.Add(1)
-		return nil, false
-	}
+	data, err := s.load(k)
 	if err != nil {
 		s.stats.misses.Add(1)
-		s.stats.corrupt.Add(1)
-		os.Remove(p)
 		return nil, false
-	}
-	if now := time.Now(); now.Sub(mtime) > touchAfter {
-		os.Chtimes(p, now, now)
 	}
 	s.stats.hits.Add(1)
 	return data, true
+}
+
+// load reads the entry of k: fs.ErrNotExist when there is none, another
+// error when it does not verify (it is then removed and counted
+// corrupt). A hit on an entry not touched for touchAfter refreshes its
+// modification time (the LRU order).
+func (s *Store) load(k Key) ([]byte, error) {
+	p := s.path(k)
+	data, mtime, err := readEntry(p, k)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		s.stats.corrupt.Add(1)
+		os.Remove(p)
+		return nil, err
+	}
+	touch(p, mtime)
+	return data, nil
+}
+
+// touch refreshes the modification time of the entry file p, last
+// modified at mtime, when it is older than touchAfter.
+func touch(p string, mtime time.Time) {
+	if now := time.Now(); now.Sub(mtime) > touchAfter {
+		os.Chtimes(p, now, now)
+	}
 }
 
 // errCorrupt is an entry that does not verify.
@@ -238,15 +255,25 @@ func decode(buf []byte, k Key) ([]byte, error) {
 
 // encode returns the entry file's bytes of k and data.
 func encode(k Key, data []byte) []byte {
-	buf := make([]byte, headerLen, headerLen+len(data))
+	return append(header(k, data, len(data)), data...)
+}
+
+// header returns the entry file's header of k and data, with room for
+// extra bytes more.
+func header(k Key, data []byte, extra int) []byte {
+	buf := make([]byte, headerLen, headerLen+extra)
 	copy(buf, magic)
 	h := buf[len(magic):]
 	binary.LittleEndian.PutUint64(h[:8], uint64(len(data)))
 	copy(h[8:], k[:])
 	crc := crc32.Update(crc32.Checksum(k[:], castagnoli()), castagnoli(), data)
 	binary.LittleEndian.PutUint32(h[8+sha256.Size:], crc)
-	return append(buf, data...)
+	return buf
 }
+
+// bigEntry is the size past which Put writes an entry's header and data
+// apart rather than copying the data behind the header (a pack).
+const bigEntry = 1 << 16
 
 // Put stores data as the entry of k. A failure to write is returned but
 // is never a reason to fail a render: callers report it as a warning.
@@ -269,7 +296,11 @@ func (s *Store) Put(k Key, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	_, err = f.Write(encode(k, data))
+	if len(data) < bigEntry {
+		_, err = f.Write(encode(k, data))
+	} else if _, err = f.Write(header(k, data, 0)); err == nil {
+		_, err = f.Write(data)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -397,6 +428,9 @@ func isHex(name string, n int) bool {
 // Stats counts what a store saw since it was opened.
 type Stats struct {
 	Hits, Misses, Puts, Corrupt, Evicted int
+	// Packs counts the packs read (GetPack) that verified, PackHits the
+	// hits among Hits that a pack served (Pack.Get).
+	Packs, PackHits int
 }
 
 // Stats returns the counts so far.
@@ -408,6 +442,7 @@ func (s *Store) Stats() Stats {
 		Hits: int(s.stats.hits.Load()), Misses: int(s.stats.misses.Load()),
 		Puts: int(s.stats.puts.Load()), Corrupt: int(s.stats.corrupt.Load()),
 		Evicted: int(s.stats.evicted.Load()),
+		Packs:   int(s.stats.packs.Load()), PackHits: int(s.stats.packHits.Load()),
 	}
 }
 

@@ -3,6 +3,7 @@ package cache
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,8 +208,39 @@ func TestMain(m *testing.M) {
 		}
 		s.Close()
 		os.Exit(0)
+	case "pack":
+		// TestPackProcesses: write a pack, read it, over and over.
+		s, err := Open(Options{Dir: os.Getenv("DRYDOCK_CACHE_DIR")})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		mine, tags := packOf(300, os.Getenv("DRYDOCK_CACHE_TAG")), []string{"a", "b"}
+		for range 100 {
+			if err := s.PutPack(key("pack"), mine); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			got := maps.Collect(s.GetPack(key("pack")).All())
+			if !maps.Equal(got, packOf(300, tags[0])) && !maps.Equal(got, packOf(300, tags[1])) {
+				fmt.Fprintln(os.Stderr, "a pack of", len(got), "entries is neither writer's")
+				os.Exit(1)
+			}
+		}
+		if c := s.Stats().Corrupt; c != 0 {
+			fmt.Fprintln(os.Stderr, c, "corrupt packs")
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+func packHelper(dir, tag string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Env = append(os.Environ(), "DRYDOCK_CACHE_HELPER=pack", "DRYDOCK_CACHE_DIR="+dir, "DRYDOCK_CACHE_TAG="+tag)
+	cmd.Stderr = os.Stderr
+	return cmd
 }
 
 func helper(dir string, n int) *exec.Cmd {

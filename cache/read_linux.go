@@ -49,3 +49,42 @@ func readFile(p string) ([]byte, time.Time, error) {
 	mtime := time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))
 	return buf, mtime, nil
 }
+
+// mapFile maps the file p read-only (the page cache's pages, shared):
+// its bytes and modification time. A pack is read so (GetPack): its
+// entries are not copied into memory the process must first touch, and
+// the mapping is never unmapped (the strings of the entries stay parts
+// of it). The store never writes a file in place (Put renames a new one
+// over it), so the mapped bytes do not change under the reader.
+func mapFile(p string) ([]byte, time.Time, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(p, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err == syscall.ENOENT || err == syscall.ENOTDIR {
+		return nil, time.Time{}, fs.ErrNotExist
+	}
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, time.Time{}, err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > 1<<32 || st.Size < int64(headerLen) {
+		return nil, time.Time{}, errCorrupt
+	}
+	buf, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return readFile(p)
+	}
+	return buf, time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
+}
+
+// unmap releases a mapping of mapFile's that is not used.
+func unmap(b []byte) { syscall.Munmap(b) }

@@ -6,10 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
@@ -290,8 +293,12 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 }
 
 // decodeEntry reverses encodeEntry.
-func decodeEntry(b []byte) (c *cached, err error) {
-	d := newDecoder(b)
+func decodeEntry(b []byte) (*cached, error) { return decodeEntryString(string(b)) }
+
+// decodeEntryString reverses encodeEntry; the strings of the entry it
+// returns are parts of b.
+func decodeEntryString(b string) (c *cached, err error) {
+	d := &decoder{s: b}
 	defer func() {
 		if recover() != nil {
 			c, err = nil, errors.New("render cache: bad entry")
@@ -547,6 +554,8 @@ type appKeys struct {
 	run   cache.Key
 	files map[string]*fileSum
 	base  map[string]string
+	// pack, when set, holds the entries the last run of this scope used.
+	pack *renderPack
 }
 
 func newAppKeys(run cache.Key, sums []fileSum, base map[string]string) *appKeys {
@@ -567,16 +576,22 @@ func (k *appKeys) key(a appSource) (cache.Key, bool) {
 }
 
 // get returns the entry of key, nil when there is none or it does not
-// decode.
+// decode: from the run's pack, else from the store (and the pack then
+// keeps it).
 func (k *appKeys) get(s *cache.Store, key cache.Key) *cached {
-	b, ok := s.Get(key)
-	if !ok {
-		return nil
+	b, from := k.pack.get(key)
+	if from == fromStore {
+		data, ok := s.Get(key)
+		if !ok {
+			return nil
+		}
+		b = string(data)
 	}
-	c, err := decodeEntry(b)
+	c, err := decodeEntryString(b)
 	if err != nil {
 		return nil
 	}
+	k.pack.use(key, b, from)
 	return c
 }
 
@@ -590,7 +605,163 @@ func (k *appKeys) put(s *cache.Store, key cache.Key, r *workflow.AppResult, revi
 	if err != nil {
 		return err
 	}
+	k.pack.use(key, string(b), fromStore)
 	return s.Put(key, b)
+}
+
+// The render pack: store entries (cache.Pack) per run scope holding
+// every entry the last run of that scope used, so that a warm run of
+// 10,000 applications reads two files, not 10,000. The scope is what a
+// run reads (drydock's build, the working directory, the paths and
+// filters), so each suite of a drydock test keeps its own; suites that
+// read the same paths with other settings take turns at one (their
+// entries' keys differ; nothing wrong is read, only more is written).
+// An entry is still written to its own file too, for the runs of other
+// scopes (a render of one file of the suite) to find.
+//
+// A scope has a base pack and a delta: an edit of one application writes
+// its new entry to the delta, not all 10,000 again; when the delta or
+// the base's unused entries pass an eighth of the base, the base is
+// written again with exactly the entries used and the delta emptied. A
+// partial run (Inputs.Only, a shard, inputs that did not load) adds its
+// new entries to the delta and drops nothing. Nothing is written when
+// every entry used came from the packs and none went unused. Concurrent
+// runs may each write either pack: every pack holds entries under their
+// content keys, so any mix of them reads right.
+
+// packFormat names the packs' scope key; the entries' format is
+// cacheFormat's, in their keys.
+const packFormat = "render-pack/1"
+
+// Where a used entry came from.
+const (
+	fromStore = iota // its own file, or rendered
+	fromBase
+	fromDelta
+)
+
+// renderPack is a run's packs: those read and the entries used.
+type renderPack struct {
+	key, deltaKey cache.Key
+	base, delta   *cache.Pack
+	mu            sync.Mutex
+	// used are the entries the run read or wrote; inBase counts those
+	// the base held, fresh those neither pack held.
+	used          map[cache.Key]string
+	from          map[cache.Key]int
+	inBase, fresh int
+}
+
+// openPack reads the packs of in's scope.
+func (k *appKeys) openPack(in *Inputs) {
+	if k == nil || in.Cache == nil {
+		return
+	}
+	p := &renderPack{key: packKey(in), used: map[cache.Key]string{}, from: map[cache.Key]int{}}
+	p.deltaKey = deltaKey(p.key)
+	p.base, p.delta = in.Cache.GetPack(p.key), in.Cache.GetPack(p.deltaKey)
+	k.pack = p
+}
+
+// packKey is the key of the base pack of in's scope.
+func packKey(in *Inputs) cache.Key {
+	h := cache.NewHasher(packFormat).String(cache.BuildID()).String(in.FromName)
+	wd, _ := os.Getwd()
+	h.String(wd).String(strconv.FormatBool(in.Stdin != nil))
+	for i, list := range [][]string{in.Paths, in.Exclude, in.Skip, in.ClusterPaths, in.DefinitionPaths, in.ObservedPaths} {
+		h.String(strconv.Itoa(i))
+		for _, p := range list {
+			h.String(p)
+		}
+	}
+	return h.Key()
+}
+
+// deltaKey is the key of the delta of the base pack of key base.
+func deltaKey(base cache.Key) cache.Key {
+	return cache.NewHasher(packFormat).Bytes(base[:]).String("delta").Key()
+}
+
+// get returns the entry of key in the packs read, and which held it
+// (fromStore: neither).
+func (p *renderPack) get(key cache.Key) (string, int) {
+	if p == nil {
+		return "", fromStore
+	}
+	if b, ok := p.delta.Get(key); ok {
+		return b, fromDelta
+	}
+	if b, ok := p.base.Get(key); ok {
+		return b, fromBase
+	}
+	return "", fromStore
+}
+
+// use remembers entry b of key, from where it came, as used by the run.
+func (p *renderPack) use(key cache.Key, b string, from int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.used[key]; ok {
+		return
+	}
+	p.used[key], p.from[key] = b, from
+	switch from {
+	case fromBase:
+		p.inBase++
+	case fromStore:
+		p.fresh++
+	}
+}
+
+// save writes the packs back when they changed (see above).
+func (k *appKeys) save(s *cache.Store, partial bool) error {
+	if k == nil || k.pack == nil {
+		return nil
+	}
+	p := k.pack
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// delta is what the next delta holds: the entries used that the
+	// base lacks, and when partial those the delta held.
+	delta := map[cache.Key]string{}
+	if partial {
+		if p.fresh == 0 {
+			return nil
+		}
+		for key, b := range p.delta.All() {
+			delta[key] = b
+		}
+	}
+	for key, b := range p.used {
+		if p.from[key] != fromBase {
+			delta[key] = b
+		}
+	}
+	unused := p.base.Len() - p.inBase
+	if partial {
+		unused = 0
+	} else if p.fresh == 0 && unused == 0 && len(delta) == p.delta.Len() {
+		return nil
+	}
+	if limit := p.base.Len() / 8; p.base != nil && unused <= limit && len(delta) <= limit {
+		return s.PutPack(p.deltaKey, delta)
+	}
+	base := p.used
+	if partial {
+		base = make(map[cache.Key]string, p.base.Len()+len(delta))
+		for key, b := range p.base.All() {
+			base[key] = b
+		}
+		maps.Copy(base, delta)
+	}
+	err := s.PutPack(p.key, base)
+	if err == nil && p.delta.Len() > 0 {
+		err = s.PutPack(p.deltaKey, nil)
+	}
+	return err
 }
 
 // outcome rebuilds the workflow result of a from c: the Application

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -150,6 +152,11 @@ func TestCacheMutations(t *testing.T) {
 		apps   int
 		// record is 1 when the record of known inputs misses.
 		record int
+		// store changes the cache directory (dir) before the warm run;
+		// pack is the render pack's file.
+		store func(t *testing.T, dir, pack string)
+		// noPack: the pack serves nothing (store removed or broke it).
+		noPack bool
 	}{
 		{name: "nothing", misses: 0},
 		{name: "app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, misses: 1},
@@ -204,6 +211,55 @@ func TestCacheMutations(t *testing.T) {
 			}
 		}, misses: 1},
 		{name: "field validation", mod: func(in *Inputs) { in.FieldValidation = schemas.FieldWarn }, misses: 3, record: 1},
+		// The render pack: the entries of the last run in one file.
+		// Without it, or with a pack that does not verify, the entries'
+		// own files serve; without them, the pack alone does.
+		{name: "pack removed", store: func(t *testing.T, _, pack string) {
+			if err := os.Remove(pack); err != nil {
+				t.Fatal(err)
+			}
+		}, noPack: true},
+		{name: "pack truncated", store: func(t *testing.T, _, pack string) {
+			fi, err := os.Stat(pack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(pack, fi.Size()-1); err != nil {
+				t.Fatal(err)
+			}
+		}, noPack: true},
+		{name: "pack byte flipped", store: func(t *testing.T, _, pack string) {
+			b, err := os.ReadFile(pack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0x20
+			if err := os.WriteFile(pack, b, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}, noPack: true},
+		{name: "pack only", store: func(t *testing.T, dir, pack string) {
+			// Every entry file but the pack and the record of known
+			// inputs (its header and its part) removed.
+			removed := 0
+			filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+				if err != nil || !fi.Mode().IsRegular() || p == pack {
+					return nil
+				}
+				if b, err := os.ReadFile(p); err == nil && !bytes.Contains(b, []byte(knownInputsMagic)) && !bytes.Contains(b, []byte(inputPartsHeader)) && os.Remove(p) == nil {
+					removed++
+				}
+				return nil
+			})
+			if removed < 3 {
+				t.Fatalf("%d files removed, want the 3 entries at least", removed)
+			}
+		}},
+		{name: "pack and app bytes", files: func(f cacheFiles) { f["apps/a.yaml"] = cacheApp("a", "uno") }, store: func(t *testing.T, _, pack string) {
+			if err := os.Remove(pack); err != nil {
+				t.Fatal(err)
+			}
+		}, misses: 1, noPack: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,6 +283,13 @@ func TestCacheMutations(t *testing.T) {
 			if tt.disk != nil {
 				tt.disk(t, dir)
 			}
+			if tt.store != nil {
+				pack := entryPath(warm, packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+					DefinitionPaths: []string{filepath.Join(dir, "defs")},
+					ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+					ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}}))
+				tt.store(t, cdir, pack)
+			}
 			want := renderOnce(t, dir, nil, tt.mod)
 			store, _ := cache.Open(cache.Options{Dir: cdir})
 			got := renderOnce(t, dir, store, func(in *Inputs) {
@@ -247,8 +310,35 @@ func TestCacheMutations(t *testing.T) {
 			if st := store.Stats(); st.Misses != tt.misses+tt.record || st.Hits != apps-tt.misses+2*(1-tt.record) {
 				t.Errorf("hits %d misses %d; want %d misses of %d (record missed: %d)", st.Hits, st.Misses, tt.misses, apps, tt.record)
 			}
+			packHits := apps - tt.misses
+			if tt.noPack {
+				packHits = 0
+			}
+			if st := store.Stats(); st.PackHits != packHits {
+				t.Errorf("%d hits from the pack, want %d", st.PackHits, packHits)
+			}
+			// The pack now holds what this run used: the next run reads
+			// every entry from it and writes nothing.
+			again, _ := cache.Open(cache.Options{Dir: cdir})
+			if got := renderOnce(t, dir, again, func(in *Inputs) {
+				later(in)
+				if tt.mod != nil {
+					tt.mod(in)
+				}
+			}); got != want {
+				t.Errorf("third render differs from a render without cache:\n%s", cmp.Diff(want, got))
+			}
+			if st := again.Stats(); st.PackHits != apps || st.Misses != 0 || st.Puts != 0 {
+				t.Errorf("third run: %+v; want %d hits from the pack, no miss, nothing written", st, apps)
+			}
 		})
 	}
+}
+
+// entryPath is where s keeps the entry of k.
+func entryPath(s *cache.Store, k cache.Key) string {
+	h := hex.EncodeToString(k[:])
+	return filepath.Join(s.Dir(), h[:2], h[2:])
 }
 
 // touch sets the modification time of p to t.
@@ -420,5 +510,120 @@ spec:
 				}
 			}
 		})
+	}
+}
+
+// TestRenderPackPartial: a whole run writes back exactly the entries it
+// used; a partial one (Inputs.Only) adds what it rendered to the pack's
+// others; a run that used only the pack's entries writes nothing.
+func TestRenderPackPartial(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	files := baseCacheFiles()
+	files.write(t, dir)
+	later := func(in *Inputs) { in.clock = func() time.Time { return time.Now().Add(time.Hour) } }
+	packLen := func(mod func(*Inputs)) (int, cache.Stats) {
+		t.Helper()
+		store, _ := cache.Open(cache.Options{Dir: cdir})
+		if got := renderOnce(t, dir, store, func(in *Inputs) { later(in); mod(in) }); strings.HasPrefix(got, "error") {
+			t.Fatal(got)
+		}
+		base, delta := packLens(t, cdir, dir)
+		return base + delta, store.Stats()
+	}
+	whole := func(*Inputs) {}
+	only := func(in *Inputs) { in.Only = map[string]bool{"default/a": true} }
+	if n, _ := packLen(whole); n != 3 {
+		t.Fatalf("cold run: pack of %d, want 3", n)
+	}
+	files["apps/a.yaml"] = cacheApp("a", "uno")
+	files.write(t, dir)
+	if n, st := packLen(only); n != 4 || st.Misses != 1 {
+		t.Fatalf("partial run: pack of %d (%+v), want the 3 before and a's new entry", n, st)
+	}
+	if n, st := packLen(only); n != 4 || st.Puts != 0 || st.PackHits != 1 {
+		t.Fatalf("partial run again: pack of %d (%+v), want it as it was and nothing written", n, st)
+	}
+	if n, st := packLen(whole); n != 3 || st.PackHits != 3 {
+		t.Fatalf("whole run: pack of %d (%+v), want the 3 entries used, all from the pack", n, st)
+	}
+	// Other paths are another scope: their own pack.
+	if n, _ := packLen(func(in *Inputs) { in.Paths = []string{filepath.Join(dir, "apps/a.yaml")} }); n != 3 {
+		t.Fatalf("run of other paths changed the pack: %d entries", n)
+	}
+}
+
+// packLens are the numbers of entries of the base pack and the delta of
+// renderOnce's inputs in dir, in the store in cdir.
+func packLens(t *testing.T, cdir, dir string) (base, delta int) {
+	t.Helper()
+	s, err := cache.Open(cache.Options{Dir: cdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+		DefinitionPaths: []string{filepath.Join(dir, "defs")},
+		ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+		ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}})
+	return s.GetPack(k).Len(), s.GetPack(deltaKey(k)).Len()
+}
+
+// TestRenderPackDelta: an edit of one application of many writes its
+// entry to the delta and leaves the base pack as it was, until the
+// delta or the base's unused entries pass an eighth of the base: the
+// base is then written again with the entries used, the delta emptied.
+// Every run renders what a run without a cache does.
+func TestRenderPackDelta(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	files := baseCacheFiles()
+	delete(files, "apps/b.yaml")
+	for i := range 20 {
+		files[fmt.Sprintf("apps/app%d.yaml", i)] = cacheApp(fmt.Sprintf("app%d", i), "v")
+	}
+	files.write(t, dir)
+	later := func(in *Inputs) { in.clock = func() time.Time { return time.Now().Add(time.Hour) } }
+	basePath := func() string {
+		s, _ := cache.Open(cache.Options{Dir: cdir})
+		return entryPath(s, packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+			DefinitionPaths: []string{filepath.Join(dir, "defs")},
+			ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+			ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}}))
+	}
+	run := func(step string) cache.Stats {
+		t.Helper()
+		store, _ := cache.Open(cache.Options{Dir: cdir})
+		got := renderOnce(t, dir, store, later)
+		if want := renderOnce(t, dir, nil, nil); got != want {
+			t.Fatalf("%s: warm render differs from a render without cache:\n%s", step, cmp.Diff(want, got))
+		}
+		return store.Stats()
+	}
+	run("cold")
+	if b, d := packLens(t, cdir, dir); b != 21 || d != 0 {
+		t.Fatalf("cold: base %d delta %d, want 21 and 0", b, d)
+	}
+	baseBytes, err := os.ReadFile(basePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 21/8: two edits go to the delta, the third compacts.
+	for i, want := range []struct{ base, delta int }{{21, 1}, {21, 2}, {21, 0}} {
+		files[fmt.Sprintf("apps/app%d.yaml", i)] = cacheApp(fmt.Sprintf("app%d", i), "w")
+		files.write(t, dir)
+		st := run(fmt.Sprintf("edit %d", i))
+		if st.Misses != 1 || st.PackHits != 20 {
+			t.Errorf("edit %d: %+v, want 1 miss and 20 hits from the packs", i, st)
+		}
+		b, d := packLens(t, cdir, dir)
+		if b != want.base || d != want.delta {
+			t.Errorf("edit %d: base %d delta %d, want %d and %d", i, b, d, want.base, want.delta)
+		}
+		now, _ := os.ReadFile(basePath())
+		if compacted := !bytes.Equal(now, baseBytes); compacted != (want.delta == 0) {
+			t.Errorf("edit %d: base written again: %v", i, compacted)
+		}
+	}
+	// Nothing changed: nothing written, every entry from the packs.
+	if st := run("again"); st.Puts != 0 || st.PackHits != 21 || st.Misses != 0 {
+		t.Errorf("unchanged run: %+v", st)
 	}
 }

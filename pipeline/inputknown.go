@@ -50,6 +50,10 @@ type knownInputs struct {
 	learnedPaths []string
 	// parts is how many parts the record had (0: none).
 	parts int
+	// apps is the number of the old record's Applications: what the
+	// run's lists are sized for.
+	apps     int
+	reserved bool
 }
 
 // knownFile is an input file as a run read it.
@@ -99,6 +103,9 @@ func openKnownInputs(in *Inputs, start time.Time) *knownInputs {
 	}
 	k := &knownInputs{store: in.Cache, key: h.Key(), start: start, now: map[string]*knownFile{}}
 	k.old, k.parts = loadKnownInputs(in.Cache, k.key)
+	for _, f := range k.old {
+		k.apps += len(f.apps)
+	}
 	return k
 }
 
@@ -182,15 +189,23 @@ func (k *knownInputs) reuse(abs, display string, walking bool) *knownFile {
 	if f == nil || f.display != display || f.walking != walking {
 		return nil
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil
-	}
-	if id, ok := tree.StatID(fi); !ok || id != f.id {
+	if id, ok := statID(abs); !ok || id != f.id {
 		return nil
 	}
 	k.now[abs] = f
 	return f
+}
+
+// reserve grows l's lists, once, for the files and Applications of the
+// record: appended one by one, 10,000 of them would be copied about
+// twice over, in memory the process touches for the first time.
+func (k *knownInputs) reserve(l *loaded) {
+	if k == nil || k.reserved {
+		return
+	}
+	k.reserved = true
+	l.sums = slices.Grow(l.sums, len(k.old))
+	l.apps = slices.Grow(l.apps, k.apps)
 }
 
 // identify is the identity of the file at abs before it is read; false
@@ -199,11 +214,7 @@ func (k *knownInputs) identify(abs string) (tree.FileID, bool) {
 	if k == nil {
 		return tree.FileID{}, false
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return tree.FileID{}, false
-	}
-	id, ok := tree.StatID(fi)
+	id, ok := statID(abs)
 	return id, ok && !id.Racy(k.start)
 }
 

@@ -341,3 +341,28 @@ func TestKnownInputsParts(t *testing.T) {
 		}
 	}
 }
+
+// TestStatID: statID gives the identity tree.StatID gives of os.Stat's
+// FileInfo, through symbolic links; none for a directory or a missing
+// file.
+func TestStatID(t *testing.T) {
+	dir := t.TempDir()
+	file, link := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "link.yaml")
+	if err := os.WriteFile(file, []byte("kind: x\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file, link, dir, filepath.Join(dir, "missing")} {
+		var want tree.FileID
+		wantOK := false
+		if fi, err := os.Stat(p); err == nil {
+			want, wantOK = tree.StatID(fi)
+		}
+		got, ok := statID(p)
+		if ok != wantOK || got != want {
+			t.Errorf("%s: statID = %+v, %v; want %+v, %v", filepath.Base(p), got, ok, want, wantOK)
+		}
+	}
+}

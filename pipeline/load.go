@@ -287,6 +287,7 @@ func (f files) readFile(p string, into *loaded) error {
 func (into *loaded) readKnown(f files, p, abs string) error {
 	display := f.display(p)
 	if kf := into.known.reuse(abs, display, into.walking); kf != nil {
+		into.known.reserve(into)
 		into.sums = append(into.sums, fileSum{name: display, sum: kf.sum, docs: kf.docs})
 		into.apps = append(into.apps, kf.sources(abs)...)
 		return nil

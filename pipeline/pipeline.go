@@ -523,6 +523,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	var keys *appKeys
 	if in.cacheable(opts) {
 		keys = newAppKeys(runKey(&in, opts, l.sums, defSums, inventoried.sums, observed.sums), l.sums, in.BaseRevisions)
+		keys.openPack(&in)
 	}
 	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys, memo)
 	res.CacheError = firstError(r.cacheErr, knownErr)
@@ -562,6 +563,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if check != nil {
 		res.Validation = &ValidationRecord{Findings: append(r.props, check.Findings()...)}
 		res.Warnings = append(res.Warnings, check.Notes()...)
+	}
+	if err := keys.save(in.Cache, in.Only != nil || in.Select != nil || loadErr != nil); err != nil && res.CacheError == nil {
+		res.CacheError = err
 	}
 	if memo != nil {
 		res.findingHits, res.findingMisses = memo.hits, memo.misses

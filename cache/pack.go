@@ -1,0 +1,216 @@
+package cache
+
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"iter"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"unsafe"
+)
+
+// A Pack is a set of entries kept as one entry of the store: a run that
+// uses thousands of entries (a warm render of a large suite) reads them
+// with one file read where a hit on each would cost a file each (an
+// open, a stat, a read and a close). A pack is written whole (PutPack),
+// as any entry is: to a temporary file renamed into place, so that
+// concurrent runs each see one whole pack, and the last writer's wins.
+// It is verified whole by the entry's checksum when read; a pack that
+// does not verify is removed and read as none. A pack is a place, not a
+// source of truth: an entry found in it is the entry PutPack was given
+// under its key, as Get would give it. Packs count towards the size cap
+// like any entry.
+//
+// A nil *Pack holds nothing.
+type Pack struct {
+	s *Store
+	// data is the pack's bytes (packMagic, count, index, entries), a
+	// string so that the entries given out are parts of it.
+	data string
+	n    int
+}
+
+// The bytes of a pack (the data of its store entry):
+//
+//	magic  packMagic
+//	count  uint32 little endian
+//	index  count rows of key (32 bytes) and end (uint32 little endian,
+//	       where the entry's bytes end in entries), ascending by key
+//	entries the entries' bytes, in the index's order
+const packMagic = "drydock\x00pack\x01"
+
+const packRow = len(Key{}) + 4
+
+// GetPack returns the pack stored under k; nil when there is none, or it
+// does not verify (it is then removed). Where the system maps files
+// (Linux), the pack is mapped rather than read and stays mapped: its
+// entries are parts of the page cache's pages, which the process need
+// not copy (on a virtual machine, memory a process touches first costs
+// more than reading it). That is safe because the store never writes a
+// file in place: a pack replaced or removed while mapped stays as it was
+// for the reader. Reading a pack counts neither a
+// hit nor a miss (Stats.Packs counts it); its entries count as hits when
+// found (Pack.Get).
+func (s *Store) GetPack(k Key) *Pack {
+	if s == nil {
+		return nil
+	}
+	path := s.path(k)
+	buf, mtime, err := mapFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var p *Pack
+	ok := false
+	if err == nil {
+		var data []byte
+		if data, err = decode(buf, k); err == nil {
+			p, ok = parsePack(data)
+		}
+		if !ok {
+			unmap(buf)
+		}
+	}
+	if !ok {
+		s.stats.corrupt.Add(1)
+		os.Remove(path)
+		return nil
+	}
+	touch(path, mtime)
+	s.stats.packs.Add(1)
+	p.s = s
+	return p
+}
+
+// parsePack checks a pack's layout (the checksum verified its bytes).
+// data is not written again: the pack's strings share it.
+func parsePack(data []byte) (*Pack, bool) {
+	if len(data) < len(packMagic)+4 || string(data[:len(packMagic)]) != packMagic {
+		return nil, false
+	}
+	n := binary.LittleEndian.Uint32(data[len(packMagic):])
+	head := len(packMagic) + 4
+	if uint64(n)*uint64(packRow) > uint64(len(data)-head) {
+		return nil, false
+	}
+	p := &Pack{data: unsafe.String(unsafe.SliceData(data), len(data)), n: int(n)}
+	body := uint64(len(data) - head - p.n*packRow)
+	var end uint64
+	for i := range p.n {
+		e := uint64(p.end(i))
+		if e < end || e > body || (i > 0 && p.key(i-1) >= p.key(i)) {
+			return nil, false
+		}
+		end = e
+	}
+	if end != body {
+		return nil, false
+	}
+	return p, true
+}
+
+func (p *Pack) row(i int) string {
+	off := len(packMagic) + 4 + i*packRow
+	return p.data[off : off+packRow]
+}
+
+func (p *Pack) key(i int) string { return p.row(i)[:len(Key{})] }
+
+func (p *Pack) end(i int) int {
+	r := p.row(i)[len(Key{}):]
+	return int(uint32(r[0]) | uint32(r[1])<<8 | uint32(r[2])<<16 | uint32(r[3])<<24)
+}
+
+// entry is the i-th entry's bytes.
+func (p *Pack) entry(i int) string {
+	body := p.data[len(packMagic)+4+p.n*packRow:]
+	start := 0
+	if i > 0 {
+		start = p.end(i - 1)
+	}
+	return body[start:p.end(i)]
+}
+
+// Len is the number of entries in the pack.
+func (p *Pack) Len() int {
+	if p == nil {
+		return 0
+	}
+	return p.n
+}
+
+// Get returns the entry of k in the pack. A hit counts as the store's
+// (Stats.Hits and Stats.PackHits); a miss is not counted: the caller
+// asks the store next (Store.Get), which counts it.
+func (p *Pack) Get(k Key) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	ks := string(k[:])
+	i := sort.Search(p.n, func(i int) bool { return p.key(i) >= ks })
+	if i == p.n || p.key(i) != ks {
+		return "", false
+	}
+	if p.s != nil {
+		p.s.stats.hits.Add(1)
+		p.s.stats.packHits.Add(1)
+	}
+	return p.entry(i), true
+}
+
+// All yields the pack's entries by ascending key.
+func (p *Pack) All() iter.Seq2[Key, string] {
+	return func(yield func(Key, string) bool) {
+		for i := range p.Len() {
+			if !yield(Key([]byte(p.key(i))), p.entry(i)) {
+				return
+			}
+		}
+	}
+}
+
+// errPackTooLarge is a pack past the 4 GiB its offsets address.
+var errPackTooLarge = errors.New("cache: pack too large")
+
+// PutPack stores entries as the pack of k, replacing the one there.
+// Like Put's, a failure is never a reason to fail a render.
+func (s *Store) PutPack(k Key, entries map[Key]string) error {
+	if s == nil {
+		return nil
+	}
+	keys := slices.SortedFunc(maps.Keys(entries), func(a, b Key) int { return compareKeys(a, b) })
+	size := len(packMagic) + 4 + len(keys)*packRow
+	body := 0
+	for _, key := range keys {
+		body += len(entries[key])
+	}
+	if body > 1<<32-1 || len(keys) > 1<<32-1 {
+		return errPackTooLarge
+	}
+	b := make([]byte, 0, size+body)
+	b = append(b, packMagic...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	end := 0
+	for _, key := range keys {
+		end += len(entries[key])
+		b = append(b, key[:]...)
+		b = binary.LittleEndian.AppendUint32(b, uint32(end))
+	}
+	for _, key := range keys {
+		b = append(b, entries[key]...)
+	}
+	return s.Put(k, b)
+}
+
+func compareKeys(a, b Key) int {
+	switch {
+	case string(a[:]) < string(b[:]):
+		return -1
+	case string(a[:]) > string(b[:]):
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,189 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// packOf is n entries, each its name repeated.
+func packOf(n int, tag string) map[Key]string {
+	m := map[Key]string{}
+	for i := range n {
+		name := strconv.Itoa(i)
+		m[key(name)] = strings.Repeat(name+tag, i%7)
+	}
+	return m
+}
+
+func TestPack(t *testing.T) {
+	s := open(t, Options{})
+	pk := key("pack")
+	if p := s.GetPack(pk); p != nil || p.Len() != 0 {
+		t.Fatal("a pack on an empty store")
+	}
+	if _, ok := (*Pack)(nil).Get(key("0")); ok {
+		t.Fatal("nil pack hit")
+	}
+	for _, n := range []int{0, 1, 100} {
+		want := packOf(n, "x")
+		if err := s.PutPack(pk, want); err != nil {
+			t.Fatal(err)
+		}
+		p := s.GetPack(pk)
+		if p == nil || p.Len() != n {
+			t.Fatalf("%d entries: pack %v of %d", n, p != nil, p.Len())
+		}
+		got := maps.Collect(p.All())
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%d entries: All (-want +got):\n%s", n, diff)
+		}
+		for k, v := range want {
+			if e, ok := p.Get(k); !ok || e != v {
+				t.Fatalf("Get = %q, %v; want %q", e, ok, v)
+			}
+		}
+		if e, ok := p.Get(key("absent")); ok {
+			t.Fatalf("absent key: %q", e)
+		}
+	}
+	// Entries past bigEntry are written header and data apart.
+	big := map[Key]string{key("big"): strings.Repeat("b", 3*bigEntry)}
+	s.PutPack(pk, big)
+	if diff := cmp.Diff(big, maps.Collect(s.GetPack(pk).All())); diff != "" {
+		t.Error(diff)
+	}
+	if diff := cmp.Diff(Stats{Hits: 101, PackHits: 101, Puts: 4, Packs: 4}, s.Stats()); diff != "" {
+		t.Errorf("stats (-want +got):\n%s", diff)
+	}
+}
+
+// TestPackCorrupt flips bytes of a pack file and truncates it: every
+// one reads as no pack, the file is removed, and the next PutPack writes
+// it again.
+func TestPackCorrupt(t *testing.T) {
+	s := open(t, Options{})
+	pk, want := key("pack"), packOf(5, "y")
+	s.PutPack(pk, want)
+	p := s.path(pk)
+	good, _ := os.ReadFile(p)
+	check := func(what string, bad []byte) {
+		t.Helper()
+		os.WriteFile(p, bad, 0o666)
+		if got := s.GetPack(pk); got != nil {
+			t.Fatalf("%s: read a pack of %d", what, got.Len())
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s: corrupt pack kept", what)
+		}
+		s.PutPack(pk, want)
+		if diff := cmp.Diff(want, maps.Collect(s.GetPack(pk).All())); diff != "" {
+			t.Fatalf("%s: not rebuilt: %s", what, diff)
+		}
+	}
+	for i := range good {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0x10
+		check(fmt.Sprintf("byte %d flipped", i), bad)
+	}
+	for n := range len(good) {
+		check(fmt.Sprintf("truncated at %d", n), good[:n])
+	}
+	if c := s.Stats().Corrupt; c != 2*len(good) {
+		t.Errorf("Corrupt = %d, want %d", c, 2*len(good))
+	}
+}
+
+// TestPackLayout: an entry whose checksum holds but whose bytes are no
+// pack (a bug, another format) reads as no pack.
+func TestPackLayout(t *testing.T) {
+	row := func(k Key, end uint32) []byte { return binary.LittleEndian.AppendUint32(k[:], end) }
+	head := func(n uint32) []byte { return binary.LittleEndian.AppendUint32([]byte(packMagic), n) }
+	lo, hi := key("a"), key("b")
+	if compareKeys(lo, hi) > 0 {
+		lo, hi = hi, lo
+	}
+	good := bytes.Join([][]byte{head(2), row(lo, 1), row(hi, 3), []byte("xyz")}, nil)
+	for name, data := range map[string][]byte{
+		"empty":            nil,
+		"other magic":      bytes.Join([][]byte{[]byte("drydock\x00pack\x02"), good[len(packMagic):]}, nil),
+		"count too large":  bytes.Join([][]byte{head(3), good[len(packMagic)+4:]}, nil),
+		"keys unsorted":    bytes.Join([][]byte{head(2), row(hi, 1), row(lo, 3), []byte("xyz")}, nil),
+		"key twice":        bytes.Join([][]byte{head(2), row(lo, 1), row(lo, 3), []byte("xyz")}, nil),
+		"ends decrease":    bytes.Join([][]byte{head(2), row(lo, 2), row(hi, 1), []byte("xyz")}, nil),
+		"end past entries": bytes.Join([][]byte{head(2), row(lo, 1), row(hi, 4), []byte("xyz")}, nil),
+		"bytes after":      bytes.Join([][]byte{head(2), row(lo, 1), row(hi, 2), []byte("xyz")}, nil),
+	} {
+		s := open(t, Options{})
+		s.Put(key("p"), data)
+		if p := s.GetPack(key("p")); p != nil {
+			t.Errorf("%s: read as a pack of %d", name, p.Len())
+		}
+	}
+	s := open(t, Options{})
+	s.Put(key("p"), good)
+	p := s.GetPack(key("p"))
+	if diff := cmp.Diff(map[Key]string{lo: "x", hi: "yz"}, maps.Collect(p.All())); diff != "" {
+		t.Error(diff)
+	}
+}
+
+// TestPackProcesses has two processes write and read one pack at once:
+// every pack read is one of the packs written, whole.
+func TestPackProcesses(t *testing.T) {
+	dir := t.TempDir()
+	a, b := packHelper(dir, "a"), packHelper(dir, "b")
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, Options{Dir: dir})
+	got := maps.Collect(s.GetPack(key("pack")).All())
+	if !cmp.Equal(got, packOf(300, "a")) && !cmp.Equal(got, packOf(300, "b")) {
+		t.Errorf("pack of %d entries is neither writer's", len(got))
+	}
+}
+
+// TestPackEviction: a pack counts towards the size cap as an entry.
+func TestPackEviction(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, Options{Dir: dir, MaxBytes: 1000, TrimEvery: -1})
+	s.PutPack(key("pack"), map[Key]string{key("x"): strings.Repeat("x", 2000)})
+	s.Close()
+	if s.Stats().Evicted != 1 {
+		t.Fatalf("Evicted = %d, want 1", s.Stats().Evicted)
+	}
+	if p := open(t, Options{Dir: dir}).GetPack(key("pack")); p != nil {
+		t.Fatal("pack past the cap kept")
+	}
+}
+
+// TestPackReplacedWhileRead: a pack read (mapped, on Linux) keeps its
+// entries when another writer replaces or removes its file.
+func TestPackReplacedWhileRead(t *testing.T) {
+	s := open(t, Options{})
+	first := packOf(50, "first")
+	s.PutPack(key("pack"), first)
+	p := s.GetPack(key("pack"))
+	s.PutPack(key("pack"), packOf(80, "second"))
+	if diff := cmp.Diff(first, maps.Collect(p.All())); diff != "" {
+		t.Fatalf("replaced: %s", diff)
+	}
+	q := s.GetPack(key("pack"))
+	os.Remove(s.path(key("pack")))
+	if diff := cmp.Diff(packOf(80, "second"), maps.Collect(q.All())); diff != "" {
+		t.Fatalf("removed: %s", diff)
+	}
+}
