@@ -8,8 +8,10 @@ import (
 	"time"
 )
 
-// readFile returns the bytes and modification time of the file p.
-func readFile(p string) ([]byte, time.Time, error) {
+// openStat opens the file p for reading and stats it: its descriptor
+// (the caller closes it) and status; fs.ErrNotExist when there is none.
+func openStat(p string) (int, syscall.Stat_t, error) {
+	var st syscall.Stat_t
 	var fd int
 	var err error
 	for {
@@ -19,16 +21,25 @@ func readFile(p string) ([]byte, time.Time, error) {
 		}
 	}
 	if err == syscall.ENOENT || err == syscall.ENOTDIR {
-		return nil, time.Time{}, fs.ErrNotExist
+		return -1, st, fs.ErrNotExist
 	}
+	if err != nil {
+		return -1, st, err
+	}
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return -1, st, err
+	}
+	return fd, st, nil
+}
+
+// readFile returns the bytes and modification time of the file p.
+func readFile(p string) ([]byte, time.Time, error) {
+	fd, st, err := openStat(p)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, time.Time{}, err
-	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > 1<<31 {
 		return nil, time.Time{}, errCorrupt
 	}
@@ -57,25 +68,11 @@ func readFile(p string) ([]byte, time.Time, error) {
 // of it). The store never writes a file in place (Put renames a new one
 // over it), so the mapped bytes do not change under the reader.
 func mapFile(p string) ([]byte, time.Time, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(p, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err == syscall.ENOENT || err == syscall.ENOTDIR {
-		return nil, time.Time{}, fs.ErrNotExist
-	}
+	fd, st, err := openStat(p)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, time.Time{}, err
-	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > 1<<32 || st.Size < int64(headerLen) {
 		return nil, time.Time{}, errCorrupt
 	}
