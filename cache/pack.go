@@ -214,3 +214,21 @@ func compareKeys(a, b Key) int {
 	}
 	return 0
 }
+
+// MaxParts bounds the number of parts of a record kept in parts (the
+// golden Known, the findings table, the known inputs): a run that
+// changes one item rewrites one part, not the whole record.
+const MaxParts = 256
+
+// PartsFor is how many parts a record of n items, about size a part,
+// has: a power of two, at most MaxParts.
+func PartsFor(n, size int) int {
+	parts := 1
+	for parts*size < n && parts < MaxParts {
+		parts *= 2
+	}
+	return parts
+}
+
+// ValidParts reports whether n is a number of parts PartsFor gives.
+func ValidParts(n uint64) bool { return n >= 1 && n <= MaxParts && n&(n-1) == 0 }

@@ -51,17 +51,11 @@ const knownHeader = "drydock known parts 1\n"
 // bounds their number.
 const (
 	knownPartSize = 512
-	maxKnownParts = 256
+	maxKnownParts = cache.MaxParts
 )
 
 // knownParts is how many parts a record of n files has: a power of two.
-func knownParts(n int) int {
-	parts := 1
-	for parts*knownPartSize < n && parts < maxKnownParts {
-		parts *= 2
-	}
-	return parts
-}
+func knownParts(n int) int { return cache.PartsFor(n, knownPartSize) }
 
 // partOf is the part of parts that holds path p.
 func partOf(p string, parts int) int {
@@ -85,7 +79,7 @@ func loadKnown(st store, k cache.Key) (tree.Known, int) {
 	}
 	rest, ok := bytes.CutPrefix(data, []byte(knownHeader))
 	parts, err := strconv.Atoi(string(rest))
-	if !ok || err != nil || parts < 1 || parts > maxKnownParts || parts&(parts-1) != 0 {
+	if !ok || err != nil || parts < 0 || !cache.ValidParts(uint64(parts)) {
 		return nil, 0
 	}
 	var known tree.Known

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -248,17 +247,11 @@ const findingsHeader = "drydock findings parts 1\n"
 // most maxFindingsParts.
 const (
 	findingsPartSize = 1024
-	maxFindingsParts = 256
+	maxFindingsParts = cache.MaxParts
 )
 
 // findingsParts is how many parts a table of n items has: a power of two.
-func findingsParts(n int) int {
-	parts := 1
-	for parts*findingsPartSize < n && parts < maxFindingsParts {
-		parts *= 2
-	}
-	return parts
-}
+func findingsParts(n int) int { return cache.PartsFor(n, findingsPartSize) }
 
 // partOfItem is the part of parts that holds the item of k (a hash: its
 // first byte is as good as any).
@@ -275,14 +268,13 @@ func tablePartKey(k cache.Key, parts, i int) cache.Key {
 // is left out.
 func loadTable(s *cache.Store, key cache.Key) (map[cache.Key][]byte, int) {
 	b, ok := s.Get(key)
-	if !ok || !bytes.HasPrefix(b, []byte(findingsHeader)) {
+	if !ok {
 		return nil, 0
 	}
-	n, k := binary.Uvarint(b[len(findingsHeader):])
-	if k <= 0 || len(findingsHeader)+k != len(b) || n < 1 || n > maxFindingsParts || n&(n-1) != 0 {
+	parts, ok := readPartsHeader(findingsHeader, b)
+	if !ok {
 		return nil, 0
 	}
-	parts := int(n)
 	out := map[cache.Key][]byte{}
 	for i := range parts {
 		for k, item := range decodeTable(s, tablePartKey(key, parts, i)) {

@@ -123,16 +123,24 @@ const inputPartsHeader = "drydock known inputs parts 1\n"
 // most maxInputParts.
 const (
 	inputPartSize = 512
-	maxInputParts = 256
+	maxInputParts = cache.MaxParts
 )
 
 // inputParts is how many parts a record of n files has: a power of two.
-func inputParts(n int) int {
-	parts := 1
-	for parts*inputPartSize < n && parts < maxInputParts {
-		parts *= 2
+func inputParts(n int) int { return cache.PartsFor(n, inputPartSize) }
+
+// readPartsHeader is the number of parts a record's header b (magic and
+// the number as a uvarint) names; false when it does not read.
+func readPartsHeader(magic string, b []byte) (int, bool) {
+	rest, ok := bytes.CutPrefix(b, []byte(magic))
+	if !ok {
+		return 0, false
 	}
-	return parts
+	n, w := binary.Uvarint(rest)
+	if w <= 0 || w != len(rest) || !cache.ValidParts(n) {
+		return 0, false
+	}
+	return int(n), true
 }
 
 // partOfInput is the part of parts that holds the file at abs.
@@ -152,14 +160,13 @@ func inputPartKey(k cache.Key, parts, i int) cache.Key {
 // does not belong to is left out.
 func loadKnownInputs(s *cache.Store, key cache.Key) (map[string]*knownFile, int) {
 	data, ok := s.Get(key)
-	if !ok || !bytes.HasPrefix(data, []byte(inputPartsHeader)) {
+	if !ok {
 		return nil, 0
 	}
-	n, w := binary.Uvarint(data[len(inputPartsHeader):])
-	if w <= 0 || len(inputPartsHeader)+w != len(data) || n < 1 || n > maxInputParts || n&(n-1) != 0 {
+	parts, ok := readPartsHeader(inputPartsHeader, data)
+	if !ok {
 		return nil, 0
 	}
-	parts := int(n)
 	old := map[string]*knownFile{}
 	for i := range parts {
 		data, ok := s.Get(inputPartKey(key, parts, i))
