@@ -28,16 +28,31 @@ func StatID(fi fs.FileInfo) (FileID, bool) {
 }
 
 // racyWindow is how close to a moment a file's times must be for a write
-// at that moment to leave them as they are: the coarsest timestamp
-// granularity of common file systems (FAT's 2 s; ext4 and tmpfs tick with
-// the kernel's coarse clock, every few milliseconds).
+// at that moment to leave them as they are, on a file system that keeps
+// whole seconds (ext3, HFS+) or even seconds (FAT): its coarsest
+// timestamp granularity.
 const racyWindow = 2 * time.Second
 
+// fineRacyWindow is racyWindow for a file whose times have a sub-second
+// part: its file system keeps them (ext4, XFS, Btrfs, tmpfs, APFS in
+// nanoseconds, NTFS in 100 ns, exFAT in 10 ms), stamped from a clock that
+// ticks every few milliseconds (Linux's coarse clock: one jiffy, 10 ms at
+// most), so a tenth of a second covers the tick several times over. A
+// file right after `drydock test --update` is then known on the next run,
+// not two seconds later.
+const fineRacyWindow = 100 * time.Millisecond
+
 // Racy reports whether the file may be written again without its FileID
-// changing, because its times lie within racyWindow of since (when it was
-// read) or after it: a FileID is a proof of the content only when it is
-// not racy, as git's "racily clean" entries are not.
+// changing, because its times lie within the racy window of since (when
+// it was read) or after it: a FileID is a proof of the content only when
+// it is not racy, as git's "racily clean" entries are not. The window is
+// fineRacyWindow when both times have a sub-second part (a whole second
+// by chance only makes the check stricter), else racyWindow.
 func (id FileID) Racy(since time.Time) bool {
-	limit := since.Add(-racyWindow).UnixNano()
+	window := racyWindow
+	if id.ModNs%int64(time.Second) != 0 && id.ChangeNs%int64(time.Second) != 0 {
+		window = fineRacyWindow
+	}
+	limit := since.Add(-window).UnixNano()
 	return id.ModNs >= limit || id.ChangeNs >= limit
 }
