@@ -73,12 +73,15 @@ func (c *Controller) chartDir(path string) (*chart.Chart, error) {
 // Kustomizations, their sources (HelmRepository, HelmChart,
 // GitRepository, OCIRepository, Bucket), and ConfigMaps and Secrets
 // (valuesFrom, postBuild.substituteFrom).
-func Reads(o *manifest.Object) bool {
-	group := manifest.Group(o.APIVersion())
-	if group == "" && o.APIVersion() != "v1" {
+func Reads(o *manifest.Object) bool { return ReadsKind(o.APIVersion(), o.Kind()) }
+
+// ReadsKind is Reads of an object of apiVersion and kind.
+func ReadsKind(apiVersion, kind string) bool {
+	group := manifest.Group(apiVersion)
+	if group == "" && apiVersion != "v1" {
 		return false
 	}
-	switch group + "/" + o.Kind() {
+	switch group + "/" + kind {
 	case helmGroup + "/HelmRelease", kustomizeGroup + "/Kustomization",
 		sourceGroup + "/HelmRepository", sourceGroup + "/HelmChart", sourceGroup + "/GitRepository",
 		sourceGroup + "/OCIRepository", sourceGroup + "/Bucket",

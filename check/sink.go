@@ -108,8 +108,9 @@ func (k *suiteSink) open() {
 // Put checks one object.
 func (k *suiteSink) Put(c string, e cluster.Entry) error {
 	k.rendered++
+	key := e.Key()
 	if !k.mine(e) {
-		k.skipped[tree.Path(c, e.Object)] = true
+		k.skipped[tree.KeyPath(c, key)] = true
 		return nil
 	}
 	k.open()
@@ -118,13 +119,20 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		m = map[manifest.Key]*sunk{}
 		k.objs[c] = m
 	}
-	s := &sunk{path: tree.Path(c, e.Object), cluster: c, origin: e.Origin, obj: e.Object, owner: e.Owner, propagated: e.Propagated}
-	if sums := e.Object.Sums; sums != nil { // a render cache hit's, computed when it was kept
-		s.digest, s.digested = sums.Digest, sums.Digested
-	} else {
+	obj := e.Object
+	if obj == nil && (k.rules != nil || len(k.suite.Gatekeeper) > 0) {
+		obj = e.Obj() // the rules see it; a Lazy one is decoded only for them
+	}
+	s := &sunk{path: tree.KeyPath(c, key), cluster: c, origin: e.Origin, obj: obj, owner: e.Owner, propagated: e.Propagated}
+	switch {
+	case e.Object == nil && e.Lazy != nil:
+		s.digest, s.digested = e.Lazy.Sums.Digest, e.Lazy.Sums.Digested
+	case e.Object.Sums != nil: // a render cache hit's, computed when it was kept
+		s.digest, s.digested = e.Object.Sums.Digest, e.Object.Sums.Digested
+	default:
 		s.digest, s.digested = tree.DigestOf(e.Object)
 	}
-	m[e.Object.Key()] = s
+	m[key] = s
 	if k.golden != nil {
 		k.golden.put(s, e)
 	}
@@ -134,6 +142,10 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 	}
 	return nil
 }
+
+// TakesLazy: a Lazy object is decoded only when the rules or Gatekeeper
+// see it or its golden file is read (cluster.LazySink).
+func (k *suiteSink) TakesLazy() bool { return true }
 
 // ordered returns the objects in output order: by cluster, then key.
 func (k *suiteSink) ordered() []*sunk {
@@ -264,7 +276,7 @@ func (g *goldenSink) put(s *sunk, e cluster.Entry) {
 		return
 	}
 	if g.store != nil && s.digested {
-		encode := func() ([]byte, error) { return tree.Encode(e.Object) }
+		encode := func() ([]byte, error) { return tree.Encode(e.Obj()) } // a Lazy object is decoded only here
 		if g.upd != nil {
 			g.err = g.upd.PutDigest(s.path, s.digest, encode)
 		} else {
@@ -272,7 +284,7 @@ func (g *goldenSink) put(s *sunk, e cluster.Entry) {
 		}
 		return
 	}
-	data, err := tree.Encode(e.Object)
+	data, err := tree.Encode(e.Obj())
 	switch {
 	case err != nil:
 		g.err = err

@@ -11,7 +11,12 @@ import (
 
 // Entry is an object held by a fake cluster, with where it came from.
 type Entry struct {
+	// Object is the object; nil while it is Lazy and not decoded (see
+	// Obj, which decodes it).
 	Object *manifest.Object
+	// Lazy, when set, is the object known by its identity and hashes: a
+	// store hands it undecoded only to a LazySink.
+	Lazy *Lazy
 	// Source describes the writer (for `# Source:` comments), e.g.
 	// "application first-vela-app, component web, step deploy2prod".
 	Source string
@@ -135,15 +140,20 @@ var ErrConflict = errors.New("conflicting objects")
 // origin; a refused name or namespace also names the origin's subject.
 // An error of the store's sink is returned as it is.
 func (s *Store) Apply(cluster string, e Entry) error {
-	if err := ValidateMeta(e.Object); err != nil {
-		return e.metaError(err)
+	if e.Object == nil && e.Lazy != nil && !s.takesLazy(cluster) {
+		e.Object = e.Lazy.Object()
+	}
+	if e.Object != nil { // a Lazy one is vouched for (see Lazy)
+		if err := ValidateMeta(e.Object); err != nil {
+			return e.metaError(err)
+		}
 	}
 	idx := s.index[cluster]
 	if idx == nil {
 		idx = map[manifest.Key]held{}
 		s.index[cluster] = idx
 	}
-	key := e.Object.Key()
+	key := e.Key()
 	fold := foldKey(key)
 	if prev, ok := idx[fold]; ok {
 		switch {
@@ -172,6 +182,12 @@ func (s *Store) Apply(cluster string, e Entry) error {
 	return nil
 }
 
+// takesLazy reports whether an object written to cluster may stay Lazy:
+// the store hands it to a sink that takes it and does not keep it.
+func (s *Store) takesLazy(cluster string) bool {
+	return s.sink != nil && !s.keep(cluster) && TakesLazy(s.sink)
+}
+
 // metaError locates ValidateMeta's refusal at the refused field and
 // names who produced the object.
 func (e Entry) metaError(err error) error {
@@ -193,13 +209,22 @@ func (e Entry) NamePos() manifest.Pos { return e.FieldPos(fieldpath.New("metadat
 // FieldPos is where field (or its nearest authored parent) is in the
 // authored input, else the origin.
 func (e Entry) FieldPos(field fieldpath.Path) manifest.Pos {
-	if p := e.Object.FieldPos(field); p.IsValid() {
+	o := e.Object
+	if o == nil && e.Lazy != nil {
+		// A Lazy object is decoded from a render cache entry: it has no
+		// authored fields and no position of its own.
+		o = e.Lazy.Decoded()
+		if o == nil {
+			return e.Origin.Pos
+		}
+	}
+	if p := o.FieldPos(field); p.IsValid() {
 		return p
 	}
 	if e.Origin.Pos.IsValid() {
 		return e.Origin.Pos
 	}
-	return e.Object.Pos
+	return o.Pos
 }
 
 // foldKey is key as the output tree sees it: group, kind and name in

@@ -26,11 +26,20 @@ func newApplier(out *cluster.Store, before workflow.Observed) *applier {
 // object carries them (manifest.Object.Sums) while it is dispatched, and
 // only then, since nothing changes a written object's data before it
 // reaches the sinks (a copy, such as a shared resource's, has none).
-func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin, sums []manifest.Sums) error {
+//
+// lazy, when set (with origins and sums), are the writes' objects as a
+// lean entry holds them undecoded (cached.lazies): each is written as a
+// Lazy entry, decoded only if a stage asks.
+func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin, sums []manifest.Sums, lazy []*cluster.Lazy) error {
 	appKey := r.App.Namespace + "/" + r.App.Name
 	owner := cluster.ApplicationOwner(appKey)
 	for i, w := range r.Writes {
-		e := cluster.Entry{Object: manifest.New(w.Resource.Object), Source: source(r.App, w), Owner: owner}
+		e := cluster.Entry{Source: source(r.App, w), Owner: owner}
+		if lazy != nil {
+			e.Lazy = lazy[i]
+		} else {
+			e.Object = manifest.New(w.Resource.Object)
+		}
 		if origins != nil {
 			e.Origin = origins[i]
 		} else {
@@ -42,11 +51,15 @@ func (a *applier) apply(r *workflow.AppResult, origins []cluster.Origin, sums []
 				e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
 			}
 		}
-		if sums != nil {
+		if sums != nil && e.Object != nil {
 			e.Object.Sums = &sums[i]
 		}
 		written, err := a.keeper.Dispatch(w.Cluster, e, appKey, r.Resources)
-		e.Object.Sums = nil
+		if e.Object != nil {
+			e.Object.Sums = nil
+		} else if o := e.Lazy.Decoded(); o != nil {
+			o.Sums = nil // as a decoded hit's (Lazy.Object set them)
+		}
 		if err != nil || !written {
 			return err
 		}

@@ -53,7 +53,7 @@ import (
 // render would.
 
 // cacheFormat names this entry layout; part of every key.
-const cacheFormat = "render/3"
+const cacheFormat = "render/4"
 
 // cacheable says whether a run of in may use its cache, and why not.
 func (in *Inputs) cacheable(opts workflow.Options) bool {
@@ -158,6 +158,8 @@ func appKey(run cache.Key, a appSource, files map[string]*fileSum, base map[stri
 
 // cached is an application's render as an entry holds it.
 type cached struct {
+	// writes are the workflow's writes; their objects are nil until
+	// objects decodes them (raw holds them as the entry does).
 	writes     []workflow.Write
 	trace      []string
 	warnings   []string
@@ -170,6 +172,66 @@ type cached struct {
 	// lean, when set, is all a hit needs of the Application: it is not
 	// parsed again.
 	lean *leanApp
+	// raw are the writes' objects as the entry holds them
+	// (decoder.value), heads what is known of each without decoding it.
+	raw   []string
+	heads []head
+}
+
+// head is what a write's Lazy object (cluster.Lazy) is known by, kept
+// for a plain object: one whose metadata the API server accepts
+// (cluster.ValidateMeta) and that dispatch may take undecoded
+// (resourcekeeper.Lazily).
+type head struct {
+	plain                             bool
+	apiVersion, kind, namespace, name string
+}
+
+// headOf is obj's head.
+func headOf(obj *manifest.Object) head {
+	if cluster.ValidateMeta(obj) != nil || !resourcekeeper.Lazily(obj) {
+		return head{}
+	}
+	return head{plain: true, apiVersion: obj.APIVersion(), kind: obj.Kind(), namespace: obj.Namespace(), name: obj.Name()}
+}
+
+// objects decodes the writes' objects.
+func (c *cached) objects() (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errors.New("render cache: bad entry")
+		}
+	}()
+	for i := range c.writes {
+		if c.writes[i].Resource.Object == nil {
+			c.writes[i].Resource.Object = decodeObject(c.raw[i])
+		}
+	}
+	return nil
+}
+
+// decodeObject decodes an object's data that skipValue found whole.
+func decodeObject(raw string) map[string]any {
+	obj, _ := (&decoder{s: raw}).value().(map[string]any)
+	return obj
+}
+
+// lazies are the writes' objects as cluster.Lazy, decoded only when a
+// stage asks; nil unless every one is plain and none is decoded.
+func (c *cached) lazies() []*cluster.Lazy {
+	ls := make([]cluster.Lazy, len(c.writes))
+	out := make([]*cluster.Lazy, len(c.writes))
+	for i, h := range c.heads {
+		if !h.plain || c.writes[i].Resource.Object != nil {
+			return nil
+		}
+		raw := c.raw[i]
+		ls[i] = cluster.Lazy{APIVersion: h.apiVersion, Sums: c.sums[i],
+			Key:    manifest.Key{Group: manifest.Group(h.apiVersion), Kind: h.kind, Namespace: h.namespace, Name: h.name},
+			Decode: func() *manifest.Object { return manifest.New(decodeObject(raw)) }}
+		out[i] = &ls[i]
+	}
+	return out
 }
 
 // leanApp is what writing an application's render needs of it when its
@@ -268,6 +330,14 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 		e.str(res.Output)
 		e.bool(res.PostDispatch)
 		e.str(res.Policy)
+		h := headOf(manifest.New(res.Object))
+		e.bool(h.plain)
+		if h.plain {
+			e.str(h.apiVersion)
+			e.str(h.kind)
+			e.str(h.namespace)
+			e.str(h.name)
+		}
 		start := len(e.b)
 		if err := e.value(res.Object); err != nil {
 			return nil, err
@@ -292,11 +362,18 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 	return e.b, nil
 }
 
-// decodeEntry reverses encodeEntry.
-func decodeEntry(b []byte) (*cached, error) { return decodeEntryString(string(b)) }
+// decodeEntry reverses encodeEntry, objects included.
+func decodeEntry(b []byte) (*cached, error) {
+	c, err := decodeEntryString(string(b))
+	if err == nil {
+		err = c.objects()
+	}
+	return c, err
+}
 
-// decodeEntryString reverses encodeEntry; the strings of the entry it
-// returns are parts of b.
+// decodeEntryString reverses encodeEntry but for the objects, which it
+// only checks (their decoding cannot fail: see objects); the strings of
+// the entry it returns are parts of b.
 func decodeEntryString(b string) (c *cached, err error) {
 	d := &decoder{s: b}
 	defer func() {
@@ -311,13 +388,21 @@ func decodeEntryString(b string) (c *cached, err error) {
 	}
 	c.writes = make([]workflow.Write, n)
 	c.sums = make([]manifest.Sums, n)
+	c.raw = make([]string, n)
+	c.heads = make([]head, n)
+	res := make([]cueval.Resource, n)
 	for i := range c.writes {
 		w := &c.writes[i]
 		w.Cluster, w.Step, w.Policies = d.str(), d.str(), d.strs()
-		res := &cueval.Resource{Component: d.str(), Trait: d.str(), Output: d.str(), PostDispatch: d.bool(), Policy: d.str()}
-		obj, _ := d.value().(map[string]any)
-		res.Object = obj
-		w.Resource = res
+		res[i] = cueval.Resource{Component: d.str(), Trait: d.str(), Output: d.str(), PostDispatch: d.bool(), Policy: d.str()}
+		if h := &c.heads[i]; d.bool() {
+			h.plain = true
+			h.apiVersion, h.kind, h.namespace, h.name = d.str(), d.str(), d.str(), d.str()
+		}
+		w.Resource = &res[i]
+		rest := d.s
+		d.skipValue()
+		c.raw[i] = rest[:len(rest)-len(d.s)]
 		c.sums[i] = d.sums()
 	}
 	if d.bool() {
@@ -549,6 +634,41 @@ func (d *decoder) value() any {
 	panic("bad tag")
 }
 
+// skipValue reads past a value as value would decode it, checking what
+// value checks, without building it.
+func (d *decoder) skipValue() {
+	t := d.s[0]
+	d.s = d.s[1:]
+	switch t {
+	case tNil, tFalse, tTrue, tNilMap, tNilSlice:
+	case tString:
+		d.str()
+	case tInt, tInt64:
+		d.varint()
+	case tFloat64:
+		d.bytes(8)
+	case tMap:
+		n := d.uint()
+		if n > uint64(len(d.s)) {
+			panic("bad count")
+		}
+		for range n {
+			d.str()
+			d.skipValue()
+		}
+	case tSlice:
+		n := d.uint()
+		if n > uint64(len(d.s)) {
+			panic("bad count")
+		}
+		for range n {
+			d.skipValue()
+		}
+	default:
+		panic("bad tag")
+	}
+}
+
 // appKeys derives the applications' keys of one run.
 type appKeys struct {
 	run   cache.Key
@@ -556,6 +676,10 @@ type appKeys struct {
 	base  map[string]string
 	// pack, when set, holds the entries the last run of this scope used.
 	pack *renderPack
+	// lazy is set when the store's sinks take objects undecoded
+	// (cluster.LazySink): a lean hit's plain objects are then decoded
+	// only if a stage asks (cached.lazies).
+	lazy bool
 }
 
 func newAppKeys(run cache.Key, sums []fileSum, base map[string]string) *appKeys {

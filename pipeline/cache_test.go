@@ -627,3 +627,112 @@ func TestRenderPackDelta(t *testing.T) {
 		t.Errorf("unchanged run: %+v", st)
 	}
 }
+
+// lazyRecorder is a sink that takes Lazy entries (cluster.LazySink): it
+// records each entry and whether it came undecoded.
+type lazyRecorder struct {
+	entries []cluster.Entry
+	lazy    int
+}
+
+func (s *lazyRecorder) TakesLazy() bool { return true }
+func (s *lazyRecorder) Put(c string, e cluster.Entry) error {
+	if e.Object == nil {
+		s.lazy++
+	}
+	s.entries = append(s.entries, e)
+	return nil
+}
+
+// TestCacheLazy: a warm streamed run hands a sink that takes them the
+// lean hits' plain objects undecoded (cluster.Lazy), and each decodes to
+// the object the cold run gave, with the same key, apiVersion, origin and
+// source; the objects of entries that are not lean (resource policies),
+// and a shared resource's copy, come decoded. Validating, the schemas
+// stage decodes only the objects it has findings of (to locate them),
+// and the findings are the cold run's.
+func TestCacheLazy(t *testing.T) {
+	shared := func(name string) string {
+		return fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: %[1]s
+spec:
+  components:
+  - name: shared
+    type: mycomp
+    properties: {v: "same"}
+  policies:
+  - {name: share, type: shared-resource, properties: {rules: [{selector: {resourceTypes: [ConfigMap]}}]}}
+`, name)
+	}
+	for _, validate := range []bool{false, true} {
+		t.Run(fmt.Sprintf("validate=%t", validate), func(t *testing.T) {
+			dir := t.TempDir()
+			files := baseCacheFiles()
+			files["apps/s.yaml"] = shared("s1") + "---\n" + shared("s2")
+			files.write(t, dir)
+			store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func() (*lazyRecorder, *Result) {
+				in := Inputs{
+					Paths:           []string{filepath.Join(dir, "apps")},
+					DefinitionPaths: []string{filepath.Join(dir, "defs")},
+					ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+					ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")},
+					Cache:           store,
+				}
+				if validate {
+					in.Record.Validate = &Validation{}
+				}
+				sink := &lazyRecorder{}
+				res, err := Stream(context.Background(), in, sink)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return sink, res
+			}
+			cold, coldRes := run()
+			if cold.lazy != 0 {
+				t.Errorf("a cold run gave %d Lazy entries", cold.lazy)
+			}
+			warm, warmRes := run()
+			// All but the observed object and the two sharers' ConfigMaps.
+			if want := len(warm.entries) - 3; warm.lazy != want {
+				t.Errorf("%d of %d entries came Lazy, want %d", warm.lazy, len(warm.entries), want)
+			}
+			if len(warm.entries) != len(cold.entries) {
+				t.Fatalf("warm run gave %d entries, cold %d", len(warm.entries), len(cold.entries))
+			}
+			found := map[manifest.Key]bool{}
+			if validate {
+				if diff := cmp.Diff(coldRes.Validation, warmRes.Validation); diff != "" {
+					t.Errorf("findings (-cold +warm):\n%s", diff)
+				}
+				for _, f := range warmRes.Validation.Findings {
+					found[f.Key] = true
+				}
+				if len(found) == 0 {
+					t.Error("no findings: the test means to locate some")
+				}
+			}
+			for i, w := range warm.entries {
+				if w.Object == nil && (w.Lazy.Decoded() != nil) != found[w.Key()] {
+					t.Errorf("entry %d %v: decoded before the sink %v, has findings %v", i, w.Key(), w.Lazy.Decoded() != nil, found[w.Key()])
+				}
+				c := cold.entries[i]
+				if w.Key() != c.Key() || w.APIVersion() != c.APIVersion() || w.Source != c.Source || w.Owner != c.Owner {
+					t.Errorf("entry %d: warm %v %q %q %q, cold %v %q %q %q", i, w.Key(), w.APIVersion(), w.Source, w.Owner, c.Key(), c.APIVersion(), c.Source, c.Owner)
+				}
+				if diff := cmp.Diff(c.Origin, w.Origin); diff != "" {
+					t.Errorf("entry %d %v origin (-cold +warm):\n%s", i, c.Key(), diff)
+				}
+				if diff := cmp.Diff(c.Object.Data, w.Obj().Data); diff != "" {
+					t.Errorf("entry %d %v data (-cold +warm):\n%s", i, c.Key(), diff)
+				}
+			}
+		})
+	}
+}

@@ -57,6 +57,10 @@ type chartStage struct {
 	configured bool
 }
 
+// TakesLazy: the stage decodes only the objects it keeps
+// (cluster.LazySink).
+func (s *chartStage) TakesLazy() bool { return cluster.TakesLazy(s.next) }
+
 // newChartStage is the stage in front of next, rendering from cache (nil:
 // cfg's, opened when a release is first met).
 func newChartStage(next cluster.Sink, cfg chartsource.Config, cache *chartsource.Cache, provenance bool) *chartStage {
@@ -82,6 +86,14 @@ func (s *chartStage) Put(c string, e cluster.Entry) error {
 }
 
 func (s *chartStage) keep(c string, e cluster.Entry) {
+	if e.Object == nil && e.Lazy != nil {
+		// Decoded only when it is an object the stage keeps.
+		v, kind := e.Lazy.APIVersion, e.Lazy.Key.Kind
+		if !(charts.ReadsKind(v, kind) && (s.configured || !isConfigDataKind(v, kind))) && !schemas.IsCRDKind(v, kind) {
+			return
+		}
+		e.Object = e.Obj()
+	}
 	o := e.Object
 	switch {
 	case charts.Reads(o) && (s.configured || !isConfigData(o)):
@@ -107,8 +119,11 @@ func (s *chartStage) keep(c string, e cluster.Entry) {
 }
 
 // isConfigData tells whether o is a ConfigMap or a Secret.
-func isConfigData(o *manifest.Object) bool {
-	return o.APIVersion() == "v1" && (o.Kind() == "ConfigMap" || o.Kind() == "Secret")
+func isConfigData(o *manifest.Object) bool { return isConfigDataKind(o.APIVersion(), o.Kind()) }
+
+// isConfigDataKind is isConfigData of an object of apiVersion and kind.
+func isConfigDataKind(apiVersion, kind string) bool {
+	return apiVersion == "v1" && (kind == "ConfigMap" || kind == "Secret")
 }
 
 // isRelease tells whether o is what Flux's controllers reconcile: a

@@ -142,7 +142,7 @@ func (m *findingsMemo) Findings(o *manifest.Object, version string, validate fun
 		}
 		sum = sha256.Sum256(e.b)
 	}
-	k := cache.NewHasher(findingsFormat).Bytes(m.validate[:]).String(version).Bytes(sum[:]).Key()
+	k := m.findingsKey(version, sum)
 	if b, ok := m.get(k); ok {
 		if fs, err := decodeSchemaFindings(b); err == nil {
 			return fs
@@ -151,6 +151,33 @@ func (m *findingsMemo) Findings(o *manifest.Object, version string, validate fun
 	fs := validate()
 	m.put(k, encodeSchemaFindings(fs))
 	return fs
+}
+
+// findingsKey is the key of the findings of an object of content hash sum
+// validated as version.
+func (m *findingsMemo) findingsKey(version string, sum [sha256.Size]byte) cache.Key {
+	return cache.NewHasher(findingsFormat).Bytes(m.validate[:]).String(version).Bytes(sum[:]).Key()
+}
+
+// Known implements schemas.Memo. A miss is not counted: the stream asks
+// Findings next, which counts it.
+func (m *findingsMemo) Known(content [sha256.Size]byte, version string) ([]schemas.Finding, bool) {
+	k := m.findingsKey(version, content)
+	m.mu.Lock()
+	b, ok := m.old[k]
+	if !ok {
+		b, ok = m.used[k]
+	}
+	m.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	fs, err := decodeSchemaFindings(b)
+	if err != nil {
+		return nil, false
+	}
+	m.get(k) // counts the hit and keeps the item
+	return fs, true
 }
 
 // propsKey is the key of the undeclared properties of the application

@@ -341,6 +341,9 @@ func (g *guardedSink) Put(c string, e cluster.Entry) error {
 	return g.err
 }
 
+// TakesLazy: whether the caller's sink does (cluster.LazySink).
+func (g *guardedSink) TakesLazy() bool { return cluster.TakesLazy(g.sink) }
+
 // failed returns the sink's error, if any.
 func (g *guardedSink) failed() error {
 	if g == nil {
@@ -524,6 +527,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	if in.cacheable(opts) {
 		keys = newAppKeys(runKey(&in, opts, l.sums, defSums, inventoried.sums, observed.sums), l.sums, in.BaseRevisions)
 		keys.openPack(&in)
+		// A streamed run's stages may take a hit's objects undecoded; a
+		// store that keeps every object (Run) decodes them all anyway.
+		keys.lazy = sink != nil && cluster.TakesLazy(stage)
 	}
 	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys, memo)
 	res.CacheError = firstError(r.cacheErr, knownErr)
@@ -840,6 +846,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// sums are the hashes of the writes' objects, when a cache hit
 		// gives them.
 		sums []manifest.Sums
+		// lazy are the writes' objects undecoded, when a cache hit gives
+		// them and the stages take them (appKeys.lazy).
+		lazy []*cluster.Lazy
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -851,11 +860,18 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		key, keyed := keys.key(apps[i])
 		if props, ok := memo.hitProps(in, key, keyed); ok {
 			if c := keys.get(in.Cache, key); c != nil {
-				if c.lean != nil && len(in.BaseRevisions) == 0 {
-					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, sums: c.sums, props: props}
+				lean := c.lean != nil && len(in.BaseRevisions) == 0
+				if lean && keys.lazy {
+					if lazy := c.lazies(); lazy != nil {
+						return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, sums: c.sums, props: props, lazy: lazy}
+					}
 				}
-				if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
-					return outcome{res: o, revision: c.revision, sums: c.sums, props: props}
+				if err := c.objects(); err == nil && lean {
+					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, sums: c.sums, props: props}
+				} else if err == nil {
+					if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
+						return outcome{res: o, revision: c.revision, sums: c.sums, props: props}
+					}
 				}
 			}
 		}
@@ -931,7 +947,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// An invalid application's objects are missing, the others' are
 		// written (and checked); the run's error says it is incomplete.
 		if r.internal == nil && r.failed == nil {
-			r.failed = apply.apply(o.res, o.origins, o.sums)
+			r.failed = apply.apply(o.res, o.origins, o.sums, o.lazy)
 		}
 	})
 	return r

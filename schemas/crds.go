@@ -28,8 +28,11 @@ type crdVersion struct {
 func NewCRDs() *CRDs { return &CRDs{byKind: map[string]*crdVersion{}} }
 
 // IsCRD reports whether o is a CustomResourceDefinition.
-func IsCRD(o *manifest.Object) bool {
-	return o.Kind() == "CustomResourceDefinition" && o.APIVersion() == "apiextensions.k8s.io/v1"
+func IsCRD(o *manifest.Object) bool { return IsCRDKind(o.APIVersion(), o.Kind()) }
+
+// IsCRDKind is IsCRD of an object of apiVersion and kind.
+func IsCRDKind(apiVersion, kind string) bool {
+	return kind == "CustomResourceDefinition" && apiVersion == "apiextensions.k8s.io/v1"
 }
 
 // Add takes the served versions of a CustomResourceDefinition. A later

@@ -40,6 +40,10 @@ type Memo interface {
 	// Kubernetes version: those kept for them, else validate's, which
 	// it keeps.
 	Findings(o *manifest.Object, version string, validate func() []Finding) []Finding
+	// Known returns the findings kept for an object whose content hash
+	// (manifest.Sums.Content) is content, validated as version, and
+	// whether any are kept; it does not validate.
+	Known(content [32]byte, version string) ([]Finding, bool)
 }
 
 // Validator checks objects as the API server of a Kubernetes version
@@ -203,7 +207,7 @@ func (s *Stream) version(c string) string {
 
 // Put validates e and passes it on.
 func (s *Stream) Put(c string, e cluster.Entry) error {
-	key := e.Object.Key()
+	key := e.Key()
 	if m := s.findings[c]; m != nil {
 		delete(m, key)
 	}
@@ -222,17 +226,27 @@ func (s *Stream) Put(c string, e cluster.Entry) error {
 }
 
 func (s *Stream) check(c string, e cluster.Entry) []ObjectFinding {
-	o := e.Object
 	version := s.version(c)
 	var fs []Finding
-	if m := s.v.opts.Memo; m != nil {
-		fs = m.Findings(o, version, func() []Finding { return s.v.Validate(o, version) })
-	} else {
-		fs = s.v.Validate(o, version)
+	m := s.v.opts.Memo
+	known := false
+	if m != nil && e.Object == nil && e.Lazy != nil {
+		// A Lazy object is decoded only when the memo lacks its findings
+		// or has some (they are located in it).
+		fs, known = m.Known(e.Lazy.Sums.Content, version)
+	}
+	if !known {
+		o := e.Obj()
+		if m != nil {
+			fs = m.Findings(o, version, func() []Finding { return s.v.Validate(o, version) })
+		} else {
+			fs = s.v.Validate(o, version)
+		}
 	}
 	if len(fs) == 0 {
 		return nil
 	}
+	o := e.Obj()
 	path := ""
 	if s.path != nil {
 		path = s.path(c, o)
@@ -253,6 +267,10 @@ func kubeFieldPath(p string) fieldpath.Path {
 	}
 	return path
 }
+
+// TakesLazy: the stream decodes a Lazy object only to validate it or to
+// locate its findings (cluster.LazySink).
+func (s *Stream) TakesLazy() bool { return cluster.TakesLazy(s.Next) }
 
 // Notes are what the stream said of the Kubernetes versions its clusters
 // were validated as, in the order it first used them.

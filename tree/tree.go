@@ -32,16 +32,19 @@ const maxFileName = 255
 // 255 bytes is shortened deterministically: the name is cut and followed
 // by "-" and 16 hex digits of its SHA-256, which keeps distinct names
 // apart. The object inside the file keeps its full name.
-func Path(cluster string, obj *manifest.Object) string {
-	ns := obj.Namespace()
+func Path(cluster string, obj *manifest.Object) string { return KeyPath(cluster, obj.Key()) }
+
+// KeyPath is Path of the object of key k.
+func KeyPath(cluster string, k manifest.Key) string {
+	ns := k.Namespace
 	if ns == "" {
 		ns = "_cluster"
 	}
-	kind := strings.ToLower(obj.Kind())
-	if g := manifest.Group(obj.APIVersion()); g != "" {
-		kind += "." + g
+	kind := strings.ToLower(k.Kind)
+	if k.Group != "" {
+		kind += "." + k.Group
 	}
-	return cluster + "/" + ns + "/" + fileName(kind, obj.Name())
+	return cluster + "/" + ns + "/" + fileName(kind, k.Name)
 }
 
 // fileName is <kind>_<name>.yaml, shortened to maxFileName bytes.

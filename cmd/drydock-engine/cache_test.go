@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -124,4 +125,85 @@ func coldWarmCorpora(t *testing.T, extra ...string) int {
 		}
 	}
 	return total
+}
+
+// TestCacheColdWarmSuite: `drydock test` of a suite with a golden tree,
+// validation and rules (each on its own, then together) reports the
+// same without the render cache, into it and from it (where the objects
+// of unchanged applications reach the checks undecoded, cluster.Lazy),
+// byte for byte: after --update, and again with one application drifted
+// from its golden file and another breaking a rule.
+func TestCacheColdWarmSuite(t *testing.T) {
+	app := func(i int, image string, replicas int) string {
+		return fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: app-%[1]d
+  namespace: team-%[2]d
+spec:
+  components:
+    - name: web-%[1]d
+      type: webservice
+      properties:
+        image: %[3]s
+        ports:
+          - port: 8080
+            expose: true
+      traits:
+        - type: scaler
+          properties:
+            replicas: %[4]d
+`, i, i%3, image, replicas)
+	}
+	const policy = `package main
+import rego.v1
+
+deny contains msg if {
+	input.kind == "Deployment"
+	input.spec.replicas > 5
+	msg := sprintf("Deployment %s has %d replicas", [input.metadata.name, input.spec.replicas])
+}
+
+warn contains msg if {
+	input.kind == "Service"
+	msg := sprintf("Service %s", [input.metadata.name])
+}
+`
+	for _, keys := range []string{"golden: golden", "golden: golden, validate: false", "policies: [policy]", "golden: golden, policies: [policy]"} {
+		t.Run(keys, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(name, data string) {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 12 {
+				write(fmt.Sprintf("apps/app-%d.yaml", i), app(i, fmt.Sprintf("registry.example.com/web:%d", i), 1+i%3))
+			}
+			write("policy/main.rego", policy)
+			write("drydock.yaml", "suites:\n  - {name: fleet, inputs: [apps], "+keys+"}\n")
+			t.Chdir(dir)
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"test", "--update", "--no-cache"}, strings.NewReader(""), &stdout, &stderr); code != 0 && code != 1 {
+				t.Fatalf("test --update: exit %d\n%s%s", code, stdout.String(), stderr.String())
+			}
+			cacheDir := t.TempDir()
+			renderThrice(t, dir, cacheDir, []string{"test"})
+			write("apps/app-4.yaml", app(4, "registry.example.com/web:4-drifted", 2))
+			write("apps/app-7.yaml", app(7, "registry.example.com/web:7", 9))
+			if n := renderThrice(t, dir, cacheDir, []string{"test"}); n == 0 {
+				t.Error("nothing was cached")
+			}
+			stdout.Reset()
+			code := run([]string{"test", "--cache", cacheDir}, strings.NewReader(""), &stdout, &stderr)
+			out := stdout.String()
+			if code != 1 || (strings.Contains(keys, "golden") && !strings.Contains(out, "web:4-drifted")) || (strings.Contains(keys, "policies") && !strings.Contains(out, "web-7 has 9 replicas")) {
+				t.Errorf("the drifted run (exit %d) does not report the drift and the rule:\n%s", code, out)
+			}
+		})
+	}
 }

@@ -88,7 +88,9 @@ func (k *Keeper) existing(c string, key manifest.Key) (existing, bool) {
 // Dispatch writes e, desired by application app (its "namespace/name")
 // with resource policies res, to cluster c as KubeVela's apply options
 // allow: written is false when nothing is written (a read-only object),
-// err says why KubeVela refuses it or why the store does.
+// err says why KubeVela refuses it or why the store does. A Lazy entry
+// (cluster.Lazy) must hold an object Lazily accepts; it is decoded only
+// when a policy or the object already there must be looked at.
 func (k *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources) (written bool, err error) {
 	write, err := k.dispatch(c, e, app, res)
 	if err != nil || write == nil {
@@ -97,8 +99,8 @@ func (k *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources)
 	if err := k.out.Apply(c, *write); err != nil {
 		return false, err
 	}
-	key := write.Object.Key()
-	if sharedBy(write.Object) == "" {
+	key := write.Key()
+	if write.Object == nil || sharedBy(write.Object) == "" { // a Lazy one has none (Lazily)
 		delete(k.shared[c], key)
 		return true, nil
 	}
@@ -113,8 +115,16 @@ func (k *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources)
 // appKey: what to write (nil: nothing, for a read-only object), or why
 // KubeVela refuses it.
 func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resources) (*cluster.Entry, error) {
+	ex, found := k.existing(c, e.Key())
+	if e.Object == nil {
+		// A Lazy object (Lazily) that no policy selects and nothing is
+		// at: written as it is, undecoded (what the rest would do).
+		if !found && res.SharedResource == nil && res.ReadOnly == nil {
+			return &e, nil
+		}
+		e.Object = e.Obj()
+	}
 	o := e.Object
-	ex, found := k.existing(c, o.Key())
 	refuse := func(format string, args ...any) error {
 		return &manifest.Error{Pos: e.NamePos(), Subjects: []manifest.Subject{{Kind: e.Origin.Subject()}},
 			Err: fmt.Errorf("cluster %s: %s", c, fmt.Sprintf(format, args...))}
@@ -172,6 +182,11 @@ func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resourc
 	}
 	return &e, nil
 }
+
+// Lazily reports whether Dispatch may be given o as a Lazy entry
+// (cluster.Lazy), not decoded: o carries no shared-by annotation, which
+// Dispatch reads of every object it writes.
+func Lazily(o *manifest.Object) bool { return sharedBy(o) == "" }
 
 // addSharer is KubeVela's AddSharer: app joins the comma-separated list
 // unless it is there already (empty entries dropped when it joins).

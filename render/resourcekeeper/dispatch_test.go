@@ -2,6 +2,7 @@ package resourcekeeper
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,14 +64,7 @@ var (
 func TestDispatch(t *testing.T) {
 	versioned := cm("", "observed")
 	manifest.SetNested(versioned.Data, "1", "metadata", "resourceVersion")
-	tests := []struct {
-		name     string
-		observed *manifest.Object
-		writes   []write
-		want     []string // per write: "written", "skipped" or the error
-		wantData string   // data.v in the cluster after
-		sharedBy string   // its shared-by annotation after
-	}{
+	tests := []dispatchCase{
 		{name: "a new object", writes: []write{{"default/a", cm("default/a", "1"), &Resources{}}},
 			want: []string{"written"}, wantData: "1"},
 		{name: "its own object again", writes: []write{{"default/a", cm("default/a", "1"), &Resources{}}, {"default/a", cm("default/a", "2"), &Resources{}}},
@@ -96,45 +90,73 @@ func TestDispatch(t *testing.T) {
 		{name: "not sharable", writes: []write{{"default/a", cm("default/a", "1"), &Resources{}}, {"default/b", cm("default/b", "2"), share}},
 			want: []string{"written", "cluster local: ConfigMap default/cm: application is controlled by default/a but is not sharable (a.yaml:1:1): conflicting objects; a shared-resource policy of its owner would share it"}, wantData: "1"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before, out := cluster.NewStore(), cluster.NewStore()
-			if tt.observed != nil {
-				e := cluster.Entry{Object: tt.observed}
-				if err := before.Apply("local", e); err != nil {
-					t.Fatal(err)
-				}
-				if err := out.Apply("local", e); err != nil {
-					t.Fatal(err)
-				}
-			}
-			k := New(out, before)
-			var got []string
-			for _, w := range tt.writes {
-				w.o.Pos = manifest.Pos{File: "a.yaml", Line: 1, Col: 1}
-				e := cluster.Entry{Object: w.o, Owner: cluster.ApplicationOwner(w.app), Origin: cluster.Origin{Application: w.app}}
-				written, err := k.Dispatch("local", e, w.app, w.res)
-				switch {
-				case err != nil:
-					got = append(got, errMessage(err))
-				case written:
-					got = append(got, "written")
-				default:
-					got = append(got, "skipped")
-				}
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("dispatch (-want +got):\n%s", diff)
-			}
-			e, _ := out.Get("local", cm("", "").Key())
-			data, sharedBy := "", ""
-			if e.Object != nil {
-				data, sharedBy = manifest.String(e.Object.Data, "data", "v"), manifest.String(e.Object.Data, "metadata", "annotations", "app.oam.dev/shared-by")
-			}
-			if data != tt.wantData || sharedBy != tt.sharedBy {
-				t.Errorf("cluster holds v=%q shared-by=%q, want %q, %q", data, sharedBy, tt.wantData, tt.sharedBy)
-			}
-		})
+	// Each case twice: with decoded entries, and with the writes as Lazy
+	// entries (a render cache hit's: located by their origin), which
+	// Dispatch decodes only when it must look at a policy or at what is
+	// there, with the same outcome.
+	for _, lazy := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/lazy=%t", tt.name, lazy), func(t *testing.T) { testDispatch(t, tt, lazy) })
+		}
+	}
+}
+
+type dispatchCase struct {
+	name     string
+	observed *manifest.Object
+	writes   []write
+	want     []string // per write: "written", "skipped" or the error
+	wantData string   // data.v in the cluster after
+	sharedBy string   // its shared-by annotation after
+}
+
+func testDispatch(t *testing.T, tt dispatchCase, lazy bool) {
+	before, out := cluster.NewStore(), cluster.NewStore()
+	if tt.observed != nil {
+		e := cluster.Entry{Object: tt.observed}
+		if err := before.Apply("local", e); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Apply("local", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := New(out, before)
+	var got []string
+	decodes := 0
+	for _, w := range tt.writes {
+		at := manifest.Pos{File: "a.yaml", Line: 1, Col: 1}
+		o := manifest.New(manifest.DeepCopy(w.o.Data).(map[string]any))
+		e := cluster.Entry{Object: o, Owner: cluster.ApplicationOwner(w.app), Origin: cluster.Origin{Application: w.app}}
+		if lazy && Lazily(o) {
+			e.Object, e.Origin.Pos = nil, at
+			e.Lazy = &cluster.Lazy{APIVersion: o.APIVersion(), Key: o.Key(), Decode: func() *manifest.Object { decodes++; return o }}
+		} else {
+			o.Pos = at
+		}
+		written, err := k.Dispatch("local", e, w.app, w.res)
+		switch {
+		case err != nil:
+			got = append(got, errMessage(err))
+		case written:
+			got = append(got, "written")
+		default:
+			got = append(got, "skipped")
+		}
+	}
+	if diff := cmp.Diff(tt.want, got); diff != "" {
+		t.Errorf("dispatch (-want +got):\n%s", diff)
+	}
+	e, _ := out.Get("local", cm("", "").Key())
+	data, sharedBy := "", ""
+	if e.Object != nil {
+		data, sharedBy = manifest.String(e.Object.Data, "data", "v"), manifest.String(e.Object.Data, "metadata", "annotations", "app.oam.dev/shared-by")
+	}
+	if data != tt.wantData || sharedBy != tt.sharedBy {
+		t.Errorf("cluster holds v=%q shared-by=%q, want %q, %q", data, sharedBy, tt.wantData, tt.sharedBy)
+	}
+	if decodes > len(tt.writes) {
+		t.Errorf("%d decodes of %d writes", decodes, len(tt.writes))
 	}
 }
 
