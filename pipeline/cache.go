@@ -239,6 +239,8 @@ func (c *cached) lazies() []*cluster.Lazy {
 type leanApp struct {
 	name, namespace string
 	origins         []cluster.Origin
+	// sources are the writes' cluster.Entry.Source.
+	sources []string
 }
 
 // leanOf is what writing r's writes needs of its Application, nil when
@@ -250,12 +252,12 @@ func leanOf(r *workflow.AppResult) *leanApp {
 	if r.Resources != nil && *r.Resources != (resourcekeeper.Resources{}) {
 		return nil
 	}
-	l := &leanApp{name: r.App.Name, namespace: r.App.Namespace, origins: make([]cluster.Origin, len(r.Writes))}
+	l := &leanApp{name: r.App.Name, namespace: r.App.Namespace, origins: make([]cluster.Origin, len(r.Writes)), sources: make([]string, len(r.Writes))}
 	for i, w := range r.Writes {
 		if authored(r.App, w, w.Resource.Object) != nil || cluster.ValidateMeta(manifest.New(w.Resource.Object)) != nil {
 			return nil
 		}
-		l.origins[i] = origin(r.App, w)
+		l.origins[i], l.sources[i] = origin(r.App, w), source(r.App, w)
 	}
 	return l
 }
@@ -349,7 +351,8 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 	if lean != nil {
 		e.str(lean.name)
 		e.str(lean.namespace)
-		for _, o := range lean.origins {
+		for i, o := range lean.origins {
+			e.str(lean.sources[i])
 			e.str(o.Pos.File)
 			e.uint(uint64(o.Pos.Line))
 			e.uint(uint64(o.Pos.Col))
@@ -406,8 +409,9 @@ func decodeEntryString(b string) (c *cached, err error) {
 		c.sums[i] = d.sums()
 	}
 	if d.bool() {
-		c.lean = &leanApp{name: d.str(), namespace: d.str(), origins: make([]cluster.Origin, n)}
+		c.lean = &leanApp{name: d.str(), namespace: d.str(), origins: make([]cluster.Origin, n), sources: make([]string, n)}
 		for i := range c.lean.origins {
+			c.lean.sources[i] = d.str()
 			o := &c.lean.origins[i]
 			o.Pos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
 			o.Application, o.Component, o.Trait, o.Policy = d.str(), d.str(), d.str(), d.str()

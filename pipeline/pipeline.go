@@ -840,9 +840,9 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		statuses []ComponentStatus
 		// cacheErr is why its render was not kept (Inputs.Cache).
 		cacheErr error
-		// origins are the writes' origins, when a cache hit gives them
-		// (the Application was not parsed).
-		origins []cluster.Origin
+		// lean is what writing a cache hit's writes needs of its
+		// Application, which was not parsed (a lean entry's).
+		lean *leanApp
 		// sums are the hashes of the writes' objects, when a cache hit
 		// gives them.
 		sums []manifest.Sums
@@ -863,11 +863,11 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 				lean := c.lean != nil && len(in.BaseRevisions) == 0
 				if lean && keys.lazy {
 					if lazy := c.lazies(); lazy != nil {
-						return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, sums: c.sums, props: props, lazy: lazy}
+						return outcome{res: c.leanResult(), revision: c.revision, lean: c.lean, sums: c.sums, props: props, lazy: lazy}
 					}
 				}
 				if err := c.objects(); err == nil && lean {
-					return outcome{res: c.leanResult(), revision: c.revision, origins: c.lean.origins, sums: c.sums, props: props}
+					return outcome{res: c.leanResult(), revision: c.revision, lean: c.lean, sums: c.sums, props: props}
 				} else if err == nil {
 					if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
 						return outcome{res: o, revision: c.revision, sums: c.sums, props: props}
@@ -947,7 +947,7 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		// An invalid application's objects are missing, the others' are
 		// written (and checked); the run's error says it is incomplete.
 		if r.internal == nil && r.failed == nil {
-			r.failed = apply.apply(o.res, o.origins, o.sums, o.lazy)
+			r.failed = apply.apply(o.res, o.lean, o.sums, o.lazy)
 		}
 	})
 	return r
