@@ -210,10 +210,29 @@ func (c *cached) objects() (err error) {
 	return nil
 }
 
-// decodeObject decodes an object's data that skipValue found whole.
+// decodeObject decodes an object's data; it panics when raw is not one
+// value whole (objects recovers).
 func decodeObject(raw string) map[string]any {
-	obj, _ := (&decoder{s: raw}).value().(map[string]any)
+	d := &decoder{s: raw}
+	obj, _ := d.value().(map[string]any)
+	if len(d.s) != 0 {
+		panic("trailing bytes")
+	}
 	return obj
+}
+
+// decodeLazy decodes a Lazy object's data. An entry reaches a run
+// through its checksum (cache.Store, cache.Pack), so an encoding that
+// does not decode is a bug of this package, not bad input: a lazy
+// decode cannot fall back to rendering the application again, and the
+// run stops rather than check an object it does not have.
+func decodeLazy(raw string, key manifest.Key) *manifest.Object {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(fmt.Sprintf("render cache: the entry of %s does not decode: %v", key, r))
+		}
+	}()
+	return manifest.New(decodeObject(raw))
 }
 
 // lazies are the writes' objects as cluster.Lazy, decoded only when a
@@ -225,10 +244,9 @@ func (c *cached) lazies() []*cluster.Lazy {
 		if !h.plain || c.writes[i].Resource.Object != nil {
 			return nil
 		}
-		raw := c.raw[i]
-		ls[i] = cluster.Lazy{APIVersion: h.apiVersion, Sums: c.sums[i],
-			Key:    manifest.Key{Group: manifest.Group(h.apiVersion), Kind: h.kind, Namespace: h.namespace, Name: h.name},
-			Decode: func() *manifest.Object { return manifest.New(decodeObject(raw)) }}
+		raw, key := c.raw[i], manifest.Key{Group: manifest.Group(h.apiVersion), Kind: h.kind, Namespace: h.namespace, Name: h.name}
+		ls[i] = cluster.Lazy{APIVersion: h.apiVersion, Sums: c.sums[i], Key: key,
+			Decode: func() *manifest.Object { return decodeLazy(raw, key) }}
 		out[i] = &ls[i]
 	}
 	return out
@@ -340,11 +358,14 @@ func encodeEntry(r *workflow.AppResult, revision string) ([]byte, error) {
 			e.str(h.namespace)
 			e.str(h.name)
 		}
-		start := len(e.b)
-		if err := e.value(res.Object); err != nil {
+		// The object's encoding is length-prefixed: a hit reads past it
+		// without decoding it (cached.raw).
+		v := &encoder{}
+		if err := v.value(res.Object); err != nil {
 			return nil, err
 		}
-		e.sums(objectSums(res.Object, e.b[start:]))
+		e.str(string(v.b))
+		e.sums(objectSums(res.Object, v.b))
 	}
 	lean := leanOf(r)
 	e.bool(lean != nil)
@@ -375,8 +396,8 @@ func decodeEntry(b []byte) (*cached, error) {
 }
 
 // decodeEntryString reverses encodeEntry but for the objects, which it
-// only checks (their decoding cannot fail: see objects); the strings of
-// the entry it returns are parts of b.
+// reads past (cached.raw; objects decodes them); the strings of the
+// entry it returns are parts of b.
 func decodeEntryString(b string) (c *cached, err error) {
 	d := &decoder{s: b}
 	defer func() {
@@ -403,9 +424,7 @@ func decodeEntryString(b string) (c *cached, err error) {
 			h.apiVersion, h.kind, h.namespace, h.name = d.str(), d.str(), d.str(), d.str()
 		}
 		w.Resource = &res[i]
-		rest := d.s
-		d.skipValue()
-		c.raw[i] = rest[:len(rest)-len(d.s)]
+		c.raw[i] = d.str()
 		c.sums[i] = d.sums()
 	}
 	if d.bool() {
@@ -636,41 +655,6 @@ func (d *decoder) value() any {
 		return s
 	}
 	panic("bad tag")
-}
-
-// skipValue reads past a value as value would decode it, checking what
-// value checks, without building it.
-func (d *decoder) skipValue() {
-	t := d.s[0]
-	d.s = d.s[1:]
-	switch t {
-	case tNil, tFalse, tTrue, tNilMap, tNilSlice:
-	case tString:
-		d.str()
-	case tInt, tInt64:
-		d.varint()
-	case tFloat64:
-		d.bytes(8)
-	case tMap:
-		n := d.uint()
-		if n > uint64(len(d.s)) {
-			panic("bad count")
-		}
-		for range n {
-			d.str()
-			d.skipValue()
-		}
-	case tSlice:
-		n := d.uint()
-		if n > uint64(len(d.s)) {
-			panic("bad count")
-		}
-		for range n {
-			d.skipValue()
-		}
-	default:
-		panic("bad tag")
-	}
 }
 
 // appKeys derives the applications' keys of one run.

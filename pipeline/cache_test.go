@@ -17,6 +17,10 @@ import (
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/manifest"
+	"github.com/drydock-dev/drydock/render"
+	"github.com/drydock-dev/drydock/render/cueval"
+	"github.com/drydock-dev/drydock/render/resourcekeeper"
+	"github.com/drydock-dev/drydock/render/workflow"
 	"github.com/drydock-dev/drydock/schemas"
 	"github.com/drydock-dev/drydock/tree"
 )
@@ -393,6 +397,50 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	if _, err := decodeEntry([]byte{1, 2, 3}); err == nil {
 		t.Error("bad entry decoded")
 	}
+}
+
+// TestCacheEntryBadObject: an entry whose object encoding (read past,
+// length-prefixed) does not decode is refused when its objects are
+// decoded (the application then renders again), and a Lazy decode of it
+// stops the run naming the object, rather than check an object it does
+// not have.
+func TestCacheEntryBadObject(t *testing.T) {
+	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "ns"}}
+	r := &workflow.AppResult{App: &render.Application{Name: "app", Namespace: "ns", Object: manifest.New(nil)}, Resources: &resourcekeeper.Resources{},
+		Writes: []workflow.Write{{Cluster: "local", Resource: &cueval.Resource{Component: "c", Object: obj}}}}
+	b, err := encodeEntry(r, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := decodeEntry(b); err != nil || cmp.Diff(obj, c.writes[0].Resource.Object) != "" {
+		t.Fatalf("good entry: %v", err)
+	}
+	v := &encoder{}
+	if err := v.value(obj); err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, v.b)
+	if i < 0 {
+		t.Fatal("the object's encoding is not in the entry")
+	}
+	b[i] = 0xff // a tag no value has
+	if _, err := decodeEntry(b); err == nil {
+		t.Error("an entry whose object does not decode decoded")
+	}
+	c, err := decodeEntryString(string(b))
+	if err != nil {
+		t.Fatal(err) // the rest reads: the object is read past
+	}
+	lazy := c.lazies()
+	if len(lazy) != 1 {
+		t.Fatalf("lazies() = %v", lazy)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "ConfigMap ns/a") {
+			t.Errorf("Lazy decode of a bad object: recovered %v", r)
+		}
+	}()
+	lazy[0].Object()
 }
 
 func TestSplitDocs(t *testing.T) {
