@@ -22,15 +22,14 @@ func newApplier(out *cluster.Store, before workflow.Observed) *applier {
 // apply writes r's objects in workflow order; the application owns what
 // it writes. lean, when set, is what a lean cache entry holds of the
 // Application: the writes' origins and sources (r.App is then only
-// named: see leanOf); sums, when
-// set, are the hashes of the writes' objects as the entry holds them: the
-// object carries them (manifest.Object.Sums) while it is dispatched, and
-// only then, since nothing changes a written object's data before it
-// reaches the sinks (a copy, such as a shared resource's, has none).
-//
-// lazy, when set (with lean and sums), are the writes' objects as a
-// lean entry holds them undecoded (cached.lazies): each is written as a
-// Lazy entry, decoded only if a stage asks.
+// named: see leanOf). sums, when set, are the hashes of the writes'
+// objects as the entry holds them: the object carries them
+// (manifest.Object.Sums) while it is dispatched, and only then, since
+// nothing changes a written object's data before it reaches the sinks (a
+// copy, such as a shared resource's, has none). lazy, when set (with lean
+// and sums), are the writes' objects as a lean entry holds them
+// undecoded (cached.lazies): each is written as a Lazy entry, decoded
+// only if a stage asks.
 func (a *applier) apply(r *workflow.AppResult, lean *leanApp, sums []manifest.Sums, lazy []*cluster.Lazy) error {
 	appKey := r.App.Namespace + "/" + r.App.Name
 	owner := cluster.ApplicationOwner(appKey)
