@@ -43,30 +43,71 @@ type Key [sha256.Size]byte
 
 // Hasher builds a Key from parts, each length-prefixed so that no two
 // different sequences of parts give the same key.
-type Hasher struct{ h hash.Hash }
+//
+// A run builds tens of thousands of keys of a few hundred bytes each: the
+// parts are gathered in buf and hashed at once by Key (sha256.Sum256,
+// which allocates nothing), rather than written to a hash.Hash, whose
+// state and every part written to it (an interface call: the bytes
+// escape) would each be allocated. Parts past spillAt go to a streaming
+// hash. The key is the same either way: the SHA-256 of the same bytes.
+type Hasher struct {
+	buf []byte
+	// h is the streaming hash once the parts outgrew spillAt (nil
+	// before): it has hashed the parts before buf's.
+	h hash.Hash
+}
+
+// spillAt is how many bytes of parts a Hasher gathers before it streams
+// them.
+const spillAt = 4096
 
 // NewHasher returns a Hasher whose key starts from kind, the name of what
 // is cached ("render", "golden"), so keys of different kinds never meet.
 func NewHasher(kind string) *Hasher {
-	h := &Hasher{h: sha256.New()}
+	h := &Hasher{buf: make([]byte, 0, 256)}
 	h.String(kind)
 	return h
 }
 
 // Bytes adds a part.
 func (h *Hasher) Bytes(b []byte) *Hasher {
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-	h.h.Write(n[:])
+	h.buf = binary.LittleEndian.AppendUint64(h.buf, uint64(len(b)))
+	if len(h.buf)+len(b) <= spillAt {
+		h.buf = append(h.buf, b...)
+		return h
+	}
+	h.spill()
 	h.h.Write(b)
 	return h
 }
 
 // String adds a part.
-func (h *Hasher) String(s string) *Hasher { return h.Bytes([]byte(s)) }
+func (h *Hasher) String(s string) *Hasher {
+	h.buf = binary.LittleEndian.AppendUint64(h.buf, uint64(len(s)))
+	if len(h.buf)+len(s) <= spillAt {
+		h.buf = append(h.buf, s...)
+		return h
+	}
+	h.spill()
+	io.WriteString(h.h, s)
+	return h
+}
 
-// Key returns the key of the parts added so far.
+// spill writes the gathered parts to the streaming hash.
+func (h *Hasher) spill() {
+	if h.h == nil {
+		h.h = sha256.New()
+	}
+	h.h.Write(h.buf)
+	h.buf = h.buf[:0]
+}
+
+// Key returns the key of the parts added so far (more may be added).
 func (h *Hasher) Key() Key {
+	if h.h == nil {
+		return sha256.Sum256(h.buf)
+	}
+	h.spill()
 	var k Key
 	h.h.Sum(k[:0])
 	return k

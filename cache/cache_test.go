@@ -2,12 +2,15 @@ package cache
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -41,6 +44,37 @@ func TestHasherParts(t *testing.T) {
 	}
 	if a != NewHasher("k").String("ab").Bytes([]byte("c")).Key() {
 		t.Fatal("same parts gave different keys")
+	}
+}
+
+// TestHasherStream: a key is the SHA-256 of its parts, each after its
+// length (uint64 little endian), whether the Hasher gathers them or
+// streams them (parts past spillAt), and Key may be asked midway: keys
+// stay those of earlier builds, which the store's entries are under.
+func TestHasherStream(t *testing.T) {
+	big := strings.Repeat("x", spillAt+1)
+	cases := [][]string{
+		{"k"},
+		{"k", "", "ab"},
+		{"k", big},
+		{"k", "a", big, "b"},
+		{"k", strings.Repeat("y", spillAt/2), strings.Repeat("z", spillAt/2), "c"},
+	}
+	for _, parts := range cases {
+		var stream []byte
+		h := NewHasher(parts[0])
+		hb := NewHasher(parts[0])
+		for i, p := range parts {
+			stream = binary.LittleEndian.AppendUint64(stream, uint64(len(p)))
+			stream = append(stream, p...)
+			if i > 0 {
+				h.String(p)
+				hb.Bytes([]byte(p))
+			}
+			if want := Key(sha256.Sum256(stream)); h.Key() != want || hb.Key() != want {
+				t.Fatalf("%d parts of %d bytes: key is not the stream's SHA-256", i+1, len(stream))
+			}
+		}
 	}
 }
 
@@ -440,4 +474,19 @@ func BenchmarkGet10k(b *testing.B) {
 			b.Fatal("miss")
 		}
 	}
+}
+
+// TestHasherAllocs: a key of small parts costs the Hasher and its buffer
+// at most, not an allocation per part.
+func TestHasherAllocs(t *testing.T) {
+	b := []byte("bytes")
+	s := strings.Repeat("s", 100)
+	var k Key
+	n := testing.AllocsPerRun(100, func() {
+		k = NewHasher("k").String(s).Bytes(b).String(s).String("x").Key()
+	})
+	if n > 2 {
+		t.Fatalf("%v allocations for a key of small parts", n)
+	}
+	_ = k
 }
