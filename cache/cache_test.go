@@ -476,17 +476,22 @@ func BenchmarkGet10k(b *testing.B) {
 	}
 }
 
-// TestHasherAllocs: a key of small parts costs the Hasher and its buffer
-// at most, not an allocation per part.
+// TestHasherAllocs: a key of small parts costs the Hasher and its
+// buffer's growth, not an allocation per part. (Allocations are counted
+// process-wide: the bound leaves room for other goroutines.)
 func TestHasherAllocs(t *testing.T) {
 	b := []byte("bytes")
-	s := strings.Repeat("s", 100)
+	s := strings.Repeat("s", 50)
 	var k Key
 	n := testing.AllocsPerRun(100, func() {
-		k = NewHasher("k").String(s).Bytes(b).String(s).String("x").Key()
+		h := NewHasher("k")
+		for range 30 {
+			h.String(s).Bytes(b)
+		}
+		k = h.Key()
 	})
-	if n > 2 {
-		t.Fatalf("%v allocations for a key of small parts", n)
+	if n > 20 {
+		t.Fatalf("%v allocations for a key of 60 small parts", n)
 	}
 	_ = k
 }
