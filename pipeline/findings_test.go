@@ -441,3 +441,30 @@ func TestFindingsTableReplaced(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingsTableHeads: items whose keys share their first 8 bytes
+// (what the search compares first) are each found, and a key of the same
+// first bytes that the part does not hold is not.
+func TestFindingsTableHeads(t *testing.T) {
+	store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(head, last byte) (k cache.Key) {
+		k[0], k[31] = head, last
+		return k
+	}
+	items := []tableItem{{key(1, 0), []byte("a")}, {key(2, 1), []byte("b")}, {key(2, 3), []byte("c")}, {key(2, 5), nil}, {key(3, 0), []byte("d")}}
+	store.Put(cache.Key{9}, encodeTable(slices.Clone(items)))
+	p := readTablePart(store, cache.Key{9}, func(cache.Key) bool { return true })
+	for _, it := range items {
+		if b, ok := p.use(it.key); !ok || string(b) != string(it.b) {
+			t.Errorf("%x: %q, %v; want %q", it.key, b, ok, it.b)
+		}
+	}
+	for _, k := range []cache.Key{key(2, 0), key(2, 2), key(2, 9), key(0, 0), key(4, 0)} {
+		if b, ok := p.use(k); ok {
+			t.Errorf("%x: found %q, not in the part", k, b)
+		}
+	}
+}
