@@ -45,69 +45,71 @@ type Key [sha256.Size]byte
 // different sequences of parts give the same key.
 //
 // A run builds tens of thousands of keys of a few hundred bytes each: the
-// parts are gathered in buf and hashed at once by Key (sha256.Sum256,
-// which allocates nothing), rather than written to a hash.Hash, whose
-// state and every part written to it (an interface call: the bytes
-// escape) would each be allocated. Parts past spillAt go to a streaming
-// hash. The key is the same either way: the SHA-256 of the same bytes.
+// parts are gathered in the Hasher itself and hashed at once by Key
+// (sha256.Sum256, which allocates nothing), rather than written to a
+// hash.Hash, whose state and every part written to it (an interface
+// call: the bytes escape) would each be allocated. A Hasher that its
+// caller does not keep (NewHasher(...).String(...).Key()) then lives on
+// the caller's stack: a key costs no allocation. Parts past the first
+// len(small) bytes go to a streaming hash. The key is the same either
+// way: the SHA-256 of the same bytes.
 type Hasher struct {
-	buf []byte
-	// h is the streaming hash once the parts outgrew spillAt (nil
-	// before): it has hashed the parts before buf's.
-	h hash.Hash
+	n     int
+	small [256]byte
+	// h is the streaming hash once the parts outgrew small (nil before);
+	// big holds a part on its way to it.
+	h   hash.Hash
+	big []byte
 }
-
-// spillAt is how many bytes of parts a Hasher gathers before it streams
-// them.
-const spillAt = 4096
 
 // NewHasher returns a Hasher whose key starts from kind, the name of what
 // is cached ("render", "golden"), so keys of different kinds never meet.
 func NewHasher(kind string) *Hasher {
-	h := &Hasher{buf: make([]byte, 0, 256)}
+	h := &Hasher{}
 	h.String(kind)
 	return h
 }
 
 // Bytes adds a part.
 func (h *Hasher) Bytes(b []byte) *Hasher {
-	h.buf = binary.LittleEndian.AppendUint64(h.buf, uint64(len(b)))
-	if len(h.buf)+len(b) <= spillAt {
-		h.buf = append(h.buf, b...)
+	if h.h == nil && h.n+8+len(b) <= len(h.small) {
+		binary.LittleEndian.PutUint64(h.small[h.n:], uint64(len(b)))
+		h.n += 8 + copy(h.small[h.n+8:], b)
 		return h
 	}
-	h.spill()
-	h.h.Write(b)
+	h.spill(append(binary.LittleEndian.AppendUint64(h.big[:0], uint64(len(b))), b...))
 	return h
 }
 
 // String adds a part.
 func (h *Hasher) String(s string) *Hasher {
-	h.buf = binary.LittleEndian.AppendUint64(h.buf, uint64(len(s)))
-	if len(h.buf)+len(s) <= spillAt {
-		h.buf = append(h.buf, s...)
+	if h.h == nil && h.n+8+len(s) <= len(h.small) {
+		binary.LittleEndian.PutUint64(h.small[h.n:], uint64(len(s)))
+		h.n += 8 + copy(h.small[h.n+8:], s)
 		return h
 	}
-	h.spill()
-	io.WriteString(h.h, s)
+	h.spill(append(binary.LittleEndian.AppendUint64(h.big[:0], uint64(len(s))), s...))
 	return h
 }
 
-// spill writes the gathered parts to the streaming hash.
-func (h *Hasher) spill() {
+// spill writes part (a length and its bytes, in big) to the streaming
+// hash, started with the parts gathered when it was not. It writes
+// copies only: a slice of small, or of a caller's bytes, given to the
+// hash.Hash would move every Hasher, or those bytes, to the heap.
+func (h *Hasher) spill(part []byte) {
 	if h.h == nil {
 		h.h = sha256.New()
+		h.h.Write(append([]byte(nil), h.small[:h.n]...))
 	}
-	h.h.Write(h.buf)
-	h.buf = h.buf[:0]
+	h.h.Write(part)
+	h.big = part
 }
 
 // Key returns the key of the parts added so far (more may be added).
 func (h *Hasher) Key() Key {
 	if h.h == nil {
-		return sha256.Sum256(h.buf)
+		return sha256.Sum256(h.small[:h.n])
 	}
-	h.spill()
 	var k Key
 	h.h.Sum(k[:0])
 	return k
