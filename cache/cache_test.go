@@ -59,7 +59,7 @@ func TestHasherStream(t *testing.T) {
 		{"k", big},
 		{"k", "a", big, "b"},
 		{"k", strings.Repeat("y", len(Hasher{}.small)/2), strings.Repeat("z", len(Hasher{}.small)/2), "c"},
-		{"k", strings.Repeat("y", len(Hasher{}.small)-8-1-8)}, // just fits
+		{"k", strings.Repeat("y", len(Hasher{}.small)-8-1-8)},   // just fits
 		{"k", strings.Repeat("y", len(Hasher{}.small)-8-1-8+1)}, // just does not
 	}
 	for _, parts := range cases {
