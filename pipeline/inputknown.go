@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
@@ -148,11 +147,17 @@ func readPartsHeader(magic string, b []byte) (int, bool) {
 	return int(n), true
 }
 
-// partOfInput is the part of parts that holds the file at abs.
+// partOfInput is the part of parts that holds the file at abs: by its
+// 32-bit FNV-1a hash (hash/fnv's New32a, computed here without its
+// allocations: a run asks it of every file, two or three times).
 func partOfInput(abs string, parts int) int {
-	h := fnv.New32a()
-	h.Write([]byte(abs))
-	return int(h.Sum32() & uint32(parts-1))
+	const offset32, prime32 = 2166136261, 16777619
+	h := uint32(offset32)
+	for i := 0; i < len(abs); i++ {
+		h ^= uint32(abs[i])
+		h *= prime32
+	}
+	return int(h & uint32(parts-1))
 }
 
 // inputPartKey is where part i of parts of the record at k is kept.
@@ -272,26 +277,36 @@ func (k *knownInputs) keep() error {
 		return nil
 	}
 	n := inputParts(len(k.now))
+	// A part changed when a file of it was learned, or when it holds
+	// fewer files than before: it holds only files it held or learned.
+	// Only the changed parts (all of them when n is new) are gathered.
+	changed := make([]bool, n)
+	for _, abs := range k.learnedPaths {
+		changed[partOfInput(abs, n)] = true
+	}
+	count := make([]int, n)
+	for abs := range k.now {
+		count[partOfInput(abs, n)]++
+	}
+	for abs := range k.old {
+		count[partOfInput(abs, n)]--
+	}
+	for i := range n {
+		changed[i] = changed[i] || k.parts != n || count[i] != 0
+	}
 	parts := make([]map[string]*knownFile, n)
 	for abs, f := range k.now {
 		i := partOfInput(abs, n)
+		if !changed[i] {
+			continue
+		}
 		if parts[i] == nil {
 			parts[i] = map[string]*knownFile{}
 		}
 		parts[i][abs] = f
 	}
-	// A part changed when a file of it was learned, or when it holds
-	// fewer files than before: it holds only files it held or learned.
-	changed := make([]bool, n)
-	for _, abs := range k.learnedPaths {
-		changed[partOfInput(abs, n)] = true
-	}
-	before := make([]int, n)
-	for abs := range k.old {
-		before[partOfInput(abs, n)]++
-	}
 	for i := range n {
-		if k.parts == n && !changed[i] && len(parts[i]) == before[i] {
+		if !changed[i] {
 			continue
 		}
 		if err := k.store.Put(inputPartKey(k.key, n, i), marshalKnownInputs(parts[i])); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
@@ -404,6 +405,21 @@ func TestKnownInputsParse(t *testing.T) {
 		bad := []byte(strings.Replace(string(data), swap[0], swap[1], 1))
 		if m, err := parseKnownInputs(bad); err == nil {
 			t.Errorf("paths not ascending read: %v", slices.Collect(maps.Keys(m)))
+		}
+	}
+}
+
+// TestPartOfInput: the part of a file is its path's FNV-1a hash (as
+// hash/fnv computes it: the parts of records already kept) modulo the
+// parts.
+func TestPartOfInput(t *testing.T) {
+	for _, abs := range []string{"", "/", "/w/apps/a.yaml", "/dev/shm/fleet/apps/team-3/app-1234.yaml", "/é/ü.yaml"} {
+		h := fnv.New32a()
+		h.Write([]byte(abs))
+		for _, parts := range []int{1, 2, 32, cache.MaxParts} {
+			if got, want := partOfInput(abs, parts), int(h.Sum32()&uint32(parts-1)); got != want {
+				t.Errorf("partOfInput(%q, %d) = %d, want %d", abs, parts, got, want)
+			}
 		}
 	}
 }
