@@ -480,16 +480,23 @@ func BenchmarkGet10k(b *testing.B) {
 
 // TestHasherAllocs: a key of parts that fit the Hasher's buffer, the
 // Hasher not kept, costs no allocation; of more, not one per part.
-// (Allocations are counted process-wide: the bounds leave room for other
-// goroutines.)
+// testing.AllocsPerRun counts the whole process's: the fewest of a few
+// rounds is the Hasher's (other goroutines only add to them).
 func TestHasherAllocs(t *testing.T) {
 	b := []byte("bytes")
 	s := strings.Repeat("s", 50)
 	var k Key
-	if n := testing.AllocsPerRun(100, func() { k = NewHasher("k").String(s).Bytes(b).String(s).Key() }); n > 0.5 {
+	least := func(f func()) float64 {
+		n := testing.AllocsPerRun(20, f)
+		for range 4 {
+			n = min(n, testing.AllocsPerRun(20, f))
+		}
+		return n
+	}
+	if n := least(func() { k = NewHasher("k").String(s).Bytes(b).String(s).Key() }); n != 0 {
 		t.Errorf("%v allocations for a key of 4 small parts", n)
 	}
-	n := testing.AllocsPerRun(100, func() {
+	n := least(func() {
 		h := NewHasher("k")
 		for range 30 {
 			h.String(s).Bytes(b)

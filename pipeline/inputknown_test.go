@@ -392,8 +392,7 @@ func TestKnownInputsParse(t *testing.T) {
 	if diff := cmp.Diff(files, got, cmp.AllowUnexported(knownFile{}, knownApp{}, docSum{})); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
-	// Counted process-wide: the bound leaves room for other goroutines.
-	if n := testing.AllocsPerRun(10, func() { parseKnownEntries(data) }); n > float64(len(files)/4) {
+	if n := leastAllocs(func() { parseKnownEntries(data) }); n > 100 {
 		t.Errorf("a record of %d files took %v allocations", len(files), n)
 	}
 	two := map[string]*knownFile{"/a.yaml": {display: "a.yaml"}, "/b.yaml": {display: "b.yaml"}}
