@@ -200,18 +200,18 @@ func (m *findingsMemo) save(partial bool) error {
 	// A whole run keeps the items it used, a partial one all it had
 	// (those put again replaced).
 	keeps := func(p *tablePart, i int) bool { return p.state[i] == used || (partial && p.state[i] == unused) }
-	count, unused := len(m.fresh), false
+	count, dropped := len(m.fresh), false
 	for i := range m.old {
 		p := &m.old[i]
 		for j := range p.offs {
 			if keeps(p, j) {
 				count++
 			} else {
-				unused = true
+				dropped = true
 			}
 		}
 	}
-	if m.misses == 0 && len(m.puts) == 0 && !unused {
+	if m.misses == 0 && len(m.puts) == 0 && !dropped {
 		return nil
 	}
 	n := findingsParts(count)
@@ -416,7 +416,7 @@ func (p *tablePart) search(k cache.Key) (int, bool) {
 // of order among them), is an empty one.
 func readTablePart(s *cache.Store, key cache.Key, mine func(cache.Key) bool) tablePart {
 	b, ok := s.Get(key)
-	if !ok || len(b) > math.MaxUint32 {
+	if !ok || uint64(len(b)) > math.MaxUint32 { // offsets are uint32
 		return tablePart{}
 	}
 	n, k := binary.Uvarint(b)
