@@ -43,30 +43,73 @@ type Key [sha256.Size]byte
 
 // Hasher builds a Key from parts, each length-prefixed so that no two
 // different sequences of parts give the same key.
-type Hasher struct{ h hash.Hash }
+//
+// A run builds tens of thousands of keys of a few hundred bytes each: the
+// parts are gathered in the Hasher itself and hashed at once by Key
+// (sha256.Sum256, which allocates nothing), rather than written to a
+// hash.Hash, whose state and every part written to it (an interface
+// call: the bytes escape) would each be allocated. A Hasher that its
+// caller does not keep (NewHasher(...).String(...).Key()) then lives on
+// the caller's stack: a key costs no allocation. Parts past the first
+// len(small) bytes go to a streaming hash. The key is the same either
+// way: the SHA-256 of the same bytes.
+type Hasher struct {
+	n     int
+	small [256]byte
+	// h is the streaming hash once the parts outgrew small (nil before);
+	// big holds a part on its way to it.
+	h   hash.Hash
+	big []byte
+}
 
 // NewHasher returns a Hasher whose key starts from kind, the name of what
 // is cached ("render", "golden"), so keys of different kinds never meet.
 func NewHasher(kind string) *Hasher {
-	h := &Hasher{h: sha256.New()}
+	h := &Hasher{}
 	h.String(kind)
 	return h
 }
 
 // Bytes adds a part.
 func (h *Hasher) Bytes(b []byte) *Hasher {
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-	h.h.Write(n[:])
-	h.h.Write(b)
+	if h.h == nil && h.n+8+len(b) <= len(h.small) {
+		binary.LittleEndian.PutUint64(h.small[h.n:], uint64(len(b)))
+		h.n += 8 + copy(h.small[h.n+8:], b)
+		return h
+	}
+	h.spill(append(binary.LittleEndian.AppendUint64(h.big[:0], uint64(len(b))), b...))
 	return h
 }
 
 // String adds a part.
-func (h *Hasher) String(s string) *Hasher { return h.Bytes([]byte(s)) }
+func (h *Hasher) String(s string) *Hasher {
+	if h.h == nil && h.n+8+len(s) <= len(h.small) {
+		binary.LittleEndian.PutUint64(h.small[h.n:], uint64(len(s)))
+		h.n += 8 + copy(h.small[h.n+8:], s)
+		return h
+	}
+	h.spill(append(binary.LittleEndian.AppendUint64(h.big[:0], uint64(len(s))), s...))
+	return h
+}
 
-// Key returns the key of the parts added so far.
+// spill writes part (a length and its bytes, in big) to the streaming
+// hash, started with the parts gathered when it was not. It writes
+// copies only: a slice of small, or of a caller's bytes, given to the
+// hash.Hash would move every Hasher, or those bytes, to the heap.
+func (h *Hasher) spill(part []byte) {
+	if h.h == nil {
+		h.h = sha256.New()
+		h.h.Write(append([]byte(nil), h.small[:h.n]...))
+	}
+	h.h.Write(part)
+	h.big = part
+}
+
+// Key returns the key of the parts added so far (more may be added).
 func (h *Hasher) Key() Key {
+	if h.h == nil {
+		return sha256.Sum256(h.small[:h.n])
+	}
 	var k Key
 	h.h.Sum(k[:0])
 	return k

@@ -2,12 +2,15 @@ package cache
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -41,6 +44,39 @@ func TestHasherParts(t *testing.T) {
 	}
 	if a != NewHasher("k").String("ab").Bytes([]byte("c")).Key() {
 		t.Fatal("same parts gave different keys")
+	}
+}
+
+// TestHasherStream: a key is the SHA-256 of its parts, each after its
+// length (uint64 little endian), whether the Hasher gathers them or
+// streams them (parts past its small buffer), and Key may be asked midway: keys
+// stay those of earlier builds, which the store's entries are under.
+func TestHasherStream(t *testing.T) {
+	big := strings.Repeat("x", len(Hasher{}.small)+1)
+	cases := [][]string{
+		{"k"},
+		{"k", "", "ab"},
+		{"k", big},
+		{"k", "a", big, "b"},
+		{"k", strings.Repeat("y", len(Hasher{}.small)/2), strings.Repeat("z", len(Hasher{}.small)/2), "c"},
+		{"k", strings.Repeat("y", len(Hasher{}.small)-8-1-8)},   // just fits
+		{"k", strings.Repeat("y", len(Hasher{}.small)-8-1-8+1)}, // just does not
+	}
+	for _, parts := range cases {
+		var stream []byte
+		h := NewHasher(parts[0])
+		hb := NewHasher(parts[0])
+		for i, p := range parts {
+			stream = binary.LittleEndian.AppendUint64(stream, uint64(len(p)))
+			stream = append(stream, p...)
+			if i > 0 {
+				h.String(p)
+				hb.Bytes([]byte(p))
+			}
+			if want := Key(sha256.Sum256(stream)); h.Key() != want || hb.Key() != want {
+				t.Fatalf("%d parts of %d bytes: key is not the stream's SHA-256", i+1, len(stream))
+			}
+		}
 	}
 }
 
@@ -440,4 +476,35 @@ func BenchmarkGet10k(b *testing.B) {
 			b.Fatal("miss")
 		}
 	}
+}
+
+// TestHasherAllocs: a key of parts that fit the Hasher's buffer, the
+// Hasher not kept, costs no allocation; of more, not one per part.
+// testing.AllocsPerRun counts the whole process's: the fewest of a few
+// rounds is the Hasher's (other goroutines only add to them).
+func TestHasherAllocs(t *testing.T) {
+	b := []byte("bytes")
+	s := strings.Repeat("s", 50)
+	var k Key
+	least := func(f func()) float64 {
+		n := testing.AllocsPerRun(20, f)
+		for range 4 {
+			n = min(n, testing.AllocsPerRun(20, f))
+		}
+		return n
+	}
+	if n := least(func() { k = NewHasher("k").String(s).Bytes(b).String(s).Key() }); n != 0 {
+		t.Errorf("%v allocations for a key of 4 small parts", n)
+	}
+	n := least(func() {
+		h := NewHasher("k")
+		for range 30 {
+			h.String(s).Bytes(b)
+		}
+		k = h.Key()
+	})
+	if n > 15 {
+		t.Errorf("%v allocations for a key of 60 small parts", n)
+	}
+	_ = k
 }

@@ -1,10 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -61,10 +62,12 @@ type findingsMemo struct {
 	validate cache.Key
 	strict   bool
 
-	mu   sync.Mutex
-	old  map[cache.Key][]byte
-	used map[cache.Key][]byte
-	// parts is how many parts the table had (0: none); put the keys of
+	mu sync.Mutex
+	// old is the table as read: its parts (none without a table),
+	// each item marked when used; fresh the items put.
+	old   []tablePart
+	fresh map[cache.Key][]byte
+	// parts is how many parts the table had (0: none); puts the keys of
 	// the items put.
 	parts int
 	puts  []cache.Key
@@ -94,24 +97,30 @@ func newFindingsMemo(in *Inputs, crds cache.Key) *findingsMemo {
 			h.String(p)
 		}
 	}
-	m := &findingsMemo{store: in.Cache, table: h.Key(), strict: strict, used: map[cache.Key][]byte{},
+	m := &findingsMemo{store: in.Cache, table: h.Key(), strict: strict, fresh: map[cache.Key][]byte{},
 		validate: cache.NewHasher(findingsFormat).String(cache.BuildID()).String("validate").Bytes(crds[:]).String(strconv.FormatBool(strict)).Key()}
 	m.old, m.parts = loadTable(in.Cache, m.table)
 	return m
 }
 
 // get returns the item of k, and remembers it as used.
-func (m *findingsMemo) get(k cache.Key) ([]byte, bool) {
+func (m *findingsMemo) get(k cache.Key) ([]byte, bool) { return m.lookup(k, true) }
+
+// lookup is get; a miss is counted only when countMiss.
+func (m *findingsMemo) lookup(k cache.Key, countMiss bool) ([]byte, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	b, ok := m.old[k]
+	var b []byte
+	ok := false
+	if len(m.old) > 0 {
+		b, ok = m.old[partOfItem(k, len(m.old))].use(k)
+	}
 	if !ok {
-		b, ok = m.used[k]
+		b, ok = m.fresh[k]
 	}
 	if ok {
 		m.hits++
-		m.used[k] = b
-	} else {
+	} else if countMiss {
 		m.misses++
 	}
 	return b, ok
@@ -120,8 +129,11 @@ func (m *findingsMemo) get(k cache.Key) ([]byte, bool) {
 // put keeps item b of k.
 func (m *findingsMemo) put(k cache.Key, b []byte) {
 	m.mu.Lock()
-	m.used[k] = b
+	m.fresh[k] = b
 	m.puts = append(m.puts, k)
+	if len(m.old) > 0 {
+		m.old[partOfItem(k, len(m.old))].replace(k)
+	}
 	m.mu.Unlock()
 }
 
@@ -162,22 +174,12 @@ func (m *findingsMemo) findingsKey(version string, sum [sha256.Size]byte) cache.
 // Known implements schemas.Memo. A miss is not counted: the stream asks
 // Findings next, which counts it.
 func (m *findingsMemo) Known(content [sha256.Size]byte, version string) ([]schemas.Finding, bool) {
-	k := m.findingsKey(version, content)
-	m.mu.Lock()
-	b, ok := m.old[k]
-	if !ok {
-		b, ok = m.used[k]
-	}
-	m.mu.Unlock()
+	b, ok := m.lookup(m.findingsKey(version, content), false)
 	if !ok {
 		return nil, false
 	}
 	fs, err := decodeSchemaFindings(b)
-	if err != nil {
-		return nil, false
-	}
-	m.get(k) // counts the hit and keeps the item
-	return fs, true
+	return fs, err == nil
 }
 
 // propsKey is the key of the undeclared properties of the application
@@ -215,47 +217,60 @@ func (m *findingsMemo) save(partial bool) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	items := m.used
-	if partial {
-		if m.misses == 0 && len(m.puts) == 0 {
-			return nil
+	// A whole run keeps the items it used, a partial one all it had
+	// (those put again replaced).
+	keeps := func(p *tablePart, i int) bool { return p.state[i] == used || (partial && p.state[i] == unused) }
+	count, dropped := len(m.fresh), false
+	for i := range m.old {
+		p := &m.old[i]
+		for j := range p.offs {
+			if keeps(p, j) {
+				count++
+			} else {
+				dropped = true
+			}
 		}
-		// m.old is nil when there was no table before.
-		items = make(map[cache.Key][]byte, len(m.old)+len(m.used))
-		maps.Copy(items, m.old)
-		maps.Copy(items, m.used)
-	} else if m.misses == 0 && len(m.puts) == 0 && len(m.used) == len(m.old) {
+	}
+	if m.misses == 0 && len(m.puts) == 0 && !dropped {
 		return nil
 	}
-	n := findingsParts(len(items))
-	parts := make([]map[cache.Key][]byte, n)
-	for k, b := range items {
-		i := partOfItem(k, n)
-		if parts[i] == nil {
-			parts[i] = map[cache.Key][]byte{}
-		}
-		parts[i][k] = b
-	}
+	n := findingsParts(count)
 	// A part changed when an item of it was put, or (a whole run) when it
 	// holds fewer items than before: it holds only items it held or put.
+	// The parts of the same number that did not change are not read.
 	changed := make([]bool, n)
-	for _, k := range m.puts {
+	for k := range m.fresh {
 		changed[partOfItem(k, n)] = true
 	}
-	if !partial {
-		before := make([]int, n)
-		for k := range m.old {
-			before[partOfItem(k, n)]++
+	if m.parts == n {
+		for i := range m.old {
+			p := &m.old[i]
+			for j := range p.offs {
+				changed[i] = changed[i] || !keeps(p, j)
+			}
 		}
-		for i := range n {
-			changed[i] = changed[i] || len(parts[i]) != before[i]
+	}
+	items := make([][]tableItem, n)
+	for i := range m.old {
+		if m.parts == n && !changed[i] {
+			continue
 		}
+		p := &m.old[i]
+		for j := range p.offs {
+			if keeps(p, j) {
+				k, b := p.item(j)
+				items[partOfItem(k, n)] = append(items[partOfItem(k, n)], tableItem{k, b})
+			}
+		}
+	}
+	for k, b := range m.fresh {
+		items[partOfItem(k, n)] = append(items[partOfItem(k, n)], tableItem{k, b})
 	}
 	for i := range n {
 		if m.parts == n && !changed[i] {
 			continue
 		}
-		if err := m.store.Put(tablePartKey(m.table, n, i), encodeTable(parts[i])); err != nil {
+		if err := m.store.Put(tablePartKey(m.table, n, i), encodeTable(items[i])); err != nil {
 			return err
 		}
 	}
@@ -293,7 +308,7 @@ func tablePartKey(k cache.Key, parts, i int) cache.Key {
 // header that does not read is no table (nil, 0); a part missing or that
 // does not decode is empty, and an item in a part it does not belong to
 // is left out.
-func loadTable(s *cache.Store, key cache.Key) (map[cache.Key][]byte, int) {
+func loadTable(s *cache.Store, key cache.Key) ([]tablePart, int) {
 	b, ok := s.Get(key)
 	if !ok {
 		return nil, 0
@@ -302,13 +317,9 @@ func loadTable(s *cache.Store, key cache.Key) (map[cache.Key][]byte, int) {
 	if !ok {
 		return nil, 0
 	}
-	out := map[cache.Key][]byte{}
+	out := make([]tablePart, parts)
 	for i := range parts {
-		for k, item := range decodeTable(s, tablePartKey(key, parts, i)) {
-			if partOfItem(k, parts) == i {
-				out[k] = item
-			}
-		}
+		out[i] = readTablePart(s, tablePartKey(key, parts, i), func(k cache.Key) bool { return partOfItem(k, parts) == i })
 	}
 	return out, parts
 }
@@ -329,51 +340,136 @@ func crdDigest(objs []*manifest.Object) cache.Key {
 	return h.Key()
 }
 
+// tableItem is an item of the table: its key and bytes.
+type tableItem struct {
+	key cache.Key
+	b   []byte
+}
+
 // The table: a count, then each item's key, length and bytes, in key
 // order (the same items make the same entry).
-func encodeTable(items map[cache.Key][]byte) []byte {
-	keys := slices.SortedFunc(maps.Keys(items), func(a, b cache.Key) int { return slices.Compare(a[:], b[:]) })
-	e := &encoder{}
-	e.uint(uint64(len(keys)))
-	for _, k := range keys {
-		e.b = append(e.b, k[:]...)
-		e.uint(uint64(len(items[k])))
-		e.b = append(e.b, items[k]...)
+func encodeTable(items []tableItem) []byte {
+	slices.SortFunc(items, func(a, b tableItem) int { return slices.Compare(a.key[:], b.key[:]) })
+	size := binary.MaxVarintLen64
+	for _, it := range items {
+		size += len(it.key) + binary.MaxVarintLen64 + len(it.b)
+	}
+	e := &encoder{b: make([]byte, 0, size)}
+	e.uint(uint64(len(items)))
+	for _, it := range items {
+		e.b = append(e.b, it.key[:]...)
+		e.uint(uint64(len(it.b)))
+		e.b = append(e.b, it.b...)
 	}
 	return e.b
 }
 
-// decodeTable reads the table of key from s; none, or a table that does
-// not decode, is an empty one.
-func decodeTable(s *cache.Store, key cache.Key) map[cache.Key][]byte {
-	b, ok := s.Get(key)
+// tablePart is a part of the table as read: its entry's bytes and where
+// each item starts in them, by ascending key (an item is found by binary
+// search, not copied into a map: a warm run reads ~20,000 of them and
+// uses each once), and what the run did with each item. The search is
+// among the keys' first 8 bytes (heads), side by side in memory, not
+// the keys themselves, each in another place of data.
+type tablePart struct {
+	data  []byte
+	offs  []uint32
+	heads []uint64
+	state []itemState
+}
+
+// itemState is what a run did with an item of the table.
+type itemState uint8
+
+const (
+	unused itemState = iota
+	used
+	// replaced is an item put again (its bytes did not decode).
+	replaced
+)
+
+// keyAt is the key of the item at off.
+func (p *tablePart) keyAt(off uint32) []byte { return p.data[off : off+uint32(len(cache.Key{}))] }
+
+// item is the i-th item's key and bytes.
+func (p *tablePart) item(i int) (cache.Key, []byte) {
+	off := int(p.offs[i])
+	k := cache.Key(p.data[off : off+len(cache.Key{})])
+	b := p.data[off+len(k):]
+	l, w := binary.Uvarint(b) // checked by readTablePart
+	return k, b[w : w+int(l) : w+int(l)]
+}
+
+// use returns the item of k and marks it used.
+func (p *tablePart) use(k cache.Key) ([]byte, bool) {
+	i, ok := p.search(k)
 	if !ok {
-		return nil
+		return nil, false
+	}
+	if p.state[i] == unused {
+		p.state[i] = used
+	}
+	_, b := p.item(i)
+	return b, true
+}
+
+// replace marks the item of k, if the part holds it, as put again.
+func (p *tablePart) replace(k cache.Key) {
+	if i, ok := p.search(k); ok {
+		p.state[i] = replaced
+	}
+}
+
+// search is where the item of k is in p.offs.
+func (p *tablePart) search(k cache.Key) (int, bool) {
+	head := binary.BigEndian.Uint64(k[:])
+	i, _ := slices.BinarySearch(p.heads, head)
+	for ; i < len(p.heads) && p.heads[i] == head; i++ {
+		if string(p.keyAt(p.offs[i])) == string(k[:]) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// readTablePart reads the part of key from s, keeping the items mine
+// says are its own; none, or a part that does not decode (its keys out
+// of order among them), is an empty one.
+func readTablePart(s *cache.Store, key cache.Key, mine func(cache.Key) bool) tablePart {
+	b, ok := s.Get(key)
+	if !ok || uint64(len(b)) > math.MaxUint32 { // offsets are uint32
+		return tablePart{}
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
-		return nil
+		return tablePart{}
 	}
-	b = b[k:]
-	out := make(map[cache.Key][]byte, n)
-	for range n {
-		if len(b) < len(cache.Key{}) {
-			return nil
+	p := tablePart{data: b, offs: make([]uint32, 0, n), heads: make([]uint64, 0, n)}
+	var last []byte
+	off := k
+	for ; n > 0; n-- {
+		if len(b)-off < len(cache.Key{}) {
+			return tablePart{}
 		}
-		var key cache.Key
-		copy(key[:], b)
-		b = b[len(key):]
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l > uint64(len(b)-k) {
-			return nil
+		key := b[off : off+len(cache.Key{})]
+		if last != nil && bytes.Compare(last, key) >= 0 {
+			return tablePart{}
 		}
-		out[key] = b[k : k+int(l) : k+int(l)]
-		b = b[k+int(l):]
+		last = key
+		l, w := binary.Uvarint(b[off+len(key):])
+		if w <= 0 || l > uint64(len(b)-off-len(key)-w) {
+			return tablePart{}
+		}
+		if mine(cache.Key(key)) {
+			p.offs = append(p.offs, uint32(off))
+			p.heads = append(p.heads, binary.BigEndian.Uint64(key))
+		}
+		off += len(key) + w + int(l)
 	}
-	if len(b) != 0 {
-		return nil
+	if off != len(b) {
+		return tablePart{}
 	}
-	return out
+	p.state = make([]itemState, len(p.offs))
+	return p
 }
 
 var errBadFindings = errors.New("findings cache: bad item")

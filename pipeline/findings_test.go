@@ -217,7 +217,7 @@ func TestFindingsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = newFindingsMemo(in, cache.Key{})
-	if diff := cmp.Diff(map[cache.Key][]byte{k("a"): []byte("A"), k("b"): {}}, m.old); diff != "" {
+	if diff := cmp.Diff(map[cache.Key][]byte{k("a"): []byte("A"), k("b"): {}}, tableItems(m)); diff != "" {
 		t.Fatal(diff)
 	}
 	// A partial run that used b and added c keeps a.
@@ -228,16 +228,16 @@ func TestFindingsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = newFindingsMemo(in, cache.Key{})
-	if len(m.old) != 3 {
-		t.Fatalf("partial run kept %d items, want 3", len(m.old))
+	if len(tableItems(m)) != 3 {
+		t.Fatalf("partial run kept %d items, want 3", len(tableItems(m)))
 	}
 	// A whole run that used only c keeps c.
 	m.get(k("c"))
 	if err := m.save(false); err != nil {
 		t.Fatal(err)
 	}
-	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 1 || string(m.old[k("c")]) != "C" {
-		t.Fatalf("whole run kept %v", m.old)
+	if m = newFindingsMemo(in, cache.Key{}); len(tableItems(m)) != 1 || string(tableItems(m)[k("c")]) != "C" {
+		t.Fatalf("whole run kept %v", tableItems(m))
 	}
 	// A whole run that hit everything writes nothing.
 	m.get(k("c"))
@@ -247,8 +247,8 @@ func TestFindingsTable(t *testing.T) {
 	}
 	table := m.table
 	store.Put(table, []byte{5, 1, 2})
-	if m = newFindingsMemo(in, cache.Key{}); m.old != nil {
-		t.Errorf("bad table decoded: %v", m.old)
+	if m = newFindingsMemo(in, cache.Key{}); tableItems(m) != nil {
+		t.Errorf("bad table decoded: %v", tableItems(m))
 	}
 	// A partial run (a load error) with no table before keeps what it
 	// found: it panicked on the nil table.
@@ -257,8 +257,8 @@ func TestFindingsTable(t *testing.T) {
 	if err := m.save(true); err != nil {
 		t.Fatal(err)
 	}
-	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 1 || string(m.old[k("d")]) != "D" {
-		t.Errorf("partial run on no table kept %v", m.old)
+	if m = newFindingsMemo(in, cache.Key{}); len(tableItems(m)) != 1 || string(tableItems(m)[k("d")]) != "D" {
+		t.Errorf("partial run on no table kept %v", tableItems(m))
 	}
 }
 
@@ -297,7 +297,7 @@ func TestFindingsTableParts(t *testing.T) {
 		t.Errorf("a new table took %d puts, want 8 parts and the header", n)
 	}
 	m = newFindingsMemo(in, cache.Key{})
-	if diff := cmp.Diff(all, m.old); diff != "" || m.parts != 8 {
+	if diff := cmp.Diff(all, tableItems(m)); diff != "" || m.parts != 8 {
 		t.Fatalf("%d parts (-want +got):\n%s", m.parts, diff)
 	}
 	// A whole run: item 0 not used, 5000 new.
@@ -313,7 +313,7 @@ func TestFindingsTableParts(t *testing.T) {
 	delete(all, k(0))
 	all[k(5000)] = []byte("new")
 	m = newFindingsMemo(in, cache.Key{})
-	if diff := cmp.Diff(all, m.old); diff != "" {
+	if diff := cmp.Diff(all, tableItems(m)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
 	// A part missing, one that does not decode, one holding another's
@@ -325,7 +325,7 @@ func TestFindingsTableParts(t *testing.T) {
 	}
 	store.Put(tablePartKey(m.table, 8, 1), []byte{200})
 	store.Put(tablePartKey(m.table, 8, 2), func() []byte { b, _ := store.Get(tablePartKey(m.table, 8, 3)); return b }())
-	if diff := cmp.Diff(without(1, 2), newFindingsMemo(in, cache.Key{}).old); diff != "" {
+	if diff := cmp.Diff(without(1, 2), tableItems(newFindingsMemo(in, cache.Key{}))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Fewer items: fewer parts, all written.
@@ -338,8 +338,8 @@ func TestFindingsTableParts(t *testing.T) {
 	if n := puts(func() error { return m.save(false) }); n != 1+1 {
 		t.Errorf("a run of 99 items took %d puts, want a part and the header", n)
 	}
-	if m = newFindingsMemo(in, cache.Key{}); len(m.old) != 99 || m.parts != 1 {
-		t.Errorf("%d items in %d parts, want 99 in 1", len(m.old), m.parts)
+	if m = newFindingsMemo(in, cache.Key{}); len(tableItems(m)) != 99 || m.parts != 1 {
+		t.Errorf("%d items in %d parts, want 99 in 1", len(tableItems(m)), m.parts)
 	}
 }
 
@@ -368,5 +368,103 @@ func TestFindingsItemsRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeObjectFindings(append(encodeObjectFindings(of), 0)); err == nil {
 		t.Error("item with trailing bytes decoded")
+	}
+}
+
+// tableItems are the items of the table m read (nil: none).
+func tableItems(m *findingsMemo) map[cache.Key][]byte {
+	if m.old == nil {
+		return nil
+	}
+	out := map[cache.Key][]byte{}
+	for i := range m.old {
+		p := &m.old[i]
+		for j := range p.offs {
+			k, b := p.item(j)
+			out[k] = b
+		}
+	}
+	return out
+}
+
+// TestFindingsTableReplaced: an item put again after a hit (its bytes did
+// not decode) is kept once, with its new bytes, by a whole run and by a
+// partial one; a part whose keys are not in ascending order (not one
+// encodeTable writes) does not decode: it is empty.
+func TestFindingsTableReplaced(t *testing.T) {
+	for _, partial := range []bool{false, true} {
+		store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &Inputs{Cache: store, Paths: []string{"x"}, Record: Record{Validate: &Validation{}}}
+		k := func(s string) cache.Key { return cache.NewHasher("t").String(s).Key() }
+		m := newFindingsMemo(in, cache.Key{})
+		m.put(k("a"), []byte("bad"))
+		m.put(k("b"), []byte("B"))
+		if err := m.save(false); err != nil {
+			t.Fatal(err)
+		}
+		m = newFindingsMemo(in, cache.Key{})
+		if b, ok := m.get(k("a")); !ok || string(b) != "bad" {
+			t.Fatalf("get a = %q, %v", b, ok)
+		}
+		m.put(k("a"), []byte("A"))
+		m.get(k("b"))
+		if err := m.save(partial); err != nil {
+			t.Fatal(err)
+		}
+		m = newFindingsMemo(in, cache.Key{})
+		if diff := cmp.Diff(map[cache.Key][]byte{k("a"): []byte("A"), k("b"): []byte("B")}, tableItems(m)); diff != "" {
+			t.Fatalf("partial %v (-want +got):\n%s", partial, diff)
+		}
+		lo, hi := k("a"), k("b")
+		if slices.Compare(lo[:], hi[:]) > 0 {
+			lo, hi = hi, lo
+		}
+		part := tablePartKey(m.table, 1, 0)
+		for _, tt := range []struct {
+			keys []cache.Key
+			n    int
+		}{{[]cache.Key{lo, hi}, 2}, {[]cache.Key{hi, lo}, 0}, {[]cache.Key{lo, lo}, 0}} {
+			e := &encoder{}
+			e.uint(uint64(len(tt.keys)))
+			for _, key := range tt.keys {
+				e.b = append(e.b, key[:]...)
+				e.uint(1)
+				e.b = append(e.b, 'x')
+			}
+			store.Put(part, e.b)
+			if got := tableItems(newFindingsMemo(in, cache.Key{})); len(got) != tt.n {
+				t.Errorf("a part of keys %x read %d items, want %d", tt.keys, len(got), tt.n)
+			}
+		}
+	}
+}
+
+// TestFindingsTableHeads: items whose keys share their first 8 bytes
+// (what the search compares first) are each found, and a key of the same
+// first bytes that the part does not hold is not.
+func TestFindingsTableHeads(t *testing.T) {
+	store, err := cache.Open(cache.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(head, last byte) (k cache.Key) {
+		k[0], k[31] = head, last
+		return k
+	}
+	items := []tableItem{{key(1, 0), []byte("a")}, {key(2, 1), []byte("b")}, {key(2, 3), []byte("c")}, {key(2, 5), nil}, {key(3, 0), []byte("d")}}
+	store.Put(cache.Key{9}, encodeTable(slices.Clone(items)))
+	p := readTablePart(store, cache.Key{9}, func(cache.Key) bool { return true })
+	for _, it := range items {
+		if b, ok := p.use(it.key); !ok || string(b) != string(it.b) {
+			t.Errorf("%x: %q, %v; want %q", it.key, b, ok, it.b)
+		}
+	}
+	for _, k := range []cache.Key{key(2, 0), key(2, 2), key(2, 9), key(0, 0), key(4, 0)} {
+		if b, ok := p.use(k); ok {
+			t.Errorf("%x: found %q, not in the part", k, b)
+		}
 	}
 }

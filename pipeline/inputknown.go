@@ -6,13 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/manifest"
@@ -54,6 +54,8 @@ type knownInputs struct {
 	// run's lists are sized for.
 	apps     int
 	reserved bool
+	// dir stats the files of the directory last read.
+	dir dirStat
 }
 
 // knownFile is an input file as a run read it.
@@ -101,11 +103,13 @@ func openKnownInputs(in *Inputs, start time.Time) *knownInputs {
 			h.String(p)
 		}
 	}
-	k := &knownInputs{store: in.Cache, key: h.Key(), start: start, now: map[string]*knownFile{}}
+	k := &knownInputs{store: in.Cache, key: h.Key(), start: start}
 	k.old, k.parts = loadKnownInputs(in.Cache, k.key)
 	for _, f := range k.old {
 		k.apps += len(f.apps)
 	}
+	// A run reads about the files it read before.
+	k.now = make(map[string]*knownFile, len(k.old))
 	return k
 }
 
@@ -143,11 +147,17 @@ func readPartsHeader(magic string, b []byte) (int, bool) {
 	return int(n), true
 }
 
-// partOfInput is the part of parts that holds the file at abs.
+// partOfInput is the part of parts that holds the file at abs: by its
+// 32-bit FNV-1a hash (hash/fnv's New32a, computed here without its
+// allocations: a run asks it of every file, two or three times).
 func partOfInput(abs string, parts int) int {
-	h := fnv.New32a()
-	h.Write([]byte(abs))
-	return int(h.Sum32() & uint32(parts-1))
+	const offset32, prime32 = 2166136261, 16777619
+	h := uint32(offset32)
+	for i := 0; i < len(abs); i++ {
+		h ^= uint32(abs[i])
+		h *= prime32
+	}
+	return int(h & uint32(parts-1))
 }
 
 // inputPartKey is where part i of parts of the record at k is kept.
@@ -167,19 +177,28 @@ func loadKnownInputs(s *cache.Store, key cache.Key) (map[string]*knownFile, int)
 	if !ok {
 		return nil, 0
 	}
-	old := map[string]*knownFile{}
+	// The parts are parsed first and then gathered in a map sized for
+	// them all: ~10,000 files added to a growing map cost it copied over
+	// and over.
+	files := make([][]knownEntry, parts)
+	n := 0
 	for i := range parts {
 		data, ok := s.Get(inputPartKey(key, parts, i))
 		if !ok {
 			continue
 		}
-		m, err := parseKnownInputs(data)
+		list, err := parseKnownEntries(data)
 		if err != nil {
 			continue
 		}
-		for abs, f := range m {
-			if partOfInput(abs, parts) == i {
-				old[abs] = f
+		files[i] = list
+		n += len(list)
+	}
+	old := make(map[string]*knownFile, n)
+	for i, list := range files {
+		for _, e := range list {
+			if partOfInput(e.abs, parts) == i {
+				old[e.abs] = e.file
 			}
 		}
 	}
@@ -196,16 +215,17 @@ func (k *knownInputs) reuse(abs, display string, walking bool) *knownFile {
 	if f == nil || f.display != display || f.walking != walking {
 		return nil
 	}
-	if id, ok := statID(abs); !ok || id != f.id {
+	if id, ok := k.dir.stat(abs); !ok || id != f.id {
 		return nil
 	}
 	k.now[abs] = f
 	return f
 }
 
-// reserve grows l's lists, once, for the files and Applications of the
-// record: appended one by one, 10,000 of them would be copied about
-// twice over, in memory the process touches for the first time.
+// reserve grows l's lists and sizes its map of files read, once, for
+// the files and Applications of the record: appended one by one, 10,000
+// of them would be copied about twice over, in memory the process
+// touches for the first time.
 func (k *knownInputs) reserve(l *loaded) {
 	if k == nil || k.reserved {
 		return
@@ -213,6 +233,9 @@ func (k *knownInputs) reserve(l *loaded) {
 	k.reserved = true
 	l.sums = slices.Grow(l.sums, len(k.old))
 	l.apps = slices.Grow(l.apps, k.apps)
+	if l.read == nil {
+		l.read = make(map[string]bool, len(k.old))
+	}
 }
 
 // identify is the identity of the file at abs before it is read; false
@@ -221,8 +244,16 @@ func (k *knownInputs) identify(abs string) (tree.FileID, bool) {
 	if k == nil {
 		return tree.FileID{}, false
 	}
-	id, ok := statID(abs)
+	id, ok := k.dir.stat(abs)
 	return id, ok && !id.Racy(k.start)
+}
+
+// done releases what reading the inputs held open (the directory of
+// dirStat).
+func (k *knownInputs) done() {
+	if k != nil {
+		k.dir.close()
+	}
 }
 
 // learn records the file at abs, read with identity id, as it loaded:
@@ -246,26 +277,36 @@ func (k *knownInputs) keep() error {
 		return nil
 	}
 	n := inputParts(len(k.now))
+	// A part changed when a file of it was learned, or when it holds
+	// fewer files than before: it holds only files it held or learned.
+	// Only the changed parts (all of them when n is new) are gathered.
+	changed := make([]bool, n)
+	for _, abs := range k.learnedPaths {
+		changed[partOfInput(abs, n)] = true
+	}
+	count := make([]int, n)
+	for abs := range k.now {
+		count[partOfInput(abs, n)]++
+	}
+	for abs := range k.old {
+		count[partOfInput(abs, n)]--
+	}
+	for i := range n {
+		changed[i] = changed[i] || k.parts != n || count[i] != 0
+	}
 	parts := make([]map[string]*knownFile, n)
 	for abs, f := range k.now {
 		i := partOfInput(abs, n)
+		if !changed[i] {
+			continue
+		}
 		if parts[i] == nil {
 			parts[i] = map[string]*knownFile{}
 		}
 		parts[i][abs] = f
 	}
-	// A part changed when a file of it was learned, or when it holds
-	// fewer files than before: it holds only files it held or learned.
-	changed := make([]bool, n)
-	for _, abs := range k.learnedPaths {
-		changed[partOfInput(abs, n)] = true
-	}
-	before := make([]int, n)
-	for abs := range k.old {
-		before[partOfInput(abs, n)]++
-	}
 	for i := range n {
-		if k.parts == n && !changed[i] && len(parts[i]) == before[i] {
+		if !changed[i] {
 			continue
 		}
 		if err := k.store.Put(inputPartKey(k.key, n, i), marshalKnownInputs(parts[i])); err != nil {
@@ -280,15 +321,14 @@ func (k *knownInputs) keep() error {
 	return k.store.Put(k.key, e.b)
 }
 
-// apps are f's Applications as the sources of a run, read from path
-// when they render.
-func (f *knownFile) sources(path string) []appSource {
-	out := make([]appSource, len(f.apps))
+// appendSources appends f's Applications to apps as the sources of a
+// run, read from path when they render.
+func (f *knownFile) appendSources(apps []appSource, path string) []appSource {
 	lazy := &lazyApp{path: path, file: f}
-	for i, a := range f.apps {
-		out[i] = appSource{pos: a.pos, key: a.key, namePos: a.namePos, lazy: lazy}
+	for _, a := range f.apps {
+		apps = append(apps, appSource{pos: a.pos, key: a.key, namePos: a.namePos, lazy: lazy})
 	}
-	return out
+	return apps
 }
 
 // errInputChanged is a known file whose bytes are no longer those
@@ -357,14 +397,39 @@ func marshalKnownInputs(files map[string]*knownFile) []byte {
 }
 
 // parseKnownInputs reverses marshal.
-func parseKnownInputs(data []byte) (m map[string]*knownFile, err error) {
+func parseKnownInputs(data []byte) (map[string]*knownFile, error) {
+	list, err := parseKnownEntries(data)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*knownFile, len(list))
+	for _, e := range list {
+		m[e.abs] = e.file
+	}
+	return m, nil
+}
+
+// knownEntry is a file of a marshalled record.
+type knownEntry struct {
+	abs  string
+	file *knownFile
+}
+
+// parseKnownEntries reverses marshal, in the record's order (ascending
+// paths). The files, their documents and their Applications are
+// allocated a slab each for the record, and its strings are parts of
+// data, which the caller must not change afterwards (a cache entry read
+// for it): a record of 10,000 files is otherwise some 40,000
+// allocations.
+func parseKnownEntries(data []byte) (list []knownEntry, err error) {
 	if len(data) < len(knownInputsMagic) || string(data[:len(knownInputsMagic)]) != knownInputsMagic {
 		return nil, errors.New("not a record of known inputs")
 	}
-	d := newDecoder(data[len(knownInputsMagic):])
+	rest := data[len(knownInputsMagic):]
+	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
 	defer func() {
 		if recover() != nil {
-			m, err = nil, errors.New("bad record of known inputs")
+			list, err = nil, errors.New("bad record of known inputs")
 		}
 	}()
 	sum := func() (s [sha256.Size]byte) {
@@ -379,33 +444,39 @@ func parseKnownInputs(data []byte) (m map[string]*knownFile, err error) {
 		return int(n)
 	}
 	n := count()
-	m = make(map[string]*knownFile, n)
-	for range n {
+	list = make([]knownEntry, n)
+	files := make([]knownFile, n)
+	// Most files are one document, one Application.
+	docs := make([]docSum, 0, n)
+	apps := make([]knownApp, 0, n)
+	for i := range n {
 		abs := d.str()
-		f := &knownFile{display: d.str(), walking: d.bool()}
+		if !filepath.IsAbs(abs) || (i > 0 && abs <= list[i-1].abs) {
+			panic("bad path") // marshal writes them ascending: none twice
+		}
+		f := &files[i]
+		f.display, f.walking = d.str(), d.bool()
 		f.id.Size, f.id.ModNs, f.id.ChangeNs = int64(d.uint()), int64(d.uint()), int64(d.uint())
 		f.id.Ino, f.id.Dev = d.uint(), d.uint()
 		f.sum = sum()
-		f.docs = make([]docSum, count())
-		for i := range f.docs {
-			f.docs[i].line = int(d.uint())
-			f.docs[i].sum = sum()
+		start := len(docs)
+		for range count() {
+			docs = append(docs, docSum{line: int(d.uint()), sum: sum()})
 		}
-		f.apps = make([]knownApp, count())
-		for i := range f.apps {
-			a := &f.apps[i]
-			for _, p := range []*manifest.Pos{&a.pos, &a.namePos} {
-				p.File, p.Line, p.Col = d.str(), int(d.uint()), int(d.uint())
-			}
+		f.docs = docs[start:len(docs):len(docs)]
+		start = len(apps)
+		for range count() {
+			var a knownApp
+			a.pos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
+			a.namePos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
 			a.key = manifest.Key{Group: d.str(), Kind: d.str(), Namespace: d.str(), Name: d.str()}
+			apps = append(apps, a)
 		}
-		if _, dup := m[abs]; dup || !filepath.IsAbs(abs) {
-			panic("bad path")
-		}
-		m[abs] = f
+		f.apps = apps[start:len(apps):len(apps)]
+		list[i] = knownEntry{abs: abs, file: f}
 	}
 	if len(d.s) != 0 {
 		panic("trailing bytes")
 	}
-	return m, nil
+	return list, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
 	"github.com/drydock-dev/drydock/fieldpath"
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/tree"
 )
 
@@ -363,6 +365,60 @@ func TestStatID(t *testing.T) {
 		got, ok := statID(p)
 		if ok != wantOK || got != want {
 			t.Errorf("%s: statID = %+v, %v; want %+v, %v", filepath.Base(p), got, ok, want, wantOK)
+		}
+	}
+}
+
+// TestKnownInputsParse: a record reads back as marshalled, its files in
+// ascending order of path (one out of order, or twice, does not read),
+// in a few allocations however many files it holds: its strings are
+// parts of the record's bytes, its files, documents and Applications a
+// slab each.
+func TestKnownInputsParse(t *testing.T) {
+	files := map[string]*knownFile{}
+	for i := range 2000 {
+		files[fmt.Sprintf("/w/apps/%04d.yaml", i)] = &knownFile{
+			id: tree.FileID{Size: int64(i), ModNs: 1, ChangeNs: 2, Ino: uint64(i), Dev: 3}, display: fmt.Sprintf("apps/%04d.yaml", i), walking: i%2 == 0,
+			sum: [32]byte{byte(i)}, docs: []docSum{{line: 1, sum: [32]byte{1}}, {line: 9, sum: [32]byte{2}}},
+			apps: []knownApp{{pos: manifest.Pos{File: "apps/x.yaml", Line: 1, Col: 1}, namePos: manifest.Pos{File: "apps/x.yaml", Line: 4, Col: 9}, key: manifest.Key{Group: "core.oam.dev", Kind: "Application", Namespace: "n", Name: fmt.Sprint(i)}}},
+		}
+	}
+	files["/w/empty.yaml"] = &knownFile{display: "empty.yaml", docs: []docSum{}, apps: []knownApp{}}
+	data := marshalKnownInputs(files)
+	got, err := parseKnownInputs(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, got, cmp.AllowUnexported(knownFile{}, knownApp{}, docSum{})); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	if n := leastAllocs(func() { parseKnownEntries(data) }); n > 100 {
+		t.Errorf("a record of %d files took %v allocations", len(files), n)
+	}
+	two := map[string]*knownFile{"/a.yaml": {display: "a.yaml"}, "/b.yaml": {display: "b.yaml"}}
+	data = marshalKnownInputs(two)
+	if _, err := parseKnownInputs(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, swap := range [][2]string{{"/a.yaml", "/b.yaml"}, {"/b.yaml", "/a.yaml"}} {
+		bad := []byte(strings.Replace(string(data), swap[0], swap[1], 1))
+		if m, err := parseKnownInputs(bad); err == nil {
+			t.Errorf("paths not ascending read: %v", slices.Collect(maps.Keys(m)))
+		}
+	}
+}
+
+// TestPartOfInput: the part of a file is its path's FNV-1a hash (as
+// hash/fnv computes it: the parts of records already kept) modulo the
+// parts.
+func TestPartOfInput(t *testing.T) {
+	for _, abs := range []string{"", "/", "/w/apps/a.yaml", "/dev/shm/fleet/apps/team-3/app-1234.yaml", "/é/ü.yaml"} {
+		h := fnv.New32a()
+		h.Write([]byte(abs))
+		for _, parts := range []int{1, 2, 32, cache.MaxParts} {
+			if got, want := partOfInput(abs, parts), int(h.Sum32()&uint32(parts-1)); got != want {
+				t.Errorf("partOfInput(%q, %d) = %d, want %d", abs, parts, got, want)
+			}
 		}
 	}
 }

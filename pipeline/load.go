@@ -118,8 +118,11 @@ func (f files) readPath(root string, into *loaded) error {
 	// YAML: its documents without apiVersion and kind are not inputs.
 	into.walking = len(list) != 1 || list[0] != root
 	defer func() { into.walking = false }()
+	defer into.known.done()
 	for _, name := range list {
-		errs = append(errs, f.readFile(name, into))
+		if err := f.readFile(name, into); err != nil { // most are nil: not kept
+			errs = append(errs, err)
+		}
 	}
 	return manifest.Join(errs...)
 }
@@ -269,6 +272,9 @@ func (f files) readFile(p string, into *loaded) error {
 		return nil
 	}
 	if into.read == nil {
+		into.known.reserve(into) // sizes read for the files known
+	}
+	if into.read == nil {
 		into.read = map[string]bool{}
 	}
 	into.read[key] = true
@@ -287,9 +293,8 @@ func (f files) readFile(p string, into *loaded) error {
 func (into *loaded) readKnown(f files, p, abs string) error {
 	display := f.display(p)
 	if kf := into.known.reuse(abs, display, into.walking); kf != nil {
-		into.known.reserve(into)
 		into.sums = append(into.sums, fileSum{name: display, sum: kf.sum, docs: kf.docs})
-		into.apps = append(into.apps, kf.sources(abs)...)
+		into.apps = kf.appendSources(into.apps, abs)
 		return nil
 	}
 	id, recordable := into.known.identify(abs)

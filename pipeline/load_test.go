@@ -2,14 +2,19 @@ package pipeline
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/tree"
 )
 
@@ -196,4 +201,49 @@ func TestInputsReads(t *testing.T) {
 			t.Errorf("Enters(%s) = %v, want %v", tc.path, got, tc.dirs)
 		}
 	}
+}
+
+// TestParseApps: the Applications that parse, the first of each
+// namespace and name (no namespace is "default"), in order; the others
+// reported; the list and map made once, not grown per Application.
+func TestParseApps(t *testing.T) {
+	app := func(ns, name string, line int) appSource {
+		return appSource{key: manifest.Key{Group: "core.oam.dev", Kind: "Application", Namespace: ns, Name: name}, namePos: manifest.Pos{File: "a.yaml", Line: line}}
+	}
+	bad := app("x", "bad", 9)
+	bad.err = errors.New("bad application")
+	apps := []appSource{app("", "a", 1), app("n", "a", 2), app("default", "a", 3), bad, app("n", "b", 5), app("n", "a", 6)}
+	ok, err := parseApps(apps)
+	var names []string
+	for _, a := range ok {
+		names = append(names, fmt.Sprintf("%s@%d", a.name(), a.namePos.Line))
+	}
+	if want := []string{"default/a@1", "n/a@2", "n/b@5"}; !slices.Equal(names, want) {
+		t.Errorf("kept %q, want %q", names, want)
+	}
+	msg := manifest.Format(err, nil)
+	for _, want := range []string{"a.yaml:3: Application default/a is also defined at a.yaml:1", "a.yaml:6: Application n/a is also defined at a.yaml:2", "bad application"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	many := make([]appSource, 5000)
+	for i := range many {
+		many[i] = app("n", strconv.Itoa(i), i)
+	}
+	if n := leastAllocs(func() { parseApps(many) }); n > 100 {
+		t.Errorf("parseApps of %d Applications took %v allocations", len(many), n)
+	}
+}
+
+// leastAllocs is the fewest allocations f made in a few rounds:
+// testing.AllocsPerRun counts the whole process's, and what other
+// goroutines of the test binary allocate meanwhile (the cleanup of
+// earlier tests) only ever adds to them.
+func leastAllocs(f func()) float64 {
+	least := testing.AllocsPerRun(3, f)
+	for range 4 {
+		least = min(least, testing.AllocsPerRun(3, f))
+	}
+	return least
 }

@@ -674,32 +674,40 @@ func (a appSource) load() (*render.Application, error) {
 
 // name is the Application's namespace/name, its namespace "default"
 // when it names none.
-func (a appSource) name() string {
-	ns := a.key.Namespace
-	if ns == "" {
-		ns = "default"
+func (a *appSource) name() string { return a.namespace() + "/" + a.key.Name }
+
+// namespace is the Application's namespace, "default" when it names none.
+func (a *appSource) namespace() string {
+	if a.key.Namespace == "" {
+		return "default"
 	}
-	return ns + "/" + a.key.Name
+	return a.key.Namespace
 }
 
 // parseApps returns the Applications that parse, the first of one
 // namespace and name, and an error that reports every other.
+//
+// A suite holds thousands of Applications: the list and the map are
+// sized for them all at once (appended one by one, the ~170-byte
+// sources were copied over and over), and the map is keyed by namespace
+// and name as they are, not by a string made of them for each.
 func parseApps(apps []appSource) ([]appSource, error) {
-	defined := map[string]manifest.Pos{}
+	defined := make(map[[2]string]manifest.Pos, len(apps))
 	var errs []error
-	var ok []appSource
-	for _, a := range apps {
+	ok := make([]appSource, 0, len(apps))
+	for i := range apps {
+		a := &apps[i]
 		if a.err != nil {
 			errs = append(errs, inputError(a.err))
 			continue
 		}
-		key := a.name()
+		key := [2]string{a.namespace(), a.key.Name}
 		if first, dup := defined[key]; dup {
-			errs = append(errs, inputError(manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", key, first)))
+			errs = append(errs, inputError(manifest.At(a.namePos, "Application %s is also defined at %s: the API server keeps one Application per namespace and name", a.name(), first)))
 			continue
 		}
 		defined[key] = a.namePos
-		ok = append(ok, a)
+		ok = append(ok, *a)
 	}
 	return ok, manifest.Join(errs...)
 }
