@@ -414,7 +414,9 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 	for _, d := range slices.Concat(installed.defs, l.defs) {
 		defs.Add(d)
 	}
-	l.apps = append(installed.apps, l.apps...)
+	if len(installed.apps) > 0 { // else not a copy of every Application
+		l.apps = append(installed.apps, l.apps...)
+	}
 	// Karmada policies are checked before anything renders.
 	authored, err := controller.Parse(l.resources)
 	if err != nil {
