@@ -164,15 +164,24 @@ func listDir(dir string) (*listedDir, error) {
 	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
+	// WalkDir's paths are prefix joined with a relative path: cut, not
+	// filepath.Rel (which cleans and allocates per entry).
+	prefix := root
+	if !os.IsPathSeparator(prefix[len(prefix)-1]) {
+		prefix += string(filepath.Separator)
+	}
 	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, full)
-		if err != nil {
-			return err
+		rel := "."
+		if full != root {
+			r, ok := strings.CutPrefix(full, prefix)
+			if !ok {
+				return fmt.Errorf("%s is not below %s", full, root)
+			}
+			rel = filepath.ToSlash(r)
 		}
-		rel = filepath.ToSlash(rel)
 		isFile := strings.HasSuffix(d.Name(), ".yaml") || g.owned.owns(rel)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
