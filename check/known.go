@@ -3,8 +3,6 @@ package check
 import (
 	"bytes"
 	"encoding/json"
-	"hash/fnv"
-	"maps"
 	"strconv"
 
 	"github.com/drydock-dev/drydock/cache"
@@ -59,9 +57,15 @@ func knownParts(n int) int { return cache.PartsFor(n, knownPartSize) }
 
 // partOf is the part of parts that holds path p.
 func partOf(p string, parts int) int {
-	h := fnv.New32a()
-	h.Write([]byte(p))
-	return int(h.Sum32() % uint32(parts))
+	// FNV-1a (hash/fnv's New32a) by hand: no hasher or []byte(p) is
+	// allocated for each of a suite's paths.
+	const offset32, prime32 = 2166136261, 16777619
+	h := uint32(offset32)
+	for i := 0; i < len(p); i++ {
+		h ^= uint32(p[i])
+		h *= prime32
+	}
+	return int(h % uint32(parts))
 }
 
 // partKey is where part i of parts of the record at k is kept.
@@ -112,20 +116,37 @@ func loadKnown(st store, k cache.Key) (tree.Known, int) {
 // (and the header) when their number changes.
 func keepKnown(st store, k cache.Key, parts int, old, learned tree.Known) error {
 	n := knownParts(len(learned))
-	split := func(known tree.Known) []tree.Known {
-		out := make([]tree.Known, n)
-		for p, f := range known {
-			i := partOf(p, n)
-			if out[i] == nil {
-				out[i] = tree.Known{}
-			}
-			out[i][p] = f
+	// Which parts changed, found without splitting old and learned into
+	// maps (a run that changed one file rewrites one part): all when
+	// their number changes.
+	dirty := make([]bool, n)
+	if parts != n {
+		for i := range dirty {
+			dirty[i] = true
 		}
-		return out
+	} else {
+		for p, f := range learned {
+			if g, ok := old[p]; !ok || g != f {
+				dirty[partOf(p, n)] = true
+			}
+		}
+		for p := range old {
+			if _, ok := learned[p]; !ok {
+				dirty[partOf(p, n)] = true
+			}
+		}
 	}
-	now, before := split(learned), split(old)
+	now := make([]tree.Known, n)
+	for p, f := range learned {
+		if i := partOf(p, n); dirty[i] {
+			if now[i] == nil {
+				now[i] = tree.Known{}
+			}
+			now[i][p] = f
+		}
+	}
 	for i := range n {
-		if parts == n && maps.Equal(now[i], before[i]) {
+		if !dirty[i] {
 			continue
 		}
 		if err := st.Put(partKey(k, n, i), now[i].Marshal()); err != nil {

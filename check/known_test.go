@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
@@ -365,6 +366,20 @@ func TestKnownParts(t *testing.T) {
 		st.m[key] = []byte(header)
 		if k, parts := load(); k != nil || parts != 0 {
 			t.Errorf("header %q loads %d parts", header, parts)
+		}
+	}
+}
+
+// TestPartOfIsFNV: partOf hashes as hash/fnv's New32a did, so the parts
+// of records kept by earlier versions are still found where they are.
+func TestPartOfIsFNV(t *testing.T) {
+	for _, p := range []string{"", "a.yaml", "local/team-3/deployment.apps_web-13.yaml", "ünï/cödé.yaml"} {
+		for _, parts := range []int{1, 8, 16, 1000} {
+			h := fnv.New32a()
+			h.Write([]byte(p))
+			if got, want := partOf(p, parts), int(h.Sum32()%uint32(parts)); got != want {
+				t.Errorf("partOf(%q, %d) = %d, want %d", p, parts, got, want)
+			}
 		}
 	}
 }

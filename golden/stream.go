@@ -3,7 +3,7 @@ package golden
 import (
 	"bytes"
 	"maps"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/drydock-dev/drydock/tree"
@@ -153,36 +153,28 @@ func (c *Comparer) Report() *Report {
 
 func (c *Comparer) report() *Report {
 	r := &Report{Diffs: map[string]string{}}
-	// The golden side: the listed files Put compared with, and the owned
-	// ones no Put named (only those can be Removed).
-	was := map[string]fileState{}
+	// tree.Changes of the listed files with the Put ones, without copying
+	// the (tens of thousands of) listed files into a map first: a Put file
+	// is Added, Changed or Unchanged by its state, and the owned files no
+	// Put named (Put paths are never Removed) are Removed.
 	for p, st := range c.state {
-		if st.kind != added {
-			was[p] = fileState{}
+		switch st.kind {
+		case added:
+			r.Added = append(r.Added, p)
+		case changed:
+			r.Changed = append(r.Changed, p)
+			r.Diffs[p] = st.diff
+		default:
+			r.Unchanged++
+			if st.known {
+				r.Known++
+			}
 		}
 	}
-	for _, p := range c.list.Removed(c.paths.Has) {
-		was[p] = fileState{}
-	}
+	slices.Sort(r.Added)
+	slices.Sort(r.Changed)
+	r.Removed = c.list.Removed(c.paths.Has) // sorted
 	r.Unowned = c.list.Unowned()
-	changes, same := tree.Changes(was, c.state, strings.Compare, func(_, now fileState) bool { return now.kind == unchanged })
-	r.Unchanged = same
-	for _, st := range c.state {
-		if st.known {
-			r.Known++
-		}
-	}
-	for _, ch := range changes {
-		switch ch.Action {
-		case tree.Added:
-			r.Added = append(r.Added, ch.Key)
-		case tree.Changed:
-			r.Changed = append(r.Changed, ch.Key)
-			r.Diffs[ch.Key] = ch.New.diff
-		case tree.Removed:
-			r.Removed = append(r.Removed, ch.Key)
-		}
-	}
 	return r
 }
 

@@ -114,11 +114,7 @@ func (l *Listing) Stat(p string) (id FileID, ok bool) {
 	if l.files == nil {
 		l.files = &treeReader{root: l.g.root}
 	}
-	fi, err := l.files.stat(p)
-	if err != nil {
-		return FileID{}, false
-	}
-	return StatID(fi)
+	return l.files.statID(p)
 }
 
 // Close closes the directories Read opened.
@@ -168,15 +164,24 @@ func listDir(dir string) (*listedDir, error) {
 	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
+	// WalkDir's paths are prefix joined with a relative path: cut, not
+	// filepath.Rel (which cleans and allocates per entry).
+	prefix := root
+	if !os.IsPathSeparator(prefix[len(prefix)-1]) {
+		prefix += string(filepath.Separator)
+	}
 	err = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, full)
-		if err != nil {
-			return err
+		rel := "."
+		if full != root {
+			r, ok := strings.CutPrefix(full, prefix)
+			if !ok {
+				return fmt.Errorf("%s is not below %s", full, root)
+			}
+			rel = filepath.ToSlash(r)
 		}
-		rel = filepath.ToSlash(rel)
 		isFile := strings.HasSuffix(d.Name(), ".yaml") || g.owned.owns(rel)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
@@ -238,6 +243,15 @@ func resolveRoot(dir string) (string, error) {
 type treeReader struct {
 	root string
 	dirs *realDirs
+	// dirFiles are dirs' directories opened as files, for fstatAt, with
+	// their descriptors.
+	dirFiles map[string]dirFile
+}
+
+// dirFile is a directory opened as a file and its descriptor.
+type dirFile struct {
+	f  *os.File
+	fd int
 }
 
 // read reads the file at the tree path p.
@@ -256,6 +270,41 @@ func (t *treeReader) stat(p string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	return dir.Lstat(path.Base(p))
+}
+
+// statID is the FileID of the regular file at the tree path p (not
+// following a link); false when there is none or no FileID.
+func (t *treeReader) statID(p string) (FileID, bool) {
+	if !statAt {
+		fi, err := t.stat(p)
+		if err != nil {
+			return FileID{}, false
+		}
+		return StatID(fi)
+	}
+	dir := path.Dir(p)
+	df, ok := t.dirFiles[dir]
+	if !ok {
+		r, err := t.dir(p)
+		if err != nil {
+			return FileID{}, false
+		}
+		// Opened through the checked os.Root: a real directory under root.
+		f, err := r.Open(".")
+		if err != nil {
+			return FileID{}, false
+		}
+		if t.dirFiles == nil {
+			t.dirFiles = map[string]dirFile{}
+		}
+		df = dirFile{f: f, fd: int(f.Fd())}
+		t.dirFiles[dir] = df
+	}
+	id, ok, err := fstatAt(df.f, df.fd, path.Base(p))
+	if err != nil {
+		return FileID{}, false
+	}
+	return id, ok
 }
 
 // dir is the directory holding the tree path p, opened under the root
@@ -280,6 +329,10 @@ func (t *treeReader) dir(p string) (*os.Root, error) {
 
 // close closes what read opened.
 func (t *treeReader) close() {
+	for dir, df := range t.dirFiles {
+		df.f.Close()
+		delete(t.dirFiles, dir)
+	}
 	if t.dirs != nil {
 		t.dirs.close()
 		t.dirs.root.Close()
