@@ -120,7 +120,7 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		k.objs[c] = m
 	}
 	obj := e.Object
-	if obj == nil && (k.rules != nil || len(k.suite.Gatekeeper) > 0) {
+	if obj == nil && ((k.rules != nil && k.rules.err == nil) || len(k.suite.Gatekeeper) > 0) {
 		obj = e.Obj() // the rules see it; a Lazy one is decoded only for them
 	}
 	s := &sunk{path: tree.KeyPath(c, key), cluster: c, origin: e.Origin, obj: obj, owner: e.Owner, propagated: e.Propagated}
