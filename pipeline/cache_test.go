@@ -466,6 +466,54 @@ func TestSplitDocs(t *testing.T) {
 	}
 }
 
+// sharingApp is an Application that shares its ConfigMap (a
+// shared-resource policy), with a webservice component when web.
+func sharingApp(name string, web bool) string {
+	webComp := ""
+	if web {
+		webComp = fmt.Sprintf("  - name: %s-web\n    type: webservice\n    properties: {image: \"nginx:1\"}\n", name)
+	}
+	return fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata:
+  name: %s
+spec:
+  components:
+  - name: shared
+    type: mycomp
+    properties: {v: "same"}
+%s  policies:
+  - {name: share, type: shared-resource, properties: {rules: [{selector: {resourceTypes: [ConfigMap]}}]}}
+`, name, webComp)
+}
+
+// sharingRun writes baseCacheFiles and two sharing applications (web:
+// sharingApp's) into a new directory and returns a streamed run of them
+// through store into the sink new makes, validating or not.
+func sharingRun(t *testing.T, web, validate bool, store *cache.Store) func(sink cluster.Sink) *Result {
+	dir := t.TempDir()
+	files := baseCacheFiles()
+	files["apps/s.yaml"] = sharingApp("s1", web) + "---\n" + sharingApp("s2", web)
+	files.write(t, dir)
+	return func(sink cluster.Sink) *Result {
+		in := Inputs{
+			Paths:           []string{filepath.Join(dir, "apps")},
+			DefinitionPaths: []string{filepath.Join(dir, "defs")},
+			ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+			ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")},
+			Cache:           store,
+		}
+		if validate {
+			in.Record.Validate = &Validation{}
+		}
+		res, err := Stream(context.Background(), in, sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+}
+
 // sumsSink checks each object it is given: the hashes it carries
 // (manifest.Object.Sums) are its data's.
 type sumsSink struct {
@@ -498,48 +546,16 @@ func (s *sumsSink) Put(c string, e cluster.Entry) error {
 // application's sharing annotates has none), and only while they are
 // dispatched.
 func TestCacheSums(t *testing.T) {
-	shared := func(name string) string {
-		return fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
-kind: Application
-metadata:
-  name: %[1]s
-spec:
-  components:
-  - name: shared
-    type: mycomp
-    properties: {v: "same"}
-  - name: %[1]s-web
-    type: webservice
-    properties: {image: "nginx:1"}
-  policies:
-  - {name: share, type: shared-resource, properties: {rules: [{selector: {resourceTypes: [ConfigMap]}}]}}
-`, name)
-	}
 	for _, validate := range []bool{false, true} {
 		t.Run(fmt.Sprintf("validate=%t", validate), func(t *testing.T) {
-			dir := t.TempDir()
-			files := baseCacheFiles()
-			files["apps/s.yaml"] = shared("s1") + "---\n" + shared("s2")
-			files.write(t, dir)
 			store, err := cache.Open(cache.Options{Dir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
+			stream := sharingRun(t, true, validate, store)
 			run := func() *sumsSink {
-				in := Inputs{
-					Paths:           []string{filepath.Join(dir, "apps")},
-					DefinitionPaths: []string{filepath.Join(dir, "defs")},
-					ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
-					ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")},
-					Cache:           store,
-				}
-				if validate {
-					in.Record.Validate = &Validation{}
-				}
 				sink := &sumsSink{t: t}
-				if _, err := Stream(context.Background(), in, sink); err != nil {
-					t.Fatal(err)
-				}
+				stream(sink)
 				return sink
 			}
 			if cold := run(); cold.carried != 0 {
@@ -700,46 +716,16 @@ func (s *lazyRecorder) Put(c string, e cluster.Entry) error {
 // stage decodes only the objects it has findings of (to locate them),
 // and the findings are the cold run's.
 func TestCacheLazy(t *testing.T) {
-	shared := func(name string) string {
-		return fmt.Sprintf(`apiVersion: core.oam.dev/v1beta1
-kind: Application
-metadata:
-  name: %[1]s
-spec:
-  components:
-  - name: shared
-    type: mycomp
-    properties: {v: "same"}
-  policies:
-  - {name: share, type: shared-resource, properties: {rules: [{selector: {resourceTypes: [ConfigMap]}}]}}
-`, name)
-	}
 	for _, validate := range []bool{false, true} {
 		t.Run(fmt.Sprintf("validate=%t", validate), func(t *testing.T) {
-			dir := t.TempDir()
-			files := baseCacheFiles()
-			files["apps/s.yaml"] = shared("s1") + "---\n" + shared("s2")
-			files.write(t, dir)
 			store, err := cache.Open(cache.Options{Dir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
+			stream := sharingRun(t, false, validate, store)
 			run := func() (*lazyRecorder, *Result) {
-				in := Inputs{
-					Paths:           []string{filepath.Join(dir, "apps")},
-					DefinitionPaths: []string{filepath.Join(dir, "defs")},
-					ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
-					ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")},
-					Cache:           store,
-				}
-				if validate {
-					in.Record.Validate = &Validation{}
-				}
 				sink := &lazyRecorder{}
-				res, err := Stream(context.Background(), in, sink)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := stream(sink)
 				return sink, res
 			}
 			cold, coldRes := run()
