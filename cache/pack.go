@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"unsafe"
 )
 
@@ -228,6 +229,25 @@ func PartsFor(n, size int) int {
 		parts *= 2
 	}
 	return parts
+}
+
+// PartOf is the part of parts (a number PartsFor gives) that holds the
+// item named s: its 32-bit FNV-1a hash (hash/fnv's New32a, without its
+// allocations: a run asks it of every item) modulo parts.
+func PartOf(s string, parts int) int {
+	const offset32, prime32 = 2166136261, 16777619
+	h := uint32(offset32)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= prime32
+	}
+	return int(h % uint32(parts))
+}
+
+// PartKey is where part i of parts of the record at k is kept; domain
+// names the kind of record (a Hasher's domain).
+func PartKey(domain string, k Key, parts, i int) Key {
+	return NewHasher(domain).String("part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
 }
 
 // ValidParts reports whether n is a number of parts PartsFor gives.

@@ -55,24 +55,6 @@ const (
 // knownParts is how many parts a record of n files has: a power of two.
 func knownParts(n int) int { return cache.PartsFor(n, knownPartSize) }
 
-// partOf is the part of parts that holds path p.
-func partOf(p string, parts int) int {
-	// FNV-1a (hash/fnv's New32a) by hand: no hasher or []byte(p) is
-	// allocated for each of a suite's paths.
-	const offset32, prime32 = 2166136261, 16777619
-	h := uint32(offset32)
-	for i := 0; i < len(p); i++ {
-		h ^= uint32(p[i])
-		h *= prime32
-	}
-	return int(h % uint32(parts))
-}
-
-// partKey is where part i of parts of the record at k is kept.
-func partKey(k cache.Key, parts, i int) cache.Key {
-	return cache.NewHasher("known-part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
-}
-
 // loadKnown is what the store keeps of the comparisons of s with dir, and
 // in how many parts (0: none): nothing when it keeps nothing or what it
 // keeps does not read.
@@ -88,7 +70,7 @@ func loadKnown(st store, k cache.Key) (tree.Known, int) {
 	}
 	var known tree.Known
 	for i := range parts {
-		data, ok := st.Get(partKey(k, parts, i))
+		data, ok := st.Get(cache.PartKey("known", k, parts, i))
 		if !ok {
 			continue
 		}
@@ -100,7 +82,7 @@ func loadKnown(st store, k cache.Key) (tree.Known, int) {
 			known = make(tree.Known, len(part)*parts)
 		}
 		for p, f := range part {
-			if partOf(p, parts) == i { // else not a part of this record
+			if cache.PartOf(p, parts) == i { // else not a part of this record
 				known[p] = f
 			}
 		}
@@ -127,18 +109,18 @@ func keepKnown(st store, k cache.Key, parts int, old, learned tree.Known) error 
 	} else {
 		for p, f := range learned {
 			if g, ok := old[p]; !ok || g != f {
-				dirty[partOf(p, n)] = true
+				dirty[cache.PartOf(p, n)] = true
 			}
 		}
 		for p := range old {
 			if _, ok := learned[p]; !ok {
-				dirty[partOf(p, n)] = true
+				dirty[cache.PartOf(p, n)] = true
 			}
 		}
 	}
 	now := make([]tree.Known, n)
 	for p, f := range learned {
-		if i := partOf(p, n); dirty[i] {
+		if i := cache.PartOf(p, n); dirty[i] {
 			if now[i] == nil {
 				now[i] = tree.Known{}
 			}
@@ -149,7 +131,7 @@ func keepKnown(st store, k cache.Key, parts int, old, learned tree.Known) error 
 		if !dirty[i] {
 			continue
 		}
-		if err := st.Put(partKey(k, n, i), now[i].Marshal()); err != nil {
+		if err := st.Put(cache.PartKey("known", k, n, i), now[i].Marshal()); err != nil {
 			return err
 		}
 	}

@@ -326,7 +326,7 @@ func TestKnownParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := 1
-	if partOf(p1, 8) != partOf(p2, 8) {
+	if cache.PartOf(p1, 8) != cache.PartOf(p2, 8) {
 		want = 2
 	}
 	if st.puts != want {
@@ -347,18 +347,18 @@ func TestKnownParts(t *testing.T) {
 	// A part missing, unreadable, or holding another part's files.
 	without := func(parts ...int) tree.Known {
 		want := maps.Clone(more)
-		maps.DeleteFunc(want, func(p string, _ tree.KnownFile) bool { return slices.Contains(parts, partOf(p, 16)) })
+		maps.DeleteFunc(want, func(p string, _ tree.KnownFile) bool { return slices.Contains(parts, cache.PartOf(p, 16)) })
 		return want
 	}
-	delete(st.m, partKey(key, 16, 3))
+	delete(st.m, cache.PartKey("known", key, 16, 3))
 	if got, _ := load(); !maps.Equal(got, without(3)) {
 		t.Error("a missing part: its files are known")
 	}
-	st.m[partKey(key, 16, 5)] = []byte("junk")
+	st.m[cache.PartKey("known", key, 16, 5)] = []byte("junk")
 	if got, _ := load(); !maps.Equal(got, without(3, 5)) {
 		t.Error("an unreadable part: its files are known")
 	}
-	st.m[partKey(key, 16, 7)] = st.m[partKey(key, 16, 8)] // part 8's files as part 7
+	st.m[cache.PartKey("known", key, 16, 7)] = st.m[cache.PartKey("known", key, 16, 8)] // part 8's files as part 7
 	if got, _ := load(); !maps.Equal(got, without(3, 5, 7)) {
 		t.Error("a part holding another's files: they are known")
 	}
@@ -377,8 +377,8 @@ func TestPartOfIsFNV(t *testing.T) {
 		for _, parts := range []int{1, 8, 16, 1000} {
 			h := fnv.New32a()
 			h.Write([]byte(p))
-			if got, want := partOf(p, parts), int(h.Sum32()%uint32(parts)); got != want {
-				t.Errorf("partOf(%q, %d) = %d, want %d", p, parts, got, want)
+			if got, want := cache.PartOf(p, parts), int(h.Sum32()%uint32(parts)); got != want {
+				t.Errorf("cache.PartOf(%q, %d) = %d, want %d", p, parts, got, want)
 			}
 		}
 	}

@@ -270,7 +270,7 @@ func (m *findingsMemo) save(partial bool) error {
 		if m.parts == n && !changed[i] {
 			continue
 		}
-		if err := m.store.Put(tablePartKey(m.table, n, i), encodeTable(items[i])); err != nil {
+		if err := m.store.Put(cache.PartKey(findingsFormat, m.table, n, i), encodeTable(items[i])); err != nil {
 			return err
 		}
 	}
@@ -299,11 +299,6 @@ func findingsParts(n int) int { return cache.PartsFor(n, findingsPartSize) }
 // first byte is as good as any).
 func partOfItem(k cache.Key, parts int) int { return int(k[0]) & (parts - 1) }
 
-// tablePartKey is where part i of parts of the table at k is kept.
-func tablePartKey(k cache.Key, parts, i int) cache.Key {
-	return cache.NewHasher(findingsFormat).String("part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
-}
-
 // loadTable reads the table of key from s, and how many parts it has: a
 // header that does not read is no table (nil, 0); a part missing or that
 // does not decode is empty, and an item in a part it does not belong to
@@ -319,7 +314,7 @@ func loadTable(s *cache.Store, key cache.Key) ([]tablePart, int) {
 	}
 	out := make([]tablePart, parts)
 	for i := range parts {
-		out[i] = readTablePart(s, tablePartKey(key, parts, i), func(k cache.Key) bool { return partOfItem(k, parts) == i })
+		out[i] = readTablePart(s, cache.PartKey(findingsFormat, key, parts, i), func(k cache.Key) bool { return partOfItem(k, parts) == i })
 	}
 	return out, parts
 }

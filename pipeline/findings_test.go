@@ -323,8 +323,8 @@ func TestFindingsTableParts(t *testing.T) {
 		maps.DeleteFunc(out, func(k cache.Key, _ []byte) bool { return slices.Contains(parts, partOfItem(k, 8)) })
 		return out
 	}
-	store.Put(tablePartKey(m.table, 8, 1), []byte{200})
-	store.Put(tablePartKey(m.table, 8, 2), func() []byte { b, _ := store.Get(tablePartKey(m.table, 8, 3)); return b }())
+	store.Put(cache.PartKey(findingsFormat, m.table, 8, 1), []byte{200})
+	store.Put(cache.PartKey(findingsFormat, m.table, 8, 2), func() []byte { b, _ := store.Get(cache.PartKey(findingsFormat, m.table, 8, 3)); return b }())
 	if diff := cmp.Diff(without(1, 2), tableItems(newFindingsMemo(in, cache.Key{}))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -422,7 +422,7 @@ func TestFindingsTableReplaced(t *testing.T) {
 		if slices.Compare(lo[:], hi[:]) > 0 {
 			lo, hi = hi, lo
 		}
-		part := tablePartKey(m.table, 1, 0)
+		part := cache.PartKey(findingsFormat, m.table, 1, 0)
 		for _, tt := range []struct {
 			keys []cache.Key
 			n    int

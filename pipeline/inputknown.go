@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"time"
 	"unsafe"
 
@@ -147,24 +146,6 @@ func readPartsHeader(magic string, b []byte) (int, bool) {
 	return int(n), true
 }
 
-// partOfInput is the part of parts that holds the file at abs: by its
-// 32-bit FNV-1a hash (hash/fnv's New32a, computed here without its
-// allocations: a run asks it of every file, two or three times).
-func partOfInput(abs string, parts int) int {
-	const offset32, prime32 = 2166136261, 16777619
-	h := uint32(offset32)
-	for i := 0; i < len(abs); i++ {
-		h ^= uint32(abs[i])
-		h *= prime32
-	}
-	return int(h & uint32(parts-1))
-}
-
-// inputPartKey is where part i of parts of the record at k is kept.
-func inputPartKey(k cache.Key, parts, i int) cache.Key {
-	return cache.NewHasher(inputsFormat).String("part").Bytes(k[:]).String(strconv.Itoa(parts) + "/" + strconv.Itoa(i)).Key()
-}
-
 // loadKnownInputs reads the record at key, and in how many parts it is
 // (nil, 0: none, or a header that does not read). A file in a part it
 // does not belong to is left out.
@@ -183,7 +164,7 @@ func loadKnownInputs(s *cache.Store, key cache.Key) (map[string]*knownFile, int)
 	files := make([][]knownEntry, parts)
 	n := 0
 	for i := range parts {
-		data, ok := s.Get(inputPartKey(key, parts, i))
+		data, ok := s.Get(cache.PartKey(inputsFormat, key, parts, i))
 		if !ok {
 			continue
 		}
@@ -197,7 +178,7 @@ func loadKnownInputs(s *cache.Store, key cache.Key) (map[string]*knownFile, int)
 	old := make(map[string]*knownFile, n)
 	for i, list := range files {
 		for _, e := range list {
-			if partOfInput(e.abs, parts) == i {
+			if cache.PartOf(e.abs, parts) == i {
 				old[e.abs] = e.file
 			}
 		}
@@ -282,21 +263,21 @@ func (k *knownInputs) keep() error {
 	// Only the changed parts (all of them when n is new) are gathered.
 	changed := make([]bool, n)
 	for _, abs := range k.learnedPaths {
-		changed[partOfInput(abs, n)] = true
+		changed[cache.PartOf(abs, n)] = true
 	}
 	count := make([]int, n)
 	for abs := range k.now {
-		count[partOfInput(abs, n)]++
+		count[cache.PartOf(abs, n)]++
 	}
 	for abs := range k.old {
-		count[partOfInput(abs, n)]--
+		count[cache.PartOf(abs, n)]--
 	}
 	for i := range n {
 		changed[i] = changed[i] || k.parts != n || count[i] != 0
 	}
 	parts := make([]map[string]*knownFile, n)
 	for abs, f := range k.now {
-		i := partOfInput(abs, n)
+		i := cache.PartOf(abs, n)
 		if !changed[i] {
 			continue
 		}
@@ -309,7 +290,7 @@ func (k *knownInputs) keep() error {
 		if !changed[i] {
 			continue
 		}
-		if err := k.store.Put(inputPartKey(k.key, n, i), marshalKnownInputs(parts[i])); err != nil {
+		if err := k.store.Put(cache.PartKey(inputsFormat, k.key, n, i), marshalKnownInputs(parts[i])); err != nil {
 			return err
 		}
 	}

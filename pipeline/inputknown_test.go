@@ -316,7 +316,7 @@ func TestKnownInputsParts(t *testing.T) {
 	}
 	k.now[abs(1)] = file(-1)
 	k.learned, k.learnedPaths = 1, []string{abs(1)}
-	want := map[int]bool{partOfInput(abs(0), 8): true, partOfInput(abs(1), 8): true}
+	want := map[int]bool{cache.PartOf(abs(0), 8): true, cache.PartOf(abs(1), 8): true}
 	if n := puts(k); n != len(want) {
 		t.Errorf("a run that changed two files wrote %d parts, want %d", n, len(want))
 	}
@@ -327,12 +327,12 @@ func TestKnownInputsParts(t *testing.T) {
 	}
 	without := func(parts ...int) map[string]*knownFile {
 		out := maps.Clone(all)
-		maps.DeleteFunc(out, func(abs string, _ *knownFile) bool { return slices.Contains(parts, partOfInput(abs, 8)) })
+		maps.DeleteFunc(out, func(abs string, _ *knownFile) bool { return slices.Contains(parts, cache.PartOf(abs, 8)) })
 		return out
 	}
-	store.Put(inputPartKey(key, 8, 1), []byte("junk"))
-	p3, _ := store.Get(inputPartKey(key, 8, 3))
-	store.Put(inputPartKey(key, 8, 2), p3)
+	store.Put(cache.PartKey(inputsFormat, key, 8, 1), []byte("junk"))
+	p3, _ := store.Get(cache.PartKey(inputsFormat, key, 8, 3))
+	store.Put(cache.PartKey(inputsFormat, key, 8, 2), p3)
 	if diff := cmp.Diff(without(1, 2), open().old, opts); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -416,8 +416,8 @@ func TestPartOfInput(t *testing.T) {
 		h := fnv.New32a()
 		h.Write([]byte(abs))
 		for _, parts := range []int{1, 2, 32, cache.MaxParts} {
-			if got, want := partOfInput(abs, parts), int(h.Sum32()&uint32(parts-1)); got != want {
-				t.Errorf("partOfInput(%q, %d) = %d, want %d", abs, parts, got, want)
+			if got, want := cache.PartOf(abs, parts), int(h.Sum32()&uint32(parts-1)); got != want {
+				t.Errorf("cache.PartOf(%q, %d) = %d, want %d", abs, parts, got, want)
 			}
 		}
 	}
