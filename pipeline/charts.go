@@ -86,17 +86,17 @@ func (s *chartStage) Put(c string, e cluster.Entry) error {
 }
 
 func (s *chartStage) keep(c string, e cluster.Entry) {
-	if e.Object == nil && e.Lazy != nil {
-		// Decoded only when it is an object the stage keeps.
-		v, kind := e.Lazy.APIVersion, e.Lazy.Key.Kind
-		if !(charts.ReadsKind(v, kind) && (s.configured || !isConfigDataKind(v, kind))) && !schemas.IsCRDKind(v, kind) {
-			return
-		}
-		e.Object = e.Obj()
+	// By kind, so that a Lazy object is decoded only when it is kept.
+	v, kind := e.APIVersion(), e.Key().Kind
+	reads := charts.ReadsKind(v, kind) && (s.configured || !isConfigDataKind(v, kind))
+	crd := schemas.IsCRDKind(v, kind)
+	if !reads && !crd {
+		return
 	}
-	o := e.Object
+	o := e.Obj()
+	e.Object = o
 	switch {
-	case charts.Reads(o) && (s.configured || !isConfigData(o)):
+	case reads:
 		m := s.objs[c]
 		if m == nil {
 			m = map[manifest.Key]cluster.Entry{}
@@ -106,7 +106,7 @@ func (s *chartStage) keep(c string, e cluster.Entry) {
 		if isRelease(o) {
 			s.dirty[c] = true
 		}
-	case schemas.IsCRD(o):
+	default: // a CRD
 		m := s.crds[c]
 		if m == nil {
 			m = map[string]bool{}
@@ -118,10 +118,8 @@ func (s *chartStage) keep(c string, e cluster.Entry) {
 	}
 }
 
-// isConfigData tells whether o is a ConfigMap or a Secret.
-func isConfigData(o *manifest.Object) bool { return isConfigDataKind(o.APIVersion(), o.Kind()) }
-
-// isConfigDataKind is isConfigData of an object of apiVersion and kind.
+// isConfigDataKind tells whether an object of apiVersion and kind is a
+// ConfigMap or a Secret.
 func isConfigDataKind(apiVersion, kind string) bool {
 	return apiVersion == "v1" && (kind == "ConfigMap" || kind == "Secret")
 }
