@@ -30,7 +30,8 @@ func TestMain(m *testing.M) {
 
 // privateCache runs the tests with a render cache of their own (a
 // temporary XDG_CACHE_HOME, removed after), so that no test reads or
-// writes the user's; a script's drydock gets one per script (Setup).
+// writes the user's; a script's drydock gets one per script (Setup). It
+// also unsets CI, so the runner's environment does not change the tests.
 type privateCache struct{ m conformance.TestingM }
 
 func (p privateCache) Run() int {
@@ -41,6 +42,10 @@ func (p privateCache) Run() int {
 	}
 	defer os.RemoveAll(dir)
 	os.Setenv("XDG_CACHE_HOME", dir)
+	// The tests see the same defaults on a laptop and on a CI runner
+	// (CI=true turns on test --ci, which refuses --update); a test of CI
+	// mode sets CI itself.
+	os.Unsetenv("CI")
 	return p.m.Run()
 }
 
