@@ -188,7 +188,7 @@ func (s *Store) PutPack(k Key, entries map[Key]string) error {
 	for _, key := range keys {
 		body += len(entries[key])
 	}
-	if body > 1<<32-1 || len(keys) > 1<<32-1 {
+	if uint64(body) > 1<<32-1 || uint64(len(keys)) > 1<<32-1 { // uint64: int is 32 bits on some platforms
 		return errPackTooLarge
 	}
 	b := make([]byte, 0, size+body)

@@ -137,7 +137,7 @@ func randomValue(r *rand.Rand, depth int) any {
 	case 5, 6:
 		return trickyStrings[r.IntN(len(trickyStrings))]
 	case 7:
-		return []any{int64(r.IntN(2000) - 1000), math.MaxInt64, 0.5, 1e21, 1e-7, -2.5e300, uint64(math.MaxUint64), 3}[r.IntN(8)]
+		return []any{int64(r.IntN(2000) - 1000), math.MaxInt, 0.5, 1e21, 1e-7, -2.5e300, uint64(math.MaxUint64), 3}[r.IntN(8)]
 	case 8:
 		return r.IntN(2) == 0
 	}

@@ -39,7 +39,7 @@ func checkEncode(t *testing.T, data map[string]any) {
 // YAML quotes, folds or writes as blocks.
 func TestEncodeLikeSigsYAML(t *testing.T) {
 	values := []any{
-		3.0, math.Copysign(0, -1), 1e6, 1e20, 1e21, 5e20, -1e19, 1e19, 9.2233720368547758e18, 0.1, 1e-7, 1.5e300, math.MaxInt64, int64(math.MinInt64),
+		3.0, math.Copysign(0, -1), 1e6, 1e20, 1e21, 5e20, -1e19, 1e19, 9.2233720368547758e18, 0.1, 1e-7, 1.5e300, math.MaxInt, int64(math.MinInt64),
 		"", " lead", "trail ", "yes", "no", "on", "~", "null", "1e3", "0x1F", "012", "1_000", "12:30", "2024-01-01", ".5", "-", "- a", "a: b", "#c", "a #c",
 		"\u0080c1", "del\x7f", "multi\nline", "multi\nline\n", "\n lead", "trailing\n\n", "tab\there", "quote ' and \"", "\x00ctl", "bad \xff utf8", "\u2028sep", "é",
 		"a very long string with spaces that goes on well past eighty characters so that a YAML emitter would want to fold it somewhere",
