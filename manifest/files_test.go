@@ -6,55 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-func TestReadFile(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	ok := write("ok.yaml", "a: 1\n")
-	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	big := write("big.yaml", "")
-	if err := os.Truncate(big, MaxInputBytes+1); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name, path, want string
-	}{
-		{"regular file", ok, ""},
-		{"FIFO", fifo, "not a regular file (a FIFO): devices, FIFOs and sockets cannot be inputs"},
-		{"character device", "/dev/null", "not a regular file (a device)"},
-		{"directory", dir, "not a regular file (a directory)"},
-		{"larger than the limit", big, "larger than 67108864 bytes (MaxInputBytes)"},
-		{"missing", filepath.Join(dir, "nope.yaml"), "no such file or directory"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			data, err := ReadFile(tt.path)
-			if tt.want == "" {
-				if err != nil || string(data) != "a: 1\n" {
-					t.Fatalf("ReadFile = %q, %v", data, err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("ReadFile error %v, want %q", err, tt.want)
-			}
-		})
-	}
-}
 
 // TestFileErrors: a file that cannot be read is named with the reason,
 // not with the system call that failed ("stat x: ..."), and the cause
@@ -186,17 +141,6 @@ func TestWalkFiles(t *testing.T) {
 		}
 		if diff := cmp.Diff([]string{"outside/o.yaml", "outside/sub/x.yaml"}, rel(got)); diff != "" {
 			t.Errorf("files (-want +got):\n%s", diff)
-		}
-	})
-	t.Run("FIFO among inputs", func(t *testing.T) {
-		fifo := filepath.Join(repo, "apps", "f.yaml")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Remove(fifo)
-		_, err := WalkFiles(filepath.Join(repo, "apps"), WalkOptions{Keep: keep})
-		if err == nil || !strings.Contains(err.Error(), "f.yaml: not a regular file (a FIFO)") {
-			t.Fatalf("WalkFiles error %v, want the FIFO refused", err)
 		}
 	})
 }

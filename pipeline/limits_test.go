@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/drydock-dev/drydock/internal/usage"
 	"github.com/drydock-dev/drydock/manifest"
 	"github.com/drydock-dev/drydock/render/cueval"
 )
@@ -140,11 +140,11 @@ func waitAbandoned(t *testing.T, g *Guard, limit time.Duration) {
 // cpuTime is the CPU time the process has used.
 func cpuTime(t *testing.T) time.Duration {
 	t.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	cpu, err := usage.CPU()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return cpu
 }
 
 // TestLimitErrorText checks how a limit error names its evaluation: with

@@ -33,3 +33,26 @@ func TestWrite(t *testing.T) {
 		t.Errorf("usage file %q: %d fields (%v), cpu %d, peak %d", data, n, err, cpu, peak)
 	}
 }
+
+// TestCPU: the process's CPU time is positive and grows while it works.
+func TestCPU(t *testing.T) {
+	before, err := CPU()
+	if err != nil || before <= 0 {
+		t.Fatalf("CPU = %s, %v", before, err)
+	}
+	sum := 0
+	for range 1000 {
+		for i := range 1 << 20 {
+			sum += i
+		}
+		after, err := CPU()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after > before {
+			t.Logf("%s after %s (%d)", after, before, sum)
+			return
+		}
+	}
+	t.Errorf("CPU stayed %s over 10^9 additions", before)
+}
