@@ -35,9 +35,17 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := cmd.fs
 	var rf renderFlags
 	rf.register(fs)
+	// explain renders with provenance, which the render cache does not
+	// keep (pipeline: Inputs.cacheable): the flags are accepted, as every
+	// render command's are, and say so.
+	fs.Lookup("cache").Usage = "ignored: explain renders every application again, with provenance, which the render cache does not keep"
+	fs.Lookup("no-cache").Usage = "accepted for symmetry with render: explain never reads or writes the render cache"
 	format := fs.StringP("format", "o", "text", "output format: text or json")
 	if code, done := cmd.parse(args, stdout, stderr); done {
 		return code
+	}
+	if fs.Changed("cache") {
+		fmt.Fprintln(stderr, "drydock: warning: --cache is ignored: explain renders every application again, with provenance, which the render cache does not keep")
 	}
 	paths, target, field, err := explainArgs(fs.Args())
 	if err != nil {
