@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -146,13 +147,16 @@ func NewStore() *Store {
 	return &Store{clusters: map[string]map[manifest.Key]Entry{}, index: map[heldKey]held{}, ways: map[string]*way{}}
 }
 
-// Expect tells an empty store that about n objects will be written to it
-// (as the last run of the same inputs wrote): its index is made that big
-// at once, not grown (and copied) as they arrive. A wrong n costs memory
+// Expect tells the store that about n objects will be written to it in
+// all (as the last run of the same inputs wrote): its index is made that
+// big at once, not grown (and copied) as they arrive. Call it once, before
+// most writes (what it holds already is copied). A wrong n costs memory
 // or growth, never a different result.
 func (s *Store) Expect(n int) {
-	if len(s.index) == 0 && n > 0 {
-		s.index = make(map[heldKey]held, n)
+	if n > len(s.index) {
+		idx := make(map[heldKey]held, n)
+		maps.Copy(idx, s.index)
+		s.index = idx
 	}
 }
 
