@@ -29,11 +29,10 @@ func (r *runner) locateCauses(ctx context.Context, s Suite, in pipeline.Inputs, 
 	if len(targets) == 0 {
 		return
 	}
-	for _, m := range k.objs {
-		for _, o := range m {
-			if _, ok := targets[o.path]; ok {
-				targets[o.path] = o
-			}
+	for i := range k.recs.n {
+		o := k.recs.at(i)
+		if _, ok := targets[o.path]; ok {
+			targets[o.path] = o
 		}
 	}
 	in.Record.Provenance, in.Record.Validate = true, nil

@@ -29,7 +29,11 @@ type suiteSink struct {
 	suite  Suite
 	golden *goldenSink
 	rules  *ruleSink
-	objs   map[string]map[manifest.Key]*sunk
+	// recs are the objects' records, objs their indexes by cluster and
+	// key: records allocated a block at a time (never moved, so pointers
+	// to them stay) cost less than an allocation per object.
+	recs   records
+	objs   map[string]map[manifest.Key]int32
 	opened bool
 	// split is set when the run's shard checks a part of the suite: an
 	// object written by an application it does not own is not checked,
@@ -71,7 +75,7 @@ func (s *sunk) input() rules.Input {
 }
 
 func (r *runner) newSuiteSink(ctx context.Context, s Suite) *suiteSink {
-	return &suiteSink{ctx: ctx, r: r, suite: s, objs: map[string]map[manifest.Key]*sunk{},
+	return &suiteSink{ctx: ctx, r: r, suite: s, objs: map[string]map[manifest.Key]int32{},
 		split: r.opts.Shard.splits(s), skipped: map[string]bool{}}
 }
 
@@ -116,14 +120,24 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 	k.open()
 	m := k.objs[c]
 	if m == nil {
-		m = map[manifest.Key]*sunk{}
+		// The first cluster is sized for the objects the last run had (a
+		// suite's objects are nearly always in one cluster).
+		m = make(map[manifest.Key]int32, max(0, k.expected()-int(k.recs.n)))
 		k.objs[c] = m
 	}
 	obj := e.Object
 	if obj == nil && ((k.rules != nil && k.rules.err == nil) || len(k.suite.Gatekeeper) > 0) {
 		obj = e.Obj() // the rules see it; a Lazy one is decoded only for them
 	}
-	s := &sunk{path: tree.KeyPath(c, key), cluster: c, origin: e.Origin, obj: obj, owner: e.Owner, propagated: e.Propagated}
+	i, ok := m[key]
+	if !ok {
+		i = k.recs.add()
+		m[key] = i
+	}
+	// A record replaced is overwritten: the order of records is not the
+	// output order (ordered sorts them).
+	s := k.recs.at(i)
+	*s = sunk{path: tree.KeyPath(c, key), cluster: c, origin: e.Origin, obj: obj, owner: e.Owner, propagated: e.Propagated}
 	switch {
 	case e.Object == nil && e.Lazy != nil:
 		s.digest, s.digested = e.Lazy.Sums.Digest, e.Lazy.Sums.Digested
@@ -132,7 +146,6 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 	default:
 		s.digest, s.digested = tree.DigestOf(e.Object)
 	}
-	m[key] = s
 	if k.golden != nil {
 		k.golden.put(s, e)
 	}
@@ -147,17 +160,48 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 // see it or its golden file is read (cluster.LazySink).
 func (k *suiteSink) TakesLazy() bool { return true }
 
+// expected is how many objects the suite had when its golden tree was
+// last compared (0: not known).
+func (k *suiteSink) expected() int {
+	if k.golden == nil {
+		return 0
+	}
+	return len(k.golden.old)
+}
+
 // ordered returns the objects in output order: by cluster, then key.
 func (k *suiteSink) ordered() []*sunk {
-	var out []*sunk
+	out := make([]*sunk, 0, k.recs.n)
 	for _, c := range manifest.SortedKeys(k.objs) {
 		m := k.objs[c]
 		for _, key := range manifest.SortedObjectKeys(m) {
-			out = append(out, m[key])
+			out = append(out, k.recs.at(m[key]))
 		}
 	}
 	return out
 }
+
+// records are sunk records in blocks: a record's index (into the blocks
+// in turn) and its address stay as more are added.
+type records struct {
+	blocks [][]sunk
+	n      int32
+}
+
+// recordBlock is how many records a block holds (~120 kB).
+const recordBlock = 512
+
+// add adds a zero record and returns its index.
+func (rs *records) add() int32 {
+	if int(rs.n)%recordBlock == 0 {
+		rs.blocks = append(rs.blocks, make([]sunk, recordBlock))
+	}
+	rs.n++
+	return rs.n - 1
+}
+
+// at is the record of index i.
+func (rs *records) at(i int32) *sunk { return &rs.blocks[i/recordBlock][i%recordBlock] }
 
 // abort discards what the render gave: it failed.
 func (k *suiteSink) abort() {
@@ -183,11 +227,7 @@ func (k *suiteSink) finish(res *SuiteResult) error {
 	}
 	if k.golden != nil {
 		res.Checks = append(res.Checks, "golden")
-		origins := make(map[string]cluster.Origin, len(objs))
-		for _, o := range objs {
-			origins[o.path] = o.origin
-		}
-		if err := k.golden.finish(k.r, res, origins, k.split); err != nil {
+		if err := k.golden.finish(k.r, res, objs, k.split); err != nil {
 			return &stageError{"golden", err}
 		}
 	}
@@ -302,7 +342,7 @@ func (g *goldenSink) abort() {
 	}
 }
 
-func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]cluster.Origin, split bool) error {
+func (g *goldenSink) finish(r *runner, res *SuiteResult, objs []*sunk, split bool) error {
 	if g.err != nil {
 		g.abort()
 		return g.err
@@ -318,7 +358,7 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 	}
 	rep := g.cmp.Report()
 	before := len(res.Findings)
-	r.compared(res, g.dir, rep, origins)
+	r.compared(res, g.dir, rep, originsOf(objs, rep.Added, rep.Changed))
 	if split && len(rep.Removed) > 0 {
 		// compared adds the removed files' findings last, one each: in a
 		// shard they are unclaimed (another shard may render them).
@@ -333,6 +373,30 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, origins map[string]clus
 		r.opts.goldenReport(res.Name, rep)
 	}
 	return nil
+}
+
+// originsOf maps the paths given (the files a comparison found added or
+// changed: the only ones its findings locate) to the origins of the
+// objects at them, the last in objs' order winning. A warm run changes a
+// few files of thousands: mapping every object's path would cost a map
+// entry per object.
+func originsOf(objs []*sunk, paths ...[]string) map[string]cluster.Origin {
+	want := map[string]bool{}
+	for _, ps := range paths {
+		for _, p := range ps {
+			want[p] = true
+		}
+	}
+	origins := make(map[string]cluster.Origin, len(want))
+	if len(want) == 0 {
+		return origins
+	}
+	for _, o := range objs {
+		if want[o.path] {
+			origins[o.path] = o.origin
+		}
+	}
+	return origins
 }
 
 // keep keeps what the comparison or update learned, when it changed.

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -90,17 +91,48 @@ func (o Origin) Subject() string {
 type Store struct {
 	// clusters holds the kept clusters' objects.
 	clusters map[string]map[manifest.Key]Entry
-	// index maps each cluster's case-folded keys to what is held there.
-	index map[string]map[manifest.Key]held
+	// index maps each cluster's case-folded keys to what is held there:
+	// one map for all clusters, so that Expect can size it before the
+	// first write and no per-object lookup of the cluster's map is paid.
+	index map[heldKey]held
 	sink  Sink
 	keep  func(cluster string) bool
+	// ways is how each cluster written to is served (last: the latest,
+	// asked again by nearly every write); lazy is TakesLazy(sink), asked
+	// at the first write.
+	ways    map[string]*way
+	last    *way
+	lazy    bool
+	lazySet bool
+	// kinds folds the kinds met last without allocating (see foldKey).
+	kinds kindFolds
 }
 
-// held is what a store remembers of every object it was given.
-type held struct {
+// heldKey is an index key: a cluster and a case-folded object key.
+type heldKey struct {
+	cluster string
 	key     manifest.Key
-	owner   string
-	namePos manifest.Pos
+}
+
+// held is what a store remembers of every object it was given: its key
+// (the folded key's namespace is the key's), owner and where it was named.
+type held struct {
+	group, kind, name string
+	owner             string
+	namePos           manifest.Pos
+}
+
+// is reports whether h holds key k, spelled as it is.
+func (h *held) is(k manifest.Key) bool {
+	return h.name == k.Name && h.kind == k.Kind && h.group == k.Group
+}
+
+// way is how a store serves one cluster: whether it keeps its objects
+// (keep) and whether they may stay Lazy (takesLazy), asked once.
+type way struct {
+	name      string
+	keep      bool
+	takesLazy bool
 }
 
 // A Sink receives a streaming store's objects as they are written. A later
@@ -112,7 +144,41 @@ type Sink interface {
 
 // NewStore returns a store of empty clusters that keeps every object.
 func NewStore() *Store {
-	return &Store{clusters: map[string]map[manifest.Key]Entry{}, index: map[string]map[manifest.Key]held{}}
+	return &Store{clusters: map[string]map[manifest.Key]Entry{}, index: map[heldKey]held{}, ways: map[string]*way{}}
+}
+
+// Expect tells the store that about n objects will be written to it in
+// all (as the last run of the same inputs wrote): its index is made that
+// big at once, not grown (and copied) as they arrive. Call it once, before
+// most writes (what it holds already is copied). A wrong n costs memory
+// or growth, never a different result.
+func (s *Store) Expect(n int) {
+	if n > len(s.index) {
+		idx := make(map[heldKey]held, n)
+		maps.Copy(idx, s.index)
+		s.index = idx
+	}
+}
+
+// way returns how the store serves cluster, deciding it at its first
+// write: keep and the sink's TakesLazy are asked once.
+func (s *Store) way(cluster string) *way {
+	if w := s.last; w != nil && w.name == cluster {
+		return w
+	}
+	w := s.ways[cluster]
+	if w == nil {
+		if !s.lazySet {
+			s.lazy, s.lazySet = TakesLazy(s.sink), true
+		}
+		w = &way{name: cluster, keep: s.sink == nil || s.keep(cluster)}
+		// An object written to cluster may stay Lazy when the store hands it
+		// to a sink that takes it and does not keep it.
+		w.takesLazy = s.sink != nil && !w.keep && s.lazy
+		s.ways[cluster] = w
+	}
+	s.last = w
+	return w
 }
 
 // NewStreamingStore returns a store of empty clusters that passes every
@@ -140,7 +206,8 @@ var ErrConflict = errors.New("conflicting objects")
 // origin; a refused name or namespace also names the origin's subject.
 // An error of the store's sink is returned as it is.
 func (s *Store) Apply(cluster string, e Entry) error {
-	if e.Object == nil && e.Lazy != nil && !s.takesLazy(cluster) {
+	w := s.way(cluster)
+	if e.Object == nil && e.Lazy != nil && !w.takesLazy {
 		e.Object = e.Lazy.Object()
 	}
 	if e.Object != nil { // a Lazy one is vouched for (see Lazy)
@@ -148,18 +215,14 @@ func (s *Store) Apply(cluster string, e Entry) error {
 			return e.metaError(err)
 		}
 	}
-	idx := s.index[cluster]
-	if idx == nil {
-		idx = map[manifest.Key]held{}
-		s.index[cluster] = idx
-	}
 	key := e.Key()
-	fold := foldKey(key)
-	if prev, ok := idx[fold]; ok {
+	hk := heldKey{cluster: cluster, key: s.kinds.foldKey(key)}
+	if prev, ok := s.index[hk]; ok {
 		switch {
-		case prev.key != key:
+		case !prev.is(key):
+			prevKey := manifest.Key{Group: prev.group, Kind: prev.kind, Namespace: key.Namespace, Name: prev.name}
 			return &manifest.Error{Pos: e.NamePos(), Err: fmt.Errorf("%s and %s (%s) in cluster %s differ only in case: they would share one output file: %w",
-				key, prev.key, prev.namePos, cluster, ErrConflict)}
+				key, prevKey, prev.namePos, cluster, ErrConflict)}
 		case prev.owner != "" && e.Owner != "" && prev.owner != e.Owner:
 			return &manifest.Error{Pos: e.NamePos(), Subjects: []manifest.Subject{{Kind: e.Owner}},
 				Err: fmt.Errorf("%s in cluster %s is already owned by %s (%s): %w", key, cluster, prev.owner, prev.namePos, ErrConflict)}
@@ -170,8 +233,8 @@ func (s *Store) Apply(cluster string, e Entry) error {
 			return err
 		}
 	}
-	idx[fold] = held{key: key, owner: e.Owner, namePos: e.NamePos()}
-	if s.sink == nil || s.keep(cluster) {
+	s.index[hk] = held{group: key.Group, kind: key.Kind, name: key.Name, owner: e.Owner, namePos: e.NamePos()}
+	if w.keep {
 		m := s.clusters[cluster]
 		if m == nil {
 			m = map[manifest.Key]Entry{}
@@ -180,12 +243,6 @@ func (s *Store) Apply(cluster string, e Entry) error {
 		m[key] = e
 	}
 	return nil
-}
-
-// takesLazy reports whether an object written to cluster may stay Lazy:
-// the store hands it to a sink that takes it and does not keep it.
-func (s *Store) takesLazy(cluster string) bool {
-	return s.sink != nil && !s.keep(cluster) && TakesLazy(s.sink)
 }
 
 // metaError locates ValidateMeta's refusal at the refused field and
@@ -227,17 +284,50 @@ func (e Entry) FieldPos(field fieldpath.Path) manifest.Pos {
 	return o.Pos
 }
 
-// foldKey is key as the output tree sees it: group, kind and name in
-// lower case.
-func foldKey(k manifest.Key) manifest.Key {
-	return manifest.Key{Group: strings.ToLower(k.Group), Kind: strings.ToLower(k.Kind), Namespace: k.Namespace, Name: strings.ToLower(k.Name)}
+// kindFolds remembers the last few kinds folded to lower case: nearly
+// every kind is spelled with capitals ("Deployment"), and a run writes
+// thousands of objects of a handful of kinds, so folding each anew would
+// allocate per object. (strings.ToLower allocates nothing for a string
+// already in lower case, as groups and names usually are.)
+type kindFolds struct {
+	from, to [8]string
+	next     int
+}
+
+// foldKey is k as the output tree sees it: group, kind and name in lower
+// case (the kind as remembered, remembering it).
+func (f *kindFolds) foldKey(k manifest.Key) manifest.Key {
+	k.Group, k.Name = strings.ToLower(k.Group), strings.ToLower(k.Name)
+	for i := range f.from {
+		if f.from[i] == k.Kind && f.to[i] != "" {
+			k.Kind = f.to[i]
+			return k
+		}
+	}
+	lower := strings.ToLower(k.Kind)
+	f.from[f.next], f.to[f.next] = k.Kind, lower
+	f.next = (f.next + 1) % len(f.from)
+	k.Kind = lower
+	return k
+}
+
+// foldedKind is kind in lower case, as remembered if it is; unlike
+// foldKey it remembers nothing (Owner, a read, changes no state).
+func (f *kindFolds) foldedKind(kind string) string {
+	for i := range f.from {
+		if f.from[i] == kind && f.to[i] != "" {
+			return f.to[i]
+		}
+	}
+	return strings.ToLower(kind)
 }
 
 // Owner returns the owner of the object of key in cluster and where its
 // object named it, and whether the store was given one (kept or not).
 func (s *Store) Owner(cluster string, key manifest.Key) (owner string, named manifest.Pos, ok bool) {
-	h, ok := s.index[cluster][foldKey(key)]
-	if !ok || h.key != key {
+	fold := manifest.Key{Group: strings.ToLower(key.Group), Kind: s.kinds.foldedKind(key.Kind), Namespace: key.Namespace, Name: strings.ToLower(key.Name)}
+	h, ok := s.index[heldKey{cluster: cluster, key: fold}]
+	if !ok || !h.is(key) {
 		return "", manifest.Pos{}, false
 	}
 	return h.owner, h.namePos, true
@@ -258,11 +348,7 @@ func (s *Store) Clusters() []string {
 // Len returns how many objects the store was given and holds now, in all
 // clusters (kept or not).
 func (s *Store) Len() int {
-	n := 0
-	for _, idx := range s.index {
-		n += len(idx)
-	}
-	return n
+	return len(s.index)
 }
 
 // List returns a cluster's objects ordered by key.

@@ -92,11 +92,11 @@ func (k *Keeper) existing(c string, key manifest.Key) (existing, bool) {
 // (cluster.Lazy) must hold an object Lazily accepts; it is decoded only
 // when a policy or the object already there must be looked at.
 func (k *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources) (written bool, err error) {
-	write, err := k.dispatch(c, e, app, res)
-	if err != nil || write == nil {
+	write, ok, err := k.dispatch(c, e, app, res)
+	if err != nil || !ok {
 		return false, err
 	}
-	if err := k.out.Apply(c, *write); err != nil {
+	if err := k.out.Apply(c, write); err != nil {
 		return false, err
 	}
 	key := write.Key()
@@ -107,20 +107,21 @@ func (k *Keeper) Dispatch(c string, e cluster.Entry, app string, res *Resources)
 	if k.shared[c] == nil {
 		k.shared[c] = map[manifest.Key]cluster.Entry{}
 	}
-	k.shared[c][key] = *write
+	k.shared[c][key] = write
 	return true, nil
 }
 
 // dispatch is KubeVela's apply options over e, desired by application
-// appKey: what to write (nil: nothing, for a read-only object), or why
-// KubeVela refuses it.
-func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resources) (*cluster.Entry, error) {
+// appKey: what to write (ok false: nothing, for a read-only object), or
+// why KubeVela refuses it. The entry is returned by value: a pointer to
+// it would be allocated for every object dispatched.
+func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resources) (write cluster.Entry, ok bool, err error) {
 	ex, found := k.existing(c, e.Key())
 	if e.Object == nil {
 		// A Lazy object (Lazily) that no policy selects and nothing is
 		// at: written as it is, undecoded (what the rest would do).
 		if !found && res.SharedResource == nil && res.ReadOnly == nil {
-			return &e, nil
+			return e, true, nil
 		}
 		e.Object = e.Obj()
 	}
@@ -149,14 +150,14 @@ func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resourc
 	readOnly := res.ReadOnly.Matches(o)
 	if !found {
 		if readOnly {
-			return nil, refuse("%s (%s) is marked as read-only but does not exist. You should check the existence of the resource or remove the read-only policy", o.Kind(), o.Name())
+			return cluster.Entry{}, false, refuse("%s (%s) is marked as read-only but does not exist. You should check the existence of the resource or remove the read-only policy", o.Kind(), o.Name())
 		}
-		return &e, nil
+		return e, true, nil
 	}
 	nonOwnerSharer := false
 	if shared && ex.controlledBy != "" && ex.controlledBy != appKey {
 		if ex.sharedBy == "" {
-			return nil, conflict("; a shared-resource policy of its owner would share it", "%s: application is controlled by %s but is not sharable", o.Key(), ex.controlledBy)
+			return cluster.Entry{}, false, conflict("; a shared-resource policy of its owner would share it", "%s: application is controlled by %s but is not sharable", o.Key(), ex.controlledBy)
 		}
 		nonOwnerSharer = true
 	}
@@ -164,23 +165,23 @@ func (k *Keeper) dispatch(c string, e cluster.Entry, appKey string, res *Resourc
 		// MustBeControlledByApp.
 		switch {
 		case ex.controlledBy == "" && ex.versioned && !res.TakeOver.Matches(o):
-			return nil, conflict("; a take-over policy would let the application own it", "%s %s/%s exists but not managed by any application now", o.Kind(), o.Namespace(), o.Name())
+			return cluster.Entry{}, false, conflict("; a take-over policy would let the application own it", "%s %s/%s exists but not managed by any application now", o.Kind(), o.Namespace(), o.Name())
 		case ex.controlledBy != "" && ex.controlledBy != appKey:
-			return nil, conflict("", "existing object %s %s/%s is managed by other application %s", o.Kind(), o.Namespace(), o.Name(), ex.controlledBy)
+			return cluster.Entry{}, false, conflict("", "existing object %s %s/%s is managed by other application %s", o.Kind(), o.Namespace(), o.Name(), ex.controlledBy)
 		}
 	}
 	switch {
 	case readOnly:
-		return nil, nil
+		return cluster.Entry{}, false, nil
 	case nonOwnerSharer:
 		// Only the owner's shared-by annotation changes.
 		patched := *ex.entry
 		patched.Object = manifest.New(manifest.DeepCopy(patched.Object.Data).(map[string]any))
 		manifest.SetNested(patched.Object.Data, sharedBy(e.Object), "metadata", "annotations", render.AnnotationAppSharedBy)
 		patched.Object.Provenance = sharerProvenance(ex.entry.Object, patched.Object, appKey)
-		return &patched, nil
+		return patched, true, nil
 	}
-	return &e, nil
+	return e, true, nil
 }
 
 // Lazily reports whether Dispatch may be given o as a Lazy entry
