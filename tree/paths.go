@@ -58,7 +58,9 @@ func validPath(p string, yamlOnly bool) error {
 	if controlName(p) {
 		return fmt.Errorf("path %q: %w: the name of drydock's own control or temporary files", p, ErrInvalidPath)
 	}
-	for _, elem := range strings.Split(p, "/") {
+	for rest := p; rest != ""; { // each element, without splitting p into a new slice
+		var elem string
+		elem, rest, _ = strings.Cut(rest, "/")
 		if strings.EqualFold(elem, ".git") {
 			return fmt.Errorf("path %q: %w: inside a .git directory, which drydock never writes", p, ErrInvalidPath)
 		}
@@ -109,7 +111,9 @@ func (t *PathSet) Add(p string) error {
 	if t.dirs[p] {
 		return fmt.Errorf("path %q: %w: it is both a file and a directory in the tree", p, ErrInvalidPath)
 	}
-	for d := path.Dir(p); d != "." && !t.dirs[d]; d = path.Dir(d) {
+	// p is clean (validPath): its directories are its prefixes up to a
+	// slash, taken without path.Dir's cleaning and copying.
+	for d := parentDir(p); d != "." && !t.dirs[d]; d = parentDir(d) {
 		if t.files[d] {
 			return fmt.Errorf("path %q: %w: it is both a file and a directory in the tree", d, ErrInvalidPath)
 		}
@@ -146,4 +150,13 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// parentDir is path.Dir of a clean relative slash path: "." for a name
+// alone.
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
 }
