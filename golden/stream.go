@@ -33,21 +33,27 @@ type Comparer struct {
 	Start time.Time
 
 	list *tree.Listing
-	// learned are the golden files found equal, for Learned.
+	// learned are the golden files found equal, for Learned: Known as it
+	// was at the first Put (copied whole, not rebuilt a file at a time),
+	// changed by the files Put that Known did not vouch for, whose paths
+	// are in touched.
 	learned tree.Known
-	// paths are the rendered paths, state their comparison.
-	paths *tree.PathSet
-	state map[string]fileState
-	// sized: state and learned were made for as many files as Known.
-	sized bool
+	touched []string
+	// paths are the rendered paths. state is the comparison of those
+	// Known did not vouch for; hits counts the others (unchanged, not
+	// read). putKnown counts the paths of Known that were Put: Learned
+	// drops the others.
+	paths    *tree.PathSet
+	state    map[string]fileState
+	hits     int
+	putKnown int
+	begun    bool
 }
 
 // fileState is how a rendered file compares with its golden file.
 type fileState struct {
 	kind int8 // added, changed or unchanged
 	diff string
-	// known: unchanged by Known, not read.
-	known bool
 }
 
 const (
@@ -70,11 +76,51 @@ func NewComparer(dir string) (*Comparer, error) {
 	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, learned: tree.Known{}}, nil
 }
 
+// begin starts learned from Known at the first Put (Known is set after
+// NewComparer), and counts a Put of p: it reports whether p was Put
+// before (a second Put replaces the first: what the first counted is
+// undone, so that p counts once, as a hit of Known or by its state).
+func (c *Comparer) begin(p string) (again bool) {
+	if !c.begun {
+		c.begun = true
+		if len(c.Known) > 0 {
+			c.learned = maps.Clone(c.Known)
+		}
+	}
+	if !c.paths.Has(p) {
+		if _, ok := c.Known[p]; ok {
+			c.putKnown++
+		}
+		return false
+	}
+	if _, ok := c.state[p]; ok {
+		delete(c.state, p)
+	} else {
+		c.hits--
+	}
+	return true
+}
+
+// unlearn takes p, Put and not vouched for by Known, out of learned.
+func (c *Comparer) unlearn(p string) {
+	if _, ok := c.learned[p]; ok {
+		delete(c.learned, p)
+		c.touched = append(c.touched, p)
+	}
+}
+
+// learn keeps f for p, found equal to its rendered file.
+func (c *Comparer) learn(p string, f tree.KnownFile) {
+	c.learned[p] = f
+	c.touched = append(c.touched, p)
+}
+
 // Put compares the rendered file at the tree path p (a clean relative
 // slash path ending in .yaml) with its golden file; a second Put of p
 // replaces the first.
 func (c *Comparer) Put(p string, data []byte) error {
-	delete(c.learned, p)
+	c.begin(p)
+	c.unlearn(p)
 	_, err := c.put(p, data)
 	return err
 }
@@ -84,29 +130,28 @@ func (c *Comparer) Put(p string, data []byte) error {
 // FileID, p is unchanged without reading the file or calling encode.
 // Either way, a golden file equal to the rendered one is Learned.
 func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, error)) error {
-	if !c.sized && len(c.state) == 0 && len(c.learned) == 0 {
-		// A run with Known puts about as many files: its maps do not grow
-		// one step at a time.
-		c.state, c.learned = make(map[string]fileState, len(c.Known)), make(tree.Known, len(c.Known))
-	}
-	c.sized = true
-	delete(c.learned, p)
+	again := c.begin(p)
 	id, stable := c.list.Stat(p) // before reading: a later write changes it
 	if k, ok := c.Known[p]; ok && stable && k == (tree.KnownFile{File: id, Rendered: d}) {
 		if err := c.paths.Add(p); err != nil {
 			return err
 		}
-		c.state[p] = fileState{kind: unchanged, known: true}
-		c.learned[p] = k
+		// Unchanged, not read: learned holds k since begin, unless an
+		// earlier Put of p took it out.
+		if again {
+			c.learned[p] = k
+		}
+		c.hits++
 		return nil
 	}
+	c.unlearn(p)
 	data, err := encode()
 	if err != nil {
 		return err
 	}
 	st, err := c.put(p, data)
 	if err == nil && st.kind == unchanged && stable && !id.Racy(c.Start) {
-		c.learned[p] = tree.KnownFile{File: id, Rendered: d}
+		c.learn(p, tree.KnownFile{File: id, Rendered: d})
 	}
 	return err
 }
@@ -115,7 +160,21 @@ func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, err
 // a digest that were equal to their rendered files. changed says whether
 // it differs from Known (else there is nothing new to keep).
 func (c *Comparer) Learned() (k tree.Known, changed bool) {
-	return c.learned, !maps.Equal(c.learned, c.Known)
+	if c.putKnown < len(c.Known) { // files of Known not Put: not learned
+		for p := range c.learned {
+			if !c.paths.Has(p) {
+				delete(c.learned, p)
+			}
+		}
+		return c.learned, true
+	}
+	for _, p := range c.touched {
+		k, ok := c.Known[p]
+		if l, learned := c.learned[p]; ok != learned || k != l {
+			return c.learned, true
+		}
+	}
+	return c.learned, false
 }
 
 func (c *Comparer) put(p string, data []byte) (fileState, error) {
@@ -166,11 +225,10 @@ func (c *Comparer) report() *Report {
 			r.Diffs[p] = st.diff
 		default:
 			r.Unchanged++
-			if st.known {
-				r.Known++
-			}
 		}
 	}
+	r.Unchanged += c.hits
+	r.Known = c.hits
 	slices.Sort(r.Added)
 	slices.Sort(r.Changed)
 	r.Removed = c.list.Removed(c.paths.Has) // sorted
