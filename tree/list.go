@@ -160,10 +160,13 @@ func listDir(dir string) (*listedDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	g := &listedDir{root: root, files: map[string]bool{}}
+	g := &listedDir{root: root}
 	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
+	// The files drydock owns are most of what it lists: sized for them,
+	// the map does not grow a step at a time.
+	g.files = make(map[string]bool, len(g.owned.listed))
 	// WalkDir's paths are prefix joined with a relative path: cut, not
 	// filepath.Rel (which cleans and allocates per entry).
 	prefix := root
