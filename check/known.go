@@ -74,18 +74,13 @@ func loadKnown(st store, k cache.Key) (tree.Known, int) {
 		if !ok {
 			continue
 		}
-		part, err := tree.ParseKnown(data)
-		if err != nil {
-			continue
-		}
 		if known == nil {
-			known = make(tree.Known, len(part)*parts)
+			n, _ := tree.KnownLen(data)
+			known = make(tree.Known, n*parts)
 		}
-		for p, f := range part {
-			if cache.PartOf(p, parts) == i { // else not a part of this record
-				known[p] = f
-			}
-		}
+		// Parsed into the one map; a part that does not read adds nothing,
+		// and a path of another part is not this record's.
+		_, _ = tree.ParseKnownInto(data, known, func(p string) bool { return cache.PartOf(p, parts) == i })
 	}
 	if known == nil {
 		known = tree.Known{}

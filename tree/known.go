@@ -50,33 +50,78 @@ func (k Known) Marshal() []byte {
 }
 
 // ParseKnown decodes what Marshal encoded; anything else (truncated,
-// extended, another version) is ErrBadKnown.
+// extended, another version, paths out of order) is ErrBadKnown.
 func ParseKnown(data []byte) (Known, error) {
-	r := knownReader{data: data}
-	if !bytes.HasPrefix(data, []byte(knownMagic)) {
-		return nil, ErrBadKnown
-	}
-	r.data = data[len(knownMagic):]
-	n := r.uvarint()
-	if n > uint64(len(r.data)) { // every entry takes more than a byte
-		return nil, ErrBadKnown
-	}
+	n, _ := KnownLen(data)
 	k := make(Known, n)
-	for range n {
-		p := string(r.bytes(int(min(r.uvarint(), uint64(len(r.data)+1)))))
-		var f KnownFile
-		f.File.Size, f.File.ModNs, f.File.ChangeNs = r.varint(), r.varint(), r.varint()
-		f.File.Ino, f.File.Dev = r.uvarint(), r.uvarint()
-		copy(f.Rendered[:], r.bytes(len(f.Rendered)))
-		if _, dup := k[p]; dup || r.bad {
-			return nil, ErrBadKnown
-		}
-		k[p] = f
-	}
-	if r.bad || len(r.data) > 0 {
-		return nil, ErrBadKnown
+	if _, err := ParseKnownInto(data, k, nil); err != nil {
+		return nil, err
 	}
 	return k, nil
+}
+
+// KnownLen is the number of files a marshalled Known says it holds, read
+// from its header (false when data does not start like one).
+func KnownLen(data []byte) (int, bool) {
+	rest, ok := bytes.CutPrefix(data, []byte(knownMagic))
+	if !ok {
+		return 0, false
+	}
+	n, w := binary.Uvarint(rest)
+	if w <= 0 || n > uint64(len(rest)) {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// ParseKnownInto is ParseKnown into k: it adds the files of data that
+// keep accepts (nil: all) and returns how many, or ErrBadKnown and adds
+// nothing. The paths are cut from one string of data: a record of
+// thousands of files allocates once for them, not once a path. Marshal
+// writes the paths sorted, so a path not after the one before (a
+// duplicate) is not its.
+func ParseKnownInto(data []byte, k Known, keep func(p string) bool) (int, error) {
+	if !bytes.HasPrefix(data, []byte(knownMagic)) {
+		return 0, ErrBadKnown
+	}
+	text := string(data)
+	r := knownReader{data: data[len(knownMagic):]}
+	n := r.uvarint()
+	if n > uint64(len(r.data)) { // every entry takes more than a byte
+		return 0, ErrBadKnown
+	}
+	type entry struct {
+		p string
+		f KnownFile
+	}
+	entries := make([]entry, 0, n)
+	for range n {
+		size := int(min(r.uvarint(), uint64(len(r.data)+1)))
+		at := len(data) - len(r.data)
+		r.bytes(size)
+		if r.bad {
+			return 0, ErrBadKnown
+		}
+		e := entry{p: text[at : at+size]}
+		e.f.File.Size, e.f.File.ModNs, e.f.File.ChangeNs = r.varint(), r.varint(), r.varint()
+		e.f.File.Ino, e.f.File.Dev = r.uvarint(), r.uvarint()
+		copy(e.f.Rendered[:], r.bytes(len(e.f.Rendered)))
+		if r.bad || len(entries) > 0 && entries[len(entries)-1].p >= e.p {
+			return 0, ErrBadKnown
+		}
+		entries = append(entries, e)
+	}
+	if r.bad || len(r.data) > 0 {
+		return 0, ErrBadKnown
+	}
+	added := 0
+	for _, e := range entries {
+		if keep == nil || keep(e.p) {
+			k[e.p] = e.f
+			added++
+		}
+	}
+	return added, nil
 }
 
 // knownReader reads a marshalled Known; bad says it was short.

@@ -1,7 +1,9 @@
 package tree
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -39,5 +41,66 @@ func TestKnownMarshal(t *testing.T) {
 		if _, err := ParseKnown(b); !errors.Is(err, ErrBadKnown) {
 			t.Errorf("ParseKnown(%q) = %v, want ErrBadKnown", b, err)
 		}
+	}
+}
+
+// TestParseKnownInto: the files keep accepts are added to the map given;
+// a record that does not read (truncated, or paths out of Marshal's order,
+// a duplicate among them) adds nothing; KnownLen reads the header's count.
+func TestParseKnownInto(t *testing.T) {
+	k := Known{}
+	for i := range 50 {
+		k[fmt.Sprintf("c/%02d.yaml", i)] = KnownFile{File: FileID{Size: int64(i), Ino: uint64(i)}, Rendered: contentDigest(fmt.Sprint(i))}
+	}
+	data := k.Marshal()
+	if n, ok := KnownLen(data); !ok || n != 50 {
+		t.Errorf("KnownLen = %d, %t", n, ok)
+	}
+	if _, ok := KnownLen([]byte("drydock known files 1\n\xff")); ok {
+		t.Error("KnownLen of a bad header is ok")
+	}
+	into := Known{"z.yaml": {}}
+	n, err := ParseKnownInto(data, into, func(p string) bool { return p < "c/10.yaml" })
+	if err != nil || n != 10 || len(into) != 11 {
+		t.Fatalf("ParseKnownInto = %d, %v; %d files", n, err, len(into))
+	}
+	for p, f := range into {
+		if p != "z.yaml" && f != k[p] {
+			t.Errorf("%s: %+v, want %+v", p, f, k[p])
+		}
+	}
+	// Paths out of order, and a duplicate: swap the first two entries'
+	// paths in place (same length), then make the second the first's.
+	i := bytes.Index(data, []byte("c/00.yaml"))
+	j := bytes.Index(data, []byte("c/01.yaml"))
+	swapped := bytes.Clone(data)
+	copy(swapped[i:], "c/01.yaml")
+	copy(swapped[j:], "c/00.yaml")
+	dup := bytes.Clone(data)
+	copy(dup[j:], "c/00.yaml")
+	for name, b := range map[string][]byte{"out of order": swapped, "duplicate": dup, "truncated": data[:len(data)-3]} {
+		into := Known{}
+		if n, err := ParseKnownInto(b, into, nil); !errors.Is(err, ErrBadKnown) || n != 0 || len(into) != 0 {
+			t.Errorf("%s: %d, %v, %d files added", name, n, err, len(into))
+		}
+	}
+}
+
+// TestParseKnownAllocs: a record of thousands of files reads with a few
+// allocations besides the map's, not one a path.
+func TestParseKnownAllocs(t *testing.T) {
+	k := Known{}
+	for i := range 2000 {
+		k[fmt.Sprintf("c1/team-%d/deployment.apps_web-%d.yaml", i%10, i)] = KnownFile{}
+	}
+	data := k.Marshal()
+	into := make(Known, 2000)
+	if n := testing.AllocsPerRun(10, func() {
+		clear(into)
+		if _, err := ParseKnownInto(data, into, nil); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 5 {
+		t.Errorf("ParseKnownInto of 2,000 files allocates %.0f times", n)
 	}
 }
