@@ -13,9 +13,8 @@ import (
 // TestApplyFoldsKinds: keys differing only in case collide however often
 // their kinds were folded before (the store remembers a few folded kinds:
 // here more kinds than it remembers, written again after they were
-// forgotten), keys in different clusters do not, Owner finds a key only as
-// it was spelled, and a store told to expect its objects (Expect) after its first
-// writes answers the same.
+// forgotten), keys in different clusters do not and Owner finds a key only as
+// it was spelled, in a store that keeps its objects or passes them on.
 func TestApplyFoldsKinds(t *testing.T) {
 	obj := func(group, kind, name string) *manifest.Object {
 		return manifest.New(map[string]any{"apiVersion": group + "/v1", "kind": kind, "metadata": map[string]any{"name": name, "namespace": "default"}})
@@ -44,14 +43,14 @@ func TestApplyFoldsKinds(t *testing.T) {
 		"kindl.example.com default/b and KindL.example.com default/b (m1-KindL-b) in cluster m1 differ only in case",
 		"KindA.Example.com default/a and KindA.example.com default/a (m1-KindA-a) in cluster m1 differ only in case",
 	}
-	for _, expect := range []int{0, 1, 100} {
-		t.Run(fmt.Sprint("expect ", expect), func(t *testing.T) {
+	for _, streaming := range []bool{false, true} { // kept or passed on, alike
+		t.Run(fmt.Sprint("streaming ", streaming), func(t *testing.T) {
 			s := NewStore()
+			if streaming {
+				s = NewStreamingStore(discard{}, nil)
+			}
 			var got []string
-			for i, w := range writes {
-				if i == 3 {
-					s.Expect(expect) // after some writes, which it keeps
-				}
+			for _, w := range writes {
 				pos := manifest.Pos{File: w.cluster + "-" + w.kind + "-" + w.name}
 				err := s.Apply(w.cluster, Entry{Object: obj(w.group, w.kind, w.name), Origin: Origin{Pos: pos}, Owner: "o"})
 				if err != nil {
@@ -129,3 +128,8 @@ func TestStreamingStoreAsksOnce(t *testing.T) {
 		t.Errorf("hub holds %d objects, want 10", got)
 	}
 }
+
+// discard is a Sink that keeps nothing.
+type discard struct{}
+
+func (discard) Put(string, Entry) error { return nil }

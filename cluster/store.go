@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/drydock-dev/drydock/fieldpath"
@@ -92,8 +91,7 @@ type Store struct {
 	// clusters holds the kept clusters' objects.
 	clusters map[string]map[manifest.Key]Entry
 	// index maps each cluster's case-folded keys to what is held there:
-	// one map for all clusters, so that Expect can size it before the
-	// first write and no per-object lookup of the cluster's map is paid.
+	// one map for all clusters: no per-object lookup of the cluster's map.
 	index map[heldKey]held
 	sink  Sink
 	keep  func(cluster string) bool
@@ -145,19 +143,6 @@ type Sink interface {
 // NewStore returns a store of empty clusters that keeps every object.
 func NewStore() *Store {
 	return &Store{clusters: map[string]map[manifest.Key]Entry{}, index: map[heldKey]held{}, ways: map[string]*way{}}
-}
-
-// Expect tells the store that about n objects will be written to it in
-// all (as the last run of the same inputs wrote): its index is made that
-// big at once, not grown (and copied) as they arrive. Call it once, before
-// most writes (what it holds already is copied). A wrong n costs memory
-// or growth, never a different result.
-func (s *Store) Expect(n int) {
-	if n > len(s.index) {
-		idx := make(map[heldKey]held, n)
-		maps.Copy(idx, s.index)
-		s.index = idx
-	}
 }
 
 // way returns how the store serves cluster, deciding it at its first
