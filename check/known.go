@@ -97,11 +97,7 @@ func keepKnown(st store, k cache.Key, parts int, old, learned tree.Known) error 
 	// maps (a run that changed one file rewrites one part): all when
 	// their number changes.
 	dirty := make([]bool, n)
-	if parts != n {
-		for i := range dirty {
-			dirty[i] = true
-		}
-	} else {
+	if parts == n {
 		for p, f := range learned {
 			if g, ok := old[p]; !ok || g != f {
 				dirty[cache.PartOf(p, n)] = true
@@ -111,6 +107,32 @@ func keepKnown(st store, k cache.Key, parts int, old, learned tree.Known) error 
 			if _, ok := learned[p]; !ok {
 				dirty[cache.PartOf(p, n)] = true
 			}
+		}
+	}
+	return writeKnown(st, k, parts, learned, dirty)
+}
+
+// keepChanged keeps learned at k, whose record had parts parts (0: none)
+// and differs from learned only at the paths changed: their parts are
+// written, all of them (and the header) when their number changes.
+func keepChanged(st store, k cache.Key, parts int, learned tree.Known, changed []string) error {
+	n := knownParts(len(learned))
+	dirty := make([]bool, n)
+	if parts == n {
+		for _, p := range changed {
+			dirty[cache.PartOf(p, n)] = true
+		}
+	}
+	return writeKnown(st, k, parts, learned, dirty)
+}
+
+// writeKnown writes the parts of learned marked dirty (all of them, and
+// the header, when the record had another number of parts than dirty's).
+func writeKnown(st store, k cache.Key, parts int, learned tree.Known, dirty []bool) error {
+	n := len(dirty)
+	if parts != n {
+		for i := range dirty {
+			dirty[i] = true
 		}
 	}
 	now := make([]tree.Known, n)

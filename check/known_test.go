@@ -335,6 +335,24 @@ func TestKnownParts(t *testing.T) {
 	if got, _ := load(); !maps.Equal(got, next) {
 		t.Error("the changed record does not load as kept")
 	}
+	// The same kept from the changed paths (a comparison's Changed): the
+	// same parts written, the same record loaded.
+	back := maps.Clone(next)
+	back[p1] = all[p1]
+	st.puts = 0
+	if err := keepChanged(st, key, parts, back, []string{p1}); err != nil {
+		t.Fatal(err)
+	}
+	if st.puts != 1 {
+		t.Errorf("a change of one file by its path took %d puts, want 1", st.puts)
+	}
+	if got, _ := load(); !maps.Equal(got, back) {
+		t.Error("the record changed by path does not load as kept")
+	}
+	st.puts = 0
+	if err := keepChanged(st, key, parts, next, []string{p1}); err != nil {
+		t.Fatal(err)
+	}
 	// More files: more parts, all written.
 	more := known(5000, 1)
 	st.puts = 0

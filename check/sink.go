@@ -268,7 +268,7 @@ type goldenSink struct {
 	store store
 	key   cache.Key
 	// parts are the parts of the record at key, old what it held (see
-	// loadKnown).
+	// loadKnown; a comparison changes it in place into what it learned).
 	parts int
 	old   tree.Known
 }
@@ -368,7 +368,10 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, objs []*sunk, split boo
 			res.Findings = res.Findings[:cut]
 		}
 	}
-	g.keep(g.cmp.Learned())
+	if learned, changed := g.cmp.Learned(); g.store != nil && changed {
+		// learned is the record loaded (old) changed in place at Changed.
+		_ = keepChanged(g.store, g.key, g.parts, learned, g.cmp.Changed()) // not kept: the next run reads the files
+	}
 	if r.opts.goldenReport != nil {
 		r.opts.goldenReport(res.Name, rep)
 	}

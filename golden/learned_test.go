@@ -55,7 +55,7 @@ func TestComparerLearnedModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Known, c.Start = known, start
+		c.Known, c.Start = maps.Clone(known), start // the Comparer changes it
 		model := tree.Known{}
 		last := map[string]string{} // path: added, changed, unchanged or known
 		var trace []string
@@ -126,6 +126,16 @@ func TestComparerLearnedModel(t *testing.T) {
 		}
 		if want := !maps.Equal(model, known); changed != want {
 			t.Fatalf("round %d: changed %t, want %t\nsteps:\n%q", round, changed, want, trace)
+		}
+		var differ []string // the paths whose entry changed
+		for _, p := range slices.Sorted(maps.Keys(golden)) {
+			f, ok := model[p]
+			if g, had := known[p]; ok != had || f != g {
+				differ = append(differ, p)
+			}
+		}
+		if diff := cmp.Diff(differ, c.Changed(), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("round %d: Changed (-want +got):\n%s\nsteps:\n%q", round, diff, trace)
 		}
 	}
 }

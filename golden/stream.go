@@ -2,7 +2,6 @@ package golden
 
 import (
 	"bytes"
-	"maps"
 	"slices"
 	"time"
 
@@ -24,7 +23,8 @@ type Comparer struct {
 	// Known, when set, are the golden files an earlier comparison with
 	// the same Mask found equal to their rendered files: PutDigest does
 	// not read them again while they and the rendered objects are as
-	// they were.
+	// they were. The Comparer takes the map over: from the first Put it
+	// changes it in place into what it learns (Learned returns it).
 	Known tree.Known
 
 	// Start is when the comparison began (NewComparer sets it): a golden
@@ -33,12 +33,12 @@ type Comparer struct {
 	Start time.Time
 
 	list *tree.Listing
-	// learned are the golden files found equal, for Learned: Known as it
-	// was at the first Put (copied whole, not rebuilt a file at a time),
-	// changed by the files Put that Known did not vouch for, whose paths
-	// are in touched.
-	learned tree.Known
-	touched []string
+	// Known becomes what the comparison learned, changed in place (no
+	// copy of a 20,000-file record per run): prior holds what it held
+	// of each path changed, as given; given is its length as given.
+	prior   map[string]priorFile
+	given   int
+	dropped bool
 	// paths are the rendered paths. state is the comparison of those
 	// Known did not vouch for; hits counts the others (unchanged, not
 	// read). putKnown counts the paths of Known that were Put: Learned
@@ -48,6 +48,12 @@ type Comparer struct {
 	hits     int
 	putKnown int
 	begun    bool
+}
+
+// priorFile is what Known held of a path before the comparison changed it.
+type priorFile struct {
+	f  tree.KnownFile
+	ok bool
 }
 
 // fileState is how a rendered file compares with its golden file.
@@ -73,20 +79,15 @@ func NewComparer(dir string) (*Comparer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, learned: tree.Known{}}, nil
+	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, prior: map[string]priorFile{}}, nil
 }
 
-// begin starts learned from Known at the first Put (Known is set after
+// begin takes Known over at the first Put (Known is set after
 // NewComparer), and counts a Put of p: it reports whether p was Put
 // before (a second Put replaces the first: what the first counted is
 // undone, so that p counts once, as a hit of Known or by its state).
 func (c *Comparer) begin(p string) (again bool) {
-	if !c.begun {
-		c.begun = true
-		if len(c.Known) > 0 {
-			c.learned = maps.Clone(c.Known)
-		}
-	}
+	c.start()
 	if !c.paths.Has(p) {
 		if _, ok := c.Known[p]; ok {
 			c.putKnown++
@@ -101,18 +102,51 @@ func (c *Comparer) begin(p string) (again bool) {
 	return true
 }
 
-// unlearn takes p, Put and not vouched for by Known, out of learned.
+// start takes Known over, once.
+func (c *Comparer) start() {
+	if !c.begun {
+		c.begun = true
+		if c.Known == nil {
+			c.Known = tree.Known{}
+		}
+		c.given = len(c.Known)
+	}
+}
+
+// vouched is what Known held of p as given: a path Put before may have
+// been changed since (only such a path: prior is written by the Puts).
+func (c *Comparer) vouched(p string, again bool) (tree.KnownFile, bool) {
+	if again {
+		if w, ok := c.prior[p]; ok {
+			return w.f, w.ok
+		}
+	}
+	f, ok := c.Known[p]
+	return f, ok
+}
+
+// touch remembers what Known holds of p before the comparison first
+// changes it.
+func (c *Comparer) touch(p string) {
+	if _, ok := c.prior[p]; !ok {
+		f, ok := c.Known[p]
+		c.prior[p] = priorFile{f: f, ok: ok}
+	}
+}
+
+// unlearn takes p, Put and not vouched for by Known, out of what is
+// learned.
 func (c *Comparer) unlearn(p string) {
-	if _, ok := c.learned[p]; ok {
-		delete(c.learned, p)
-		c.touched = append(c.touched, p)
+	if _, ok := c.Known[p]; ok {
+		c.touch(p)
+		delete(c.Known, p)
 	}
 }
 
 // learn keeps f for p, found equal to its rendered file.
 func (c *Comparer) learn(p string, f tree.KnownFile) {
-	c.learned[p] = f
-	c.touched = append(c.touched, p)
+	c.touch(p)
+	c.Known[p] = f
 }
 
 // Put compares the rendered file at the tree path p (a clean relative
@@ -132,14 +166,14 @@ func (c *Comparer) Put(p string, data []byte) error {
 func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, error)) error {
 	again := c.begin(p)
 	id, stable := c.list.Stat(p) // before reading: a later write changes it
-	if k, ok := c.Known[p]; ok && stable && k == (tree.KnownFile{File: id, Rendered: d}) {
+	if k, ok := c.vouched(p, again); ok && stable && k == (tree.KnownFile{File: id, Rendered: d}) {
 		if err := c.paths.Add(p); err != nil {
 			return err
 		}
-		// Unchanged, not read: learned holds k since begin, unless an
-		// earlier Put of p took it out.
+		// Unchanged, not read: Known holds k as given, unless an earlier
+		// Put of p changed it.
 		if again {
-			c.learned[p] = k
+			c.learn(p, k)
 		}
 		c.hits++
 		return nil
@@ -157,24 +191,47 @@ func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, err
 }
 
 // Learned is the Known of the next comparison: the golden files Put with
-// a digest that were equal to their rendered files. changed says whether
-// it differs from Known (else there is nothing new to keep).
+// a digest that were equal to their rendered files (Known, changed in
+// place). changed says whether it differs from Known as given (else
+// there is nothing new to keep); Changed names the paths that do.
 func (c *Comparer) Learned() (k tree.Known, changed bool) {
-	if c.putKnown < len(c.Known) { // files of Known not Put: not learned
-		for p := range c.learned {
-			if !c.paths.Has(p) {
-				delete(c.learned, p)
-			}
-		}
-		return c.learned, true
-	}
-	for _, p := range c.touched {
-		k, ok := c.Known[p]
-		if l, learned := c.learned[p]; ok != learned || k != l {
-			return c.learned, true
+	c.dropUnput()
+	for p, w := range c.prior {
+		if f, ok := c.Known[p]; ok != w.ok || f != w.f {
+			return c.Known, true
 		}
 	}
-	return c.learned, false
+	return c.Known, false
+}
+
+// Changed returns the paths, sorted, whose entry in Learned differs from
+// Known as given: a record kept by parts rewrites only theirs.
+func (c *Comparer) Changed() []string {
+	c.dropUnput()
+	var out []string
+	for p, w := range c.prior {
+		if f, ok := c.Known[p]; ok != w.ok || f != w.f {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dropUnput takes the files of Known that were not Put out of what is
+// learned, once.
+func (c *Comparer) dropUnput() {
+	c.start()
+	if c.dropped || c.putKnown >= c.given {
+		return
+	}
+	c.dropped = true
+	for p := range c.Known {
+		if !c.paths.Has(p) {
+			c.touch(p)
+			delete(c.Known, p)
+		}
+	}
 }
 
 func (c *Comparer) put(p string, data []byte) (fileState, error) {
