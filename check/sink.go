@@ -139,8 +139,10 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 	s := k.recs.at(i)
 	*s = sunk{path: tree.KeyPath(c, key), cluster: c, origin: e.Origin, obj: obj, owner: e.Owner, propagated: e.Propagated}
 	switch {
-	case e.Object == nil && e.Lazy != nil:
+	case e.Object == nil && e.Lazy != nil && e.Lazy.Sums != nil:
 		s.digest, s.digested = e.Lazy.Sums.Digest, e.Lazy.Sums.Digested
+	case e.Object == nil && e.Lazy != nil: // no hashes: digested from the object
+		s.digest, s.digested = tree.DigestOf(e.Lazy.Object())
 	case e.Object.Sums != nil: // a render cache hit's, computed when it was kept
 		s.digest, s.digested = e.Object.Sums.Digest, e.Object.Sums.Digested
 	default:

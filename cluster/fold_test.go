@@ -104,7 +104,7 @@ func TestStreamingStoreAsksOnce(t *testing.T) {
 	for i := range 10 {
 		for _, c := range []string{"hub", "m1", "m1"} {
 			key := manifest.Key{Kind: "ConfigMap", Namespace: "default", Name: fmt.Sprint("c", i)}
-			l := &Lazy{APIVersion: "v1", Key: key, Decode: func() *manifest.Object {
+			l := &Lazy{APIVersion: "v1", Key: key, Decode: func(*Lazy) *manifest.Object {
 				decoded[c]++
 				return manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": key.Name, "namespace": "default"}})
 			}}

@@ -21,8 +21,8 @@ func (s *lazySink) TakesLazy() bool             { return s.takes }
 
 // lazyOf is a Lazy ConfigMap named name whose decodes are counted.
 func lazyOf(name string, decodes *int) *Lazy {
-	return &Lazy{APIVersion: "v1", Key: manifest.Key{Kind: "ConfigMap", Namespace: "ns", Name: name}, Sums: manifest.Sums{Digested: true},
-		Decode: func() *manifest.Object {
+	return &Lazy{APIVersion: "v1", Key: manifest.Key{Kind: "ConfigMap", Namespace: "ns", Name: name}, Sums: &manifest.Sums{Digested: true},
+		Decode: func(*Lazy) *manifest.Object {
 			*decodes++
 			return manifest.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "namespace": "ns"}})
 		}}
@@ -110,7 +110,7 @@ func TestLazyEntries(t *testing.T) {
 	t.Run("same as decoded", func(t *testing.T) {
 		decodes := 0
 		l := lazyOf("b", &decodes)
-		e := Entry{Object: l.Decode()}
+		e := Entry{Object: l.Decode(l)}
 		lazy := Entry{Lazy: lazyOf("b", &decodes)}
 		if diff := cmp.Diff(e.Key(), lazy.Key()); diff != "" {
 			t.Errorf("keys differ: %s", diff)

@@ -226,13 +226,13 @@ func decodeObject(raw string) map[string]any {
 // does not decode is a bug of this package, not bad input: a lazy
 // decode cannot fall back to rendering the application again, and the
 // run stops rather than check an object it does not have.
-func decodeLazy(raw string, key manifest.Key) *manifest.Object {
+func decodeLazy(l *cluster.Lazy) *manifest.Object {
 	defer func() {
 		if r := recover(); r != nil {
-			panic(fmt.Sprintf("render cache: the entry of %s does not decode: %v", key, r))
+			panic(fmt.Sprintf("render cache: the entry of %s does not decode: %v", l.Key, r))
 		}
 	}()
-	return manifest.New(decodeObject(raw))
+	return manifest.New(decodeObject(l.Raw))
 }
 
 // lazies are the writes' objects as cluster.Lazy, decoded only when a
@@ -244,9 +244,8 @@ func (c *cached) lazies() []*cluster.Lazy {
 		if !h.plain || c.writes[i].Resource.Object != nil {
 			return nil
 		}
-		raw, key := c.raw[i], manifest.Key{Group: manifest.Group(h.apiVersion), Kind: h.kind, Namespace: h.namespace, Name: h.name}
-		ls[i] = cluster.Lazy{APIVersion: h.apiVersion, Sums: c.sums[i], Key: key,
-			Decode: func() *manifest.Object { return decodeLazy(raw, key) }}
+		key := manifest.Key{Group: manifest.Group(h.apiVersion), Kind: h.kind, Namespace: h.namespace, Name: h.name}
+		ls[i] = cluster.Lazy{APIVersion: h.apiVersion, Sums: &c.sums[i], Key: key, Raw: c.raw[i], Decode: decodeLazy}
 		out[i] = &ls[i]
 	}
 	return out

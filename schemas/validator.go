@@ -230,7 +230,7 @@ func (s *Stream) check(c string, e cluster.Entry) []ObjectFinding {
 	var fs []Finding
 	m := s.v.opts.Memo
 	known := false
-	if m != nil && e.Object == nil && e.Lazy != nil {
+	if m != nil && e.Object == nil && e.Lazy != nil && e.Lazy.Sums != nil {
 		// A Lazy object is decoded only when the memo lacks its findings
 		// or has some (they are located in it).
 		fs, known = m.Known(e.Lazy.Sums.Content, version)

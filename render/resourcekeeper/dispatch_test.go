@@ -130,7 +130,7 @@ func testDispatch(t *testing.T, tt dispatchCase, lazy bool) {
 		e := cluster.Entry{Object: o, Owner: cluster.ApplicationOwner(w.app), Origin: cluster.Origin{Application: w.app}}
 		if lazy && Lazily(o) {
 			e.Object, e.Origin.Pos = nil, at
-			e.Lazy = &cluster.Lazy{APIVersion: o.APIVersion(), Key: o.Key(), Decode: func() *manifest.Object { decodes++; return o }}
+			e.Lazy = &cluster.Lazy{APIVersion: o.APIVersion(), Key: o.Key(), Decode: func(*cluster.Lazy) *manifest.Object { decodes++; return o }}
 		} else {
 			o.Pos = at
 		}
