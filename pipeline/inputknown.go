@@ -34,7 +34,10 @@ import (
 const inputsFormat = "inputs/1"
 
 // knownInputs is a run's record of its input files: the last run's
-// (old) and what this one learned (now).
+// (old), which of them this one found as recorded (knownFile.kept) and
+// what it read and recorded anew (learned). The record kept next is the
+// files kept and learned: it is not gathered in a map of its own unless
+// it changed, and then only its changed parts.
 type knownInputs struct {
 	store *cache.Store
 	key   cache.Key
@@ -42,11 +45,9 @@ type knownInputs struct {
 	// (by tree.FileID.Racy's window) is not recorded.
 	start time.Time
 	old   map[string]*knownFile
-	now   map[string]*knownFile
-	// learned counts the files read and recorded anew, learnedPaths are
-	// them.
-	learned      int
-	learnedPaths []string
+	// kept counts the files of old found as recorded.
+	kept    int
+	learned map[string]*knownFile
 	// parts is how many parts the record had (0: none).
 	parts int
 	// apps is the number of the old record's Applications: what the
@@ -64,6 +65,8 @@ type knownFile struct {
 	// walk found it (documents without kind are then skipped).
 	display string
 	walking bool
+	// kept marks a file of the last run's record found as recorded.
+	kept bool
 	sum     [sha256.Size]byte
 	docs    []docSum
 	apps    []knownApp
@@ -107,8 +110,6 @@ func openKnownInputs(in *Inputs, start time.Time) *knownInputs {
 	for _, f := range k.old {
 		k.apps += len(f.apps)
 	}
-	// A run reads about the files it read before.
-	k.now = make(map[string]*knownFile, len(k.old))
 	return k
 }
 
@@ -199,8 +200,24 @@ func (k *knownInputs) reuse(abs, display string, walking bool) *knownFile {
 	if id, ok := k.dir.stat(abs); !ok || id != f.id {
 		return nil
 	}
-	k.now[abs] = f
+	k.keep1(f)
 	return f
+}
+
+// keep1 keeps f, a file of the last run's record found as recorded.
+func (k *knownInputs) keep1(f *knownFile) {
+	if !f.kept {
+		f.kept = true
+		k.kept++
+	}
+}
+
+// record records f, read anew at abs.
+func (k *knownInputs) record(abs string, f *knownFile) {
+	if k.learned == nil {
+		k.learned = map[string]*knownFile{}
+	}
+	k.learned[abs] = f
 }
 
 // reserve grows l's lists and sizes its map of files read, once, for
@@ -247,44 +264,56 @@ func (k *knownInputs) learn(abs string, id tree.FileID, display string, walking 
 		}
 		f.apps = append(f.apps, knownApp{pos: a.pos, namePos: a.namePos, key: a.key})
 	}
-	k.now[abs] = f
-	k.learned++
-	k.learnedPaths = append(k.learnedPaths, abs)
+	k.record(abs, f)
 }
 
 // keep stores what this run learned, when it differs from the record.
 func (k *knownInputs) keep() error {
-	if k == nil || (k.learned == 0 && len(k.now) == len(k.old)) {
+	if k == nil || (len(k.learned) == 0 && k.kept == len(k.old)) {
 		return nil
 	}
-	n := inputParts(len(k.now))
-	// A part changed when a file of it was learned, or when it holds
-	// fewer files than before: it holds only files it held or learned.
-	// Only the changed parts (all of them when n is new) are gathered.
+	// The record now: the files kept that were not read anew, and those
+	// learned.
+	total := len(k.learned) + k.kept
+	for abs := range k.learned {
+		if f := k.old[abs]; f != nil && f.kept {
+			total--
+		}
+	}
+	n := inputParts(total)
+	// A part changed when a file of it was learned, or a file of the
+	// old record was not kept (or was read anew); all of them when n is
+	// new. Only the changed parts are gathered.
 	changed := make([]bool, n)
-	for _, abs := range k.learnedPaths {
+	for i := range changed {
+		changed[i] = k.parts != n
+	}
+	for abs := range k.learned {
 		changed[cache.PartOf(abs, n)] = true
 	}
-	count := make([]int, n)
-	for abs := range k.now {
-		count[cache.PartOf(abs, n)]++
-	}
-	for abs := range k.old {
-		count[cache.PartOf(abs, n)]--
-	}
-	for i := range n {
-		changed[i] = changed[i] || k.parts != n || count[i] != 0
+	for abs, f := range k.old {
+		if !f.kept {
+			changed[cache.PartOf(abs, n)] = true
+		}
 	}
 	parts := make([]map[string]*knownFile, n)
-	for abs, f := range k.now {
+	add := func(abs string, f *knownFile) {
 		i := cache.PartOf(abs, n)
 		if !changed[i] {
-			continue
+			return
 		}
 		if parts[i] == nil {
 			parts[i] = map[string]*knownFile{}
 		}
 		parts[i][abs] = f
+	}
+	for abs, f := range k.old {
+		if _, again := k.learned[abs]; f.kept && !again {
+			add(abs, f)
+		}
+	}
+	for abs, f := range k.learned {
+		add(abs, f)
 	}
 	for i := range n {
 		if !changed[i] {
@@ -341,7 +370,16 @@ func (z *lazyApp) load(pos manifest.Pos) (appSource, error) {
 // knownMagic starts a marshalled record.
 const knownInputsMagic = "drydock known inputs 1\n"
 
-func (k *knownInputs) marshal() []byte { return marshalKnownInputs(k.now) }
+func (k *knownInputs) marshal() []byte {
+	now := map[string]*knownFile{}
+	maps.Copy(now, k.learned)
+	for abs, f := range k.old {
+		if _, again := now[abs]; f.kept && !again {
+			now[abs] = f
+		}
+	}
+	return marshalKnownInputs(now)
+}
 
 // marshalKnownInputs encodes files (a part of the record).
 func marshalKnownInputs(files map[string]*knownFile) []byte {

@@ -105,9 +105,7 @@ func TestKnownInputs(t *testing.T) {
 			}
 			id, _ := tree.StatID(fi)
 			f.id.ChangeNs = id.ChangeNs
-			k.now[abs] = f
-			k.learned++
-			k.learnedPaths = append(k.learnedPaths, abs)
+			k.record(abs, f)
 		}
 		if err := k.keep(); err != nil {
 			t.Fatal(err)
@@ -150,7 +148,7 @@ func TestKnownInputs(t *testing.T) {
 		}
 	})
 	t.Run("a record that does not read is none", func(t *testing.T) {
-		k := &knownInputs{now: map[string]*knownFile{"/a.yaml": {display: "a.yaml", docs: []docSum{{line: 1}}, apps: []knownApp{{}}}}}
+		k := &knownInputs{learned: map[string]*knownFile{"/a.yaml": {display: "a.yaml", docs: []docSum{{line: 1}}, apps: []knownApp{{}}}}}
 		data := k.marshal()
 		if m, err := parseKnownInputs(data); err != nil || len(m) != 1 {
 			t.Fatalf("parse: %v, %v", m, err)
@@ -283,11 +281,9 @@ func TestKnownInputsParts(t *testing.T) {
 	}
 	abs := func(i int) string { return fmt.Sprintf("/w/apps/%d.yaml", i) }
 	all := map[string]*knownFile{}
-	k := &knownInputs{store: store, key: key, now: map[string]*knownFile{}}
+	k := &knownInputs{store: store, key: key}
 	for i := range 3000 {
-		k.now[abs(i)] = file(i)
-		k.learned++
-		k.learnedPaths = append(k.learnedPaths, abs(i))
+		k.record(abs(i), file(i))
 		all[abs(i)] = file(i)
 	}
 	puts := func(k *knownInputs) int {
@@ -303,7 +299,7 @@ func TestKnownInputsParts(t *testing.T) {
 	}
 	open := func() *knownInputs {
 		old, parts := loadKnownInputs(store, key)
-		return &knownInputs{store: store, key: key, old: old, parts: parts, now: map[string]*knownFile{}}
+		return &knownInputs{store: store, key: key, old: old, parts: parts}
 	}
 	opts := cmp.AllowUnexported(knownFile{}, docSum{}, knownApp{})
 	k = open()
@@ -312,16 +308,37 @@ func TestKnownInputsParts(t *testing.T) {
 	}
 	// A run: file 0 gone, file 1 read again.
 	for i := 1; i < 3000; i++ {
-		k.now[abs(i)] = k.old[abs(i)]
+		k.keep1(k.old[abs(i)])
 	}
-	k.now[abs(1)] = file(-1)
-	k.learned, k.learnedPaths = 1, []string{abs(1)}
+	k.record(abs(1), file(-1))
 	want := map[int]bool{cache.PartOf(abs(0), 8): true, cache.PartOf(abs(1), 8): true}
 	if n := puts(k); n != len(want) {
 		t.Errorf("a run that changed two files wrote %d parts, want %d", n, len(want))
 	}
 	delete(all, abs(0))
 	all[abs(1)] = file(-1)
+	if diff := cmp.Diff(all, open().old, opts); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	// A run that finds every file as recorded writes nothing; one that
+	// keeps all but one file writes its part.
+	k = open()
+	for _, f := range k.old {
+		k.keep1(f)
+	}
+	if n := puts(k); n != 0 {
+		t.Errorf("a run that changed nothing wrote %d parts", n)
+	}
+	k = open()
+	for p, f := range k.old {
+		if p != abs(2) {
+			k.keep1(f)
+		}
+	}
+	if n := puts(k); n != 1 {
+		t.Errorf("a run that dropped one file wrote %d parts, want 1", n)
+	}
+	delete(all, abs(2))
 	if diff := cmp.Diff(all, open().old, opts); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
