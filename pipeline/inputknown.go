@@ -67,9 +67,9 @@ type knownFile struct {
 	walking bool
 	// kept marks a file of the last run's record found as recorded.
 	kept bool
-	sum     [sha256.Size]byte
-	docs    []docSum
-	apps    []knownApp
+	sum  [sha256.Size]byte
+	docs []docSum
+	apps []knownApp
 }
 
 // knownApp is an Application of a known file: where it starts, its key
