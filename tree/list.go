@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/drydock-dev/drydock/manifest"
@@ -30,10 +31,13 @@ type Listing struct {
 type listedDir struct {
 	// root is the directory, resolved.
 	root string
-	// files are the paths of its *.yaml files (owned or not) and of the
-	// other files it owns.
-	files map[string]bool
+	// The directory's *.yaml files (owned or not) and the other files it
+	// owns: owned.listed[p] is true for a file it owns that is there
+	// (false: listed only), extra holds the others. The paths of the
+	// files owned, most of them, are the OwnershipFile's lines: a second
+	// map of them (and the walk's path strings) is not kept.
 	owned ownership
+	extra map[string]bool
 	// ownershipData is the OwnershipFile's content (nil if absent).
 	ownershipData []byte
 }
@@ -68,8 +72,11 @@ func (l *Listing) Leftovers() []string { return l.recovered }
 // Unowned reports whether the directory holds .yaml files but no
 // OwnershipFile: drydock owns none of them.
 func (l *Listing) Unowned() bool {
-	return l.g != nil && l.g.owned.listed == nil && len(l.g.files) > 0
+	return l.g != nil && l.g.owned.listed == nil && len(l.g.extra) > 0
 }
+
+// has reports whether the directory holds the listed file p.
+func (g *listedDir) has(p string) bool { return g.owned.listed[p] || g.extra[p] }
 
 // Removed are the listed files drydock owns that rendered does not hold,
 // sorted.
@@ -77,12 +84,15 @@ func (l *Listing) Removed(rendered func(p string) bool) []string {
 	if l.g == nil {
 		return nil
 	}
+	// The owned files there (listed true), a few of them Removed: sorted
+	// once found, not all sorted first.
 	var out []string
-	for _, p := range sortedKeys(l.g.files) {
-		if !rendered(p) && l.g.owned.owns(p) {
+	for p, there := range l.g.owned.listed {
+		if there && !rendered(p) {
 			out = append(out, p)
 		}
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -91,7 +101,7 @@ func (l *Listing) Removed(rendered func(p string) bool) []string {
 // directories only (a symbolic link made since the listing is refused),
 // nothing outside the directory, at most manifest.MaxInputBytes.
 func (l *Listing) Read(p string) (data []byte, listed bool, err error) {
-	if l.g == nil || !l.g.files[p] {
+	if l.g == nil || !l.g.has(p) {
 		return nil, false, nil
 	}
 	if l.files == nil {
@@ -108,7 +118,7 @@ func (l *Listing) Read(p string) (data []byte, listed bool, err error) {
 // Read reaches it; ok is false when the listing has no regular file there
 // or the system gives no FileID (see StatID): the file must then be read.
 func (l *Listing) Stat(p string) (id FileID, ok bool) {
-	if l.g == nil || !l.g.files[p] {
+	if l.g == nil || !l.g.has(p) {
 		return FileID{}, false
 	}
 	if l.files == nil {
@@ -164,9 +174,11 @@ func listDir(dir string) (*listedDir, error) {
 	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	// The files drydock owns are most of what it lists: sized for them,
-	// the map does not grow a step at a time.
-	g.files = make(map[string]bool, len(g.owned.listed))
+	// Listed, not yet found there (see listedDir).
+	for p := range g.owned.listed {
+		g.owned.listed[p] = false
+	}
+	g.extra = map[string]bool{}
 	// WalkDir's paths are prefix joined with a relative path: cut, not
 	// filepath.Rel (which cleans and allocates per entry).
 	prefix := root
@@ -185,7 +197,8 @@ func listDir(dir string) (*listedDir, error) {
 			}
 			rel = filepath.ToSlash(r)
 		}
-		isFile := strings.HasSuffix(d.Name(), ".yaml") || g.owned.owns(rel)
+		owned := g.owned.owns(rel)
+		isFile := owned || strings.HasSuffix(d.Name(), ".yaml")
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			return checkSymlink(full, rel, isFile)
@@ -194,7 +207,11 @@ func listDir(dir string) (*listedDir, error) {
 		case !d.Type().IsRegular():
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
 		}
-		g.files[rel] = true
+		if owned {
+			g.owned.listed[rel] = true // the map's key stays: rel is not kept
+		} else {
+			g.extra[rel] = true
+		}
 		return nil
 	})
 	if err != nil {

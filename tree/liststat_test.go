@@ -3,6 +3,7 @@ package tree
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -95,4 +96,37 @@ func TestListingStatKeepsOpenedDirectory(t *testing.T) {
 	if other, _ := StatID(fi); ok && id == other {
 		t.Error("Stat followed a symlink swapped in for an opened directory")
 	}
+}
+
+// TestListingKeepsOnePathCopy: a Listing of a directory whose files drydock
+// owns keeps their paths once, as the OwnershipFile's lines, and not also
+// the walk's path strings in a map of their own: what it holds per file
+// stays well under a path and a map entry more.
+func TestListingKeepsOnePathCopy(t *testing.T) {
+	const n = 2000
+	dir := t.TempDir()
+	tr := benchTree(n, "1")
+	if _, err := Update(dir, tr, UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
+	// The OwnershipFile's bytes (data and its string: ~2 x 45 a path) and
+	// its map are held (~195 a file); another map of the walk's paths
+	// (root + path, ~100 bytes each with its entry) is not (~290).
+	if per > 240 {
+		t.Errorf("the listing holds %d bytes a file, want at most 240", per)
+	}
+	if got := l.Removed(func(string) bool { return false }); len(got) != n {
+		t.Errorf("Removed names %d files, want %d", len(got), n)
+	}
+	runtime.KeepAlive(l)
 }

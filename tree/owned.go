@@ -32,12 +32,17 @@ const ownershipHeader = "# Files drydock wrote in this golden directory; --prune
 
 // ownership is the set of paths of a directory's files drydock owns.
 type ownership struct {
-	// listed is nil when the directory has no OwnershipFile.
+	// listed is nil when the directory has no OwnershipFile. Its keys
+	// are the paths; the values are the holder's (a listing's: whether
+	// the file is there).
 	listed map[string]bool
 }
 
 // owns reports whether drydock wrote the file at p.
-func (o ownership) owns(p string) bool { return o.listed[p] }
+func (o ownership) owns(p string) bool {
+	_, ok := o.listed[p]
+	return ok
+}
 
 // readOwnership reads root's OwnershipFile (root is resolved and exists).
 // It also returns the file's bytes (nil when there is none).
