@@ -79,49 +79,60 @@ func KnownLen(data []byte) (int, bool) {
 // nothing. The paths are cut from one string of data: a record of
 // thousands of files allocates once for them, not once a path. Marshal
 // writes the paths sorted, so a path not after the one before (a
-// duplicate) is not its.
+// duplicate) is not its. data is read twice, checked then added, rather
+// than its files kept in a slice in between: that slice would be as
+// large as the map's part of them, and garbage at once.
 func ParseKnownInto(data []byte, k Known, keep func(p string) bool) (int, error) {
 	if !bytes.HasPrefix(data, []byte(knownMagic)) {
 		return 0, ErrBadKnown
 	}
-	text := string(data)
-	r := knownReader{data: data[len(knownMagic):]}
-	n := r.uvarint()
-	if n > uint64(len(r.data)) { // every entry takes more than a byte
-		return 0, ErrBadKnown
-	}
-	type entry struct {
-		p string
-		f KnownFile
-	}
-	entries := make([]entry, 0, n)
-	for range n {
-		size := int(min(r.uvarint(), uint64(len(r.data)+1)))
-		at := len(data) - len(r.data)
-		r.bytes(size)
-		if r.bad {
-			return 0, ErrBadKnown
-		}
-		e := entry{p: text[at : at+size]}
-		e.f.File.Size, e.f.File.ModNs, e.f.File.ChangeNs = r.varint(), r.varint(), r.varint()
-		e.f.File.Ino, e.f.File.Dev = r.uvarint(), r.uvarint()
-		copy(e.f.Rendered[:], r.bytes(len(e.f.Rendered)))
-		if r.bad || len(entries) > 0 && entries[len(entries)-1].p >= e.p {
-			return 0, ErrBadKnown
-		}
-		entries = append(entries, e)
-	}
-	if r.bad || len(r.data) > 0 {
+	if !readKnown(data, nil) {
 		return 0, ErrBadKnown
 	}
 	added := 0
-	for _, e := range entries {
-		if keep == nil || keep(e.p) {
-			k[e.p] = e.f
+	readKnown(data, func(p string, f KnownFile) {
+		if keep == nil || keep(p) {
+			k[p] = f
 			added++
 		}
-	}
+	})
 	return added, nil
+}
+
+// readKnown reads the files of data, a marshalled Known (without checking
+// its magic), and reports whether it reads whole. With add, each file is
+// given to it, its path cut from one string of data (made at the first).
+func readKnown(data []byte, add func(p string, f KnownFile)) bool {
+	var text string
+	r := knownReader{data: data[len(knownMagic):]}
+	n := r.uvarint()
+	if n > uint64(len(r.data)) { // every entry takes more than a byte
+		return false
+	}
+	var last []byte
+	for i := range n {
+		size := int(min(r.uvarint(), uint64(len(r.data)+1)))
+		at := len(data) - len(r.data)
+		p := r.bytes(size)
+		if r.bad || i > 0 && bytes.Compare(last, p) >= 0 {
+			return false
+		}
+		last = p
+		var f KnownFile
+		f.File.Size, f.File.ModNs, f.File.ChangeNs = r.varint(), r.varint(), r.varint()
+		f.File.Ino, f.File.Dev = r.uvarint(), r.uvarint()
+		copy(f.Rendered[:], r.bytes(len(f.Rendered)))
+		if r.bad {
+			return false
+		}
+		if add != nil {
+			if text == "" {
+				text = string(data)
+			}
+			add(text[at:at+size], f)
+		}
+	}
+	return !r.bad && len(r.data) == 0
 }
 
 // knownReader reads a marshalled Known; bad says it was short.

@@ -86,8 +86,9 @@ func TestParseKnownInto(t *testing.T) {
 	}
 }
 
-// TestParseKnownAllocs: a record of thousands of files reads with a few
-// allocations besides the map's, not one a path.
+// TestParseKnownAllocs: a record of thousands of files reads into a map
+// sized for it with one allocation, the string its paths are cut from
+// (not one a path, nor a slice of its files).
 func TestParseKnownAllocs(t *testing.T) {
 	k := Known{}
 	for i := range 2000 {
@@ -100,7 +101,7 @@ func TestParseKnownAllocs(t *testing.T) {
 		if _, err := ParseKnownInto(data, into, nil); err != nil {
 			t.Fatal(err)
 		}
-	}); n > 5 {
+	}); n > 1 {
 		t.Errorf("ParseKnownInto of 2,000 files allocates %.0f times", n)
 	}
 }
