@@ -35,11 +35,59 @@ const maxFileName = 255
 func Path(cluster string, obj *manifest.Object) string { return KeyPath(cluster, obj.Key()) }
 
 // KeyPath is Path of the object of key k.
+//
+// It is made in one allocation when the kind is ASCII and the file name
+// needs no shortening, as for nearly every object (a run makes one a
+// rendered object): keyPath, which concatenates a part at a time, makes
+// the others.
 func KeyPath(cluster string, k manifest.Key) string {
 	ns := k.Namespace
 	if ns == "" {
 		ns = "_cluster"
 	}
+	kindLen := len(k.Kind)
+	if k.Group != "" {
+		kindLen += 1 + len(k.Group)
+	}
+	file := kindLen + 1 + len(k.Name) + len(".yaml")
+	if file > maxFileName || !ascii(k.Kind) {
+		return keyPath(cluster, ns, k)
+	}
+	var b strings.Builder
+	b.Grow(len(cluster) + 1 + len(ns) + 1 + file)
+	b.WriteString(cluster)
+	b.WriteByte('/')
+	b.WriteString(ns)
+	b.WriteByte('/')
+	for i := range len(k.Kind) { // strings.ToLower, of ASCII
+		c := k.Kind[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	if k.Group != "" {
+		b.WriteByte('.')
+		b.WriteString(k.Group)
+	}
+	b.WriteByte('_')
+	b.WriteString(k.Name)
+	b.WriteString(".yaml")
+	return b.String()
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// keyPath is KeyPath (ns the namespace part) a part at a time.
+func keyPath(cluster, ns string, k manifest.Key) string {
 	kind := strings.ToLower(k.Kind)
 	if k.Group != "" {
 		kind += "." + k.Group

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"cmp"
 	"os"
 	"path"
 	"path/filepath"
@@ -79,5 +80,36 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(dir, Tree{"../escape.yaml": []byte("x")}); err == nil {
 		t.Error("Write accepted a path outside the directory")
+	}
+}
+
+// TestKeyPathOneAllocation: KeyPath builds the path in one allocation and
+// says what concatenating its parts (keyPath) says, for kinds in any case
+// (ASCII or not), with and without a group or namespace, and names around
+// the length at which the file name is shortened.
+func TestKeyPathOneAllocation(t *testing.T) {
+	kinds := []string{"Deployment", "configmap", "KIND", "Ünïcode", "İstanbul", "kind", ""}
+	groups := []string{"", "apps", "example.com", "Ex.Com"}
+	namespaces := []string{"", "team-1"}
+	names := []string{"web-1", "Web", strings.Repeat("n", 200)}
+	for n := 230; n <= 256; n++ {
+		names = append(names, strings.Repeat("x", n))
+	}
+	for _, kind := range kinds {
+		for _, group := range groups {
+			for _, ns := range namespaces {
+				for _, name := range names {
+					k := manifest.Key{Group: group, Kind: kind, Namespace: ns, Name: name}
+					want := keyPath("c1", cmp.Or(ns, "_cluster"), k)
+					if got := KeyPath("c1", k); got != want {
+						t.Fatalf("KeyPath(%+v) = %q, want %q", k, got, want)
+					}
+				}
+			}
+		}
+	}
+	k := manifest.Key{Group: "apps", Kind: "Deployment", Namespace: "team-3", Name: "web-1234"}
+	if n := testing.AllocsPerRun(100, func() { _ = KeyPath("local", k) }); n != 1 {
+		t.Errorf("KeyPath allocates %.0f times, want 1", n)
 	}
 }
