@@ -109,6 +109,9 @@ func (c *Comparer) start() {
 		if c.Known == nil {
 			c.Known = tree.Known{}
 		}
+		// Most of Known's paths are Put again: the set of paths is sized
+		// for them (nothing was added to it yet).
+		c.paths = tree.NewPathSetSize(true, len(c.Known))
 		c.given = len(c.Known)
 	}
 }

@@ -95,8 +95,13 @@ type PathSet struct {
 
 // NewPathSet is an empty PathSet; with yamlOnly, every path must end in
 // .yaml.
-func NewPathSet(yamlOnly bool) *PathSet {
-	return &PathSet{yamlOnly: yamlOnly, files: map[string]bool{}, dirs: map[string]bool{}}
+func NewPathSet(yamlOnly bool) *PathSet { return NewPathSetSize(yamlOnly, 0) }
+
+// NewPathSetSize is NewPathSet sized for about n paths: a set of tens of
+// thousands of paths grown a step at a time leaves each smaller table
+// behind as garbage.
+func NewPathSetSize(yamlOnly bool, n int) *PathSet {
+	return &PathSet{yamlOnly: yamlOnly, files: make(map[string]bool, n), dirs: map[string]bool{}}
 }
 
 // Add checks p against the paths added before it and adds it; adding a

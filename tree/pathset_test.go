@@ -2,6 +2,7 @@ package tree
 
 import (
 	"errors"
+	"fmt"
 	"path"
 	"testing"
 )
@@ -62,5 +63,26 @@ func TestValidPathAllocs(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("validPath allocates %.0f times", n)
+	}
+}
+
+// TestPathSetSizeAllocs: a PathSet sized for its paths does not grow its
+// map of them a step at a time (what it allocates is its directories').
+func TestPathSetSizeAllocs(t *testing.T) {
+	paths := make([]string, 2000)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("local/team-%d/deployment.apps_web-%d.yaml", i%10, i)
+	}
+	fill := func(s *PathSet) {
+		for _, p := range paths {
+			if err := s.Add(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	grown := testing.AllocsPerRun(5, func() { fill(NewPathSet(true)) })
+	sized := testing.AllocsPerRun(5, func() { fill(NewPathSetSize(true, len(paths))) })
+	if sized > 12 || sized >= grown {
+		t.Errorf("a sized PathSet of 2,000 paths allocates %.0f times (grown: %.0f), want at most 12", sized, grown)
 	}
 }
