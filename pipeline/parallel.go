@@ -25,9 +25,11 @@ func ordered[S, R any](ctx context.Context, n, workers, window int, newState fun
 	if workers = min(workers, n); workers == 0 {
 		return
 	}
-	o := &orderedRun[R]{done: map[int]R{}, feeding: true}
-	o.cond = sync.NewCond(&o.mu)
+	// A token is held from handing an index out until the consumer has
+	// its result, so the indices pending are within one ring of done.
 	tokens := make(chan struct{}, max(window, workers))
+	o := &orderedRun[R]{done: make([]pending[R], cap(tokens)), feeding: true}
+	o.cond = sync.NewCond(&o.mu)
 	next, stop := make(chan int), make(chan struct{})
 	var wg sync.WaitGroup
 	for range workers {
@@ -65,7 +67,10 @@ type orderedRun[R any] struct {
 	cond *sync.Cond
 	// done holds finished results not yet consumed; handed counts the
 	// indexes given to workers, feeding is set until the last one is.
-	done     map[int]R
+	// done[i%len(done)] is index i's: no allocation per result (a map
+	// of a result wider than 128 bytes, as renderAll's, allocates each
+	// one it holds).
+	done     []pending[R]
 	handed   int
 	feeding  bool
 	panicked atomic.Pointer[WorkerPanic]
@@ -101,9 +106,15 @@ func (o *orderedRun[R]) feed(ctx context.Context, n int, tokens chan struct{}, n
 
 func (o *orderedRun[R]) finish(i int, r R) {
 	o.mu.Lock()
-	o.done[i] = r
+	o.done[i%len(o.done)] = pending[R]{r: r, ok: true}
 	o.cond.Broadcast()
 	o.mu.Unlock()
+}
+
+// pending is a slot of orderedRun.done.
+type pending[R any] struct {
+	r  R
+	ok bool
 }
 
 // wait returns result i once it is done; false when it never will be
@@ -112,8 +123,9 @@ func (o *orderedRun[R]) wait(i int) (R, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for {
-		if r, ok := o.done[i]; ok {
-			delete(o.done, i)
+		if p := &o.done[i%len(o.done)]; p.ok {
+			r := p.r
+			*p = pending[R]{} // drop the result's references
 			return r, true
 		}
 		if o.panicked.Load() != nil || (!o.feeding && i >= o.handed) {

@@ -70,3 +70,25 @@ func TestOrderedStops(t *testing.T) {
 	}, func(int, int) {})
 	t.Fatal("ordered returned after a worker panicked")
 }
+
+// TestOrderedAllocations checks that a result, however wide, costs no
+// allocation of its own on its way to the consumer (renderAll's outcome
+// is wider than a map keeps inline).
+func TestOrderedAllocations(t *testing.T) {
+	type wide struct {
+		i int
+		_ [40]int
+	}
+	run := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			ordered(context.Background(), n, 2, 8, func() int { return 0 }, func(_ int, i int) wide { return wide{i: i} }, func(i int, r wide) {
+				if r.i != i {
+					t.Fatalf("result %d for index %d", r.i, i)
+				}
+			})
+		})
+	}
+	if few, many := run(10), run(2000); many-few > 20 {
+		t.Errorf("%v allocations for 2000 results, %v for 10: results allocate", many, few)
+	}
+}
