@@ -19,35 +19,48 @@ func newApplier(out *cluster.Store, before workflow.Observed) *applier {
 	return &applier{keeper: resourcekeeper.New(out, before)}
 }
 
+// noResources are a lean entry's resource policies: none (dispatch only
+// reads them).
+var noResources = &resourcekeeper.Resources{}
+
 // apply writes r's objects in workflow order; the application owns what
-// it writes. lean, when set, is what a lean cache entry holds of the
-// Application: the writes' origins and sources (r.App is then only
-// named: see leanOf). sums, when set, are the hashes of the writes'
-// objects as the entry holds them: the object carries them
-// (manifest.Object.Sums) while it is dispatched, and only then, since
-// nothing changes a written object's data before it reaches the sinks (a
-// copy, such as a shared resource's, has none). lazy, when set (with lean
-// and sums), are the writes' objects as a lean entry holds them
-// undecoded (cached.lazies): each is written as a Lazy entry, decoded
+// it writes. hit, when set, is the render cache entry r came from: the
+// object carries the hashes it holds (manifest.Object.Sums) while it is
+// dispatched, and only then, since nothing changes a written object's
+// data before it reaches the sinks (a copy, such as a shared resource's,
+// has none). When r is nil, hit is a lean entry (see leanOf) and all
+// there is: its Application only named, the writes' origins and sources
+// as it holds them, the objects decoded (cached.objects) unless lazy,
+// when each is written as a Lazy entry (cachedWrite.lazyObject), decoded
 // only if a stage asks.
-func (a *applier) apply(r *workflow.AppResult, lean *leanApp, sums []manifest.Sums, lazy []*cluster.Lazy) error {
-	appKey := r.App.Namespace + "/" + r.App.Name
+func (a *applier) apply(r *workflow.AppResult, hit *cached, lazy bool) error {
+	var appKey string
+	var n int
+	resources := noResources
+	if r != nil {
+		appKey, n, resources = r.App.Namespace+"/"+r.App.Name, len(r.Writes), r.Resources
+	} else {
+		appKey, n = hit.namespace+"/"+hit.name, len(hit.ws)
+	}
 	owner := cluster.ApplicationOwner(appKey)
-	for i, w := range r.Writes {
+	for i := range n {
 		e := cluster.Entry{Owner: owner}
-		if lean != nil {
-			e.Source = lean.sources[i]
-		} else {
+		var target string
+		switch {
+		case r == nil:
+			w := &hit.ws[i]
+			target = w.cluster
+			e.Source, e.Origin = w.leanParts()
+			if lazy {
+				e.Lazy = w.lazyObject()
+			} else {
+				e.Object = manifest.New(hit.writes[i].Resource.Object)
+			}
+		default:
+			w := r.Writes[i]
+			target = w.Cluster
 			e.Source = source(r.App, w)
-		}
-		if lazy != nil {
-			e.Lazy = lazy[i]
-		} else {
 			e.Object = manifest.New(w.Resource.Object)
-		}
-		if lean != nil {
-			e.Origin = lean.origins[i]
-		} else {
 			e.Origin = origin(r.App, w)
 			e.Object.Provenance = w.Resource.Provenance
 			graftAuthored(r.App, w, e.Object)
@@ -56,10 +69,10 @@ func (a *applier) apply(r *workflow.AppResult, lean *leanApp, sums []manifest.Su
 				e.Origin.Pos = metaValuePos(r.App, w, me, e.Origin.Pos)
 			}
 		}
-		if sums != nil && e.Object != nil {
-			e.Object.Sums = &sums[i]
+		if hit != nil && e.Object != nil {
+			e.Object.Sums = &hit.ws[i].sums
 		}
-		written, err := a.keeper.Dispatch(w.Cluster, e, appKey, r.Resources)
+		written, err := a.keeper.Dispatch(target, e, appKey, resources)
 		if e.Object != nil {
 			e.Object.Sums = nil
 		} else if o := e.Lazy.Decoded(); o != nil {

@@ -156,26 +156,45 @@ func appKey(run cache.Key, a appSource, files map[string]*fileSum, base map[stri
 	return h.Key(), true
 }
 
-// cached is an application's render as an entry holds it.
+// cached is an application's render as an entry holds it. A warm run
+// decodes thousands of entries, and every byte it allocates is a fresh
+// heap page to fault in, so a hit keeps what dispatching a lean entry's
+// writes needs in one allocation (ws) and the rest as parts of the
+// entry, decoded only when asked (writesOf, objects, cachedWrite.leanParts).
 type cached struct {
-	// writes are the workflow's writes; their objects are nil until
-	// objects decodes them (raw holds them as the entry does).
-	writes     []workflow.Write
-	trace      []string
-	warnings   []string
-	suspended  bool
-	terminated bool
-	revision   string
-	// sums are the hashes of each write's object (objectSums), computed
-	// when the entry was made.
-	sums []manifest.Sums
-	// lean, when set, is all a hit needs of the Application: it is not
-	// parsed again.
-	lean *leanApp
-	// raw are the writes' objects as the entry holds them
-	// (decoder.value), heads what is known of each without decoding it.
-	raw   []string
-	heads []head
+	trace, warnings       []string
+	suspended, terminated bool
+	// lean, when set, says that the Application's name and namespace
+	// and each write's source and origin are all a hit needs of it: it
+	// is not parsed again (leanOf).
+	lean            bool
+	name, namespace string
+	revision        string
+	// ws are the writes as the entry holds them.
+	ws []cachedWrite
+	// writes are the workflow's writes, once writesOf made them; their
+	// objects are nil until objects decodes them.
+	writes []workflow.Write
+}
+
+// cachedWrite is a write of an entry.
+type cachedWrite struct {
+	cluster string
+	// meta is the encoding of the write's step, policies and resource
+	// but its object (writesOf decodes it).
+	meta string
+	// raw is the object's encoding (decoder.value).
+	raw string
+	// lean is the encoding of the write's source and origin, when the
+	// entry is lean (leanParts decodes it).
+	lean string
+	// plain says the object is one that dispatch may take undecoded
+	// (head); lazy.APIVersion and lazy.Key are then its head. sums
+	// are the hashes of the object (objectSums), computed when the entry
+	// was made.
+	plain bool
+	lazy  cluster.Lazy
+	sums  manifest.Sums
 }
 
 // head is what a write's Lazy object (cluster.Lazy) is known by, kept
@@ -195,16 +214,34 @@ func headOf(obj *manifest.Object) head {
 	return head{plain: true, apiVersion: obj.APIVersion(), kind: obj.Kind(), namespace: obj.Namespace(), name: obj.Name()}
 }
 
-// objects decodes the writes' objects.
+// writesOf makes c.writes, their objects nil.
+func (c *cached) writesOf() {
+	if c.writes != nil {
+		return
+	}
+	writes := make([]workflow.Write, len(c.ws))
+	res := make([]cueval.Resource, len(c.ws))
+	for i := range c.ws {
+		d := &decoder{s: c.ws[i].meta}
+		w := &writes[i]
+		w.Cluster, w.Step, w.Policies = c.ws[i].cluster, d.str(), d.strs()
+		res[i] = cueval.Resource{Component: d.str(), Trait: d.str(), Output: d.str(), PostDispatch: d.bool(), Policy: d.str()}
+		w.Resource = &res[i]
+	}
+	c.writes = writes
+}
+
+// objects makes the writes (writesOf) and decodes their objects.
 func (c *cached) objects() (err error) {
 	defer func() {
 		if recover() != nil {
 			err = errors.New("render cache: bad entry")
 		}
 	}()
+	c.writesOf()
 	for i := range c.writes {
 		if c.writes[i].Resource.Object == nil {
-			c.writes[i].Resource.Object = decodeObject(c.raw[i])
+			c.writes[i].Resource.Object = decodeObject(c.ws[i].raw)
 		}
 	}
 	return nil
@@ -235,20 +272,35 @@ func decodeLazy(l *cluster.Lazy) *manifest.Object {
 	return manifest.New(decodeObject(l.Raw))
 }
 
-// lazies are the writes' objects as cluster.Lazy, decoded only when a
-// stage asks; nil unless every one is plain and none is decoded.
-func (c *cached) lazies() []*cluster.Lazy {
-	ls := make([]cluster.Lazy, len(c.writes))
-	out := make([]*cluster.Lazy, len(c.writes))
-	for i, h := range c.heads {
-		if !h.plain || c.writes[i].Resource.Object != nil {
-			return nil
-		}
-		key := manifest.Key{Group: manifest.Group(h.apiVersion), Kind: h.kind, Namespace: h.namespace, Name: h.name}
-		ls[i] = cluster.Lazy{APIVersion: h.apiVersion, Sums: &c.sums[i], Key: key, Raw: c.raw[i], Decode: decodeLazy}
-		out[i] = &ls[i]
+// lazily says whether the writes' objects may be dispatched undecoded
+// (cachedWrite.lazyObject): every one is plain and none is decoded.
+func (c *cached) lazily() bool {
+	if c.writes != nil {
+		return false
 	}
-	return out
+	for i := range c.ws {
+		if !c.ws[i].plain {
+			return false
+		}
+	}
+	return true
+}
+
+// lazyObject is w's object as a cluster.Lazy, decoded only when a stage
+// asks; w must be plain.
+func (w *cachedWrite) lazyObject() *cluster.Lazy {
+	w.lazy.Raw, w.lazy.Sums, w.lazy.Decode = w.raw, &w.sums, decodeLazy
+	return &w.lazy
+}
+
+// leanParts is a lean entry's write's source and origin (decodeEntryString
+// read them through once, so they decode).
+func (w *cachedWrite) leanParts() (source string, o cluster.Origin) {
+	d := &decoder{s: w.lean}
+	source = d.str()
+	o.Pos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
+	o.Application, o.Component, o.Trait, o.Policy = d.str(), d.str(), d.str(), d.str()
+	return source, o
 }
 
 // leanApp is what writing an application's render needs of it when its
@@ -279,14 +331,8 @@ func leanOf(r *workflow.AppResult) *leanApp {
 	return l
 }
 
-// leanResult is the workflow's result of a lean entry, its Application
-// only named.
-func (c *cached) leanResult() *workflow.AppResult {
-	return &workflow.AppResult{App: &render.Application{Name: c.lean.name, Namespace: c.lean.namespace}, Writes: c.writes,
-		Trace: c.trace, Warnings: c.warnings, Resources: &resourcekeeper.Resources{}, Suspended: c.suspended, Terminated: c.terminated}
-}
-
-// result rebuilds the workflow's result for app.
+// result rebuilds the workflow's result for app; the objects are
+// decoded (objects).
 func (c *cached) result(app *render.Application) (*workflow.AppResult, error) {
 	res, err := resourcekeeper.ResourcePolicies(app)
 	if err != nil {
@@ -394,8 +440,10 @@ func decodeEntry(b []byte) (*cached, error) {
 	return c, err
 }
 
-// decodeEntryString reverses encodeEntry but for the objects, which it
-// reads past (cached.raw; objects decodes them); the strings of the
+// decodeEntryString reverses encodeEntry but for the parts a hit may
+// not need: the objects (cachedWrite.raw; objects decodes them), the
+// writes' other parts (writesOf) and a lean entry's origins
+// (cachedWrite.leanParts), which it reads through; the strings of the
 // entry it returns are parts of b.
 func decodeEntryString(b string) (c *cached, err error) {
 	d := &decoder{s: b}
@@ -409,30 +457,41 @@ func decodeEntryString(b string) (c *cached, err error) {
 	if n > uint64(len(d.s)) {
 		panic("bad count")
 	}
-	c.writes = make([]workflow.Write, n)
-	c.sums = make([]manifest.Sums, n)
-	c.raw = make([]string, n)
-	c.heads = make([]head, n)
-	res := make([]cueval.Resource, n)
-	for i := range c.writes {
-		w := &c.writes[i]
-		w.Cluster, w.Step, w.Policies = d.str(), d.str(), d.strs()
-		res[i] = cueval.Resource{Component: d.str(), Trait: d.str(), Output: d.str(), PostDispatch: d.bool(), Policy: d.str()}
-		if h := &c.heads[i]; d.bool() {
-			h.plain = true
-			h.apiVersion, h.kind, h.namespace, h.name = d.str(), d.str(), d.str(), d.str()
+	c.ws = make([]cachedWrite, n)
+	for i := range c.ws {
+		w := &c.ws[i]
+		w.cluster = d.str()
+		meta := d.s
+		d.str()      // step
+		d.skipStrs() // policies
+		d.str()      // component
+		d.str()      // trait
+		d.str()      // output
+		d.bool()     // post-dispatch
+		d.str()      // policy
+		w.meta = meta[:len(meta)-len(d.s)]
+		if d.bool() {
+			w.plain = true
+			apiVersion, kind, namespace, name := d.str(), d.str(), d.str(), d.str()
+			w.lazy.APIVersion = apiVersion
+			w.lazy.Key = manifest.Key{Group: manifest.Group(apiVersion), Kind: kind, Namespace: namespace, Name: name}
 		}
-		w.Resource = &res[i]
-		c.raw[i] = d.str()
-		c.sums[i] = d.sums()
+		w.raw = d.str()
+		w.sums = d.sums()
 	}
 	if d.bool() {
-		c.lean = &leanApp{name: d.str(), namespace: d.str(), origins: make([]cluster.Origin, n), sources: make([]string, n)}
-		for i := range c.lean.origins {
-			c.lean.sources[i] = d.str()
-			o := &c.lean.origins[i]
-			o.Pos = manifest.Pos{File: d.str(), Line: int(d.uint()), Col: int(d.uint())}
-			o.Application, o.Component, o.Trait, o.Policy = d.str(), d.str(), d.str(), d.str()
+		c.lean, c.name, c.namespace = true, d.str(), d.str()
+		for i := range c.ws {
+			lean := d.s
+			d.str()  // source
+			d.str()  // file
+			d.uint() // line
+			d.uint() // column
+			d.str()  // application
+			d.str()  // component
+			d.str()  // trait
+			d.str()  // policy
+			c.ws[i].lean = lean[:len(lean)-len(d.s)]
 		}
 	}
 	if len(d.s) != 0 {
@@ -607,6 +666,20 @@ func (d *decoder) strs() []string {
 	return s
 }
 
+// skipStrs reads past what strs would read.
+func (d *decoder) skipStrs() {
+	n := d.uint()
+	if n == 0 {
+		return
+	}
+	if n-1 > uint64(len(d.s)) {
+		panic("bad count")
+	}
+	for range n - 1 {
+		d.str()
+	}
+}
+
 func (d *decoder) value() any {
 	t := d.s[0]
 	d.s = d.s[1:]
@@ -665,7 +738,7 @@ type appKeys struct {
 	pack *renderPack
 	// lazy is set when the store's sinks take objects undecoded
 	// (cluster.LazySink): a lean hit's plain objects are then decoded
-	// only if a stage asks (cached.lazies).
+	// only if a stage asks (cached.lazily).
 	lazy bool
 }
 

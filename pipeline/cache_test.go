@@ -431,16 +431,15 @@ func TestCacheEntryBadObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err) // the rest reads: the object is read past
 	}
-	lazy := c.lazies()
-	if len(lazy) != 1 {
-		t.Fatalf("lazies() = %v", lazy)
+	if !c.lazily() || len(c.ws) != 1 {
+		t.Fatalf("lazily() = %v, %d writes", c.lazily(), len(c.ws))
 	}
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "ConfigMap ns/a") {
 			t.Errorf("Lazy decode of a bad object: recovered %v", r)
 		}
 	}()
-	lazy[0].Object()
+	c.ws[0].lazyObject().Object()
 }
 
 func TestSplitDocs(t *testing.T) {
@@ -768,5 +767,55 @@ func TestCacheLazy(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCacheEntryLean: a lean entry decodes into two allocations (the
+// entry and its writes) whatever its writes hold, and the parts it reads
+// through decode as encoded: each write's source and origin
+// (cachedWrite.leanParts) as leanOf gives them, the writes (writesOf)
+// and objects (objects) as rendered.
+func TestCacheEntryLean(t *testing.T) {
+	app := &render.Application{Name: "app", Namespace: "ns", Object: manifest.New(nil)}
+	var writes []workflow.Write
+	for _, name := range []string{"a", "b", "c"} {
+		obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "namespace": "ns"}}
+		writes = append(writes, workflow.Write{Cluster: "local", Step: "deploy", Policies: []string{"p"},
+			Resource: &cueval.Resource{Component: "comp-" + name, Trait: "t", Output: "o", Object: obj}})
+	}
+	r := &workflow.AppResult{App: app, Resources: &resourcekeeper.Resources{}, Writes: writes}
+	lean := leanOf(r)
+	if lean == nil {
+		t.Fatal("entry not lean")
+	}
+	b, err := encodeEntry(r, "rev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := string(b)
+	var c *cached
+	if n := allocsUnder(t, "decodeEntryString", func() { c, err = decodeEntryString(entry) }); err != nil || n != 2 {
+		t.Fatalf("decodeEntryString: %d allocations, %v; want 2", n, err)
+	}
+	if !c.lean || c.name != "app" || c.namespace != "ns" || c.revision != "rev" || !c.lazily() {
+		t.Fatalf("decoded %+v", c)
+	}
+	for i := range c.ws {
+		source, o := c.ws[i].leanParts()
+		if source != lean.sources[i] || o != lean.origins[i] {
+			t.Errorf("write %d: source %q origin %+v, want %q %+v", i, source, o, lean.sources[i], lean.origins[i])
+		}
+		if l := c.ws[i].lazyObject(); l.Key != manifest.New(writes[i].Resource.Object).Key() || l.APIVersion != "v1" {
+			t.Errorf("write %d: lazy %v %s", i, l.Key, l.APIVersion)
+		}
+	}
+	if err := c.objects(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(writes, c.writes); diff != "" {
+		t.Error(diff)
+	}
+	if c.lazily() {
+		t.Error("lazily() after the objects were decoded")
 	}
 }

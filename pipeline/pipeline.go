@@ -850,15 +850,13 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		statuses []ComponentStatus
 		// cacheErr is why its render was not kept (Inputs.Cache).
 		cacheErr error
-		// lean is what writing a cache hit's writes needs of its
-		// Application, which was not parsed (a lean entry's).
-		lean *leanApp
-		// sums are the hashes of the writes' objects, when a cache hit
-		// gives them.
-		sums []manifest.Sums
-		// lazy are the writes' objects undecoded, when a cache hit gives
-		// them and the stages take them (appKeys.lazy).
-		lazy []*cluster.Lazy
+		// hit is the cache entry the result came from: its writes'
+		// objects' hashes, and for a lean entry (res nil: its
+		// Application was not parsed) all the result is.
+		hit *cached
+		// lazy says a lean hit's objects go out undecoded
+		// (appKeys.lazy, cached.lazily).
+		lazy bool
 	}
 	newEngine := func() *cueval.Engine {
 		e := cueval.New(defs)
@@ -870,17 +868,15 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		key, keyed := keys.key(apps[i])
 		if props, ok := memo.hitProps(in, key, keyed); ok {
 			if c := keys.get(in.Cache, key); c != nil {
-				lean := c.lean != nil && len(in.BaseRevisions) == 0
-				if lean && keys.lazy {
-					if lazy := c.lazies(); lazy != nil {
-						return outcome{res: c.leanResult(), revision: c.revision, lean: c.lean, sums: c.sums, props: props, lazy: lazy}
-					}
+				lean := c.lean && len(in.BaseRevisions) == 0
+				if lean && keys.lazy && c.lazily() {
+					return outcome{hit: c, revision: c.revision, props: props, lazy: true}
 				}
 				if err := c.objects(); err == nil && lean {
-					return outcome{res: c.leanResult(), revision: c.revision, lean: c.lean, sums: c.sums, props: props}
+					return outcome{hit: c, revision: c.revision, props: props}
 				} else if err == nil {
 					if o, ok := c.outcome(apps[i], in.BaseRevisions); ok {
-						return outcome{res: o, revision: c.revision, sums: c.sums, props: props}
+						return outcome{res: o, hit: c, revision: c.revision, props: props}
 					}
 				}
 			}
@@ -939,25 +935,39 @@ func renderAll(ctx context.Context, defs *render.Definitions, inv *cluster.Inven
 		if o.cacheErr != nil && r.cacheErr == nil {
 			r.cacheErr = o.cacheErr
 		}
-		r.warnings = append(r.warnings, o.res.Warnings...)
+		// A lean hit's result is its entry's (cached.lean): an
+		// Application only named, no resource policies.
+		var name, namespace string
+		var warnings, lines []string
+		var resources *resourcekeeper.Resources
+		var suspended bool
+		if o.res != nil {
+			name, namespace, warnings, lines, resources, suspended = o.res.App.Name, o.res.App.Namespace, o.res.Warnings, o.res.Trace, o.res.Resources, o.res.Suspended
+		} else {
+			name, namespace, warnings, lines, resources, suspended = o.hit.name, o.hit.namespace, o.hit.warnings, o.hit.trace, nil, o.hit.suspended
+		}
+		r.warnings = append(r.warnings, warnings...)
 		r.props = append(r.props, o.props...)
 		r.statuses = append(r.statuses, o.statuses...)
 		// The workflow refused policies that do not decode.
 		if in.Record.AppState {
-			key := o.res.App.Namespace + "/" + o.res.App.Name
-			r.resources[key] = o.res.Resources
+			key := namespace + "/" + name
+			if resources == nil {
+				resources = &resourcekeeper.Resources{}
+			}
+			r.resources[key] = resources
 			r.hashes[key] = o.revision
-			if o.res.Suspended {
+			if suspended {
 				r.suspended[key] = true
 			}
 		}
 		if trace {
-			r.traces = append(r.traces, Trace{Application: o.res.App.Namespace + "/" + o.res.App.Name, Lines: o.res.Trace})
+			r.traces = append(r.traces, Trace{Application: namespace + "/" + name, Lines: lines})
 		}
 		// An invalid application's objects are missing, the others' are
 		// written (and checked); the run's error says it is incomplete.
 		if r.internal == nil && r.failed == nil {
-			r.failed = apply.apply(o.res, o.lean, o.sums, o.lazy)
+			r.failed = apply.apply(o.res, o.hit, o.lazy)
 		}
 	})
 	return r
