@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -81,11 +82,10 @@ func TestStoreIndexModel(t *testing.T) {
 // TestStoreIndexCollisions: records whose hashes collide are told apart by
 // their keys (the chain is walked, not trusted).
 func TestStoreIndexCollisions(t *testing.T) {
-	var x heldIndex
+	x := heldIndex{seed: maphash.MakeSeed(), heads: map[uint64]int32{}}
 	var f kindFolds
 	keys := []manifest.Key{{Kind: "a", Name: "x"}, {Kind: "a", Name: "y"}, {Kind: "b", Name: "x"}}
 	for i, k := range keys {
-		x.hash("c", k) // makes the map
 		x.add(42, held{cluster: "c", key: k, owner: fmt.Sprint(i)})
 	}
 	for i, k := range keys {

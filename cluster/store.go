@@ -146,9 +146,6 @@ func (x *heldIndex) at(i int32) *held { return &x.blocks[i/heldBlock][i%heldBloc
 
 // hash is the hash of cluster and folded key k.
 func (x *heldIndex) hash(cluster string, k manifest.Key) uint64 {
-	if x.heads == nil {
-		x.seed, x.heads = maphash.MakeSeed(), map[uint64]int32{}
-	}
 	return maphash.Comparable(x.seed, heldKey{cluster: cluster, key: k})
 }
 
@@ -200,7 +197,8 @@ type Sink interface {
 
 // NewStore returns a store of empty clusters that keeps every object.
 func NewStore() *Store {
-	return &Store{clusters: map[string]map[manifest.Key]Entry{}, ways: map[string]*way{}}
+	return &Store{clusters: map[string]map[manifest.Key]Entry{}, ways: map[string]*way{},
+		index: heldIndex{seed: maphash.MakeSeed(), heads: map[uint64]int32{}}}
 }
 
 // way returns how the store serves cluster, deciding it at its first
@@ -351,32 +349,33 @@ type kindFolds struct {
 // foldKey is k as the output tree sees it: group, kind and name in lower
 // case (the kind as remembered, remembering it).
 func (f *kindFolds) foldKey(k manifest.Key) manifest.Key {
-	k.Group, k.Name = strings.ToLower(k.Group), strings.ToLower(k.Name)
-	for i := range f.from {
-		if f.from[i] == k.Kind && f.to[i] != "" {
-			k.Kind = f.to[i]
-			return k
-		}
+	kind := k.Kind
+	k, remembered := f.fold(k)
+	if !remembered {
+		f.from[f.next], f.to[f.next] = kind, k.Kind
+		f.next = (f.next + 1) % len(f.from)
 	}
-	lower := strings.ToLower(k.Kind)
-	f.from[f.next], f.to[f.next] = k.Kind, lower
-	f.next = (f.next + 1) % len(f.from)
-	k.Kind = lower
 	return k
 }
 
 // foldedKey is k folded as foldKey folds it; unlike foldKey it remembers
 // nothing (Owner, a read, changes no state).
 func (f *kindFolds) foldedKey(k manifest.Key) manifest.Key {
+	k, _ = f.fold(k)
+	return k
+}
+
+// fold folds k, the kind as remembered if it is (remembered).
+func (f *kindFolds) fold(k manifest.Key) (folded manifest.Key, remembered bool) {
 	k.Group, k.Name = strings.ToLower(k.Group), strings.ToLower(k.Name)
 	for i := range f.from {
 		if f.from[i] == k.Kind && f.to[i] != "" {
 			k.Kind = f.to[i]
-			return k
+			return k, true
 		}
 	}
 	k.Kind = strings.ToLower(k.Kind)
-	return k
+	return k, false
 }
 
 // Owner returns the owner of the object of key in cluster and where its
