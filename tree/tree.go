@@ -50,7 +50,7 @@ func KeyPath(cluster string, k manifest.Key) string {
 		kindLen += 1 + len(k.Group)
 	}
 	file := kindLen + 1 + len(k.Name) + len(".yaml")
-	if file > maxFileName || !ascii(k.Kind) {
+	if file > maxFileName || !isASCII(k.Kind) {
 		return keyPath(cluster, ns, k)
 	}
 	var b strings.Builder
@@ -74,16 +74,6 @@ func KeyPath(cluster string, k manifest.Key) string {
 	b.WriteString(k.Name)
 	b.WriteString(".yaml")
 	return b.String()
-}
-
-// ascii reports whether s is all ASCII.
-func ascii(s string) bool {
-	for i := range len(s) {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // keyPath is KeyPath (ns the namespace part) a part at a time.
