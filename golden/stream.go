@@ -200,11 +200,18 @@ func (c *Comparer) PutDigest(p string, d tree.Digest, encode func() ([]byte, err
 func (c *Comparer) Learned() (k tree.Known, changed bool) {
 	c.dropUnput()
 	for p, w := range c.prior {
-		if f, ok := c.Known[p]; ok != w.ok || f != w.f {
+		if c.differs(p, w) {
 			return c.Known, true
 		}
 	}
 	return c.Known, false
+}
+
+// differs reports whether Known's entry for p is not w, what it held as
+// given.
+func (c *Comparer) differs(p string, w priorFile) bool {
+	f, ok := c.Known[p]
+	return ok != w.ok || f != w.f
 }
 
 // Changed returns the paths, sorted, whose entry in Learned differs from
@@ -213,7 +220,7 @@ func (c *Comparer) Changed() []string {
 	c.dropUnput()
 	var out []string
 	for p, w := range c.prior {
-		if f, ok := c.Known[p]; ok != w.ok || f != w.f {
+		if c.differs(p, w) {
 			out = append(out, p)
 		}
 	}
