@@ -231,8 +231,11 @@ func TestParseApps(t *testing.T) {
 	for i := range many {
 		many[i] = app("n", strconv.Itoa(i), i)
 	}
-	if n := leastAllocs(func() { parseApps(many) }); n > 100 {
-		t.Errorf("parseApps of %d Applications took %v allocations", len(many), n)
+	// Counted under parseApps only: a count of the whole process's
+	// allocations (leastAllocs) failed once under load, when other
+	// tests' abandoned goroutines allocated meanwhile.
+	if n := allocsUnder(t, "pipeline.parseApps", func() { parseApps(many) }); n > 100 {
+		t.Errorf("parseApps of %d Applications took %d allocations", len(many), n)
 	}
 }
 
