@@ -147,26 +147,47 @@ func (p *Pack) Len() int {
 // (Stats.Hits and Stats.PackHits); a miss is not counted: the caller
 // asks the store next (Store.Get), which counts it.
 func (p *Pack) Get(k Key) (string, bool) {
-	if p == nil {
-		return "", false
-	}
-	ks := string(k[:])
-	i := sort.Search(p.n, func(i int) bool { return p.key(i) >= ks })
-	if i == p.n || p.key(i) != ks {
-		return "", false
+	_, e, ok := p.Lookup(k)
+	return e, ok
+}
+
+// Lookup is Get that also says where the entry is: its index in the
+// pack's ascending order of keys (Index's, At's), so that a caller can
+// mark the entries it used in a slice of Len rather than a map by key.
+func (p *Pack) Lookup(k Key) (i int, entry string, ok bool) {
+	i, ok = p.Index(k)
+	if !ok {
+		return 0, "", false
 	}
 	if p.s != nil {
 		p.s.stats.hits.Add(1)
 		p.s.stats.packHits.Add(1)
 	}
-	return p.entry(i), true
+	return i, p.entry(i), true
+}
+
+// Index is the index of k's entry in the pack, and whether it holds k.
+// It counts nothing.
+func (p *Pack) Index(k Key) (int, bool) {
+	if p == nil {
+		return 0, false
+	}
+	ks := string(k[:])
+	i := sort.Search(p.n, func(i int) bool { return p.key(i) >= ks })
+	return i, i < p.n && p.key(i) == ks
+}
+
+// At is the key and the entry at index i (0 <= i < Len) of the pack's
+// ascending order of keys. It counts nothing.
+func (p *Pack) At(i int) (Key, string) {
+	return Key([]byte(p.key(i))), p.entry(i)
 }
 
 // All yields the pack's entries by ascending key.
 func (p *Pack) All() iter.Seq2[Key, string] {
 	return func(yield func(Key, string) bool) {
 		for i := range p.Len() {
-			if !yield(Key([]byte(p.key(i))), p.entry(i)) {
+			if !yield(p.At(i)) {
 				return
 			}
 		}

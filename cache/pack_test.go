@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,23 @@ func TestPack(t *testing.T) {
 		if e, ok := p.Get(key("absent")); ok {
 			t.Fatalf("absent key: %q", e)
 		}
+		// Index and At: the entries by ascending key; Lookup is Get
+		// with the index.
+		keys := slices.SortedFunc(maps.Keys(want), compareKeys)
+		for i, k := range keys {
+			if j, ok := p.Index(k); !ok || j != i {
+				t.Fatalf("Index = %d, %v; want %d", j, ok, i)
+			}
+			if gk, e := p.At(i); gk != k || e != want[k] {
+				t.Fatalf("At(%d) = %x, %q; want %x, %q", i, gk, e, k, want[k])
+			}
+			if j, e, ok := p.Lookup(k); !ok || j != i || e != want[k] {
+				t.Fatalf("Lookup = %d, %q, %v; want %d, %q", j, e, ok, i, want[k])
+			}
+		}
+		if _, ok := p.Index(key("absent")); ok {
+			t.Fatal("Index of an absent key")
+		}
 	}
 	// Entries past bigEntry are written header and data apart.
 	big := map[Key]string{key("big"): strings.Repeat("b", 3*bigEntry)}
@@ -60,7 +78,7 @@ func TestPack(t *testing.T) {
 	if diff := cmp.Diff(big, maps.Collect(s.GetPack(pk).All())); diff != "" {
 		t.Error(diff)
 	}
-	if diff := cmp.Diff(Stats{Hits: 101, PackHits: 101, Puts: 4, Packs: 4}, s.Stats()); diff != "" {
+	if diff := cmp.Diff(Stats{Hits: 202, PackHits: 202, Puts: 4, Packs: 4}, s.Stats()); diff != "" {
 		t.Errorf("stats (-want +got):\n%s", diff)
 	}
 }

@@ -763,7 +763,7 @@ func (k *appKeys) key(a appSource) (cache.Key, bool) {
 // decode: from the run's pack, else from the store (and the pack then
 // keeps it).
 func (k *appKeys) get(s *cache.Store, key cache.Key) *cached {
-	b, from := k.pack.get(key)
+	b, from, i := k.pack.get(key)
 	if from == fromStore {
 		data, ok := s.Get(key)
 		if !ok {
@@ -775,7 +775,7 @@ func (k *appKeys) get(s *cache.Store, key cache.Key) *cached {
 	if err != nil {
 		return nil
 	}
-	k.pack.use(key, b, from)
+	k.pack.use(key, b, from, i)
 	return c
 }
 
@@ -789,7 +789,7 @@ func (k *appKeys) put(s *cache.Store, key cache.Key, r *workflow.AppResult, revi
 	if err != nil {
 		return err
 	}
-	k.pack.use(key, string(b), fromStore)
+	k.pack.use(key, string(b), fromStore, 0)
 	return s.Put(key, b)
 }
 
@@ -829,11 +829,21 @@ type renderPack struct {
 	key, deltaKey cache.Key
 	base, delta   *cache.Pack
 	mu            sync.Mutex
-	// used are the entries the run read or wrote; inBase counts those
-	// the base held, fresh those neither pack held.
-	used          map[cache.Key]string
-	from          map[cache.Key]int
+	// The entries the run read or wrote: those of the base by their
+	// index in it (inBase, a bit each, counting inBase of them), the
+	// others by key (others; fresh counts those neither pack held). A
+	// warm run uses thousands of the base's entries and a few others:
+	// a map of them all by key was 6 MB a run of 10,000.
+	usedBase      []uint64
+	others        map[cache.Key]usedEntry
 	inBase, fresh int
+}
+
+// usedEntry is an entry the run used that the base did not give it:
+// its bytes and where they came from (fromDelta or fromStore).
+type usedEntry struct {
+	b    string
+	from int
 }
 
 // openPack reads the packs of in's scope.
@@ -841,10 +851,15 @@ func (k *appKeys) openPack(in *Inputs) {
 	if k == nil || in.Cache == nil {
 		return
 	}
-	p := &renderPack{key: packKey(in), used: map[cache.Key]string{}, from: map[cache.Key]int{}}
-	p.deltaKey = deltaKey(p.key)
-	p.base, p.delta = in.Cache.GetPack(p.key), in.Cache.GetPack(p.deltaKey)
-	k.pack = p
+	k.pack = openRenderPack(in.Cache, packKey(in))
+}
+
+// openRenderPack reads the base pack of key and its delta from s.
+func openRenderPack(s *cache.Store, key cache.Key) *renderPack {
+	p := &renderPack{key: key, deltaKey: deltaKey(key), others: map[cache.Key]usedEntry{}}
+	p.base, p.delta = s.GetPack(p.key), s.GetPack(p.deltaKey)
+	p.usedBase = make([]uint64, (p.base.Len()+63)/64)
+	return p
 }
 
 // packKey is the key of the base pack of in's scope.
@@ -866,39 +881,55 @@ func deltaKey(base cache.Key) cache.Key {
 	return cache.NewHasher(packFormat).Bytes(base[:]).String("delta").Key()
 }
 
-// get returns the entry of key in the packs read, and which held it
-// (fromStore: neither).
-func (p *renderPack) get(key cache.Key) (string, int) {
+// get returns the entry of key in the packs read, which held it
+// (fromStore: neither) and, from the base, its index there.
+func (p *renderPack) get(key cache.Key) (string, int, int) {
 	if p == nil {
-		return "", fromStore
+		return "", fromStore, 0
 	}
 	if b, ok := p.delta.Get(key); ok {
-		return b, fromDelta
+		return b, fromDelta, 0
 	}
-	if b, ok := p.base.Get(key); ok {
-		return b, fromBase
+	if i, b, ok := p.base.Lookup(key); ok {
+		return b, fromBase, i
 	}
-	return "", fromStore
+	return "", fromStore, 0
 }
 
-// use remembers entry b of key, from where it came, as used by the run.
-func (p *renderPack) use(key cache.Key, b string, from int) {
+// use remembers entry b of key, from where it came (and from the base,
+// its index i there), as used by the run. An entry used twice counts
+// once, as first used.
+func (p *renderPack) use(key cache.Key, b string, from, i int) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, ok := p.used[key]; ok {
+	if from == fromBase {
+		if p.baseUsed(i) {
+			return
+		}
+		if _, ok := p.others[key]; ok {
+			return
+		}
+		p.usedBase[i/64] |= 1 << (i % 64)
+		p.inBase++
 		return
 	}
-	p.used[key], p.from[key] = b, from
-	switch from {
-	case fromBase:
-		p.inBase++
-	case fromStore:
+	if _, ok := p.others[key]; ok {
+		return
+	}
+	if j, ok := p.base.Index(key); ok && p.baseUsed(j) {
+		return
+	}
+	p.others[key] = usedEntry{b: b, from: from}
+	if from == fromStore {
 		p.fresh++
 	}
 }
+
+// baseUsed says whether the run used the base's entry at index i.
+func (p *renderPack) baseUsed(i int) bool { return p.usedBase[i/64]&(1<<(i%64)) != 0 }
 
 // save writes the packs back when they changed (see above).
 func (k *appKeys) save(s *cache.Store, partial bool) error {
@@ -919,10 +950,8 @@ func (k *appKeys) save(s *cache.Store, partial bool) error {
 			delta[key] = b
 		}
 	}
-	for key, b := range p.used {
-		if p.from[key] != fromBase {
-			delta[key] = b
-		}
+	for key, e := range p.others {
+		delta[key] = e.b
 	}
 	unused := p.base.Len() - p.inBase
 	if partial {
@@ -933,14 +962,16 @@ func (k *appKeys) save(s *cache.Store, partial bool) error {
 	if limit := p.base.Len() / 8; p.base != nil && unused <= limit && len(delta) <= limit {
 		return s.PutPack(p.deltaKey, delta)
 	}
-	base := p.used
-	if partial {
-		base = make(map[cache.Key]string, p.base.Len()+len(delta))
-		for key, b := range p.base.All() {
+	// The base is written again: when whole, with the entries used;
+	// when partial, with what it held and the delta.
+	base := make(map[cache.Key]string, p.base.Len()+len(delta))
+	for i := range p.base.Len() {
+		if partial || p.baseUsed(i) {
+			key, b := p.base.At(i)
 			base[key] = b
 		}
-		maps.Copy(base, delta)
 	}
+	maps.Copy(base, delta)
 	err := s.PutPack(p.key, base)
 	if err == nil && p.delta.Len() > 0 {
 		err = s.PutPack(p.deltaKey, nil)

@@ -6,9 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -818,4 +822,205 @@ func TestCacheEntryLean(t *testing.T) {
 	if c.lazily() {
 		t.Error("lazily() after the objects were decoded")
 	}
+}
+
+// TestRenderPackSave: save writes exactly the packs (or nothing) that a
+// map of every entry used by key would have made it write (packModel,
+// the bookkeeping before renderPack marked the base's entries by index):
+// random bases, deltas and uses, whole and partial runs, entries used
+// twice and from several goroutines (under -race).
+func TestRenderPackSave(t *testing.T) {
+	rng := rand.New(rand.NewPCG(46, 1))
+	keyOf := func(i int) cache.Key { return cache.NewHasher("test").String(strconv.Itoa(i)).Key() }
+	const keys = 48
+	outcomes := map[string]int{}
+	for round := range 400 {
+		stores := [2]*cache.Store{}
+		for j := range stores {
+			s, err := cache.Open(cache.Options{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stores[j] = s
+		}
+		packK := keyOf(-1)
+		// A base of up to all the keys, or none; a delta of a few, or none;
+		// either may hold a key the other holds, with other bytes.
+		packs := []struct {
+			key  cache.Key
+			n    int
+			kind string
+		}{{packK, keys, "base"}, {deltaKey(packK), keys / 4, "delta"}}
+		for _, pk := range packs {
+			if rng.IntN(6) == 0 {
+				continue
+			}
+			entries := map[cache.Key]string{}
+			for range rng.IntN(pk.n + 1) {
+				i := rng.IntN(keys)
+				entries[keyOf(i)] = fmt.Sprintf("%s %d", pk.kind, i)
+			}
+			for _, s := range stores {
+				if err := s.PutPack(pk.key, entries); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		p, m := openRenderPack(stores[0], packK), newPackModel(stores[1], packK)
+		partial := rng.IntN(3) == 0
+		var uses []int
+		if rng.IntN(2) == 0 {
+			// A run like the last: every entry the packs hold, and a few
+			// more.
+			for i := range keys {
+				if _, from, _ := m.p.get(keyOf(i)); from != fromStore {
+					uses = append(uses, i)
+				}
+			}
+			rng.Shuffle(len(uses), func(i, j int) { uses[i], uses[j] = uses[j], uses[i] })
+		}
+		for range rng.IntN(4) {
+			uses = append(uses, rng.IntN(keys))
+		}
+		if rng.IntN(2) == 0 {
+			for range rng.IntN(2 * keys) {
+				uses = append(uses, rng.IntN(keys))
+			}
+		}
+		concurrent := round%2 == 1
+		use := func(i int, forceStore bool) {
+			key := keyOf(i)
+			b, from, at := p.get(key)
+			if from == fromStore || forceStore {
+				b, from, at = fmt.Sprintf("fresh %d", i), fromStore, 0
+			}
+			p.use(key, b, from, at)
+		}
+		if concurrent {
+			// Each key as a run uses it: from where get found it.
+			var wg sync.WaitGroup
+			for w := range 4 {
+				wg.Go(func() {
+					for j := w; j < len(uses); j += 4 {
+						use(uses[j], false)
+					}
+				})
+			}
+			wg.Wait()
+			for _, i := range uses {
+				m.use(keyOf(i), fmt.Sprintf("fresh %d", i), false)
+			}
+		} else {
+			// Sometimes a key used from a pack is used again as written
+			// (as put would): the first use counts.
+			for _, i := range uses {
+				force := rng.IntN(8) == 0
+				use(i, force)
+				m.use(keyOf(i), fmt.Sprintf("fresh %d", i), force)
+			}
+		}
+		if err := (&appKeys{pack: p}).save(stores[0], partial); err != nil {
+			t.Fatal(err)
+		}
+		outcome, err := m.save(stores[1], partial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outcomes[fmt.Sprintf("%s, partial %t", outcome, partial)]++
+		name := fmt.Sprintf("round %d (partial %t, concurrent %t, %d uses)", round, partial, concurrent, len(uses))
+		if got, want := stores[0].Stats().Puts, stores[1].Stats().Puts; got != want {
+			t.Fatalf("%s: %d packs written, want %d", name, got, want)
+		}
+		for _, pk := range packs {
+			got, want := stores[0].GetPack(pk.key), stores[1].GetPack(pk.key)
+			if (got == nil) != (want == nil) {
+				t.Fatalf("%s: %s pack %v, want %v", name, pk.kind, got != nil, want != nil)
+			}
+			if diff := cmp.Diff(maps.Collect(want.All()), maps.Collect(got.All())); diff != "" {
+				t.Fatalf("%s: %s pack (-want +got):\n%s", name, pk.kind, diff)
+			}
+		}
+	}
+	// Every way save may go was taken.
+	for _, o := range []string{"nothing, partial false", "nothing, partial true", "delta, partial false", "delta, partial true",
+		"base, partial false", "base, partial true", "base and empty delta, partial false", "base and empty delta, partial true"} {
+		if outcomes[o] == 0 {
+			t.Errorf("no round wrote %s: %v", o, outcomes)
+		}
+	}
+}
+
+// packModel is the render pack's bookkeeping as it was before usedBase:
+// every entry used, by key.
+type packModel struct {
+	p             *renderPack // its packs only
+	used          map[cache.Key]string
+	from          map[cache.Key]int
+	inBase, fresh int
+}
+
+func newPackModel(s *cache.Store, key cache.Key) *packModel {
+	return &packModel{p: openRenderPack(s, key), used: map[cache.Key]string{}, from: map[cache.Key]int{}}
+}
+
+// use is a hit (or, forceStore, a write) of key; fresh is its bytes
+// when neither pack holds it.
+func (m *packModel) use(key cache.Key, fresh string, forceStore bool) {
+	b, from, _ := m.p.get(key)
+	if from == fromStore || forceStore {
+		b, from = fresh, fromStore
+	}
+	if _, ok := m.used[key]; ok {
+		return
+	}
+	m.used[key], m.from[key] = b, from
+	switch from {
+	case fromBase:
+		m.inBase++
+	case fromStore:
+		m.fresh++
+	}
+}
+
+// save is the old save; outcome says what it wrote.
+func (m *packModel) save(s *cache.Store, partial bool) (outcome string, err error) {
+	p := m.p
+	delta := map[cache.Key]string{}
+	if partial {
+		if m.fresh == 0 {
+			return "nothing", nil
+		}
+		for key, b := range p.delta.All() {
+			delta[key] = b
+		}
+	}
+	for key, b := range m.used {
+		if m.from[key] != fromBase {
+			delta[key] = b
+		}
+	}
+	unused := p.base.Len() - m.inBase
+	if partial {
+		unused = 0
+	} else if m.fresh == 0 && unused == 0 && len(delta) == p.delta.Len() {
+		return "nothing", nil
+	}
+	if limit := p.base.Len() / 8; p.base != nil && unused <= limit && len(delta) <= limit {
+		return "delta", s.PutPack(p.deltaKey, delta)
+	}
+	base := m.used
+	if partial {
+		base = make(map[cache.Key]string, p.base.Len()+len(delta))
+		for key, b := range p.base.All() {
+			base[key] = b
+		}
+		maps.Copy(base, delta)
+	}
+	outcome = "base"
+	err = s.PutPack(p.key, base)
+	if err == nil && p.delta.Len() > 0 {
+		outcome = "base and empty delta"
+		err = s.PutPack(p.deltaKey, nil)
+	}
+	return outcome, err
 }
