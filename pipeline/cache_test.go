@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -1023,4 +1024,33 @@ func (m *packModel) save(s *cache.Store, partial bool) (outcome string, err erro
 		err = s.PutPack(p.deltaKey, nil)
 	}
 	return outcome, err
+}
+
+// TestAppendPosPart: an application's key holds its position as it
+// did when fmt made it, so that the keys, and the entries kept under
+// them, stay the same.
+func TestAppendPosPart(t *testing.T) {
+	for _, pos := range []manifest.Pos{
+		{}, {File: "a.yaml"}, {File: "apps/team-1/app-1.yaml", Line: 1}, {File: "a.yaml", Line: 12, Col: 3},
+		{File: "a.yaml", Col: 7}, {Line: 4, Col: 2}, {File: "ü/b.yaml", Line: -1, Col: 1 << 40},
+	} {
+		want := fmt.Sprintf("%d:%d:%s", pos.Line, pos.Col, pos.String())
+		if got := string(appendPosPart([]byte("x"), pos)); got != "x"+want {
+			t.Errorf("%#v: %q, want %q", pos, got, "x"+want)
+		}
+	}
+}
+
+// TestCachedWriteLayout: a cachedWrite pads only at its end (a warm run
+// holds 20,000 of them): its size is its fields' rounded up to its
+// alignment.
+func TestCachedWriteLayout(t *testing.T) {
+	typ := reflect.TypeFor[cachedWrite]()
+	var sum uintptr
+	for f := range typ.Fields() {
+		sum += f.Type.Size()
+	}
+	if align := uintptr(typ.Align()); typ.Size() != (sum+align-1)/align*align {
+		t.Errorf("cachedWrite is %d bytes, its fields %d: reorder them", typ.Size(), sum)
+	}
 }
