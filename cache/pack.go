@@ -86,6 +86,34 @@ func (s *Store) GetPack(k Key) *Pack {
 	return p
 }
 
+// GetString is Get for a record whose reader keeps parts of it as
+// strings (the known inputs' parts): the entry is mapped as a pack is
+// (GetPack) rather than copied into memory the process must first
+// touch, and stays mapped. Hits and misses count as Get's; an entry
+// that does not verify is removed, as Get removes it.
+func (s *Store) GetString(k Key) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	path := s.path(k)
+	buf, mtime, err := mapFile(path)
+	if err == nil {
+		var data []byte
+		if data, err = decode(buf, k); err == nil {
+			touch(path, mtime)
+			s.stats.hits.Add(1)
+			return unsafe.String(unsafe.SliceData(data), len(data)), true
+		}
+		unmap(buf)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		s.stats.corrupt.Add(1)
+		os.Remove(path)
+	}
+	s.stats.misses.Add(1)
+	return "", false
+}
+
 // parsePack checks a pack's layout (the checksum verified its bytes).
 // data is not written again: the pack's strings share it.
 func parsePack(data []byte) (*Pack, bool) {

@@ -205,3 +205,43 @@ func TestPackReplacedWhileRead(t *testing.T) {
 		t.Fatalf("removed: %s", diff)
 	}
 }
+
+// TestGetString: GetString gives what Get gives, counted as Get counts;
+// an entry that does not verify (bytes flipped, cut short, shorter than
+// a header) is removed, counted corrupt and a miss.
+func TestGetString(t *testing.T) {
+	s := open(t, Options{})
+	k := key("record")
+	if got, ok := s.GetString(k); ok || got != "" {
+		t.Fatalf("empty store: %q, %v", got, ok)
+	}
+	for _, data := range []string{"", "x", strings.Repeat("record", 1000), strings.Repeat("b", 3*bigEntry)} {
+		if err := s.Put(k, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := s.GetString(k); !ok || got != data {
+			t.Fatalf("GetString of %d bytes: %d bytes, %v", len(data), len(got), ok)
+		}
+	}
+	if diff := cmp.Diff(Stats{Hits: 4, Misses: 1, Puts: 4}, s.Stats()); diff != "" {
+		t.Errorf("stats (-want +got):\n%s", diff)
+	}
+	p := s.path(k)
+	good, _ := os.ReadFile(p)
+	for i, bad := range [][]byte{
+		append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]^1),
+		good[:len(good)-1],
+		good[:3],
+	} {
+		os.WriteFile(p, bad, 0o666)
+		if got, ok := s.GetString(k); ok {
+			t.Fatalf("bad entry %d: read %d bytes", i, len(got))
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("bad entry %d kept", i)
+		}
+	}
+	if st := s.Stats(); st.Corrupt != 3 || st.Misses != 4 {
+		t.Errorf("stats after bad entries: %+v, want 3 corrupt, 4 misses", st)
+	}
+}

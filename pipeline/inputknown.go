@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/manifest"
@@ -161,11 +161,13 @@ func loadKnownInputs(s *cache.Store, key cache.Key) (map[string]*knownFile, int)
 	}
 	// The parts are parsed first and then gathered in a map sized for
 	// them all: ~10,000 files added to a growing map cost it copied over
-	// and over.
+	// and over. They are mapped, not read (cache.Store.GetString): the
+	// record's strings are parts of them, and ~2 MB of a 10,000-file
+	// record read would be as many fresh pages of the heap to touch.
 	files := make([][]knownEntry, parts)
 	n := 0
 	for i := range parts {
-		data, ok := s.Get(cache.PartKey(inputsFormat, key, parts, i))
+		data, ok := s.GetString(cache.PartKey(inputsFormat, key, parts, i))
 		if !ok {
 			continue
 		}
@@ -417,7 +419,7 @@ func marshalKnownInputs(files map[string]*knownFile) []byte {
 
 // parseKnownInputs reverses marshal.
 func parseKnownInputs(data []byte) (map[string]*knownFile, error) {
-	list, err := parseKnownEntries(data)
+	list, err := parseKnownEntries(string(data))
 	if err != nil {
 		return nil, err
 	}
@@ -437,15 +439,13 @@ type knownEntry struct {
 // parseKnownEntries reverses marshal, in the record's order (ascending
 // paths). The files, their documents and their Applications are
 // allocated a slab each for the record, and its strings are parts of
-// data, which the caller must not change afterwards (a cache entry read
-// for it): a record of 10,000 files is otherwise some 40,000
-// allocations.
-func parseKnownEntries(data []byte) (list []knownEntry, err error) {
-	if len(data) < len(knownInputsMagic) || string(data[:len(knownInputsMagic)]) != knownInputsMagic {
+// data: a record of 10,000 files is otherwise some 40,000 allocations.
+func parseKnownEntries(data string) (list []knownEntry, err error) {
+	rest, ok := strings.CutPrefix(data, knownInputsMagic)
+	if !ok {
 		return nil, errors.New("not a record of known inputs")
 	}
-	rest := data[len(knownInputsMagic):]
-	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
+	d := &decoder{s: rest}
 	defer func() {
 		if recover() != nil {
 			list, err = nil, errors.New("bad record of known inputs")
