@@ -70,7 +70,7 @@ func (a *applier) apply(r *workflow.AppResult, hit *cached, lazy bool) error {
 			}
 		}
 		if hit != nil && e.Object != nil {
-			e.Object.Sums = &hit.ws[i].sums
+			e.Object.Sums = hit.ws[i].lazy.Sums
 		}
 		written, err := a.keeper.Dispatch(target, e, appKey, resources)
 		if e.Object != nil {

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/drydock-dev/drydock/cache"
 	"github.com/drydock-dev/drydock/cluster"
@@ -53,7 +54,7 @@ import (
 // render would.
 
 // cacheFormat names this entry layout; part of every key.
-const cacheFormat = "render/4"
+const cacheFormat = "render/5"
 
 // cacheable says whether a run of in may use its cache, and why not.
 func (in *Inputs) cacheable(opts workflow.Options) bool {
@@ -218,10 +219,9 @@ type cachedWrite struct {
 	lean string
 	// lazy.Raw is the object's encoding (decoder.value), for a plain
 	// object or not; lazy.APIVersion and lazy.Key are a plain one's head.
+	// lazy.Sums are the hashes of the object (objectSums), computed when
+	// the entry was made: a part of the entry (decoder.sums).
 	lazy cluster.Lazy
-	// sums are the hashes of the object (objectSums), computed when the
-	// entry was made.
-	sums manifest.Sums
 	// plain says the object is one that dispatch may take undecoded
 	// (head).
 	plain bool
@@ -319,7 +319,7 @@ func (c *cached) lazily() bool {
 // lazyObject is w's object as a cluster.Lazy, decoded only when a stage
 // asks; w must be plain.
 func (w *cachedWrite) lazyObject() *cluster.Lazy {
-	w.lazy.Sums, w.lazy.Decode = &w.sums, decodeLazy
+	w.lazy.Decode = decodeLazy
 	return &w.lazy
 }
 
@@ -381,23 +381,43 @@ func objectSums(obj map[string]any, enc []byte) manifest.Sums {
 	return s
 }
 
-// sums writes s.
+// sums writes s as manifest.Sums lays it out in memory (sumsLen
+// bytes: Digest, zero when not Digested, Digested and Content), so that
+// an entry's sums are a part of it (decoder.sums) rather than a copy:
+// a warm run of 10,000 applications decodes 20,000.
 func (e *encoder) sums(s manifest.Sums) {
-	e.b = append(e.b, s.Content[:]...)
-	e.bool(s.Digested)
-	if s.Digested {
-		e.b = append(e.b, s.Digest[:]...)
+	if !s.Digested {
+		s.Digest = [32]byte{}
 	}
+	e.b = append(e.b, s.Digest[:]...)
+	e.bool(s.Digested)
+	e.b = append(e.b, s.Content[:]...)
 }
 
-// sums reads what encoder.sums wrote.
-func (d *decoder) sums() manifest.Sums {
-	var s manifest.Sums
-	copy(s.Content[:], d.bytes(len(s.Content)))
-	if s.Digested = d.bool(); s.Digested {
-		copy(s.Digest[:], d.bytes(len(s.Digest)))
+// sumsLen is the size of manifest.Sums, which has no padding (its
+// fields are bytes): the compiler checks it is laid out as encoder.sums
+// writes it.
+const sumsLen = 65
+
+var (
+	_ [sumsLen - unsafe.Sizeof(manifest.Sums{})]byte
+	_ [unsafe.Sizeof(manifest.Sums{}) - sumsLen]byte
+	_ [unsafe.Alignof(manifest.Sums{}) - 1]byte
+	_ [unsafe.Offsetof(manifest.Sums{}.Digested) - 32]byte
+	_ [32 - unsafe.Offsetof(manifest.Sums{}.Digested)]byte
+	_ [unsafe.Offsetof(manifest.Sums{}.Content) - 33]byte
+	_ [33 - unsafe.Offsetof(manifest.Sums{}.Content)]byte
+)
+
+// sums is what encoder.sums wrote, in place: a part of the decoder's
+// string, which is read-only (a mapped pack's) and must not be written
+// through the pointer.
+func (d *decoder) sums() *manifest.Sums {
+	b := d.bytes(sumsLen)
+	if b[32] > 1 {
+		panic("bad bool")
 	}
-	return s
+	return (*manifest.Sums)(unsafe.Pointer(unsafe.StringData(b)))
 }
 
 // errUncacheable is a value the entry format does not hold.
@@ -507,7 +527,7 @@ func decodeEntryString(b string) (c *cached, err error) {
 			w.lazy.Key = manifest.Key{Group: manifest.Group(apiVersion), Kind: kind, Namespace: namespace, Name: name}
 		}
 		w.lazy.Raw = d.str()
-		w.sums = d.sums()
+		w.lazy.Sums = d.sums()
 	}
 	if d.bool() {
 		c.lean, c.name, c.namespace = true, d.str(), d.str()

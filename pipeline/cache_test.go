@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -1052,5 +1053,52 @@ func TestCachedWriteLayout(t *testing.T) {
 	}
 	if align := uintptr(typ.Align()); typ.Size() != (sum+align-1)/align*align {
 		t.Errorf("cachedWrite is %d bytes, its fields %d: reorder them", typ.Size(), sum)
+	}
+}
+
+// TestCacheEntrySums: an entry's sums decode in place, as parts of the
+// entry's string (no copy per write), to the object's hashes; a sum not
+// digested reads with a zero Digest whatever it held; a Digested byte
+// that is not a bool refuses the entry.
+func TestCacheEntrySums(t *testing.T) {
+	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "ns"}}
+	r := &workflow.AppResult{App: &render.Application{Name: "app", Namespace: "ns", Object: manifest.New(nil)}, Resources: &resourcekeeper.Resources{},
+		Writes: []workflow.Write{{Cluster: "local", Resource: &cueval.Resource{Component: "c", Object: obj}}}}
+	b, err := encodeEntry(r, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := string(b)
+	c, err := decodeEntryString(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &encoder{}
+	if err := v.value(obj); err != nil {
+		t.Fatal(err)
+	}
+	want := objectSums(obj, v.b)
+	got := c.ws[0].lazy.Sums
+	if got == nil || *got != want || !want.Digested {
+		t.Fatalf("sums %+v, want %+v (digested)", got, want)
+	}
+	start, at := uintptr(unsafe.Pointer(unsafe.StringData(entry))), uintptr(unsafe.Pointer(got))
+	if at < start || at+unsafe.Sizeof(*got) > start+uintptr(len(entry)) {
+		t.Error("the sums are not a part of the entry")
+	}
+	// Not digested: its Digest is not kept.
+	e := &encoder{}
+	e.sums(manifest.Sums{Digest: [32]byte{1, 2, 3}, Content: [32]byte{4}})
+	if s := (&decoder{s: string(e.b)}).sums(); *s != (manifest.Sums{Content: [32]byte{4}}) {
+		t.Errorf("undigested sums read %+v", *s)
+	}
+	// The Digested byte of the entry's sums: 2 is no bool.
+	i := bytes.Index(b, want.Digest[:]) + len(want.Digest)
+	if b[i] != 1 {
+		t.Fatal("the Digested byte is not after the Digest")
+	}
+	b[i] = 2
+	if _, err := decodeEntryString(string(b)); err == nil {
+		t.Error("an entry with a Digested byte of 2 decoded")
 	}
 }
