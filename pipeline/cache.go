@@ -790,6 +790,12 @@ type appKeys struct {
 	// (cluster.LazySink): a lean hit's plain objects are then decoded
 	// only if a stage asks (cached.lazily).
 	lazy bool
+	// trace says the run records traces (Record.Trace). Without, its
+	// entries keep none: a hit's trace is read only by a run that records
+	// them, and Record.Trace is part of the run's key (runKey), so no
+	// such run reads them. A warm run of 10,000 applications then neither
+	// reads nor allocates 30,000 trace lines.
+	trace bool
 }
 
 func newAppKeys(run cache.Key, sums []fileSum, base map[string]string) *appKeys {
@@ -832,6 +838,11 @@ func (k *appKeys) get(s *cache.Store, key cache.Key) *cached {
 // put keeps r's render; a value the format does not hold keeps nothing
 // and is no error.
 func (k *appKeys) put(s *cache.Store, key cache.Key, r *workflow.AppResult, revision string) error {
+	if !k.trace && r.Trace != nil {
+		untraced := *r
+		untraced.Trace = nil
+		r = &untraced
+	}
 	b, err := encodeEntry(r, revision)
 	if errors.Is(err, errUncacheable) {
 		return nil

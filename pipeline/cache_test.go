@@ -1102,3 +1102,43 @@ func TestCacheEntrySums(t *testing.T) {
 		t.Error("an entry with a Digested byte of 2 decoded")
 	}
 }
+
+// TestCacheUntraced: a run that records no traces keeps entries without
+// them (no run that reads them records traces: Record.Trace is part of
+// the key), and renders from them what a run without cache does; a run
+// that records traces keeps them, and renders them from its entries.
+func TestCacheUntraced(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	baseCacheFiles().write(t, dir)
+	for _, trace := range []bool{false, true} {
+		mod := func(in *Inputs) { in.Record.Trace = trace }
+		store, _ := cache.Open(cache.Options{Dir: cdir})
+		want := renderOnce(t, dir, nil, mod)
+		for _, run := range []string{"cold", "warm"} {
+			if got := renderOnce(t, dir, store, mod); got != want {
+				t.Fatalf("trace %t, %s run differs from a run without cache:\n%s", trace, run, cmp.Diff(want, got))
+			}
+		}
+		if st := store.Stats(); st.PackHits == 0 {
+			t.Fatalf("trace %t: the warm run did not read the pack: %+v", trace, st)
+		}
+		s, _ := cache.Open(cache.Options{Dir: cdir})
+		k := packKey(&Inputs{Paths: []string{filepath.Join(dir, "apps")},
+			DefinitionPaths: []string{filepath.Join(dir, "defs")},
+			ClusterPaths:    []string{filepath.Join(dir, "clusters.yaml")},
+			ObservedPaths:   []string{filepath.Join(dir, "observed.yaml")}})
+		p := s.GetPack(k)
+		if p.Len() == 0 {
+			t.Fatalf("trace %t: no pack", trace)
+		}
+		for _, b := range p.All() {
+			c, err := decodeEntryString(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(c.trace) > 0) != trace {
+				t.Errorf("trace %t: an entry keeps %d trace lines", trace, len(c.trace))
+			}
+		}
+	}
+}

@@ -532,6 +532,7 @@ func run(ctx context.Context, in Inputs, sink cluster.Sink, wd *watchdog) (*Resu
 		// A streamed run's stages may take a hit's objects undecoded; a
 		// store that keeps every object (Run) decodes them all anyway.
 		keys.lazy = sink != nil && cluster.TakesLazy(stage)
+		keys.trace = in.Record.Trace
 	}
 	r := renderAll(ctx, defs, inv, apps, &in, opts, wd, out, keys, memo)
 	res.CacheError = firstError(r.cacheErr, knownErr)
