@@ -73,7 +73,7 @@ func TestLocateOnlyWriters(t *testing.T) {
 // without a digest.
 func TestWriters(t *testing.T) {
 	app := func(name string) *sunk {
-		return &sunk{owner: cluster.ApplicationOwner(name), digested: true}
+		return &sunk{writer: &writer{owner: cluster.ApplicationOwner(name)}, digested: true}
 	}
 	tests := []struct {
 		name    string
@@ -81,10 +81,10 @@ func TestWriters(t *testing.T) {
 		want    map[string]bool
 	}{
 		{"applications", map[string]*sunk{"a": app("default/a"), "b": app("ns/b"), "c": app("ns/b")}, map[string]bool{"default/a": true, "ns/b": true}},
-		{"propagated", map[string]*sunk{"a": app("default/a"), "b": {owner: cluster.ApplicationOwner("default/b"), digested: true, propagated: true}}, nil},
-		{"a chart's", map[string]*sunk{"a": {owner: "HelmRelease default/r", digested: true}}, nil},
+		{"propagated", map[string]*sunk{"a": app("default/a"), "b": {writer: &writer{owner: cluster.ApplicationOwner("default/b"), propagated: true}, digested: true}}, nil},
+		{"a chart's", map[string]*sunk{"a": {writer: &writer{owner: "HelmRelease default/r"}, digested: true}}, nil},
 		{"not rendered", map[string]*sunk{"a": nil}, nil},
-		{"no digest", map[string]*sunk{"a": {owner: cluster.ApplicationOwner("default/a")}}, nil},
+		{"no digest", map[string]*sunk{"a": {writer: &writer{owner: cluster.ApplicationOwner("default/a")}}}, nil},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, writers(tt.targets)); diff != "" {

@@ -237,7 +237,7 @@ func plainSunks(vals []manifest.Value, listItems bool) ([]*sunk, error) {
 	for _, v := range vals {
 		obj, ok := v.Object()
 		if !ok {
-			docs = append(docs, &sunk{origin: cluster.Origin{Pos: v.Pos}, doc: v.Data})
+			docs = append(docs, &sunk{writer: &writer{origin: cluster.Origin{Pos: v.Pos}}, doc: v.Data})
 			continue
 		}
 		items := []*manifest.Object{obj}
@@ -248,7 +248,7 @@ func plainSunks(vals []manifest.Value, listItems bool) ([]*sunk, error) {
 			}
 		}
 		for _, o := range items {
-			docs = append(docs, &sunk{origin: cluster.Origin{Pos: o.Pos}, obj: o})
+			docs = append(docs, &sunk{writer: &writer{origin: cluster.Origin{Pos: o.Pos}}, obj: o})
 		}
 	}
 	return docs, nil

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -29,11 +30,18 @@ type suiteSink struct {
 	suite  Suite
 	golden *goldenSink
 	rules  *ruleSink
-	// recs are the objects' records, objs their indexes by cluster and
-	// key: records allocated a block at a time (never moved, so pointers
-	// to them stay) cost less than an allocation per object.
-	recs   records
-	objs   map[string]map[manifest.Key]int32
+	// recs are the objects' records in the order they came, writers what
+	// they share with the records before them: records allocated a block
+	// at a time (never moved, so pointers to them stay) cost less than an
+	// allocation per object. An object written again has a record per
+	// write; ordered keeps the last.
+	recs    records
+	writers blocks[writer]
+	// groups number the (cluster, namespace, group, kind) of the objects
+	// (a record keeps the number and its object's name): output order
+	// sorts the few groups, then each group's names, which usually came
+	// in order.
+	groups map[objectGroup]int32
 	opened bool
 	// split is set when the run's shard checks a part of the suite: an
 	// object written by an application it does not own is not checked,
@@ -45,15 +53,16 @@ type suiteSink struct {
 
 // sunk is what the sink keeps of an object.
 type sunk struct {
-	path    string
-	cluster string
-	origin  cluster.Origin
-	// owner and propagated are the entry's: who wrote the object.
-	owner      string
-	propagated bool
+	// writer is who wrote the object, shared by the objects one
+	// application wrote in a row.
+	*writer
+	path string
+	// group and name place the object in output order (ordered).
+	name  string
+	group int32
 	// digest identifies the object as rendered (none when !digested).
-	digest   tree.Digest
 	digested bool
+	digest   tree.Digest
 	// rules' results for the object alone (Input 0), or its error.
 	report *rules.Report
 	err    error
@@ -65,6 +74,19 @@ type sunk struct {
 	doc any
 }
 
+// writer is what the entries of an object held about who wrote it: the
+// same for each object of an application (~140 bytes a record saved).
+type writer struct {
+	cluster string
+	origin  cluster.Origin
+	// owner and propagated are the entry's: who wrote the object.
+	owner      string
+	propagated bool
+}
+
+// objectGroup is what output order compares before an object's name.
+type objectGroup struct{ cluster, namespace, group, kind string }
+
 // input is what the rules see of the object.
 func (s *sunk) input() rules.Input {
 	if s.obj == nil {
@@ -75,7 +97,7 @@ func (s *sunk) input() rules.Input {
 }
 
 func (r *runner) newSuiteSink(ctx context.Context, s Suite) *suiteSink {
-	return &suiteSink{ctx: ctx, r: r, suite: s, objs: map[string]map[manifest.Key]int32{},
+	return &suiteSink{ctx: ctx, r: r, suite: s, groups: map[objectGroup]int32{},
 		split: r.opts.Shard.splits(s), skipped: map[string]bool{}}
 }
 
@@ -118,26 +140,12 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 		return nil
 	}
 	k.open()
-	m := k.objs[c]
-	if m == nil {
-		// The first cluster is sized for the objects the last run had (a
-		// suite's objects are nearly always in one cluster).
-		m = make(map[manifest.Key]int32, max(0, k.expected()-int(k.recs.n)))
-		k.objs[c] = m
-	}
 	obj := e.Object
 	if obj == nil && ((k.rules != nil && k.rules.err == nil) || len(k.suite.Gatekeeper) > 0) {
 		obj = e.Obj() // the rules see it; a Lazy one is decoded only for them
 	}
-	i, ok := m[key]
-	if !ok {
-		i = k.recs.add()
-		m[key] = i
-	}
-	// A record replaced is overwritten: the order of records is not the
-	// output order (ordered sorts them).
-	s := k.recs.at(i)
-	*s = sunk{path: tree.KeyPath(c, key), cluster: c, origin: e.Origin, obj: obj, owner: e.Owner, propagated: e.Propagated}
+	s := k.recs.add()
+	*s = sunk{writer: k.writer(c, e), path: tree.KeyPath(c, key), group: k.group(c, key), name: key.Name, obj: obj}
 	switch {
 	case e.Object == nil && e.Lazy != nil && e.Lazy.Sums != nil:
 		s.digest, s.digested = e.Lazy.Sums.Digest, e.Lazy.Sums.Digested
@@ -158,52 +166,119 @@ func (k *suiteSink) Put(c string, e cluster.Entry) error {
 	return nil
 }
 
+// writer is the writer of an object of cluster c from entry e: the last
+// record's when it is the same.
+func (k *suiteSink) writer(c string, e cluster.Entry) *writer {
+	if k.writers.n > 0 {
+		w := k.writers.at(k.writers.n - 1)
+		if w.cluster == c && w.owner == e.Owner && w.propagated == e.Propagated && w.origin == e.Origin {
+			return w
+		}
+	}
+	w := k.writers.add()
+	*w = writer{cluster: c, origin: e.Origin, owner: e.Owner, propagated: e.Propagated}
+	return w
+}
+
+// group numbers the group of key in cluster c.
+func (k *suiteSink) group(c string, key manifest.Key) int32 {
+	g := objectGroup{c, key.Namespace, key.Group, key.Kind}
+	i, ok := k.groups[g]
+	if !ok {
+		i = int32(len(k.groups))
+		k.groups[g] = i
+	}
+	return i
+}
+
 // TakesLazy: a Lazy object is decoded only when the rules or Gatekeeper
 // see it or its golden file is read (cluster.LazySink).
 func (k *suiteSink) TakesLazy() bool { return true }
 
-// expected is how many objects the suite had when its golden tree was
-// last compared (0: not known).
-func (k *suiteSink) expected() int {
-	if k.golden == nil {
-		return 0
-	}
-	return len(k.golden.old)
-}
-
-// ordered returns the objects in output order: by cluster, then key.
+// ordered returns the objects in output order, by cluster then key
+// (manifest.Key.Less), the last record of an object written again: the
+// records by group in the groups' order (a counting sort, which keeps the
+// order they came in), then each group's by name, when they did not come
+// in that order (a stable sort: the last of equal names is the last
+// written).
 func (k *suiteSink) ordered() []*sunk {
-	out := make([]*sunk, 0, k.recs.n)
-	for _, c := range manifest.SortedKeys(k.objs) {
-		m := k.objs[c]
-		for _, key := range manifest.SortedObjectKeys(m) {
-			out = append(out, k.recs.at(m[key]))
+	// rank[g] is group g's place in output order.
+	gs := make([]objectGroup, len(k.groups))
+	for g, i := range k.groups {
+		gs[i] = g
+	}
+	order := make([]int32, len(gs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		x, y := gs[a], gs[b]
+		return cmp.Or(cmp.Compare(x.cluster, y.cluster), cmp.Compare(x.namespace, y.namespace),
+			cmp.Compare(x.group, y.group), cmp.Compare(x.kind, y.kind))
+	})
+	rank := make([]int32, len(gs))
+	for r, g := range order {
+		rank[g] = int32(r)
+	}
+	// start[r] is where group of rank r begins in out, then where its next
+	// record goes.
+	start := make([]int32, len(gs)+1)
+	for i := range k.recs.n {
+		start[rank[k.recs.at(i).group]+1]++
+	}
+	for r := range gs {
+		start[r+1] += start[r]
+	}
+	out := make([]*sunk, k.recs.n)
+	next := slices.Clone(start[:len(gs)])
+	for i := range k.recs.n {
+		s := k.recs.at(i)
+		r := rank[s.group]
+		out[next[r]] = s
+		next[r]++
+	}
+	byName := func(a, b *sunk) int { return cmp.Compare(a.name, b.name) }
+	n := 0 // out[:n] are the records kept
+	for r := range gs {
+		grp := out[start[r]:start[r+1]]
+		if !slices.IsSortedFunc(grp, byName) {
+			slices.SortStableFunc(grp, byName)
+		}
+		for i, s := range grp {
+			if i+1 < len(grp) && grp[i+1].name == s.name {
+				continue // written again
+			}
+			out[n] = s
+			n++
 		}
 	}
-	return out
+	return out[:n]
 }
 
-// records are sunk records in blocks: a record's index (into the blocks
-// in turn) and its address stay as more are added.
-type records struct {
-	blocks [][]sunk
+// records are sunk records in blocks.
+type records = blocks[sunk]
+
+// blocks are values in blocks: a value's index (into the blocks in turn)
+// and its address stay as more are added.
+type blocks[T any] struct {
+	blocks [][]T
 	n      int32
 }
 
-// recordBlock is how many records a block holds (~120 kB).
+// recordBlock is how many values a block holds (~64 kB of records).
 const recordBlock = 512
 
-// add adds a zero record and returns its index.
-func (rs *records) add() int32 {
+// add adds a zero value and returns its address.
+func (rs *blocks[T]) add() *T {
 	if int(rs.n)%recordBlock == 0 {
-		rs.blocks = append(rs.blocks, make([]sunk, recordBlock))
+		rs.blocks = append(rs.blocks, make([]T, recordBlock))
 	}
 	rs.n++
-	return rs.n - 1
+	return rs.at(rs.n - 1)
 }
 
-// at is the record of index i.
-func (rs *records) at(i int32) *sunk { return &rs.blocks[i/recordBlock][i%recordBlock] }
+// at is the value of index i.
+func (rs *blocks[T]) at(i int32) *T { return &rs.blocks[i/recordBlock][i%recordBlock] }
 
 // abort discards what the render gave: it failed.
 func (k *suiteSink) abort() {
