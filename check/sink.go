@@ -38,10 +38,14 @@ type suiteSink struct {
 	recs    records
 	writers blocks[writer]
 	// groups number the (cluster, namespace, group, kind) of the objects
-	// (a record keeps the number and its object's name): output order
-	// sorts the few groups, then each group's names, which usually came
-	// in order.
+	// (a record keeps the number and its object's name; gs are the groups
+	// by number): output order sorts the few groups, then each group's
+	// names, which usually came in order. recent are the two groups last
+	// numbered, tried before the map: an application's objects are of a
+	// few kinds in one namespace.
 	groups map[objectGroup]int32
+	gs     []objectGroup
+	recent [2]int32
 	opened bool
 	// split is set when the run's shard checks a part of the suite: an
 	// object written by an application it does not own is not checked,
@@ -183,11 +187,21 @@ func (k *suiteSink) writer(c string, e cluster.Entry) *writer {
 // group numbers the group of key in cluster c.
 func (k *suiteSink) group(c string, key manifest.Key) int32 {
 	g := objectGroup{c, key.Namespace, key.Group, key.Kind}
+	switch {
+	case len(k.gs) == 0:
+	case k.gs[k.recent[0]] == g:
+		return k.recent[0]
+	case k.gs[k.recent[1]] == g:
+		k.recent[0], k.recent[1] = k.recent[1], k.recent[0]
+		return k.recent[0]
+	}
 	i, ok := k.groups[g]
 	if !ok {
-		i = int32(len(k.groups))
+		i = int32(len(k.gs))
 		k.groups[g] = i
+		k.gs = append(k.gs, g)
 	}
+	k.recent[0], k.recent[1] = i, k.recent[0]
 	return i
 }
 
@@ -203,10 +217,7 @@ func (k *suiteSink) TakesLazy() bool { return true }
 // written).
 func (k *suiteSink) ordered() []*sunk {
 	// rank[g] is group g's place in output order.
-	gs := make([]objectGroup, len(k.groups))
-	for g, i := range k.groups {
-		gs[i] = g
-	}
+	gs := k.gs
 	order := make([]int32, len(gs))
 	for i := range order {
 		order[i] = int32(i)
