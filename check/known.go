@@ -33,6 +33,14 @@ func knownKey(kind, dir string, s Suite) (cache.Key, bool) {
 	return cache.NewHasher(kind).String(real).Bytes(cfg).String(cache.BuildID()).Key(), true
 }
 
+// listingKey is where the store keeps the record of the listing of the
+// golden directory made by the comparison whose Known is kept at k
+// (golden.Comparer.Listed): it holds with that Known only, as the record
+// itself checks.
+func listingKey(k cache.Key) cache.Key {
+	return cache.NewHasher("golden-listing").Bytes(k[:]).Key()
+}
+
 // The record of a Known is kept in parts, by path (partOf), so that a
 // comparison that learned something of a few files of a large golden
 // tree writes only their parts: at the key, a header names how many

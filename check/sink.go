@@ -359,6 +359,9 @@ type goldenSink struct {
 	// loadKnown; a comparison changes it in place into what it learned).
 	parts int
 	old   tree.Known
+	// listed is the record of the last comparison's listing, kept at
+	// listingKey(key) (see golden.Comparer.Listed).
+	listed []byte
 }
 
 // openGolden opens the suite's golden tree for comparing or updating.
@@ -370,10 +373,15 @@ func (r *runner) openGolden(s Suite) *goldenSink {
 			g.upd.Known, g.upd.Start = g.known(r, s, "golden-update", g.upd.Start)
 		}
 	} else {
-		g.cmp, g.err = golden.NewComparer(g.dir)
+		// Known and the listing's record first: the comparison lists the
+		// golden directory again only when its structure changed.
+		known, start := g.known(r, s, "golden", time.Now())
+		if g.store != nil {
+			g.listed, _ = g.store.Get(listingKey(g.key))
+		}
+		g.cmp, g.err = golden.NewComparerKnown(g.dir, start, known, g.listed)
 		if g.cmp != nil {
 			g.cmp.Mask = goldenMask(s)
-			g.cmp.Known, g.cmp.Start = g.known(r, s, "golden", g.cmp.Start)
 		}
 	}
 	return g
@@ -459,6 +467,13 @@ func (g *goldenSink) finish(r *runner, res *SuiteResult, objs []*sunk, split boo
 	if learned, changed := g.cmp.Learned(); g.store != nil && changed {
 		// learned is the record loaded (old) changed in place at Changed.
 		_ = keepChanged(g.store, g.key, g.parts, learned, g.cmp.Changed()) // not kept: the next run reads the files
+	}
+	if g.store != nil {
+		// Recorded with Learned as kept; a record that cannot be taken
+		// again (nil) replaces the last one, so that it is not read.
+		if listed := g.cmp.Listed(); string(listed) != string(g.listed) {
+			_ = g.store.Put(listingKey(g.key), listed) // not kept: the next run lists the directory
+		}
 	}
 	if r.opts.goldenReport != nil {
 		r.opts.goldenReport(res.Name, rep)

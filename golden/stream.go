@@ -74,12 +74,54 @@ const (
 // of dir that was killed is completed first (see tree.JournalFile), so
 // the comparison sees whole trees; Report.Leftovers says so.
 func NewComparer(dir string) (*Comparer, error) {
-	start := time.Now()
-	l, err := tree.List(dir)
+	return NewComparerKnown(dir, time.Now(), nil, nil)
+}
+
+// NewComparerKnown is NewComparer begun at start (Start) and given Known
+// (which must not be replaced later) and listed, what the last
+// comparison's Listed returned (nil: nothing): when nothing in the golden
+// directory's structure changed since, and known's paths are the ones
+// Listed was made with, the directory is not listed again (see
+// tree.ListAgain).
+func NewComparerKnown(dir string, start time.Time, known tree.Known, listed []byte) (*Comparer, error) {
+	c := &Comparer{Known: known, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, prior: map[string]priorFile{}}
+	var err error
+	c.list, err = tree.ListAgain(dir, start, listed, known, tree.GivenPaths{Has: c.givenHas, All: c.givenAll})
 	if err != nil {
 		return nil, err
 	}
-	return &Comparer{list: l, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, prior: map[string]priorFile{}}, nil
+	return c, nil
+}
+
+// givenHas reports whether Known as given held p (see vouched).
+func (c *Comparer) givenHas(p string) bool {
+	if w, ok := c.prior[p]; ok {
+		return w.ok
+	}
+	_, ok := c.Known[p]
+	return ok
+}
+
+// givenAll yields the paths of Known as given.
+func (c *Comparer) givenAll(yield func(p string) bool) {
+	for p := range c.Known {
+		if _, changed := c.prior[p]; !changed && !yield(p) {
+			return
+		}
+	}
+	for p, w := range c.prior {
+		if w.ok && !yield(p) {
+			return
+		}
+	}
+}
+
+// Listed is what the comparison's listing found, recorded with Learned
+// for the next comparison (NewComparerKnown given Learned); nil when it
+// cannot be taken again (see tree.Listing.Record). Call it after Report.
+func (c *Comparer) Listed() []byte {
+	c.dropUnput()
+	return c.list.Record(c.Known)
 }
 
 // begin takes Known over at the first Put (Known is set after

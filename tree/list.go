@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/drydock-dev/drydock/manifest"
 )
@@ -38,8 +39,17 @@ type listedDir struct {
 	// map of them (and the walk's path strings) is not kept.
 	owned ownership
 	extra map[string]bool
-	// ownershipData is the OwnershipFile's content (nil if absent).
+	// ownershipData is the OwnershipFile's content (nil if absent, or
+	// not read: a listing taken again).
 	ownershipData []byte
+	// shape is what the listing saw of the directory's structure (see
+	// Record).
+	shape listShape
+	// given, for a listing taken again from a record (ListAgain), names
+	// the listed files the record left out: the paths of the comparison's
+	// Known, each owned unless extra holds it. owned.listed and extra
+	// then hold only the others.
+	given *GivenPaths
 }
 
 // List lists the directory dir (a missing dir lists nothing); dir must
@@ -57,7 +67,12 @@ func List(dir string) (*Listing, error) {
 // newListing lists dir, whose interrupted update was dealt with (done
 // says how).
 func newListing(dir string, done []string) (*Listing, error) {
-	g, err := listDir(dir)
+	return newListingSince(dir, done, time.Now())
+}
+
+// newListingSince is newListing begun at since (see listShape).
+func newListingSince(dir string, done []string, since time.Time) (*Listing, error) {
+	g, err := listDir(dir, since)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +91,17 @@ func (l *Listing) Unowned() bool {
 }
 
 // has reports whether the directory holds the listed file p.
-func (g *listedDir) has(p string) bool { return g.owned.listed[p] || g.extra[p] }
+func (g *listedDir) has(p string) bool {
+	return g.owned.listed[p] || g.extra[p] || g.given != nil && g.given.Has(p)
+}
+
+// owns reports whether drydock owns the file at p.
+func (g *listedDir) owns(p string) bool {
+	if g.owned.owns(p) {
+		return true
+	}
+	return g.given != nil && g.owned.listed != nil && !g.extra[p] && g.given.Has(p)
+}
 
 // Removed are the listed files drydock owns that rendered does not hold,
 // sorted.
@@ -87,11 +112,11 @@ func (l *Listing) Removed(rendered func(p string) bool) []string {
 	// The owned files there (listed true), a few of them Removed: sorted
 	// once found, not all sorted first.
 	var out []string
-	for p, there := range l.g.owned.listed {
+	l.g.eachOwned(func(p string, there bool) {
 		if there && !rendered(p) {
 			out = append(out, p)
 		}
-	}
+	})
 	sort.Strings(out)
 	return out
 }
@@ -136,7 +161,7 @@ func (l *Listing) Close() {
 
 // owns reports whether drydock owns the listed file at p.
 func (l *Listing) owns(p string) bool {
-	return l.g != nil && l.g.owned.owns(p)
+	return l.g != nil && l.g.owns(p)
 }
 
 // completeInterrupted completes or rolls back the update of dir a killed
@@ -161,8 +186,8 @@ func completeInterrupted(dir string) ([]string, error) {
 }
 
 // listDir lists every *.yaml file under dir and reads its
-// OwnershipFile. A missing dir is nil.
-func listDir(dir string) (*listedDir, error) {
+// OwnershipFile, begun at since. A missing dir is nil.
+func listDir(dir string, since time.Time) (*listedDir, error) {
 	root, err := resolveRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -170,9 +195,14 @@ func listDir(dir string) (*listedDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
-	g := &listedDir{root: root}
-	if g.owned, g.ownershipData, err = readOwnership(root); err != nil {
+	g := &listedDir{root: root, shape: listShape{since: since}}
+	var oid FileID
+	var idOK bool
+	if g.owned, g.ownershipData, oid, idOK, err = readOwnership(root); err != nil {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
+	}
+	if g.owned.listed != nil {
+		g.shape.ownership, g.shape.hasOwnership, g.shape.bad = oid, true, !idOK
 	}
 	// Listed, not yet found there (see listedDir).
 	for p := range g.owned.listed {
@@ -201,8 +231,17 @@ func listDir(dir string) (*listedDir, error) {
 		isFile := owned || strings.HasSuffix(d.Name(), ".yaml")
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
-			return checkSymlink(full, rel, isFile)
-		case d.IsDir() || !isFile:
+			if err := checkSymlink(full, rel, isFile); err != nil {
+				return err
+			}
+			g.shape.links = append(g.shape.links, rel)
+			return nil
+		case d.IsDir():
+			// Stat'ed before WalkDir reads its entries: an entry made
+			// or removed later changes what is recorded.
+			g.shape.addDir(full, rel)
+			return nil
+		case !isFile:
 			return nil
 		case !d.Type().IsRegular():
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)

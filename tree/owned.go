@@ -45,17 +45,19 @@ func (o ownership) owns(p string) bool {
 }
 
 // readOwnership reads root's OwnershipFile (root is resolved and exists).
-// It also returns the file's bytes (nil when there is none).
-func readOwnership(root string) (ownership, []byte, error) {
-	data, err := readRegular(filepath.Join(root, OwnershipFile))
+// It also returns the file's bytes (nil when there is none) and its
+// FileID, had before it was read (ok false: the system gives none).
+func readOwnership(root string) (o ownership, data []byte, id FileID, ok bool, err error) {
+	data, fi, err := readRegular(filepath.Join(root, OwnershipFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return ownership{}, nil, nil
+		return ownership{}, nil, FileID{}, false, nil
 	}
 	if err != nil {
-		return ownership{}, nil, err
+		return ownership{}, nil, FileID{}, false, err
 	}
-	o, err := parseOwnership(data)
-	return o, data, err
+	id, ok = StatID(fi)
+	o, err = parseOwnership(data)
+	return o, data, id, ok, err
 }
 
 // ParseOwnership reads the content of an OwnershipFile: the set of paths
@@ -100,14 +102,16 @@ func encodeOwnership(paths []string) []byte {
 }
 
 // readRegular reads the regular file at name; anything else (a symlink, a
-// FIFO, a directory) is refused.
-func readRegular(name string) ([]byte, error) {
+// FIFO, a directory) is refused. It also returns what Lstat said of it
+// before it was read.
+func readRegular(name string) ([]byte, fs.FileInfo, error) {
 	fi, err := os.Lstat(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", name, ErrInvalidPath)
+		return nil, nil, fmt.Errorf("%s: %w: not a regular file", name, ErrInvalidPath)
 	}
-	return manifest.ReadFile(name)
+	data, err := manifest.ReadFile(name)
+	return data, fi, err
 }
