@@ -33,6 +33,8 @@ type Comparer struct {
 	Start time.Time
 
 	list *tree.Listing
+	// listed is the record the listing was given (see Listed).
+	listed []byte
 	// Known becomes what the comparison learned, changed in place (no
 	// copy of a 20,000-file record per run): prior holds what it held
 	// of each path changed, as given; given is its length as given.
@@ -84,7 +86,7 @@ func NewComparer(dir string) (*Comparer, error) {
 // Listed was made with, the directory is not listed again (see
 // tree.ListAgain).
 func NewComparerKnown(dir string, start time.Time, known tree.Known, listed []byte) (*Comparer, error) {
-	c := &Comparer{Known: known, Start: start, paths: tree.NewPathSet(true), state: map[string]fileState{}, prior: map[string]priorFile{}}
+	c := &Comparer{Known: known, Start: start, listed: listed, paths: tree.NewPathSet(true), state: map[string]fileState{}, prior: map[string]priorFile{}}
 	var err error
 	c.list, err = tree.ListAgain(dir, start, listed, known, tree.GivenPaths{Has: c.givenHas, All: c.givenAll})
 	if err != nil {
@@ -121,7 +123,21 @@ func (c *Comparer) givenAll(yield func(p string) bool) {
 // cannot be taken again (see tree.Listing.Record). Call it after Report.
 func (c *Comparer) Listed() []byte {
 	c.dropUnput()
+	if c.list.TakenAgain() && !c.pathsChanged() {
+		return c.listed // the same listing with the same paths of Known: the same record
+	}
 	return c.list.Record(c.Known)
+}
+
+// pathsChanged reports whether Known's paths are not the ones it was
+// given (its files' identities aside).
+func (c *Comparer) pathsChanged() bool {
+	for p, w := range c.prior {
+		if _, ok := c.Known[p]; ok != w.ok {
+			return true
+		}
+	}
+	return false
 }
 
 // begin takes Known over at the first Put (Known is set after
