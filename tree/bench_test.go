@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // benchTree is n files of a render's shape (about 1 KiB each) over 10
@@ -54,4 +55,52 @@ func BenchmarkUpdateTenth(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkList: a listing of a directory of 20,000 owned files over 11
+// directories (a warm comparison's golden tree), walked (List) or taken
+// again from its record (ListAgain, the structure unchanged).
+func BenchmarkList(b *testing.B) {
+	files := benchTree(20000, "1")
+	dir := b.TempDir()
+	if _, err := Update(dir, files, UpdateOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	known := Known{}
+	for p := range files {
+		known[p] = KnownFile{}
+	}
+	given := GivenPaths{
+		Has: func(p string) bool { _, ok := known[p]; return ok },
+		All: func(yield func(p string) bool) {
+			for p := range known {
+				if !yield(p) {
+					return
+				}
+			}
+		},
+	}
+	since := time.Now().Add(time.Hour) // the files are not racy
+	l, err := ListAgain(dir, since, nil, known, given)
+	if err != nil {
+		b.Fatal(err)
+	}
+	record := l.Record(known)
+	b.Run("walked", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ListAgain(dir, since, nil, known, given); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("again", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			l, err := ListAgain(dir, since, record, known, given)
+			if err != nil || !l.TakenAgain() {
+				b.Fatal("not taken again", err)
+			}
+		}
+	})
 }
