@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -209,6 +210,16 @@ func listDir(dir string, since time.Time) (*listedDir, error) {
 		g.owned.listed[p] = false
 	}
 	g.extra = map[string]bool{}
+	bad := g.shape.bad
+	if walkWithDirents && g.walkDirents(root) {
+		return g, nil
+	}
+	// What walkDirents found forgotten.
+	for p := range g.owned.listed {
+		g.owned.listed[p] = false
+	}
+	g.extra = map[string]bool{}
+	g.shape.dirs, g.shape.links, g.shape.bad = nil, nil, bad
 	// WalkDir's paths are prefix joined with a relative path: cut, not
 	// filepath.Rel (which cleans and allocates per entry).
 	prefix := root
@@ -257,6 +268,72 @@ func listDir(dir string, since time.Time) (*listedDir, error) {
 		return nil, fmt.Errorf("golden directory %s: %w", dir, err)
 	}
 	return g, nil
+}
+
+// walkWithDirents says listDir walks with walkDirents first (tests turn it
+// off to compare).
+var walkWithDirents = direntsRead
+
+// errWalkSlowly stops walkDirents.
+var errWalkSlowly = errors.New("walk with WalkDir")
+
+// walkDirents lists root as listDir's WalkDir does (owned.listed all
+// false, extra empty), reading each directory's entries as names and
+// types (readDirents): WalkDir makes an os.DirEntry and a path for each
+// of the tens of thousands of files, walkDirents a path for each file
+// listed only. It reports false when it met anything to judge as WalkDir
+// does (an error, an entry of unknown type, one the listing refuses):
+// listDir then walks with WalkDir, whose error (the first in sorted
+// order) it reports.
+func (g *listedDir) walkDirents(root string) bool {
+	buf := make([]byte, 32<<10)
+	var rel []byte
+	var walk func(full, dir string) bool
+	walk = func(full, dir string) bool {
+		// Stat'ed before its entries are read (see listShape).
+		g.shape.addDir(full, dir)
+		prefix := ""
+		if dir != "." {
+			prefix = dir + "/"
+		}
+		var subdirs []string
+		err := readDirents(full, buf, func(name []byte, typ uint8) error {
+			rel = append(append(rel[:0], prefix...), name...)
+			_, owned := g.owned.listed[string(rel)]
+			isFile := owned || bytes.HasSuffix(name, []byte(".yaml"))
+			switch {
+			case typ == direntDir:
+				subdirs = append(subdirs, string(name))
+			case typ == direntLink:
+				p := string(rel)
+				if isFile || checkSymlink(filepath.Join(full, string(name)), p, false) != nil {
+					return errWalkSlowly
+				}
+				g.shape.links = append(g.shape.links, p)
+			case !isFile:
+				if typ == direntUnknown { // could be a directory
+					return errWalkSlowly
+				}
+			case typ != direntReg: // unknown, or not a regular file
+				return errWalkSlowly
+			case owned:
+				g.owned.listed[string(rel)] = true
+			default:
+				g.extra[string(rel)] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return false
+		}
+		for _, name := range subdirs {
+			if !walk(filepath.Join(full, name), prefix+name) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(root, ".")
 }
 
 // checkSymlink rejects a symlink in the directory that is a .yaml file or
