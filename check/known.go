@@ -13,6 +13,10 @@ import (
 // store is what a run keeps between runs in (cache.Store).
 type store interface {
 	Get(k cache.Key) ([]byte, bool)
+	// GetString is Get of a record whose reader keeps parts of it (the
+	// Known's paths): the cache maps it rather than reading it into memory
+	// the process must first touch (cache.Store.GetString).
+	GetString(k cache.Key) (string, bool)
 	Put(k cache.Key, data []byte) error
 }
 
@@ -78,17 +82,18 @@ func loadKnown(st store, k cache.Key) (tree.Known, int) {
 	}
 	var known tree.Known
 	for i := range parts {
-		data, ok := st.Get(cache.PartKey("known", k, parts, i))
+		data, ok := st.GetString(cache.PartKey("known", k, parts, i))
 		if !ok {
 			continue
 		}
 		if known == nil {
-			n, _ := tree.KnownLen(data)
+			n, _ := tree.KnownLenString(data)
 			known = make(tree.Known, n*parts)
 		}
-		// Parsed into the one map; a part that does not read adds nothing,
-		// and a path of another part is not this record's.
-		_, _ = tree.ParseKnownInto(data, known, func(p string) bool { return cache.PartOf(p, parts) == i })
+		// Parsed into the one map, its paths parts of data; a part that
+		// does not read adds nothing, and a path of another part is not
+		// this record's.
+		_, _ = tree.ParseKnownString(data, known, func(p string) bool { return cache.PartOf(p, parts) == i })
 	}
 	if known == nil {
 		known = tree.Known{}

@@ -33,6 +33,11 @@ func (s *memStore) Get(k cache.Key) ([]byte, bool) {
 	return d, ok
 }
 
+func (s *memStore) GetString(k cache.Key) (string, bool) {
+	d, ok := s.Get(k)
+	return string(d), ok
+}
+
 func (s *memStore) Put(k cache.Key, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

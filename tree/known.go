@@ -1,11 +1,11 @@
 package tree
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // Known is what comparisons found of a directory's files that were equal
@@ -62,13 +62,16 @@ func ParseKnown(data []byte) (Known, error) {
 
 // KnownLen is the number of files a marshalled Known says it holds, read
 // from its header (false when data does not start like one).
-func KnownLen(data []byte) (int, bool) {
-	rest, ok := bytes.CutPrefix(data, []byte(knownMagic))
+func KnownLen(data []byte) (int, bool) { return knownLen(string(data)) }
+
+func knownLen(data string) (int, bool) {
+	rest, ok := strings.CutPrefix(data, knownMagic)
 	if !ok {
 		return 0, false
 	}
-	n, w := binary.Uvarint(rest)
-	if w <= 0 || n > uint64(len(rest)) {
+	r := knownReader{data: rest}
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.data)) {
 		return 0, false
 	}
 	return int(n), true
@@ -77,20 +80,28 @@ func KnownLen(data []byte) (int, bool) {
 // ParseKnownInto is ParseKnown into k: it adds the files of data that
 // keep accepts (nil: all) and returns how many, or ErrBadKnown and adds
 // nothing. The paths are cut from one string of data: a record of
-// thousands of files allocates once for them, not once a path. Marshal
-// writes the paths sorted, so a path not after the one before (a
-// duplicate) is not its. data is read twice, checked then added, rather
-// than its files kept in a slice in between: that slice would be as
-// large as the map's part of them, and garbage at once.
+// thousands of files allocates once for them, not once a path.
 func ParseKnownInto(data []byte, k Known, keep func(p string) bool) (int, error) {
-	if !bytes.HasPrefix(data, []byte(knownMagic)) {
-		return 0, ErrBadKnown
-	}
-	if !readKnown(data, nil) {
+	return ParseKnownString(string(data), k, keep)
+}
+
+// KnownLenString is KnownLen of a record held as a string.
+func KnownLenString(data string) (int, bool) { return knownLen(data) }
+
+// ParseKnownString is ParseKnownInto for a record held as a string (a
+// record mapped from the cache, cache.Store.GetString): the paths are
+// cut from it, not copied. Marshal writes the paths sorted, so a path not
+// after the one before (a duplicate) is not its. data is read twice,
+// checked then added, rather than its files kept in a slice in between:
+// that slice would be as large as the map's part of them, and garbage at
+// once.
+func ParseKnownString(data string, k Known, keep func(p string) bool) (int, error) {
+	rest, ok := strings.CutPrefix(data, knownMagic)
+	if !ok || !readKnown(rest, nil) {
 		return 0, ErrBadKnown
 	}
 	added := 0
-	readKnown(data, func(p string, f KnownFile) {
+	readKnown(rest, func(p string, f KnownFile) {
 		if keep == nil || keep(p) {
 			k[p] = f
 			added++
@@ -99,22 +110,20 @@ func ParseKnownInto(data []byte, k Known, keep func(p string) bool) (int, error)
 	return added, nil
 }
 
-// readKnown reads the files of data, a marshalled Known (without checking
-// its magic), and reports whether it reads whole. With add, each file is
-// given to it, its path cut from one string of data (made at the first).
-func readKnown(data []byte, add func(p string, f KnownFile)) bool {
-	var text string
-	r := knownReader{data: data[len(knownMagic):]}
+// readKnown reads the files of data, a marshalled Known without its
+// magic, and reports whether it reads whole; with add, each file is given
+// to it, its path a part of data.
+func readKnown(data string, add func(p string, f KnownFile)) bool {
+	r := knownReader{data: data}
 	n := r.uvarint()
 	if n > uint64(len(r.data)) { // every entry takes more than a byte
 		return false
 	}
-	var last []byte
+	var last string
 	for i := range n {
 		size := int(min(r.uvarint(), uint64(len(r.data)+1)))
-		at := len(data) - len(r.data)
 		p := r.bytes(size)
-		if r.bad || i > 0 && bytes.Compare(last, p) >= 0 {
+		if r.bad || i > 0 && last >= p {
 			return false
 		}
 		last = p
@@ -126,10 +135,7 @@ func readKnown(data []byte, add func(p string, f KnownFile)) bool {
 			return false
 		}
 		if add != nil {
-			if text == "" {
-				text = string(data)
-			}
-			add(text[at:at+size], f)
+			add(p, f)
 		}
 	}
 	return !r.bad && len(r.data) == 0
@@ -137,34 +143,42 @@ func readKnown(data []byte, add func(p string, f KnownFile)) bool {
 
 // knownReader reads a marshalled Known; bad says it was short.
 type knownReader struct {
-	data []byte
+	data string
 	bad  bool
 }
 
+// uvarint is binary.Uvarint of a string.
 func (r *knownReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.data)
-	if n <= 0 {
-		r.bad, r.data = true, nil
-		return 0
+	var v uint64
+	for i := 0; i < len(r.data) && i < binary.MaxVarintLen64; i++ {
+		b := r.data[i]
+		if i == binary.MaxVarintLen64-1 && b > 1 {
+			break // overflows 64 bits
+		}
+		v |= uint64(b&0x7f) << (7 * i)
+		if b < 0x80 {
+			r.data = r.data[i+1:]
+			return v
+		}
 	}
-	r.data = r.data[n:]
-	return v
+	r.bad, r.data = true, ""
+	return 0
 }
 
+// varint is binary.Varint of a string.
 func (r *knownReader) varint() int64 {
-	v, n := binary.Varint(r.data)
-	if n <= 0 {
-		r.bad, r.data = true, nil
-		return 0
+	ux := r.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	r.data = r.data[n:]
-	return v
+	return x
 }
 
-func (r *knownReader) bytes(n int) []byte {
+func (r *knownReader) bytes(n int) string {
 	if n > len(r.data) {
-		r.bad, r.data = true, nil
-		return nil
+		r.bad, r.data = true, ""
+		return ""
 	}
 	b := r.data[:n]
 	r.data = r.data[n:]

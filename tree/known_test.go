@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"testing"
@@ -103,5 +104,35 @@ func TestParseKnownAllocs(t *testing.T) {
 		}
 	}); n > 1 {
 		t.Errorf("ParseKnownInto of 2,000 files allocates %.0f times", n)
+	}
+}
+
+// TestKnownReaderVarints: the reader of a record held as a string reads
+// varints as encoding/binary does, its errors (truncated, past 64 bits)
+// included.
+func TestKnownReaderVarints(t *testing.T) {
+	cases := [][]byte{{}, {0x80}, {0xff, 0xff}, {1}, {0x7f}, {0x80, 1}}
+	for _, v := range []uint64{0, 1, 127, 128, 300, 1 << 35, 1<<63 - 1, 1 << 63, ^uint64(0)} {
+		cases = append(cases, binary.AppendUvarint(nil, v))
+	}
+	cases = append(cases, bytes.Repeat([]byte{0xff}, 10), append(bytes.Repeat([]byte{0xff}, 9), 2), append(bytes.Repeat([]byte{0x80}, 10), 0))
+	for _, c := range cases {
+		want, n := binary.Uvarint(c)
+		r := knownReader{data: string(c)}
+		got := r.uvarint()
+		if n <= 0 {
+			if !r.bad {
+				t.Errorf("uvarint(%x) = %d, want bad", c, got)
+			}
+			continue
+		}
+		if r.bad || got != want || len(r.data) != len(c)-n {
+			t.Errorf("uvarint(%x) = %d (bad %v, %d left), want %d (%d left)", c, got, r.bad, len(r.data), want, len(c)-n)
+		}
+		wantS, _ := binary.Varint(c)
+		r = knownReader{data: string(c)}
+		if got := r.varint(); got != wantS {
+			t.Errorf("varint(%x) = %d, want %d", c, got, wantS)
+		}
 	}
 }

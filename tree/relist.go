@@ -327,11 +327,11 @@ func parseListRecord(data []byte) (listRecord, bool) {
 	if len(data) < len(listRecordMagic) || string(data[:len(listRecordMagic)]) != listRecordMagic {
 		return listRecord{}, false
 	}
-	rd := knownReader{data: data[len(listRecordMagic):]}
+	rd := knownReader{data: string(data[len(listRecordMagic):])}
 	count := func() int { // every item takes a byte at least
 		return int(min(rd.uvarint(), uint64(len(rd.data)+1)))
 	}
-	str := func() string { return string(rd.bytes(count())) }
+	str := func() string { return rd.bytes(count()) }
 	flag := func() bool {
 		b := rd.bytes(1)
 		if len(b) == 1 && b[0] > 1 {
