@@ -52,10 +52,11 @@ var imports = map[string][]string{
 	"check":                 {"cache", "charts/source", "deftest", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "schemas", "cluster", "tree", "manifest"},
 	"shards":                {},
 	"report":                {"shards", "check", "reconcile", "cluster", "manifest"},
-	"cmd/drydock-engine":    {"internal/about", "internal/usage", "cache", "charts/source", "shards", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
+	"cmd/drydock-engine":    {"internal/about", "internal/usage", "internal/heapsample", "cache", "charts/source", "shards", "report", "check", "gatekeeper", "rules", "parsers", "regosandbox", "reconcile", "golden", "pipeline", "karmada/controller", "karmada/propagation", "render/policy", "render/cueval", "render", "gitrev", "schemas", "cluster", "tree", "manifest"},
 	"cmd/drydock":           {"internal/about", "internal/usage"},
 	"internal/about":        {},
 	"internal/usage":        {},
+	"internal/heapsample":   {},
 	"internal/conformance":  {},
 }
 

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/drydock-dev/drydock/internal/heapsample"
 	"github.com/drydock-dev/drydock/manifest"
 )
 
@@ -102,10 +103,14 @@ type gcSentinel struct{ _ [64]byte }
 //
 // Without a heap profile the runtime samples no allocations: at its
 // default rate (one per 512 KiB) a cold 1,000-app render spent 2-3% of
-// its CPU recording stacks nobody reads.
+// its CPU recording stacks nobody reads. Sampling is off from the start
+// (package heapsample); with a heap profile the runtime's rate returns
+// here, so the profile holds main's allocations, not the initialisers'.
 func profile(cpuFile, memFile string) (stop func()) {
 	if memFile == "" {
 		runtime.MemProfileRate = 0
+	} else {
+		runtime.MemProfileRate = heapsample.Rate
 	}
 	var cpu *os.File
 	if cpuFile != "" {
