@@ -174,6 +174,13 @@ type Store struct {
 	}
 	mu     sync.Mutex
 	closed bool
+	// mapped bounds the files mapped (GetPack, GetString), never unmapped
+	// while their strings may be in use: a long-running process (--watch)
+	// that reads them every iteration would otherwise grow its mappings
+	// without end (and the kernel's count of them is bounded), holding
+	// replaced files' pages. Past the bounds files are read, their bytes
+	// the garbage collector's.
+	mapped mapBudget
 }
 
 // Open opens (creating it when missing) the store in o.Dir.
@@ -191,7 +198,7 @@ func Open(o Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	return &Store{opts: o, dir: dir}, nil
+	return &Store{opts: o, dir: dir, mapped: mapBudget{maxBytes: maxMappedBytes, maxMaps: maxMaps}}, nil
 }
 
 // DefaultDir is drydock's directory under the user's cache directory

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -52,7 +54,8 @@ const packRow = len(Key{}) + 4
 // not copy (on a virtual machine, memory a process touches first costs
 // more than reading it). That is safe because the store never writes a
 // file in place: a pack replaced or removed while mapped stays as it was
-// for the reader. Reading a pack counts neither a
+// for the reader. Past the store's bounds of mappings (mapBudget) the
+// pack is read instead. Reading a pack counts neither a
 // hit nor a miss (Stats.Packs counts it); its entries count as hits when
 // found (Pack.Get).
 func (s *Store) GetPack(k Key) *Pack {
@@ -60,7 +63,7 @@ func (s *Store) GetPack(k Key) *Pack {
 		return nil
 	}
 	path := s.path(k)
-	buf, mtime, err := mapFile(path)
+	buf, mtime, err := s.mapped.mapFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -72,7 +75,7 @@ func (s *Store) GetPack(k Key) *Pack {
 			p, ok = parsePack(data)
 		}
 		if !ok {
-			unmap(buf)
+			s.mapped.unmap(buf)
 		}
 	}
 	if !ok {
@@ -89,14 +92,15 @@ func (s *Store) GetPack(k Key) *Pack {
 // GetString is Get for a record whose reader keeps parts of it as
 // strings (the known inputs' parts): the entry is mapped as a pack is
 // (GetPack) rather than copied into memory the process must first
-// touch, and stays mapped. Hits and misses count as Get's; an entry
+// touch, and stays mapped (read past the store's bounds, as GetPack's
+// packs are). Hits and misses count as Get's; an entry
 // that does not verify is removed, as Get removes it.
 func (s *Store) GetString(k Key) (string, bool) {
 	if s == nil {
 		return "", false
 	}
 	path := s.path(k)
-	buf, mtime, err := mapFile(path)
+	buf, mtime, err := s.mapped.mapFile(path)
 	if err == nil {
 		var data []byte
 		if data, err = decode(buf, k); err == nil {
@@ -104,7 +108,7 @@ func (s *Store) GetString(k Key) (string, bool) {
 			s.stats.hits.Add(1)
 			return unsafe.String(unsafe.SliceData(data), len(data)), true
 		}
-		unmap(buf)
+		s.mapped.unmap(buf)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		s.stats.corrupt.Add(1)
@@ -112,6 +116,62 @@ func (s *Store) GetString(k Key) (string, bool) {
 	}
 	s.stats.misses.Add(1)
 	return "", false
+}
+
+// The bounds of a store's mappings: a warm run of 10,000 applications
+// maps about 75 files, 25 MB.
+const (
+	maxMappedBytes = 1 << 30
+	maxMaps        = 2048
+)
+
+// mapBudget counts a store's mappings against its bounds.
+type mapBudget struct {
+	mu                sync.Mutex
+	bytes, maps       int64
+	maxBytes, maxMaps int64
+	// mapped are the mappings made, by the address of their first byte.
+	mapped map[*byte]bool
+}
+
+// mapFile is mapFile within the bounds, readFile past them.
+func (b *mapBudget) mapFile(p string) ([]byte, time.Time, error) {
+	b.mu.Lock()
+	over := b.bytes >= b.maxBytes || b.maps >= b.maxMaps
+	b.mu.Unlock()
+	if over {
+		return readFile(p)
+	}
+	buf, mtime, mapped, err := mapFile(p)
+	if err != nil || !mapped {
+		return buf, mtime, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mapped == nil {
+		b.mapped = map[*byte]bool{}
+	}
+	b.mapped[&buf[0]] = true
+	b.bytes += int64(len(buf))
+	b.maps++
+	return buf, mtime, err
+}
+
+// unmap releases buf, a mapping of mapFile's that is not used (or does
+// nothing to bytes it read).
+func (b *mapBudget) unmap(buf []byte) {
+	if len(buf) == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.mapped[&buf[0]] {
+		return
+	}
+	delete(b.mapped, &buf[0])
+	b.bytes -= int64(len(buf))
+	b.maps--
+	unmap(buf)
 }
 
 // parsePack checks a pack's layout (the checksum verified its bytes).

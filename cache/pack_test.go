@@ -245,3 +245,49 @@ func TestGetString(t *testing.T) {
 		t.Errorf("stats after bad entries: %+v, want 3 corrupt, 4 misses", st)
 	}
 }
+
+// TestMapBudget: a store maps files (GetPack, GetString) only within its
+// bounds and reads them past them, giving the same bytes; a mapping
+// refused by its checksum is released and no longer counted.
+func TestMapBudget(t *testing.T) {
+	s, err := Open(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []Key
+	for i := range 5 {
+		k := NewHasher("budget").String(strconv.Itoa(i)).Key()
+		if err := s.Put(k, []byte("entry "+strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	s.mapped.maxMaps = 3
+	for i, k := range keys {
+		got, ok := s.GetString(k)
+		if !ok || got != "entry "+strconv.Itoa(i) {
+			t.Fatalf("GetString #%d = %q, %v", i, got, ok)
+		}
+	}
+	if want := min(int64(3), int64(len(keys))); mapsFiles && s.mapped.maps != want || !mapsFiles && s.mapped.maps != 0 {
+		t.Errorf("%d files mapped, want at most %d", s.mapped.maps, s.mapped.maxMaps)
+	}
+	// A corrupt entry mapped within the bounds is released.
+	s.mapped.maxMaps = 100
+	before := s.mapped.maps
+	path := s.path(keys[0])
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.GetString(keys[0]); ok {
+		t.Fatal("a corrupt entry was read")
+	}
+	if s.mapped.maps != before {
+		t.Errorf("%d files mapped after a corrupt one, want %d", s.mapped.maps, before)
+	}
+}

@@ -67,21 +67,26 @@ func readFile(p string) ([]byte, time.Time, error) {
 // the mapping is never unmapped (the strings of the entries stay parts
 // of it). The store never writes a file in place (Put renames a new one
 // over it), so the mapped bytes do not change under the reader.
-func mapFile(p string) ([]byte, time.Time, error) {
+// mapped is false when the file was read instead (mmap refused it).
+func mapFile(p string) (buf []byte, mtime time.Time, mapped bool, err error) {
 	fd, st, err := openStat(p)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, time.Time{}, false, err
 	}
 	defer syscall.Close(fd)
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > 1<<32 || st.Size < int64(headerLen) {
-		return nil, time.Time{}, errCorrupt
+		return nil, time.Time{}, false, errCorrupt
 	}
-	buf, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_SHARED)
+	buf, err = syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return readFile(p)
+		buf, mtime, err = readFile(p)
+		return buf, mtime, false, err
 	}
-	return buf, time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), nil
+	return buf, time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), true, nil
 }
 
 // unmap releases a mapping of mapFile's that is not used.
 func unmap(b []byte) { syscall.Munmap(b) }
+
+// mapsFiles says mapFile maps files here.
+const mapsFiles = true

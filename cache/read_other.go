@@ -26,8 +26,14 @@ func readFile(p string) ([]byte, time.Time, error) {
 	return buf, fi.ModTime(), nil
 }
 
-// mapFile is readFile where files are not mapped.
-func mapFile(p string) ([]byte, time.Time, error) { return readFile(p) }
+// mapFile is readFile where files are not mapped (mapped false).
+func mapFile(p string) (buf []byte, mtime time.Time, mapped bool, err error) {
+	buf, mtime, err = readFile(p)
+	return buf, mtime, false, err
+}
 
 // unmap does nothing: mapFile read the bytes.
 func unmap([]byte) {}
+
+// mapsFiles says mapFile maps files here.
+const mapsFiles = false
