@@ -402,7 +402,7 @@ const sumsLen = 65
 var (
 	_ [sumsLen - unsafe.Sizeof(manifest.Sums{})]byte
 	_ [unsafe.Sizeof(manifest.Sums{}) - sumsLen]byte
-	_ [unsafe.Alignof(manifest.Sums{}) - 1]byte
+	_ [1 - unsafe.Alignof(manifest.Sums{})]byte // its alignment is 1: it may start anywhere in a string
 	_ [unsafe.Offsetof(manifest.Sums{}.Digested) - 32]byte
 	_ [32 - unsafe.Offsetof(manifest.Sums{}.Digested)]byte
 	_ [unsafe.Offsetof(manifest.Sums{}.Content) - 33]byte
