@@ -205,21 +205,12 @@ func listDir(dir string, since time.Time) (*listedDir, error) {
 	if g.owned.listed != nil {
 		g.shape.ownership, g.shape.hasOwnership, g.shape.bad = oid, true, !idOK
 	}
-	// Listed, not yet found there (see listedDir).
-	for p := range g.owned.listed {
-		g.owned.listed[p] = false
-	}
-	g.extra = map[string]bool{}
 	bad := g.shape.bad
+	g.unfound(bad)
 	if walkWithDirents && g.walkDirents(root) {
 		return g, nil
 	}
-	// What walkDirents found forgotten.
-	for p := range g.owned.listed {
-		g.owned.listed[p] = false
-	}
-	g.extra = map[string]bool{}
-	g.shape.dirs, g.shape.links, g.shape.bad = nil, nil, bad
+	g.unfound(bad) // what walkDirents found, forgotten
 	// WalkDir's paths are prefix joined with a relative path: cut, not
 	// filepath.Rel (which cleans and allocates per entry).
 	prefix := root
@@ -258,7 +249,7 @@ func listDir(dir string, since time.Time) (*listedDir, error) {
 			return fmt.Errorf("%q: %w: not a regular file", rel, ErrInvalidPath)
 		}
 		if owned {
-			g.owned.listed[rel] = true // the map's key stays: rel is not kept
+			g.owned.listed[rel] = true
 		} else {
 			g.extra[rel] = true
 		}
@@ -334,6 +325,18 @@ func (g *listedDir) walkDirents(root string) bool {
 		return true
 	}
 	return walk(root, ".")
+}
+
+// unfound makes g a listing that found nothing yet: every owned file
+// listed but not found there (see listedDir), no extra file, no
+// directory or link of the shape seen (bad: the OwnershipFile's identity
+// was not had).
+func (g *listedDir) unfound(bad bool) {
+	for p := range g.owned.listed {
+		g.owned.listed[p] = false
+	}
+	g.extra = map[string]bool{}
+	g.shape.dirs, g.shape.links, g.shape.bad = nil, nil, bad
 }
 
 // checkSymlink rejects a symlink in the directory that is a .yaml file or
