@@ -62,28 +62,10 @@ func (s *Store) GetPack(k Key) *Pack {
 	if s == nil {
 		return nil
 	}
-	path := s.path(k)
-	buf, mtime, err := s.mapped.mapFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	var p *Pack
-	ok := false
-	if err == nil {
-		var data []byte
-		if data, err = decode(buf, k); err == nil {
-			p, ok = parsePack(data)
-		}
-		if !ok {
-			s.mapped.unmap(buf)
-		}
-	}
-	if !ok {
-		s.stats.corrupt.Add(1)
-		os.Remove(path)
+	if _, ok := s.mapEntry(k, func(data []byte) (ok bool) { p, ok = parsePack(data); return ok }); !ok {
 		return nil
 	}
-	touch(path, mtime)
 	s.stats.packs.Add(1)
 	p.s = s
 	return p
@@ -99,23 +81,36 @@ func (s *Store) GetString(k Key) (string, bool) {
 	if s == nil {
 		return "", false
 	}
+	data, ok := s.mapEntry(k, nil)
+	if !ok {
+		s.stats.misses.Add(1)
+		return "", false
+	}
+	s.stats.hits.Add(1)
+	return unsafe.String(unsafe.SliceData(data), len(data)), true
+}
+
+// mapEntry maps the entry of k (mapBudget.mapFile) and verifies it: its
+// checksum, then valid when given. It returns the entry's data and
+// whether there is one that verifies; one that does not is released,
+// counted corrupt and removed.
+func (s *Store) mapEntry(k Key, valid func(data []byte) bool) ([]byte, bool) {
 	path := s.path(k)
 	buf, mtime, err := s.mapped.mapFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
 	if err == nil {
 		var data []byte
-		if data, err = decode(buf, k); err == nil {
+		if data, err = decode(buf, k); err == nil && (valid == nil || valid(data)) {
 			touch(path, mtime)
-			s.stats.hits.Add(1)
-			return unsafe.String(unsafe.SliceData(data), len(data)), true
+			return data, true
 		}
 		s.mapped.unmap(buf)
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		s.stats.corrupt.Add(1)
-		os.Remove(path)
-	}
-	s.stats.misses.Add(1)
-	return "", false
+	s.stats.corrupt.Add(1)
+	os.Remove(path)
+	return nil, false
 }
 
 // The bounds of a store's mappings: a warm run of 10,000 applications
