@@ -88,8 +88,12 @@ type writer struct {
 	propagated bool
 }
 
-// objectGroup is what output order compares before an object's name.
-type objectGroup struct{ cluster, namespace, group, kind string }
+// objectGroup is what output order compares before an object's name:
+// its cluster and its key without the name.
+type objectGroup struct {
+	cluster string
+	key     manifest.Key
+}
 
 // input is what the rules see of the object.
 func (s *sunk) input() rules.Input {
@@ -186,7 +190,7 @@ func (k *suiteSink) writer(c string, e cluster.Entry) *writer {
 
 // group numbers the group of key in cluster c.
 func (k *suiteSink) group(c string, key manifest.Key) int32 {
-	g := objectGroup{c, key.Namespace, key.Group, key.Kind}
+	g := objectGroup{cluster: c, key: manifest.Key{Group: key.Group, Kind: key.Kind, Namespace: key.Namespace}}
 	switch {
 	case len(k.gs) == 0:
 	case k.gs[k.recent[0]] == g:
@@ -224,8 +228,15 @@ func (k *suiteSink) ordered() []*sunk {
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		x, y := gs[a], gs[b]
-		return cmp.Or(cmp.Compare(x.cluster, y.cluster), cmp.Compare(x.namespace, y.namespace),
-			cmp.Compare(x.group, y.group), cmp.Compare(x.kind, y.kind))
+		switch {
+		case x.cluster != y.cluster:
+			return cmp.Compare(x.cluster, y.cluster)
+		case x.key.Less(y.key):
+			return -1
+		case y.key.Less(x.key):
+			return 1
+		}
+		return 0
 	})
 	rank := make([]int32, len(gs))
 	for r, g := range order {
