@@ -97,10 +97,7 @@ func NewComparerKnown(dir string, start time.Time, known tree.Known, listed []by
 
 // givenHas reports whether Known as given held p (see vouched).
 func (c *Comparer) givenHas(p string) bool {
-	if w, ok := c.prior[p]; ok {
-		return w.ok
-	}
-	_, ok := c.Known[p]
+	_, ok := c.vouched(p)
 	return ok
 }
 
@@ -176,8 +173,8 @@ func (c *Comparer) start() {
 	}
 }
 
-// vouched is what Known held as given of p, Put before: Known may have
-// been changed at p since (prior holds what it held then).
+// vouched is what Known held of p as given: where the comparison changed
+// Known since (only at a path Put before), prior holds what it held.
 func (c *Comparer) vouched(p string) (tree.KnownFile, bool) {
 	if w, ok := c.prior[p]; ok {
 		return w.f, w.ok
